@@ -1,0 +1,514 @@
+"""The game tree: flat preorder arrays, one int per node, no object per node.
+
+Node ``n`` is its preorder number (the root is 0).  ``end[n]`` is one past the
+last node of its subtree, so ``n`` is a leaf when ``end[n] == n + 1``, its
+first child is ``n + 1`` and the sibling after child ``c`` is ``end[c]`` (if it
+is below ``end[n]``).  The descendants of ``n`` are exactly ``n+1 .. end[n]-1``,
+which makes "is d below n" a comparison and lets SSS* purge by interval.
+
+``values[n]`` is the leaf value of a leaf (MAX's payoff) and the static value
+of an internal node, or NaN where an internal node has none.  Values are kept
+as float64; ``floats`` remembers which were written as floats so that output
+prints them as the file wrote them (3 stays 3, 2.5 stays 2.5).
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from .errors import GtsearchError, TreeFormatError
+
+Number = Union[int, float]
+
+DEFAULT_MAX_NODES = 50_000_000
+MAX_EXACT_INT = 2**53
+NAN = float("nan")
+
+#: keys of the document wrapper, in the order writers emit them
+META_KEYS = ("root", "title", "description", "expect")
+
+
+@dataclass
+class Meta:
+    """Document metadata: what the wrapper of a tree file says besides the tree."""
+
+    title: str | None = None
+    description: str | None = None
+    expect: Number | None = None
+    #: the root player the file states, or None when it states none
+    root: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _index_array(n: int) -> array:
+    """An empty int array wide enough for node numbers up to n."""
+    return array("i") if n < 2**31 - 1 else array("q")
+
+
+def _zeros(n: int) -> array:
+    a = _index_array(n)
+    a.frombytes(bytes(a.itemsize * n))
+    return a
+
+
+class Tree:
+    """A game tree in flat preorder arrays (see the module docstring)."""
+
+    __slots__ = ("end", "values", "floats", "names", "root_max", "meta", "source",
+                 "_parent", "_depth", "_n_leaves")
+
+    def __init__(
+        self,
+        end: Sequence[int],
+        values: Sequence[float],
+        *,
+        names: dict[int, str] | None = None,
+        floats: bytearray | None = None,
+        root_max: bool = True,
+        meta: Meta | None = None,
+        source: str = "<tree>",
+    ) -> None:
+        self.end = end
+        self.values = values
+        #: floats[n] == 1 where the file wrote node n's value as a float; None: all ints
+        self.floats = floats if floats is not None and any(floats) else None
+        self.names = names or {}
+        self.root_max = root_max
+        self.meta = meta or Meta()
+        self.source = source
+        self._parent: array | None = None
+        self._depth: array | None = None
+        self._n_leaves: int | None = None
+
+    # -- shape -------------------------------------------------------------
+    @property
+    def n_nodes(self) -> int:
+        return len(self.end)
+
+    def __len__(self) -> int:
+        return len(self.end)
+
+    @property
+    def n_leaves(self) -> int:
+        if self._n_leaves is None:
+            end = self.end
+            self._n_leaves = sum(1 for n in range(len(end)) if end[n] == n + 1)
+        return self._n_leaves
+
+    def is_leaf(self, n: int) -> bool:
+        return self.end[n] == n + 1
+
+    def children(self, n: int) -> Iterator[int]:
+        end = self.end
+        stop = end[n]
+        c = n + 1
+        while c < stop:
+            yield c
+            c = end[c]
+
+    def child(self, n: int, i: int) -> int:
+        for k, c in enumerate(self.children(n)):
+            if k == i:
+                return c
+        raise IndexError(f"node {n} has no child {i}")
+
+    @property
+    def parent(self) -> array:
+        """parent[n] for every node (-1 for the root), built on first use."""
+        if self._parent is None:
+            end = self.end
+            size = len(end)
+            parent = _zeros(size)
+            stack: list[int] = []
+            for n in range(size):
+                while stack and end[stack[-1]] <= n:
+                    stack.pop()
+                parent[n] = stack[-1] if stack else -1
+                if end[n] != n + 1:
+                    stack.append(n)
+            self._parent = parent
+        return self._parent
+
+    @property
+    def depth(self) -> array:
+        """depth[n] for every node (0 at the root), built on first use."""
+        if self._depth is None:
+            end = self.end
+            size = len(end)
+            depth = _zeros(size)
+            stack: list[int] = []
+            for n in range(size):
+                while stack and end[stack[-1]] <= n:
+                    stack.pop()
+                depth[n] = len(stack)
+                if end[n] != n + 1:
+                    stack.append(n)
+            self._depth = depth
+        return self._depth
+
+    def max_depth(self) -> int:
+        return max(self.depth) if len(self.end) else 0
+
+    def is_max(self, n: int) -> bool:
+        """Whether MAX is to move at node n."""
+        return self.root_max == (self.depth[n] % 2 == 0)
+
+    # -- values and names ----------------------------------------------------
+    def number(self, n: int) -> Number:
+        """The value of node n as the file wrote it (int or float)."""
+        v = self.values[n]
+        if self.floats is not None and self.floats[n]:
+            return v
+        return int(v) if v == v else v
+
+    def static(self, n: int) -> Number | None:
+        """The static value of an internal node, or None."""
+        v = self.values[n]
+        return None if v != v else self.number(n)
+
+    def name(self, n: int) -> str | None:
+        return self.names.get(n)
+
+    def path_of(self, n: int) -> list[int]:
+        """Child indices from the root down to node n."""
+        parent = self.parent
+        path: list[int] = []
+        while n > 0:
+            p = parent[n]
+            path.append(sum(1 for _ in _until(self.children(p), n)))
+            n = p
+        path.reverse()
+        return path
+
+    def node_at(self, path: Sequence[int]) -> int:
+        n = 0
+        for i in path:
+            n = self.child(n, i)
+        return n
+
+    def describe(self, n: int) -> str:
+        """A node for messages: its path, and its name where it has one."""
+        path = "$" + "".join(f"[{i}]" for i in self.path_of(n))
+        name = self.names.get(n)
+        return f"{path} ({name!r})" if name is not None else path
+
+    # -- derived trees -------------------------------------------------------
+    def with_root(self, root_max: bool) -> Tree:
+        """The same tree with the other (or the same) player to move at the root."""
+        t = Tree(self.end, self.values, names=self.names, floats=self.floats,
+                 root_max=root_max, meta=self.meta, source=self.source)
+        t._parent, t._depth, t._n_leaves = self._parent, self._depth, self._n_leaves
+        return t
+
+    def truncated(self, limit: int) -> Tree:
+        """The tree cut at depth ``limit``: nodes there become leaves worth their static value.
+
+        A node at the limit that has children but no static value is an error.
+        """
+        if limit < 0:
+            raise GtsearchError(f"--depth must be 0 or more, got {limit}")
+        end, values = self.end, self.values
+        depth = self.depth
+        b = TreeBuilder(self.source, max_nodes=len(end) + 1)
+        stack: list[int] = []  # old nodes still open in the new tree
+        n = 0
+        size = len(end)
+        while n < size:
+            while stack and end[stack[-1]] <= n:
+                stack.pop()
+                b.close()
+            name = self.names.get(n)
+            fl = bool(self.floats is not None and self.floats[n])
+            if end[n] == n + 1:
+                b.leaf_float(values[n], fl, name)
+                n += 1
+            elif depth[n] >= limit:
+                v = values[n]
+                if v != v:
+                    raise GtsearchError(
+                        f"{self.source}: node {self.describe(n)} at the depth limit {limit} "
+                        "has children but no static value to stand for them")
+                b.leaf_float(v, fl, name)
+                n = end[n]
+            else:
+                b.open_float(values[n], fl, name)
+                stack.append(n)
+                n += 1
+        while stack:
+            stack.pop()
+            b.close()
+        return b.finish(root_max=self.root_max, meta=self.meta)
+
+    # -- conversions -----------------------------------------------------------
+    @classmethod
+    def from_nested(cls, obj: Any, *, root_max: bool = True, source: str = "<tree>") -> Tree:
+        """Build a tree from nested lists of numbers (the bare form), without recursion."""
+        b = TreeBuilder(source)
+        stack: list[Iterator[Any]] = []
+        item: Any = obj
+        while True:
+            if isinstance(item, (list, tuple)):
+                b.open()
+                stack.append(iter(item))
+            else:
+                b.leaf(item)
+            while stack:
+                nxt = next(stack[-1], _DONE)
+                if nxt is _DONE:
+                    stack.pop()
+                    b.close()
+                    continue
+                item = nxt
+                break
+            else:
+                break
+        return b.finish(root_max=root_max)
+
+    def to_nested(self, n: int = 0) -> Any:
+        """The subtree at n as nested lists of numbers (static values and names dropped)."""
+        end = self.end
+        stack: list[tuple[int, list[Any]]] = []
+        result: Any = None
+        m = n
+        stop = end[n]
+        while m < stop:
+            while stack and end[stack[-1][0]] <= m:
+                stack.pop()
+            if end[m] == m + 1:
+                v: Any = self.number(m)
+            else:
+                v = []
+            if stack:
+                stack[-1][1].append(v)
+            else:
+                result = v
+            if end[m] != m + 1:
+                stack.append((m, v))
+            m += 1
+        return result
+
+    def sexp(self, limit: int = 300) -> str:
+        """A short s-expression of the tree, for reprs and messages."""
+        end = self.end
+        parts: list[str] = []
+        stack: list[int] = []
+        size = 0
+        for m in range(len(end)):
+            while stack and end[stack[-1]] <= m:
+                stack.pop()
+                parts.append(")")
+            if parts and parts[-1] != "(":
+                parts.append(" ")
+            if end[m] == m + 1:
+                parts.append(_fmt(self.number(m)))
+            else:
+                parts.append("(")
+                stack.append(m)
+            size += len(parts[-1])
+            if size > limit:
+                return "".join(parts) + " ..."
+        parts.extend(")" * len(stack))
+        return "".join(parts)
+
+    def __repr__(self) -> str:
+        root = "" if self.root_max else ", root=min"
+        return f"Tree({self.sexp()}{root})"
+
+    def __eq__(self, other: object) -> bool:
+        """Same shape, values (as written), static values, names, root and metadata."""
+        if not isinstance(other, Tree):
+            return NotImplemented
+        if len(self.end) != len(other.end) or list(self.end) != list(other.end):
+            return False
+        if self.root_max != other.root_max or self.names != other.names:
+            return False
+        if self.meta != other.meta:
+            return False
+        for n in range(len(self.end)):
+            a, b = self.values[n], other.values[n]
+            if (a == a or b == b) and (a != b or type(self.number(n)) is not type(other.number(n))):
+                return False
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_DONE = object()
+
+
+def _until(it: Iterator[int], stop: int) -> Iterator[int]:
+    for c in it:
+        if c == stop:
+            return
+        yield c
+
+
+def _fmt(v: Number) -> str:
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+def check_number(v: Any, what: str = "value") -> tuple[float, bool]:
+    """Check a parsed value; return it as a float and whether it was a float.
+
+    Raises ValueError with a message (the caller adds the place).
+    """
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        if v is None:
+            raise ValueError(f"{what} is null, expected a number")
+        if isinstance(v, bool):
+            raise ValueError(f"{what} {str(v).lower()!s} is a boolean, expected a number")
+        raise ValueError(f"{what} {v!r} is not a number")
+    if isinstance(v, int):
+        if -MAX_EXACT_INT <= v <= MAX_EXACT_INT:
+            return float(v), False
+        text = str(v) if v.bit_length() < 200 else f"{str(v)[:12]}... ({len(str(v))} digits)"
+        raise ValueError(f"{what} {text} is too large: integers must lie within ±2**53 to stay exact")
+    if not math.isfinite(v):
+        raise ValueError(f"{what} {v!r} is not a finite number")
+    return v, True
+
+
+class TreeBuilder:
+    """Builds a Tree node by node in preorder, as a streaming parser meets them.
+
+    Parsers call :meth:`open` for an internal node, :meth:`leaf` for a leaf and
+    :meth:`close` at the end of an internal node, passing the place in the file
+    (line, column) so that errors point at it.  The node limit is checked as
+    nodes arrive, before memory is spent on a hostile file.
+    """
+
+    def __init__(self, source: str = "<input>", max_nodes: int = DEFAULT_MAX_NODES) -> None:
+        self.source = source
+        self.max_nodes = max_nodes
+        self.end = _index_array(max_nodes)
+        self.values = array("d")
+        self.floats = bytearray()
+        self.names: dict[int, str] = {}
+        self._by_name: dict[str, int] = {}
+        self.stack: list[int] = []
+
+    # errors ---------------------------------------------------------------
+    def error(self, message: str, line: int | None = None, column: int | None = None) -> TreeFormatError:
+        return TreeFormatError(message, self.source, line, column)
+
+    def _new(self, line: int | None, column: int | None) -> int:
+        n = len(self.values)
+        if n >= self.max_nodes:
+            raise self.error(
+                f"the tree has more than {self.max_nodes:,} nodes; raise --max-nodes to load it",
+                line, column)
+        return n
+
+    def _name(self, n: int, name: Any, line: int | None, column: int | None) -> None:
+        if name is None:
+            return
+        if not isinstance(name, str):
+            raise self.error(f"name {name!r} is not a string", line, column)
+        if not name or len(name) > 1000 or not name.isprintable():
+            raise self.error(f"malformed name {name!r}: names are 1 to 1000 printable characters",
+                             line, column)
+        if name in self._by_name:
+            raise self.error(f"duplicate name {name!r}: names must be unique in a tree", line, column)
+        self._by_name[name] = n
+        self.names[n] = name
+
+    @property
+    def size(self) -> int:
+        return len(self.values)
+
+    @property
+    def level(self) -> int:
+        """How many internal nodes are open (the depth of the next node)."""
+        return len(self.stack)
+
+    # nodes ------------------------------------------------------------------
+    def open(self, name: str | None = None, static: Any = None,
+             line: int | None = None, column: int | None = None) -> int:
+        """Start an internal node; its children follow until :meth:`close`."""
+        n = self._new(line, column)
+        if static is None:
+            v, fl = NAN, False
+        else:
+            try:
+                v, fl = check_number(static, "static value")
+            except ValueError as e:
+                raise self.error(str(e), line, column) from None
+        self._name(n, name, line, column)
+        self.end.append(0)
+        self.values.append(v)
+        self.floats.append(fl)
+        self.stack.append(n)
+        return n
+
+    def leaf(self, value: Any, name: str | None = None,
+             line: int | None = None, column: int | None = None) -> int:
+        """Add a leaf worth ``value`` (MAX's payoff)."""
+        n = self._new(line, column)
+        try:
+            v, fl = check_number(value)
+        except ValueError as e:
+            raise self.error(str(e), line, column) from None
+        self._name(n, name, line, column)
+        self.end.append(n + 1)
+        self.values.append(v)
+        self.floats.append(fl)
+        return n
+
+    def open_float(self, v: float, fl: bool, name: str | None = None) -> int:
+        """:meth:`open` for a value already checked (copies of trees)."""
+        n = self._new(None, None)
+        self._name(n, name, None, None)
+        self.end.append(0)
+        self.values.append(v)
+        self.floats.append(fl)
+        self.stack.append(n)
+        return n
+
+    def leaf_float(self, v: float, fl: bool, name: str | None = None) -> int:
+        """:meth:`leaf` for a value already checked (copies of trees)."""
+        n = self._new(None, None)
+        self._name(n, name, None, None)
+        self.end.append(n + 1)
+        self.values.append(v)
+        self.floats.append(fl)
+        return n
+
+    def close(self, line: int | None = None, column: int | None = None) -> None:
+        """End the innermost open internal node."""
+        n = self.stack.pop()
+        size = len(self.values)
+        if size == n + 1:
+            raise self.error("empty list: an internal node needs at least one child", line, column)
+        self.end[n] = size
+
+    def copy(self, start: int, line: int | None = None, column: int | None = None) -> None:
+        """Repeat the finished subtree at ``start`` as the next node (YAML aliases)."""
+        stop = self.end[start]
+        count = stop - start
+        base = len(self.values)
+        if base + count > self.max_nodes:
+            raise self.error(
+                f"the tree has more than {self.max_nodes:,} nodes once aliases are expanded; "
+                "raise --max-nodes to load it", line, column)
+        shift = base - start
+        self.end.extend(array(self.end.typecode, (e + shift for e in self.end[start:stop])))
+        self.values.extend(self.values[start:stop])
+        self.floats.extend(self.floats[start:stop])
+        for n in range(start, stop):
+            name = self.names.get(n)
+            if name is not None:
+                raise self.error(
+                    f"duplicate name {name!r}: the alias repeats a named subtree, "
+                    "and names must be unique in a tree", line, column)
+
+    def finish(self, *, root_max: bool = True, meta: Meta | None = None) -> Tree:
+        if self.stack:
+            raise self.error("unexpected end of input: a list is not closed")
+        if not self.values:
+            raise self.error("the file holds no tree")
+        return Tree(self.end, self.values, names=self.names, floats=self.floats,
+                    root_max=root_max, meta=meta, source=self.source)
