@@ -1,0 +1,111 @@
+"""Depth-first searches: minimax (F), F1 and alpha-beta (F2).
+
+Knuth, D. E. & Moore, R. W. (1975). An analysis of alpha-beta pruning.
+Artificial Intelligence 6(4), 293-326: procedures F, F1 and F2.
+
+All three are one negamax routine over the flat tree, iterative so that a
+tree a million levels deep cannot overflow the stack.  They differ only in
+the window a child is searched with:
+
+- F (minimax): every child with (-inf, +inf); no cutoff;
+- F1(p, bound): child with bound -m, i.e. the window (-inf, -m); cut at m >= bound;
+- F2(p, alpha, beta), fail-soft: child with (-beta, -max(alpha, m)); cut at m >= beta.
+
+Fail-soft F2 evaluates the same leaves as Knuth & Moore's F2 for any window
+(children receive the same windows); it only returns tighter bounds outside it.
+"""
+
+from __future__ import annotations
+
+from ..tree import Tree
+from .base import INF, Outcome, Stats, window_outcome
+
+
+def _negamax(tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, prune: bool) -> float:
+    """Negamax value of the root for the player to move there, searched with (alpha, beta).
+
+    ``prune`` False: no cutoffs at all (minimax); ``deep`` False: children get no
+    lower window edge (F1's one-sided bound).  Returns a fail-soft value.
+    """
+    end = tree.end
+    vals = tree.values
+    visit = stats.leaves.append
+    sign = 1.0 if tree.root_max else -1.0
+    if end[0] == 1:
+        visit(0)
+        stats.nodes += 1
+        return sign * vals[0]
+    nodes = 1
+    stack: list[tuple[int, int, float, float, float, float]] = []
+    push = stack.append
+    pop = stack.pop
+    # the node being searched: its next child c, its subtree end, best so far m,
+    # window (a, b), and s = +1 where MAX is to move, -1 where MIN is
+    c, stop, m, a, b, s = 1, end[0], -INF, alpha, beta, sign
+    while True:
+        while c < stop:
+            e = end[c]
+            if e == c + 1:
+                visit(c)
+                nodes += 1
+                t = s * vals[c]
+                if t > m:
+                    m = t
+                    if m >= b:
+                        break
+                c = e
+            else:
+                push((c, stop, m, a, b, s))
+                nodes += 1
+                if prune:
+                    child_b = -(a if a > m else m)
+                    child_a = -b if deep else -INF
+                else:
+                    child_a, child_b = -INF, INF
+                c, stop, m, a, b, s = c + 1, e, -INF, child_a, child_b, -s
+        # the node is finished with value m: hand it to the parent
+        while stack:
+            t = -m
+            c, stop, m, a, b, s = pop()
+            if t > m:
+                m = t
+                if m >= b:
+                    continue
+            c = end[c]
+            break
+        else:
+            stats.nodes += nodes
+            return m
+
+
+def minimax(tree: Tree, stats: Stats) -> Outcome:
+    """Knuth's F(p): every leaf, left to right."""
+    s = 1.0 if tree.root_max else -1.0
+    return Outcome(s * _negamax(tree, stats, -INF, INF, deep=False, prune=False))
+
+
+def f1(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
+    """Knuth & Moore's F1(root, bound): exact when F(root) < bound, else F(root) >= result.
+
+    ``bound`` is in MAX's terms: with a MIN root the search stops as soon as
+    MIN has a line worth at most ``bound``, so the result is exact when the
+    value is above it and an upper bound otherwise.
+    """
+    if tree.root_max:
+        b = INF if bound is None else bound
+        m = _negamax(tree, stats, -INF, b, deep=False, prune=True)
+        return Outcome(m, "lower" if m >= b else None)
+    b = INF if bound is None else -bound
+    m = _negamax(tree, stats, -INF, b, deep=False, prune=True)
+    return Outcome(-m, "upper" if m >= b else None)
+
+
+def alphabeta(tree: Tree, stats: Stats, alpha: float | None = None, beta: float | None = None) -> Outcome:
+    """Knuth & Moore's F2(root, alpha, beta) in fail-soft form; window in MAX's terms."""
+    lo = -INF if alpha is None else alpha
+    hi = INF if beta is None else beta
+    if tree.root_max:
+        v = _negamax(tree, stats, lo, hi, deep=True, prune=True)
+    else:
+        v = -_negamax(tree, stats, -hi, -lo, deep=True, prune=True)
+    return window_outcome(v, lo, hi)
