@@ -1,0 +1,166 @@
+"""Memory-enhanced test (MT) and the MTD drivers: MT-SSS*, MT-DUAL*, MTD(f).
+
+Plaat, A., Schaeffer, J., Pijls, W. & de Bruin, A. (1996). Best-first
+fixed-depth minimax algorithms. Artificial Intelligence 87(1-2), 255-293.
+
+MT(n, gamma) is a null-window alpha-beta search with a transposition table
+that answers one question about the minimax value: "is it >= gamma?" (or,
+with ``strict``, "is it > gamma?").  The test is written with comparisons
+only, so it is exact for integer and float leaves alike: no ``gamma - 1`` or
+epsilon steps, which go wrong on floats and loop forever when the value
+equals a starting bound.  The table keeps the bounds of every node it has
+searched, leaves included (a leaf is stored as [v, v]), so ``leaves`` counts
+distinct evaluations; a re-evaluation would be reported under
+``re_evaluations`` in the extra figures (the table never forgets, so there are none).
+
+MTD(+inf) is MT-SSS*: it evaluates the same leaves as SSS* in the same order.
+MTD(-inf) is MT-DUAL*: the same leaf set as DUAL*.  MTD(f) starts from a guess.
+"""
+
+from __future__ import annotations
+
+from ..tree import Tree
+from .base import INF, Outcome, Stats
+
+
+class MTSearch:
+    """A transposition table and the MT test over one tree, in MAX's terms."""
+
+    def __init__(self, tree: Tree, stats: Stats) -> None:
+        self.tree = tree
+        self.stats = stats
+        #: node -> [lower bound, upper bound] on its minimax value
+        self.table: dict[int, list[float]] = {}
+        self.passes = 0
+
+    def test(self, gamma: float, strict: bool) -> float:
+        """One MT pass from the root: returns g; value >= g if g passes, else value <= g.
+
+        "passes" means g >= gamma, or g > gamma when ``strict``.
+        """
+        self.passes += 1
+        tree = self.tree
+        end = tree.end
+        vals = tree.values
+        table = self.table
+        stats = self.stats
+        visit = stats.leaves.append
+
+        def passes(g: float) -> bool:
+            return g > gamma if strict else g >= gamma
+
+        def probe(n: int) -> float | None:
+            """The answer the table already knows for node n, or None."""
+            entry = table.get(n)
+            if entry is None:
+                if end[n] == n + 1:  # a leaf: evaluated once, remembered as [v, v]
+                    visit(n)
+                    v = vals[n]
+                    table[n] = [v, v]
+                    return v
+                return None
+            lo, hi = entry
+            if passes(lo):
+                return lo
+            if not passes(hi):
+                return hi
+            return None
+
+        known = probe(0)
+        if known is not None:
+            return known
+        # frames: node, next child, subtree end, g so far, MAX to move?
+        stack: list[tuple[int, int, int, float, bool]] = []
+        n, c, stop, is_max = 0, 1, end[0], tree.root_max
+        g = -INF if is_max else INF
+        while True:
+            descended = False
+            while c < stop:
+                t = probe(c)
+                if t is None:
+                    stack.append((n, c, stop, g, is_max))
+                    n, stop, is_max = c, end[c], not is_max
+                    c = n + 1
+                    g = -INF if is_max else INF
+                    descended = True
+                    break
+                if is_max:
+                    if t > g:
+                        g = t
+                    if passes(g):
+                        break
+                else:
+                    if t < g:
+                        g = t
+                    if not passes(g):
+                        break
+                c = end[c]
+            if descended:
+                continue
+            # node n is finished with g: remember the bound it proved
+            entry = table.setdefault(n, [-INF, INF])
+            if passes(g):
+                entry[0] = g
+            else:
+                entry[1] = g
+            if not stack:
+                return g
+            t = g
+            n, c, stop, g, is_max = stack.pop()
+            if is_max:
+                if t > g:
+                    g = t
+                if passes(g):
+                    c = stop
+                    continue
+            else:
+                if t < g:
+                    g = t
+                if not passes(g):
+                    c = stop
+                    continue
+            c = end[c]
+
+
+def mtd(tree: Tree, stats: Stats, first: float) -> float:
+    """MTD(first): MT passes from a first guess until the lower and upper bounds meet.
+
+    When g is the proven lower bound the next pass asks "value > g?", else
+    "value >= g?": comparisons only, so floats and a value equal to the first
+    guess (or to +-inf's first pass) terminate exactly.
+    """
+    search = MTSearch(tree, stats)
+    lower, upper = -INF, INF
+    g = first
+    while lower < upper:
+        gamma = g
+        if gamma == lower:
+            g = search.test(gamma, strict=True)
+            if g > gamma:
+                lower = g
+            else:
+                upper = g
+        else:
+            g = search.test(gamma, strict=False)
+            if g >= gamma:
+                lower = g
+            else:
+                upper = g
+    stats.nodes = len(search.table)
+    stats.extra["passes"] = search.passes
+    return lower
+
+
+def mt_sss(tree: Tree, stats: Stats) -> Outcome:
+    """MT-SSS*: MTD(+inf)."""
+    return Outcome(mtd(tree, stats, INF))
+
+
+def mt_dual(tree: Tree, stats: Stats) -> Outcome:
+    """MT-DUAL*: MTD(-inf)."""
+    return Outcome(mtd(tree, stats, -INF))
+
+
+def mtdf(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
+    """MTD(f) from the first guess ``bound`` (default 0)."""
+    return Outcome(mtd(tree, stats, 0.0 if bound is None else bound))
