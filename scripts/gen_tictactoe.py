@@ -90,7 +90,7 @@ class Stats:
 
 def _walk(stats: Stats) -> Iterator[tuple[Event, int]]:
     """events() with their depth, counting nodes and backing up minimax values."""
-    stack: list[list[int]] = []  # per open node: [best so far]
+    stack: list[list[int]] = []  # per open node: the values of its children so far
     depth = 0
     for ev in events():
         kind = ev[0]
@@ -179,11 +179,12 @@ EXTENSIONS = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".sexp": "sexp",
 
 
 def format_of(path: str) -> str:
+    """The format named by the file's extension (a trailing .gz aside)."""
     name = path[:-3] if path.endswith(".gz") else path
     for ext, fmt in EXTENSIONS.items():
         if name.endswith(ext):
             return fmt
-    raise SystemExit(f"{path}: cannot tell the format from the extension; use --format")
+    raise ValueError(f"{path}: cannot tell the format from the extension; use --format")
 
 
 def write(path: str, fmt: str | None = None) -> Stats:
@@ -279,9 +280,19 @@ def main(argv: list[str] | None = None) -> int:
     if not args.output and not args.check:
         p.error("give an output file, or --check")
 
+    if args.output and not args.format:
+        try:
+            args.format = "json" if args.output == "-" else format_of(args.output)
+        except ValueError as e:
+            p.error(str(e))
+
     written = None
     if args.output:
-        written = write(args.output, args.format)
+        try:
+            written = write(args.output, args.format)
+        except BrokenPipeError:  # `... - | head`: the reader has seen enough
+            sys.stderr.close()
+            return 0
         if args.output != "-":
             print(f"{args.output}: {written.nodes:,} nodes, {written.leaves:,} leaves, "
                   f"value {written.value}", file=sys.stderr)
@@ -292,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     results = {"independent minimax": count_game()}
     if written is not None:
         results["writer"] = (written.nodes, written.leaves, written.value)  # type: ignore[assignment]
-        if args.output != "-" and (args.format or format_of(args.output)) == "json":
+        if args.output != "-" and args.format == "json":
             results["JSON read back"] = check_json(args.output)
     ok = True
     for what, got in results.items():
