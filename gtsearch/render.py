@@ -1,0 +1,219 @@
+"""Results as a rich table, JSON lines or CSV: pure functions from data to text, no click."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Protocol
+
+from .numbers import format_number
+from .result import SearchResult
+
+if TYPE_CHECKING:  # rich is imported only when a table is drawn
+    from rich.console import Console
+
+#: one line of output: (file as the user named it, seconds to load it, the result)
+Row = tuple[str, Optional[float], SearchResult]
+
+#: the CSV columns, in order; list fields are joined (see csv_text)
+CSV_COLUMNS = ("file", "algorithm", "value", "exact", "bound", "pv", "pv_labels", "leaves",
+               "leaves_total", "seconds", "load_seconds", "nodes", "params")
+
+ARROW = " → "
+
+
+class AlgorithmInfo(Protocol):
+    """What the renderers read from a registry entry (gtsearch.algorithms.Algorithm)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+    @property
+    def summary(self) -> str: ...
+    @property
+    def takes(self) -> str | None: ...
+    @property
+    def needs_bound(self) -> bool: ...
+    @property
+    def source(self) -> str: ...
+
+
+# -- pieces ------------------------------------------------------------------------
+def format_value(result: SearchResult) -> str:
+    """The value, with ``≥``/``≤`` in front when the result is only a lower/upper bound."""
+    prefix = {"lower": "≥ ", "upper": "≤ "}.get(result.bound or "", "")
+    return prefix + format_number(result.value)
+
+
+def format_pv(result: SearchResult) -> str:
+    """The PV as moves from the root: labels where named, else child indices (``b → b1``)."""
+    if not result.pv:
+        return "(root)"
+    labels = result.pv_labels or (None,) * len(result.pv)
+    return ARROW.join(label if label is not None else str(i)
+                      for i, label in zip(result.pv, labels))
+
+
+def format_path(path: Sequence[int]) -> str:
+    """A node as its child indices from the root, dotted (``2.0``); the root is ``(root)``."""
+    return ".".join(map(str, path)) if path else "(root)"
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration for people: µs, ms or s with three significant figures."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.3g} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.3g} ms"
+    return f"{seconds:.3g} s"
+
+
+def _params_text(params: dict[str, Any]) -> str:
+    return " ".join(f"{k}={format_number(v)}" for k, v in params.items())
+
+
+# -- search results ------------------------------------------------------------------
+def render_table(rows: Iterable[Row], console: Console) -> None:
+    """Print one table row per (file, algorithm), then the evaluated leaves where asked."""
+    from rich.table import Table
+    from rich.text import Text
+
+    rows = list(rows)
+    table = Table()
+    table.add_column("file", overflow="fold")
+    table.add_column("algorithm", style="cyan")
+    table.add_column("value", justify="right", style="bold")
+    table.add_column("PV", overflow="fold")
+    table.add_column("leaves", justify="right")
+    table.add_column("time", justify="right")
+    for file, _load, result in rows:
+        params = _params_text(result.params)
+        name = result.algorithm + (f" ({params})" if params else "")
+        table.add_row(Text(file), Text(name), Text(format_value(result)),
+                      Text(format_pv(result)), Text(f"{result.leaves} / {result.leaves_total}"),
+                      Text(format_seconds(result.seconds)))
+    console.print(table)
+    for file, _load, result in rows:
+        if result.leaf_order is not None:
+            leaves = " ".join(format_path(p) for p in result.leaf_order)
+            console.print(Text(f"{file}: {result.algorithm} evaluated {result.leaves} leaves: "
+                               f"{leaves}"))
+
+
+def json_lines(rows: Iterable[Row]) -> str:
+    """One JSON object per row and line (SearchResult.to_dict), each ending in a newline.
+
+    Ints stay ints and floats print as Python writes them (2.5); a NaN or an
+    infinity is a bug upstream, and json refuses it rather than printing ``Infinity``.
+    """
+    return "".join(json.dumps(result.to_dict(file, load), allow_nan=False) + "\n"
+                   for file, load, result in rows)
+
+
+def csv_text(rows: Iterable[Row]) -> str:
+    """A header and one CSV row per result.
+
+    Lists are joined with spaces: ``pv`` and each ``leaf_order`` entry as dotted
+    paths (``0.0``), ``pv_labels`` as names with ``-`` for an unnamed node
+    (empty when no node is named), ``params`` as ``key=value``.  ``exact`` is
+    ``true``/``false``; a missing value is an empty cell.  Algorithm-specific
+    figures (the ``extra`` of a result) follow as further columns.
+    """
+    records = [(result, result.to_dict(file, load)) for file, load, result in rows]
+    columns = list(CSV_COLUMNS)
+    for _, d in records:
+        for key in d:
+            if key not in columns and key != "leaf_order":
+                columns.append(key)
+    with_leaves = any(result.leaf_order is not None for result, _ in records)
+    if with_leaves:
+        columns.append("leaf_order")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for result, d in records:
+        cells = dict(d)
+        cells["exact"] = "true" if result.exact else "false"
+        cells["pv"] = format_path(result.pv) if result.pv else ""
+        labels = result.pv_labels
+        cells["pv_labels"] = (" ".join("-" if x is None else x for x in labels)
+                              if any(x is not None for x in labels) else "")
+        cells["params"] = _params_text(result.params)
+        if result.leaf_order is not None:
+            cells["leaf_order"] = " ".join(format_path(p) for p in result.leaf_order)
+        writer.writerow([_cell(cells.get(c)) for c in columns])
+    return out.getvalue()
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return format_number(v)
+    return str(v)
+
+
+# -- the algorithm registry -------------------------------------------------------------
+def takes_text(algo: AlgorithmInfo) -> str:
+    """Which numeric options an algorithm accepts, as the command line spells them."""
+    if algo.takes == "window":
+        return "--alpha/--beta"
+    if algo.takes == "bound":
+        return "--bound (required)" if algo.needs_bound else "--bound"
+    return "-"
+
+
+def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
+    """A registry entry as a JSON object."""
+    return {"name": algo.name, "aliases": list(algo.aliases), "takes": algo.takes,
+            "needs_bound": algo.needs_bound, "summary": algo.summary, "source": algo.source}
+
+
+def algorithms_text(algos: Iterable[AlgorithmInfo]) -> str:
+    """One aligned line per algorithm: name, aliases, options it takes, summary."""
+    lines = [(a.name, ", ".join(a.aliases) or "-", takes_text(a), a.summary) for a in algos]
+    if not lines:
+        return ""
+    widths = [max(len(line[i]) for line in lines) for i in range(3)]
+    return "".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(line[:3], widths)) + "  " + line[3] + "\n"
+        for line in lines)
+
+
+def render_algorithms(algos: Iterable[AlgorithmInfo], console: Console) -> None:
+    """The algorithm registry as a rich table."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table()
+    table.add_column("name", style="cyan")
+    for title in ("aliases", "takes", "summary"):
+        table.add_column(title)
+    for a in algos:
+        table.add_row(Text(a.name), Text(", ".join(a.aliases)), Text(takes_text(a)),
+                      Text(a.summary))
+    console.print(table)
+
+
+# -- validate -------------------------------------------------------------------------
+def summary_line(file: str, summary: dict[str, Any]) -> str:
+    """One line about a valid tree file (see gtsearch.summary.summarize)."""
+    s = summary
+    if s["internal"]:
+        branching = (f"branching {s['branching_min']}-{s['branching_max']} "
+                     f"(mean {s['branching_mean']:g})")
+    else:
+        branching = "branching - (a single leaf)"
+    parts = [f"{s['nodes']} nodes", f"{s['leaves']} leaves", f"depth {s['depth']}", branching,
+             f"root {s['root']}", f"{s['names']} names", f"{s['static_values']} static values"]
+    if s.get("expect") is not None:
+        parts.append(f"expect {format_number(s['expect'])}")
+    if s.get("title"):
+        parts.append(f"title {s['title']!r}")
+    return f"{file}: ok: " + ", ".join(parts)
+
