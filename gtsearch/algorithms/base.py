@@ -35,7 +35,10 @@ class Outcome:
 
     value: float
     bound: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    #: the PV as nodes from the root, when the algorithm knows one that is valid
+    pv: list[int] | None = None
+    #: node -> parent for every node the search generated (for the general PV rule)
+    explored: dict[int, int] | None = None
 
     def number(self, tree: Tree, pv: list[int], params: dict[str, Number]) -> Number:
         """The value as the user wrote it: the PV leaf's own number, or the bound given."""
@@ -62,49 +65,35 @@ def window_outcome(value: float, alpha: float, beta: float) -> Outcome:
 def principal_variation(tree: Tree, evaluated: list[int], outcome: Outcome) -> list[int]:
     """The PV as nodes from the root to a leaf, proved by the evaluated leaves alone.
 
-    From the evaluated leaves we know, for every node, the interval [lo, hi]
-    its minimax value must lie in (an unevaluated subtree is (-inf, +inf)).
-    For an exact value v the walk takes, at a MAX node, the first child with
-    lo = v, and at a MIN node the first child with hi = v: such a child has
-    exactly the value v, so every move keeps the minimax value.  For a lower
-    bound it follows lo (the line that proves value >= lo), for an upper bound
-    hi.  Any correct algorithm's leaves determine its answer, so the walk
-    always exists; if it does not, the algorithm has a bug and we say so.
+    An algorithm that tracks its own best moves hands them over in
+    ``outcome.pv``.  Otherwise: from the evaluated leaves we know, for every
+    node, the interval [lo, hi] its minimax value must lie in (an unevaluated
+    subtree is (-inf, +inf)).  For an exact value v the walk takes, at a MAX
+    node, the first child with lo = v, and at a MIN node the first child with
+    hi = v: such a child has exactly the value v, so every move keeps the
+    minimax value.  For a lower bound it follows lo (the line that proves
+    value >= lo), for an upper bound hi.  Any correct algorithm's leaves
+    determine its answer, so the walk always exists; if it does not, the
+    algorithm has a bug and we say so.
     """
+    if outcome.pv is not None:
+        return outcome.pv
+    if not evaluated:
+        return [0]
     end = tree.end
     vals = tree.values
-    ev = sorted(set(evaluated))
-    count = len(ev)
-
-    def explored(n: int) -> bool:
-        i = bisect_left(ev, n)
-        return i < count and ev[i] < end[n]
-
+    done = set(evaluated)
     lo: dict[int, float] = {}
     hi: dict[int, float] = {}
-    if not count:
-        return [0]
-    # iterative post-order over the explored part of the tree
-    stack: list[tuple[int, bool]] = [(0, tree.root_max)]
-    order: list[tuple[int, bool]] = []
-    while stack:
-        n, is_max = stack.pop()
-        order.append((n, is_max))
-        if end[n] != n + 1:
-            c = n + 1
-            stop = end[n]
-            while c < stop:
-                if explored(c):
-                    stack.append((c, not is_max))
-                c = end[c]
-    for n, is_max in reversed(order):
+    for n, is_max in reversed(_explored(tree, evaluated, outcome.explored)):
         if end[n] == n + 1:
-            lo[n] = hi[n] = vals[n]
+            if n in done:
+                lo[n] = hi[n] = vals[n]
             continue
+        los = []
+        his = []
         c = n + 1
         stop = end[n]
-        los: list[float] = []
-        his: list[float] = []
         while c < stop:
             los.append(lo.get(c, -INF))
             his.append(hi.get(c, INF))
@@ -115,15 +104,16 @@ def principal_variation(tree: Tree, evaluated: list[int], outcome: Outcome) -> l
             lo[n], hi[n] = min(los), min(his)
 
     v = outcome.value
+    top_lo, top_hi = lo.get(0, -INF), hi.get(0, INF)
     if outcome.bound is None:
-        if not lo[0] == hi[0] == v:
+        if not top_lo == top_hi == v:
             raise AssertionError(
-                f"bug: the evaluated leaves bound the root to [{lo[0]}, {hi[0]}], "
+                f"bug: the evaluated leaves bound the root to [{top_lo}, {top_hi}], "
                 f"not to the exact value {v}")
-    elif outcome.bound == "lower" and not lo[0] >= v:
-        raise AssertionError(f"bug: the evaluated leaves do not prove value >= {v} (only {lo[0]})")
-    elif outcome.bound == "upper" and not hi[0] <= v:
-        raise AssertionError(f"bug: the evaluated leaves do not prove value <= {v} (only {hi[0]})")
+    elif outcome.bound == "lower" and not top_lo >= v:
+        raise AssertionError(f"bug: the evaluated leaves do not prove value >= {v} (only {top_lo})")
+    elif outcome.bound == "upper" and not top_hi <= v:
+        raise AssertionError(f"bug: the evaluated leaves do not prove value <= {v} (only {top_hi})")
 
     path = [0]
     n, is_max = 0, tree.root_max
@@ -143,3 +133,42 @@ def principal_variation(tree: Tree, evaluated: list[int], outcome: Outcome) -> l
         path.append(c)
         n, is_max = c, not is_max
     return path
+
+
+def _explored(tree: Tree, evaluated: list[int], parent: dict[int, int] | None) -> list[tuple[int, bool]]:
+    """The nodes above the evaluated leaves, with MAX-to-move flags, in preorder.
+
+    ``parent`` (node -> parent of every generated node) is used when the
+    algorithm kept it; otherwise a walk from the root enters a child only when
+    an evaluated leaf lies in its preorder interval.
+    """
+    end = tree.end
+    out: list[tuple[int, bool]] = []
+    if parent is not None:
+        side: dict[int, bool] = {}
+        for n in sorted(parent):
+            p = parent[n]
+            m = tree.root_max if p < 0 else not side[p]
+            side[n] = m
+            out.append((n, m))
+        return out
+    ev = sorted(set(evaluated))
+    count = len(ev)
+    stack: list[tuple[int, bool]] = [(0, tree.root_max)]
+    while stack:
+        n, is_max = stack.pop()
+        out.append((n, is_max))
+        stop = end[n]
+        if stop == n + 1:
+            continue
+        kids = []
+        c = n + 1
+        i = bisect_left(ev, c)
+        while c < stop and i < count:
+            e = end[c]
+            if ev[i] < e:  # an evaluated leaf lies below c
+                kids.append((c, not is_max))
+                i = bisect_left(ev, e, i)
+            c = e
+        stack.extend(reversed(kids))
+    return out

@@ -21,7 +21,7 @@ walking ancestors state by state.  Stale heap entries are skipped on pop.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left, bisect_right
 from heapq import heappop, heappush
 
 from ..tree import Tree
@@ -31,89 +31,196 @@ LIVE = 0
 SOLVED = 1
 
 
-def _sss_core(tree: Tree, stats: Stats, h0: float, mirror: float) -> float:
+def _sss_core(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, dict[int, int]]:
     """SSS* from the state (root, LIVE, h0) on the tree mirrored by ``mirror`` (+1 or -1).
 
-    Returns the h of the solved root, in the mirrored tree's terms.
+    Returns the h of the solved root, in the mirrored tree's terms, and the
+    parent of every node whose subtree the search entered (for the PV).
+
+    The states are exactly Stockman's; three shortcuts keep most of them out
+    of the heap without changing which state is taken next:
+
+    - The state the operator produces is usually the very next one OPEN
+      would hand out, and is then processed at once: the popped state
+      (n, s, h) had the highest h and the leftmost node among equals, so
+      (first child, h) in cases 3-4, (parent, h) in case 5 and (next sibling
+      or parent, h) in case 6 come next again (a state left of them with the
+      same h would have been taken before n; those between are n's
+      descendants, of which OPEN has none, or the parent's, which case 5
+      purges).  Only when case 2 lowers h is the heap's top consulted.
+    - Case 3 parks the siblings of the first child as one entry for the whole
+      run (they share h and are taken left to right), re-parked one shorter
+      each time the leftmost is taken.
+    - Case 3 on a node whose children are all leaves: they are taken one
+      after another (all have the highest h, leftmost first) until a leaf
+      worth >= h solves the node; if none is, the best child's solved state
+      stands for all of them (the others can only be purged by it).
+
+    ``size`` follows the true number of states in OPEN, entries standing for
+    several states included, so the reported peak is Stockman's.
     """
     end = tree.end
     vals = tree.values
     visit = stats.leaves.append
-    root_max = tree.root_max if mirror > 0 else not tree.root_max
+    heap: list[tuple[float, int, int, bool, bool]] = []
+    # parked node -> (h, status, how many states the entry stands for); their nodes, sorted
+    parked: dict[int, tuple[float, int, int]] = {}
+    in_heap: list[int] = []
+    parent: dict[int, int] = {0: -1}
+    size = open_max = generated = 1
 
-    heap: list[tuple[float, int, int]] = []
-    # node -> (h, status) of its state in OPEN; info: node -> (parent, MAX to move?)
-    state: dict[int, tuple[float, int]] = {}
-    info: dict[int, tuple[int, bool]] = {0: (-1, root_max)}
-    in_open: list[int] = []  # nodes with a state in OPEN, sorted by preorder number
-    open_max = 0
-
-    def insert(n: int, status: int, h: float) -> None:
-        state[n] = (h, status)
-        insort(in_open, n)
-        heappush(heap, (-h, n, status))
-
-    insert(0, LIVE, h0)
-    generated = 1
+    n, status, h, weight = 0, LIVE, h0, 1
+    is_max = tree.root_max if mirror > 0 else not tree.root_max
     while True:
-        if len(in_open) > open_max:
-            open_max = len(in_open)
-        while True:
-            neg_h, n, status = heappop(heap)
-            if state.get(n) == (-neg_h, status):
-                break
-        h = -neg_h
-        del state[n]
-        del in_open[bisect_left(in_open, n)]
-        parent, is_max = info[n]
         if status == LIVE:
             stop = end[n]
             if stop == n + 1:  # case 2: the only leaf evaluation
                 visit(n)
+                status = SOLVED
                 v = mirror * vals[n]
-                insert(n, SOLVED, v if v < h else h)
-            elif is_max:  # case 3: every child, all with h
-                c = n + 1
+                if v >= h:
+                    continue
+                h = v
+            elif is_max:  # case 3: every child, with h
+                first = n + 1
+                count = 0
+                leaves_only = True
+                c = first
                 while c < stop:
-                    info[c] = (n, False)
-                    insert(c, LIVE, h)
+                    count += 1
+                    e = end[c]
+                    if e != c + 1:
+                        leaves_only = False
+                    c = e
+                generated += count
+                size += count - 1
+                if size > open_max:
+                    open_max = size
+                if not leaves_only:
+                    parent[first] = n
+                    if count > 1:
+                        second = end[first]
+                        parent[second] = n
+                        parked[second] = (h, LIVE, count - 1)
+                        at = bisect_left(in_heap, second)
+                        in_heap.insert(at, second)
+                        heappush(heap, (-h, second, LIVE, False, True))
+                    n, is_max = first, False
+                    continue
+                best_c, best_v = -1, h
+                c = first
+                while c < stop:
+                    parent[c] = n
+                    visit(c)
+                    v = mirror * vals[c]
+                    if v >= h:
+                        break
+                    if best_c < 0 or v > best_v:
+                        best_c, best_v = c, v
+                    c += 1
+                if c < stop:  # (c, SOLVED, h) is next, and case 5 solves n, purging the rest
+                    size -= count - 1
+                    status = SOLVED
+                    continue
+                # every child solved below h: the best one stands for them all
+                n, status, h, is_max, weight = best_c, SOLVED, best_v, False, count
+            else:  # case 4: the first child; leaves are taken here, case 6 after each
+                c = n + 1
+                if end[c] != c + 1:
+                    parent[c] = n
                     generated += 1
+                    n, is_max = c, True
+                    continue
+                # the best parked state, which a falling h may let ahead of us
+                top_h, top_n = -INF, -1
+                while heap:
+                    top = heap[0]
+                    entry = parked.get(top[1])
+                    if entry is None or entry[0] != -top[0] or entry[1] != top[2]:
+                        heappop(heap)
+                        continue
+                    top_h, top_n = -top[0], top[1]
+                    break
+                while True:
+                    parent[c] = n
+                    generated += 1
+                    visit(c)
+                    v = mirror * vals[c]
+                    if v < h:
+                        h = v
+                        if top_h > h or top_h == h and top_n < c:
+                            break  # a parked state is ahead of (c, SOLVED, h) now
                     c = end[c]
-            else:  # case 4: the first child
-                info[n + 1] = (n, True)
-                insert(n + 1, LIVE, h)
-                generated += 1
-        elif parent < 0:  # case 1: the root is solved
-            stats.nodes += generated
-            stats.extra["open_max"] = open_max
-            return h
-        elif not is_max:  # case 5: the parent is a MAX node: it is solved, purge below it
-            pstop = end[parent]
-            i = bisect_right(in_open, parent)
-            j = bisect_left(in_open, pstop, i)
-            for k in in_open[i:j]:
-                del state[k]
-            del in_open[i:j]
-            insert(parent, SOLVED, h)
-        else:  # case 6: the parent is a MIN node: the next sibling, or the parent solved
-            c = end[n]
-            if c < end[parent]:
-                info[c] = (parent, True)
-                insert(c, LIVE, h)
-                generated += 1
-            else:
-                insert(parent, SOLVED, h)
+                    if c >= stop or end[c] != c + 1:
+                        break
+                if c >= stop:  # case 6 after the last child: the MIN node is solved
+                    status = SOLVED
+                    continue
+                if end[c] != c + 1:  # case 6: the next child is no leaf
+                    parent[c] = n
+                    generated += 1
+                    n, is_max = c, True
+                    continue
+                n, status, is_max = c, SOLVED, True
+            # h went down (case 2, or case 3 over leaves): is a parked state now ahead?
+            while heap:
+                top = heap[0]
+                k = top[1]
+                entry = parked.get(k)
+                if entry is None or entry[0] != -top[0] or entry[1] != top[2]:
+                    heappop(heap)  # purged, or taken already
+                    continue
+                if (top[0], k) < (-h, n):
+                    parked[n] = (h, status, weight)
+                    in_heap.insert(bisect_left(in_heap, n), n)
+                    heappush(heap, (-h, n, status, is_max, False))
+                    neg, n, status, is_max, run = heappop(heap)
+                    h = -neg
+                    weight = parked.pop(n)[2]
+                    del in_heap[bisect_left(in_heap, n)]
+                    if run:
+                        if weight > 1:  # the rest of the run of siblings stays parked
+                            nxt = end[n]
+                            parent[nxt] = parent[n]
+                            parked[nxt] = (h, LIVE, weight - 1)
+                            in_heap.insert(bisect_left(in_heap, nxt), nxt)
+                            heappush(heap, (-h, nxt, LIVE, is_max, True))
+                        weight = 1
+                break
+        else:
+            p = parent[n]
+            if p < 0:  # case 1: the root is solved
+                stats.nodes += generated
+                stats.extra["open_max"] = open_max
+                return h, parent
+            if not is_max:  # case 5: the parent is a MAX node: solved; purge below it
+                size -= weight - 1
+                i = bisect_right(in_heap, p)
+                j = bisect_left(in_heap, end[p], i)
+                if i < j:
+                    for k in in_heap[i:j]:
+                        size -= parked.pop(k)[2]
+                    del in_heap[i:j]
+                n, is_max, weight = p, True, 1
+            else:  # case 6: the parent is a MIN node: the next sibling, or the parent solved
+                c = end[n]
+                if c < end[p]:
+                    parent[c] = p
+                    generated += 1
+                    n, status = c, LIVE
+                else:
+                    n, is_max = p, False
 
 
 def sss(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
     """SSS* (``bound`` None) or SSS-bounded from (root, LIVE, bound): exact if the value < bound."""
     h0 = INF if bound is None else bound
-    h = _sss_core(tree, stats, h0, 1.0)
-    return Outcome(h, "lower" if h >= h0 else None)
+    h, explored = _sss_core(tree, stats, h0, 1.0)
+    return Outcome(h, "lower" if h >= h0 else None, explored=explored)
 
 
 def dual(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
     """DUAL* (``bound`` None) or DUAL-bounded from (root, LIVE, bound): exact if the value > bound."""
     l0 = -INF if bound is None else bound
-    h = -_sss_core(tree, stats, -l0, -1.0)
-    return Outcome(h, "upper" if h <= l0 else None)
+    h, explored = _sss_core(tree, stats, -l0, -1.0)
+    return Outcome(-h, "upper" if -h <= l0 else None, explored=explored)
