@@ -71,6 +71,7 @@ class Tree:
         root_max: bool = True,
         meta: Meta | None = None,
         source: str = "<tree>",
+        n_leaves: int | None = None,
     ) -> None:
         self.end = end
         self.values = values
@@ -82,7 +83,7 @@ class Tree:
         self.source = source
         self._parent: array | None = None
         self._depth: array | None = None
-        self._n_leaves: int | None = None
+        self._n_leaves: int | None = n_leaves
 
     # -- shape -------------------------------------------------------------
     @property
@@ -96,7 +97,7 @@ class Tree:
     def n_leaves(self) -> int:
         if self._n_leaves is None:
             end = self.end
-            self._n_leaves = sum(1 for n in range(len(end)) if end[n] == n + 1)
+            self._n_leaves = sum(1 for n, e in enumerate(end, 1) if e == n)
         return self._n_leaves
 
     def is_leaf(self, n: int) -> bool:
@@ -390,6 +391,7 @@ class TreeBuilder:
         self.names: dict[int, str] = {}
         self._by_name: dict[str, int] = {}
         self.stack: list[int] = []
+        self.n_leaves = 0
 
     # errors ---------------------------------------------------------------
     def error(self, message: str, line: int | None = None, column: int | None = None) -> TreeFormatError:
@@ -456,6 +458,7 @@ class TreeBuilder:
         self.end.append(n + 1)
         self.values.append(v)
         self.floats.append(fl)
+        self.n_leaves += 1
         return n
 
     def open_float(self, v: float, fl: bool, name: str | None = None) -> int:
@@ -475,6 +478,7 @@ class TreeBuilder:
         self.end.append(n + 1)
         self.values.append(v)
         self.floats.append(fl)
+        self.n_leaves += 1
         return n
 
     def close(self, line: int | None = None, column: int | None = None) -> None:
@@ -498,6 +502,7 @@ class TreeBuilder:
         self.end.extend(array(self.end.typecode, (e + shift for e in self.end[start:stop])))
         self.values.extend(self.values[start:stop])
         self.floats.extend(self.floats[start:stop])
+        self.n_leaves += sum(1 for n in range(start, stop) if self.end[n] == n + 1)
         for n in range(start, stop):
             name = self.names.get(n)
             if name is not None:
@@ -511,4 +516,4 @@ class TreeBuilder:
         if not self.values:
             raise self.error("the file holds no tree")
         return Tree(self.end, self.values, names=self.names, floats=self.floats,
-                    root_max=root_max, meta=meta, source=self.source)
+                    root_max=root_max, meta=meta, source=self.source, n_leaves=self.n_leaves)

@@ -144,6 +144,22 @@ def test_alphabeta_window(nested: object, root_max: bool, a: float, b: float) ->
         assert r.bound == "lower" and beta <= r.value <= true
 
 
+@settings(max_examples=200, deadline=None)
+@given(trees, roots)
+def test_vectorised_minimax_matches_node_by_node(nested: object, root_max: bool) -> None:
+    from gtsearch.algorithms import depthfirst
+    from gtsearch.algorithms.vector import minimax_levels
+
+    tree = Tree.from_nested(nested, root_max=root_max)
+    plain = search(tree, "minimax", leaf_order=True)
+    stats = Stats()
+    outcome = minimax_levels(tree, stats)
+    assert outcome.value == plain.value
+    assert outcome.pv is not None and tuple(tree.path_of(outcome.pv[-1])) == plain.pv
+    assert [tuple(tree.path_of(int(n))) for n in stats.leaves] == list(plain.leaf_order or ())
+    assert len(tree.end) < depthfirst.VECTOR_MIN_NODES
+
+
 def km_minimal(b: int, d: int) -> int:
     return b ** math.ceil(d / 2) + b ** (d // 2) - 1
 

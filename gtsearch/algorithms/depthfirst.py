@@ -20,12 +20,17 @@ from __future__ import annotations
 from ..tree import Tree
 from .base import INF, Outcome, Stats, window_outcome
 
+#: trees this large use the vectorised bottom-up pass for full minimax (numpy)
+VECTOR_MIN_NODES = 200_000
 
-def _negamax(tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, prune: bool) -> float:
+
+def _negamax(tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool,
+             prune: bool) -> tuple[float, list[int]]:
     """Negamax value of the root for the player to move there, searched with (alpha, beta).
 
     ``prune`` False: no cutoffs at all (minimax); ``deep`` False: children get no
-    lower window edge (F1's one-sided bound).  Returns a fail-soft value.
+    lower window edge (F1's one-sided bound).  Returns a fail-soft value and
+    the line of best moves (each node's first child that set its value).
     """
     end = tree.end
     vals = tree.values
@@ -34,14 +39,16 @@ def _negamax(tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, pr
     if end[0] == 1:
         visit(0)
         stats.nodes += 1
-        return sign * vals[0]
+        return sign * vals[0], [0]
     nodes = 1
-    stack: list[tuple[int, int, float, float, float, float]] = []
+    best: dict[int, int] = {}
+    stack: list[tuple[int, int, int, float, float, float, float, int]] = []
     push = stack.append
     pop = stack.pop
-    # the node being searched: its next child c, its subtree end, best so far m,
-    # window (a, b), and s = +1 where MAX is to move, -1 where MIN is
-    c, stop, m, a, b, s = 1, end[0], -INF, alpha, beta, sign
+    # the node n being searched: its next child c, its subtree end, best value so
+    # far m and the child bc that gave it, the window (a, b), and s = +1 where MAX
+    # is to move, -1 where MIN is
+    n, c, stop, m, a, b, s, bc = 0, 1, end[0], -INF, alpha, beta, sign, -1
     while True:
         while c < stop:
             e = end[c]
@@ -51,37 +58,52 @@ def _negamax(tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, pr
                 t = s * vals[c]
                 if t > m:
                     m = t
+                    bc = c
                     if m >= b:
                         break
                 c = e
             else:
-                push((c, stop, m, a, b, s))
+                push((n, c, stop, m, a, b, s, bc))
                 nodes += 1
                 if prune:
                     child_b = -(a if a > m else m)
                     child_a = -b if deep else -INF
                 else:
                     child_a, child_b = -INF, INF
-                c, stop, m, a, b, s = c + 1, e, -INF, child_a, child_b, -s
-        # the node is finished with value m: hand it to the parent
+                n, c, stop, m, a, b, s, bc = c, c + 1, e, -INF, child_a, child_b, -s, -1
+        # node n is finished with value m: hand it to the parent
+        best[n] = bc
         while stack:
             t = -m
-            c, stop, m, a, b, s = pop()
+            child = n
+            n, c, stop, m, a, b, s, bc = pop()
             if t > m:
                 m = t
+                bc = child
                 if m >= b:
+                    best[n] = bc
                     continue
             c = end[c]
             break
         else:
             stats.nodes += nodes
-            return m
+            line = [0]
+            k = best[0]
+            while k >= 0:
+                line.append(k)
+                k = best.get(k, -1)
+            return m, line
 
 
 def minimax(tree: Tree, stats: Stats) -> Outcome:
     """Knuth's F(p): every leaf, left to right."""
+    if len(tree.end) >= VECTOR_MIN_NODES:
+        from .vector import minimax_levels
+
+        return minimax_levels(tree, stats)
     s = 1.0 if tree.root_max else -1.0
-    return Outcome(s * _negamax(tree, stats, -INF, INF, deep=False, prune=False))
+    m, line = _negamax(tree, stats, -INF, INF, deep=False, prune=False)
+    return Outcome(s * m, pv=line)
 
 
 def f1(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
@@ -93,11 +115,11 @@ def f1(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
     """
     if tree.root_max:
         b = INF if bound is None else bound
-        m = _negamax(tree, stats, -INF, b, deep=False, prune=True)
-        return Outcome(m, "lower" if m >= b else None)
+        m, line = _negamax(tree, stats, -INF, b, deep=False, prune=True)
+        return Outcome(m, "lower" if m >= b else None, pv=line)
     b = INF if bound is None else -bound
-    m = _negamax(tree, stats, -INF, b, deep=False, prune=True)
-    return Outcome(-m, "upper" if m >= b else None)
+    m, line = _negamax(tree, stats, -INF, b, deep=False, prune=True)
+    return Outcome(-m, "upper" if m >= b else None, pv=line)
 
 
 def alphabeta(tree: Tree, stats: Stats, alpha: float | None = None, beta: float | None = None) -> Outcome:
@@ -105,7 +127,8 @@ def alphabeta(tree: Tree, stats: Stats, alpha: float | None = None, beta: float 
     lo = -INF if alpha is None else alpha
     hi = INF if beta is None else beta
     if tree.root_max:
-        v = _negamax(tree, stats, lo, hi, deep=True, prune=True)
+        v, line = _negamax(tree, stats, lo, hi, deep=True, prune=True)
     else:
-        v = -_negamax(tree, stats, -hi, -lo, deep=True, prune=True)
-    return window_outcome(v, lo, hi)
+        v, line = _negamax(tree, stats, -hi, -lo, deep=True, prune=True)
+        v = -v
+    return window_outcome(v, lo, hi, line)

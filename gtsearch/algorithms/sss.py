@@ -25,7 +25,7 @@ from bisect import bisect_left, bisect_right
 from heapq import heappop, heappush
 
 from ..tree import Tree
-from .base import INF, Outcome, Stats
+from .base import INF, Outcome, Prover, Stats
 
 LIVE = 0
 SOLVED = 1
@@ -34,8 +34,8 @@ SOLVED = 1
 def _sss_core(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, dict[int, int]]:
     """SSS* from the state (root, LIVE, h0) on the tree mirrored by ``mirror`` (+1 or -1).
 
-    Returns the h of the solved root, in the mirrored tree's terms, and the
-    parent of every node whose subtree the search entered (for the PV).
+    Returns the h of the solved root, in the mirrored tree's terms, and for
+    every MAX node solved by case 5 the child that solved it.
 
     The states are exactly Stockman's; three shortcuts keep most of them out
     of the heap without changing which state is taken next:
@@ -67,6 +67,7 @@ def _sss_core(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float
     parked: dict[int, tuple[float, int, int]] = {}
     in_heap: list[int] = []
     parent: dict[int, int] = {0: -1}
+    solver: dict[int, int] = {}
     size = open_max = generated = 1
 
     n, status, h, weight = 0, LIVE, h0, 1
@@ -119,6 +120,7 @@ def _sss_core(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float
                         best_c, best_v = c, v
                     c += 1
                 if c < stop:  # (c, SOLVED, h) is next, and case 5 solves n, purging the rest
+                    solver[n] = c
                     size -= count - 1
                     status = SOLVED
                     continue
@@ -192,7 +194,7 @@ def _sss_core(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float
             if p < 0:  # case 1: the root is solved
                 stats.nodes += generated
                 stats.extra["open_max"] = open_max
-                return h, parent
+                return h, solver
             if not is_max:  # case 5: the parent is a MAX node: solved; purge below it
                 size -= weight - 1
                 i = bisect_right(in_heap, p)
@@ -201,6 +203,7 @@ def _sss_core(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float
                     for k in in_heap[i:j]:
                         size -= parked.pop(k)[2]
                     del in_heap[i:j]
+                solver[p] = n
                 n, is_max, weight = p, True, 1
             else:  # case 6: the parent is a MIN node: the next sibling, or the parent solved
                 c = end[n]
@@ -212,15 +215,46 @@ def _sss_core(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float
                     n, is_max = p, False
 
 
+def _solution_line(tree: Tree, stats: Stats, h: float, exact: bool, mirror: float,
+                   solver: dict[int, int]) -> list[int]:
+    """The PV from the solved solution tree, in the mirrored tree's terms.
+
+    The last solution tree SSS* solved proves value >= h (mirrored): at its
+    MAX nodes it holds the child that solved them, at MIN nodes all children.
+    For an exact h the line must also stay within value <= h: at MIN nodes it
+    takes the first child whose evaluated leaves prove that (one question,
+    remembered per node, so the walk is linear at worst).  For a bound it
+    takes the first child.
+    """
+    end = tree.end
+    root_max = tree.root_max if mirror > 0 else not tree.root_max
+    prover = Prover(tree, stats.leaves, mirror * h, lower=mirror < 0) if exact else None
+    line = [0]
+    n, is_max = 0, root_max
+    while end[n] != n + 1:
+        if is_max:
+            c = solver[n]
+        else:
+            c = n + 1
+            if prover is not None:
+                while not prover.proves(c, is_max if mirror < 0 else not is_max):
+                    c = end[c]
+        line.append(c)
+        n, is_max = c, not is_max
+    return line
+
+
 def sss(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
     """SSS* (``bound`` None) or SSS-bounded from (root, LIVE, bound): exact if the value < bound."""
     h0 = INF if bound is None else bound
-    h, explored = _sss_core(tree, stats, h0, 1.0)
-    return Outcome(h, "lower" if h >= h0 else None, explored=explored)
+    h, solver = _sss_core(tree, stats, h0, 1.0)
+    exact = h < h0
+    return Outcome(h, None if exact else "lower", pv=_solution_line(tree, stats, h, exact, 1.0, solver))
 
 
 def dual(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
     """DUAL* (``bound`` None) or DUAL-bounded from (root, LIVE, bound): exact if the value > bound."""
     l0 = -INF if bound is None else bound
-    h, explored = _sss_core(tree, stats, -l0, -1.0)
-    return Outcome(-h, "upper" if -h <= l0 else None, explored=explored)
+    h, solver = _sss_core(tree, stats, -l0, -1.0)
+    exact = -h > l0
+    return Outcome(-h, None if exact else "upper", pv=_solution_line(tree, stats, h, exact, -1.0, solver))
