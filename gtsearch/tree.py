@@ -44,13 +44,13 @@ class Meta:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _index_array(n: int) -> array:
+def index_array(n: int) -> array:
     """An empty int array wide enough for node numbers up to n."""
     return array("i") if n < 2**31 - 1 else array("q")
 
 
 def _zeros(n: int) -> array:
-    a = _index_array(n)
+    a = index_array(n)
     a.frombytes(bytes(a.itemsize * n))
     return a
 
@@ -385,7 +385,7 @@ class TreeBuilder:
     def __init__(self, source: str = "<input>", max_nodes: int = DEFAULT_MAX_NODES) -> None:
         self.source = source
         self.max_nodes = max_nodes
-        self.end = _index_array(max_nodes)
+        self.end = index_array(max_nodes)
         self.values = array("d")
         self.floats = bytearray()
         self.names: dict[int, str] = {}

@@ -1,0 +1,144 @@
+"""Seeded uniform trees: streamed to a file in any format, or built in memory.
+
+A tree is named by its parameters (branching, depth, seed, value range,
+order), so a benchmark or a bug report can say "b=4 d=11 seed 1" and anyone
+gets the same tree, bit for bit: the leaf values come from Python's
+``random.Random(seed)``, whose integer stream is stable across versions.
+
+Orders:
+- ``random``: every leaf drawn independently from [lo, hi].
+- ``best``: children sorted best-first for the player to move (Knuth &
+  Moore's perfectly ordered tree; alpha-beta then evaluates exactly the
+  minimal tree).  Built top-down: a node worth v gives its first child v and
+  the others values no better for the mover, drawn from the range and sorted.
+- ``worst``: the same with the children in the opposite order (best last).
+
+Leaves are produced in preorder, so writing needs memory for one line of
+pending siblings per level only, whatever the size of the tree.
+"""
+
+from __future__ import annotations
+
+import random
+from array import array
+from collections.abc import Iterator
+from typing import TextIO
+
+from .errors import UsageError
+from .tree import Tree, index_array
+
+ORDERS = ("random", "best", "worst")
+
+#: how the three formats spell the bare form
+_SYNTAX = {
+    "json": ("[", "]", ","),
+    "yaml": ("[", "]", ", "),
+    "sexp": ("(", ")", " "),
+}
+
+
+def check_params(branching: int, depth: int, lo: int, hi: int, order: str) -> None:
+    if branching < 1:
+        raise UsageError(f"--branching must be 1 or more, got {branching}")
+    if depth < 0:
+        raise UsageError(f"--depth must be 0 or more, got {depth}")
+    if lo > hi:
+        raise UsageError(f"--values LO:HI needs LO <= HI, got {lo}:{hi}")
+    if order not in ORDERS:
+        raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
+
+
+def leaf_values(branching: int, depth: int, *, seed: int = 0, lo: int = -100, hi: int = 100,
+                order: str = "random") -> Iterator[int]:
+    """The leaf values of the uniform tree, left to right."""
+    check_params(branching, depth, lo, hi, order)
+    rng = random.Random(seed)
+    if order == "random":
+        draw = rng.randint
+        for _ in range(branching ** depth):
+            yield draw(lo, hi)
+        return
+    best = order == "best"
+    # pending[k]: the values still to hand to the nodes of level k (a stack per level)
+    pending: list[list[int]] = [[rng.randint(lo, hi)]]
+    is_max = [True]
+    while pending:
+        level = len(pending) - 1
+        if not pending[level]:
+            pending.pop()
+            is_max.pop()
+            continue
+        v = pending[level].pop()
+        if level == depth:
+            yield v
+            continue
+        mover_max = is_max[level]
+        if mover_max:  # the others are no better for MAX: <= v
+            others = sorted((rng.randint(lo, v) for _ in range(branching - 1)), reverse=True)
+        else:  # the others are no better for MIN: >= v
+            others = sorted(rng.randint(v, hi) for _ in range(branching - 1))
+        kids = [v, *others] if best else [*reversed(others), v]
+        pending.append(kids[::-1])  # popped from the end: first child first
+        is_max.append(not mover_max)
+
+
+def uniform_tree(branching: int, depth: int, *, seed: int = 0, lo: int = -100, hi: int = 100,
+                 order: str = "random", root_max: bool = True) -> Tree:
+    """The same tree as :func:`write_uniform` writes, built straight into the flat arrays."""
+    values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order)
+    size = sum(branching ** k for k in range(depth + 1))
+    # subtree size by level, so end[] follows without a stack of open nodes
+    sub = [1] * (depth + 1)
+    for k in range(depth - 1, -1, -1):
+        sub[k] = 1 + branching * sub[k + 1]
+    end = index_array(size)
+    vals = array("d")
+    level_of: list[int] = [0]
+    nan = float("nan")
+    n = 0
+    while level_of:
+        k = level_of.pop()
+        end.append(n + sub[k])
+        if k == depth:
+            vals.append(next(values))
+        else:
+            vals.append(nan)
+            level_of.extend([k + 1] * branching)
+        n += 1
+    return Tree(end, vals, root_max=root_max, source=f"gen b={branching} d={depth} seed={seed}",
+                n_leaves=branching ** depth)
+
+
+def write_uniform(out: TextIO, branching: int, depth: int, fmt: str = "json", *, seed: int = 0,
+                  lo: int = -100, hi: int = 100, order: str = "random", chunk: int = 1 << 16) -> None:
+    """Write the uniform tree's bare form to ``out``, streaming (constant memory)."""
+    opening, closing, sep = _SYNTAX[fmt]
+    values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order)
+    parts: list[str] = []
+    # remaining[k]: children still to write at level k of the open path
+    remaining: list[int] = []
+    level = 0
+    while True:
+        if level == depth:
+            parts.append(str(next(values)))
+        else:
+            parts.append(opening)
+            remaining.append(branching)
+            level += 1
+            continue
+        # climb until a level has a next sibling to write
+        while remaining:
+            remaining[-1] -= 1
+            if remaining[-1]:
+                parts.append(sep)
+                break
+            remaining.pop()
+            level -= 1
+            parts.append(closing)
+        else:
+            break
+        if len(parts) >= chunk:
+            out.write("".join(parts))
+            parts.clear()
+    parts.append("\n")
+    out.write("".join(parts))
