@@ -100,7 +100,7 @@ def render_table(rows: Iterable[Row], console: Console) -> None:
         if result.leaf_order is not None:
             leaves = " ".join(format_path(p) for p in result.leaf_order)
             console.print(Text(f"{file}: {result.algorithm} evaluated {result.leaves} leaves: "
-                               f"{leaves}"))
+                               f"{leaves}"), soft_wrap=True)
 
 
 def json_lines(rows: Iterable[Row]) -> str:
