@@ -1,0 +1,176 @@
+"""Tree file formats (YAML, JSON, s-expressions): the FORMATS registry, load_tree() and dump_tree().
+
+Every format reads the bare form (nested lists of numbers) and a full form
+with names, static values and a document wrapper holding metadata; see the
+docstrings of :mod:`.yamlfmt`, :mod:`.jsonfmt` and :mod:`.sexp`.  No parser
+or writer recurses on the nesting, so a tree 100,000 levels deep loads and
+dumps in every format, and ``parse(dump(tree)) == tree`` for every pair.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import sys
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..errors import TreeFormatError, UsageError
+from ..tree import DEFAULT_MAX_NODES, Tree
+from . import jsonfmt, sexp, yamlfmt
+from ._scan import BOM
+
+__all__ = [
+    "FORMATS",
+    "Format",
+    "dump_tree",
+    "find_format",
+    "format_for_path",
+    "load_tree",
+    "loads_tree",
+    "read_text",
+    "sniff_format",
+]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One tree file format: its name, file extensions, reader and writer.
+
+    ``parse(text, source="<input>", *, max_nodes=DEFAULT_MAX_NODES) -> Tree``;
+    ``dump(tree) -> str``, the whole document, ending with a newline.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    parse: Callable[..., Tree]
+    dump: Callable[[Tree], str]
+
+
+FORMATS: tuple[Format, ...] = tuple(
+    Format(m.NAME, m.EXTENSIONS, m.parse, m.dump) for m in (yamlfmt, jsonfmt, sexp)
+)
+
+_ALIASES = {"yml": "yaml", "sexpr": "sexp", "lisp": "sexp"}
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def find_format(name: str) -> Format:
+    """The format called ``name`` (``yml``, ``sexpr`` and ``lisp`` are accepted too)."""
+    key = name.strip().lower().lstrip(".")
+    key = _ALIASES.get(key, key)
+    for fmt in FORMATS:
+        if fmt.name == key:
+            return fmt
+    choices = ", ".join(f.name for f in FORMATS)
+    raise UsageError(f"unknown format {name!r}; choose one of {choices}")
+
+
+def format_for_path(path: str) -> Format | None:
+    """The format that the file name's extension says (a trailing ``.gz`` is looked through)."""
+    lower = path.lower()
+    if lower.endswith(".gz"):
+        lower = lower[:-3]
+    for fmt in FORMATS:
+        if lower.endswith(fmt.extensions):
+            return fmt
+    return None
+
+
+_LEAD = re.compile(r"(?:\s+|[;#][^\n]*)*")
+_HASH_COMMENT = re.compile(r"(?m)^[ \t]*#")
+
+
+def sniff_format(text: str) -> Format:
+    """Guess the format from the first character that is not blank or a comment.
+
+    ``(`` is an s-expression, ``[`` or ``{`` JSON (YAML when ``#`` comments
+    come first, since JSON has none), anything else YAML.
+    """
+    if text.startswith(BOM):
+        text = text[1:]
+    m = _LEAD.match(text)
+    first = text[m.end():m.end() + 1]
+    if first == "(":
+        return find_format("sexp")
+    if first and first in "[{" and not _HASH_COMMENT.search(m.group(0)):
+        return find_format("json")
+    return find_format("yaml")
+
+
+def _reason(e: OSError) -> str:
+    reason = e.strerror or str(e) or type(e).__name__
+    return reason[:1].lower() + reason[1:]
+
+
+def read_text(path: str) -> str:
+    """The text of a tree file; ``-`` reads standard input.
+
+    Gzip files (by their magic bytes, so ``.gz`` names and gzipped standard
+    input alike) are decompressed.  A leading UTF-8 byte order mark is
+    dropped.  Every problem is a TreeFormatError naming the file: missing,
+    unreadable, not UTF-8 (with the line and column of the first bad byte),
+    binary.
+    """
+    source = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:  # a text-only stand-in for stdin (tests)
+                data = sys.stdin.read().encode("utf-8", "surrogateescape")
+            else:
+                data = stream.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except OSError as e:
+        raise TreeFormatError(f"cannot read the file: {_reason(e)}", source) from None
+    if data[:2] == _GZIP_MAGIC:
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error):
+            raise TreeFormatError("not a valid gzip file: the data is corrupt or truncated",
+                                  source) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        start = e.start
+        line = data.count(b"\n", 0, start) + 1
+        line_start = data.rfind(b"\n", 0, start) + 1
+        column = len(data[line_start:start].decode("utf-8", "replace")) + 1
+        raise TreeFormatError(f"not UTF-8 text: byte 0x{data[start]:02x} cannot be decoded",
+                              source, line, column) from None
+    if text.startswith(BOM):
+        text = text[1:]
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        column = nul - text.rfind("\n", 0, nul)
+        raise TreeFormatError("not a text file: it contains a NUL byte", source, line, column)
+    return text
+
+
+def loads_tree(text: str, input_format: str, source: str = "<input>", *,
+               max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+    """Parse the text of a tree file in the named format."""
+    return find_format(input_format).parse(text, source, max_nodes=max_nodes)
+
+
+def load_tree(path: str, *, input_format: str | None = None,
+              max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+    """Read a tree file: the format comes from ``input_format``, else the extension, else sniffing.
+
+    ``-`` reads standard input (the tree's source is then ``<stdin>``).
+    """
+    fmt = find_format(input_format) if input_format else format_for_path(path)
+    text = read_text(path)
+    if fmt is None:
+        fmt = sniff_format(text)
+    source = "<stdin>" if path == "-" else path
+    return fmt.parse(text, source, max_nodes=max_nodes)
+
+
+def dump_tree(tree: Tree, output_format: str) -> str:
+    """The text of a tree file in the named format (ends with a newline)."""
+    return find_format(output_format).dump(tree)

@@ -1,0 +1,59 @@
+"""Shared helpers of the tokenizers: places in the text, tokens in messages, error relocation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import TreeFormatError
+
+BOM = "\ufeff"
+
+
+class Locator:
+    """Turns a character offset into a 1-based (line, column), only when asked.
+
+    Parsers keep offsets (cheap) and call the locator for a message.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __call__(self, pos: int) -> tuple[int, int]:
+        text = self.text
+        pos = max(0, min(pos, len(text)))
+        line = text.count("\n", 0, pos) + 1
+        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+        return line, column
+
+
+def shown(token: str, limit: int = 40) -> str:
+    """A token quoted for a message (``!r``), shortened when long."""
+    if len(token) > limit:
+        return repr(token[: limit - 3]) + "..."
+    return repr(token)
+
+
+def end_pos(text: str) -> int:
+    """Where "unexpected end of input" points: just after the last non-blank character."""
+    return len(text.rstrip())
+
+
+def strip_bom(text: str) -> str:
+    return text[1:] if text.startswith(BOM) else text
+
+
+def check_not_empty(text: str, source: str) -> None:
+    if not text.strip():
+        raise TreeFormatError("the file is empty", source, 1, 1)
+
+
+def relocated(err: TreeFormatError, locate: Callable[[Any], tuple[int | None, int | None]],
+              pos: Any) -> TreeFormatError:
+    """``err`` with a place when it has none (TreeBuilder errors come without one)."""
+    if err.line is not None or err.where is not None or pos is None:
+        return err
+    line, column = locate(pos)
+    return TreeFormatError(err.message, err.path, line, column)

@@ -1,0 +1,518 @@
+"""The full form shared by JSON and YAML: turns document events into TreeBuilder calls.
+
+A parser feeds :class:`Shape` one event at a time (a scalar, the start or end
+of a list or mapping, a YAML alias); the shape keeps an explicit stack of
+open containers, so nesting never recurses.  The rules it enforces:
+
+* a number is a leaf; a list is an unnamed internal node, its items the
+  children in order;
+* a mapping is a node with the keys ``name``, ``value`` and ``children``:
+  with ``children`` (a non-empty list) it is an internal node whose
+  ``value`` is its static value (optional); without it, a leaf whose
+  ``value`` is required;
+* a top-level mapping whose first key is ``tree``, ``root``, ``title``,
+  ``description`` or ``expect`` is the document wrapper; ``tree`` holds the
+  root node.
+
+Positions are opaque to the shape: each parser passes its own (a character
+offset, a YAML mark) and a ``locate`` function that turns one into a 1-based
+(line, column) pair, called only when something goes wrong.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import TreeFormatError
+from ..tree import DEFAULT_MAX_NODES, MAX_EXACT_INT, Meta, Tree, TreeBuilder, check_number
+
+Locate = Callable[[Any], "tuple[int | None, int | None]"]
+
+NODE_KEYS = ("name", "value", "children")
+DOC_KEYS = ("tree", "root", "title", "description", "expect")
+
+
+def too_large(text: str, what: str = "value") -> str:
+    """The message for an integer literal outside ±2**53 (``text`` as written)."""
+    digits = text.lstrip("+-")
+    shown = text if len(digits) <= 40 else f"{text[:12]}... ({len(digits)} digits)"
+    return f"{what} {shown} is too large: integers must lie within ±2**53 to stay exact"
+
+
+class FormatBuilder(TreeBuilder):
+    """A TreeBuilder that can also label a node after its children and copy ranges.
+
+    The full form lets ``name`` and ``value`` follow ``children`` in a mapping,
+    so a node's label may arrive after the node was opened; YAML aliases of a
+    ``children`` list repeat a run of sibling subtrees.
+    """
+
+    def label(self, n: int, name: Any = None, static: Any = None) -> None:
+        """Give node ``n`` (already open or closed) a name and/or a static value."""
+        if static is not None:
+            try:
+                v, fl = check_number(static, "static value")
+            except ValueError as e:
+                raise self.error(str(e)) from None
+            self.values[n] = v
+            self.floats[n] = fl
+        if name is not None:
+            self._name(n, name, None, None)
+
+    def int_leaves(self, ints: list[int]) -> None:
+        """Add unnamed leaves worth ``ints``, each already known to lie within ±2**53."""
+        n = len(self.values)
+        k = len(ints)
+        if n + k > self.max_nodes:
+            for v in ints:
+                self.leaf(v)  # fails at the limit, with the usual message
+            return
+        self.end.extend(range(n + 1, n + k + 1))
+        self.values.extend(ints)
+        self.floats.extend(bytes(k))
+
+    def copy_range(self, start: int, stop: int) -> None:
+        """Repeat the sibling subtrees that fill nodes ``start .. stop-1``."""
+        if self.size + (stop - start) > self.max_nodes:
+            raise self.error(
+                f"the tree has more than {self.max_nodes:,} nodes once aliases are expanded; "
+                "raise --max-nodes to load it")
+        end = self.end
+        c = start
+        while c < stop:
+            nxt = end[c]
+            self.copy(c)
+            c = nxt
+
+
+class CountingBuilder:
+    """Stands in for FormatBuilder to count the nodes of a document without storing them.
+
+    The YAML reader runs a first pass with it when a document has aliases, so
+    that a file whose expansion exceeds the node limit (a "billion laughs")
+    is refused before any memory is spent on it.
+    """
+
+    def __init__(self, source: str = "<input>", max_nodes: int = DEFAULT_MAX_NODES) -> None:
+        self.source = source
+        self.max_nodes = max_nodes
+        self.size = 0
+        self.stack: list[int] = []
+
+    def error(self, message: str) -> TreeFormatError:
+        return TreeFormatError(message, self.source)
+
+    def _new(self) -> int:
+        n = self.size
+        if n >= self.max_nodes:
+            raise self.error(
+                f"the tree has more than {self.max_nodes:,} nodes; raise --max-nodes to load it")
+        self.size = n + 1
+        return n
+
+    def open(self, name: Any = None, static: Any = None) -> int:
+        n = self._new()
+        self.stack.append(n)
+        return n
+
+    def leaf(self, value: Any, name: Any = None) -> int:
+        return self._new()
+
+    def close(self) -> None:
+        n = self.stack.pop()
+        if self.size == n + 1:
+            raise self.error("empty list: an internal node needs at least one child")
+
+    def label(self, n: int, name: Any = None, static: Any = None) -> None:
+        pass
+
+    def copy_range(self, start: int, stop: int) -> None:
+        if self.size + (stop - start) > self.max_nodes:
+            raise self.error(
+                f"the tree has more than {self.max_nodes:,} nodes once aliases are expanded; "
+                "raise --max-nodes to load it")
+        self.size += stop - start
+
+    def finish(self, *, root_max: bool = True, meta: Meta | None = None) -> Tree:
+        # Only the count matters; an empty tree stands for "it fits".
+        return Tree(array("i"), array("d"))
+
+
+# Contexts on the shape's stack.  Plain classes with __slots__: one per open container.
+class _Top:
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done = False
+
+
+class _Seq:
+    """A list of children; ``node`` is the internal node it fills."""
+
+    __slots__ = ("node", "pos", "owner", "anchor")
+
+    def __init__(self, node: int, pos: Any, owner: _Map | None, anchor: str | None) -> None:
+        self.node = node
+        self.pos = pos
+        self.owner = owner
+        self.anchor = anchor
+
+
+class _Map:
+    """A node written as a mapping (``top``: it may still turn out to be the wrapper)."""
+
+    __slots__ = ("node", "pos", "top", "key", "key_pos", "seen", "name", "name_pos",
+                 "static", "has_children", "anchor")
+
+    def __init__(self, pos: Any, top: bool, anchor: str | None) -> None:
+        self.node: int | None = None
+        self.pos = pos
+        self.top = top
+        self.key: str | None = None
+        self.key_pos: Any = None
+        self.seen: set[str] = set()
+        self.name: str | None = None
+        self.name_pos: Any = None
+        self.static: int | float | None = None
+        self.has_children = False
+        self.anchor = anchor
+
+
+class _Wrap:
+    """The document wrapper: metadata keys and ``tree``."""
+
+    __slots__ = ("pos", "key", "key_pos", "seen")
+
+    def __init__(self, pos: Any, seen: set[str]) -> None:
+        self.pos = pos
+        self.key: str | None = None
+        self.key_pos: Any = None
+        self.seen = seen
+
+
+class Shape:
+    """Reads the full form from a stream of events (see the module docstring).
+
+    ``text_names``: YAML reads ``name``, ``title`` and ``description`` as the
+    text of the scalar whatever it looks like (``name: 1`` is "1"); JSON
+    wants strings there.  ``words`` names a list and a mapping in messages.
+    """
+
+    def __init__(self, builder: Any, locate: Locate, *, text_names: bool,
+                 words: tuple[str, str] = ("a list", "a mapping")) -> None:
+        self.b = builder
+        self.locate = locate
+        self.text_names = text_names
+        self.list_word, self.map_word = words
+        self.stack: list[Any] = [_Top()]
+        self.meta = Meta()
+        self.root_max = True
+        #: where a builder error that carries no place of its own happened
+        self.errpos: Any = None
+        self.anchors: dict[str, tuple[Any, ...]] = {}
+
+    # -- errors -------------------------------------------------------------------
+    def fail(self, message: str, pos: Any) -> TreeFormatError:
+        line, column = self.locate(pos)
+        return TreeFormatError(message, self.b.source, line, column)
+
+    def number(self, value: Any, text: str, what: str, pos: Any) -> int | float:
+        """Check a scalar that must be a number; return it."""
+        t = type(value)
+        if t is int:
+            if -MAX_EXACT_INT <= value <= MAX_EXACT_INT:
+                return value  # type: ignore[no-any-return]
+            raise self.fail(too_large(text, what), pos)
+        if t is float:
+            if math.isfinite(value):
+                return value  # type: ignore[no-any-return]
+            raise self.fail(f"{what} {text!r} is not a finite number", pos)
+        raise self.fail(not_a_number(value, text, what), pos)
+
+    @property
+    def done(self) -> bool:
+        top = self.stack[0]
+        return len(self.stack) == 1 and top.done
+
+    # -- where the next value goes --------------------------------------------------
+    def _node_slot(self) -> bool:
+        """Whether the next value is a node (else a key or a field's value)."""
+        ctx = self.stack[-1]
+        cls = ctx.__class__
+        if cls is _Seq:
+            return True
+        if cls is _Top:
+            if ctx.done:
+                raise AssertionError("a value after the end of the document")
+            return True
+        if cls is _Wrap:
+            return ctx.key == "tree"
+        return False
+
+    def _node_done(self) -> None:
+        """A node finished in the current context."""
+        ctx = self.stack[-1]
+        cls = ctx.__class__
+        if cls is _Top:
+            ctx.done = True
+        elif cls is _Wrap:
+            ctx.key = None
+
+    # -- events -------------------------------------------------------------------------
+    def scalar(self, value: Any, text: str, pos: Any, anchor: str | None = None) -> None:
+        """A number, string, boolean or null; ``text`` is the scalar as written."""
+        if anchor is not None:
+            self.anchors[anchor] = ("scalar", value, text)
+        ctx = self.stack[-1]
+        cls = ctx.__class__
+        if cls is _Seq:
+            v = self.number(value, text, "value", pos)
+            self.errpos = pos
+            self.b.leaf(v)
+            return
+        if cls is _Top or (cls is _Wrap and ctx.key == "tree"):
+            v = self.number(value, text, "value", pos)
+            self.errpos = pos
+            self.b.leaf(v)
+            self._node_done()
+            return
+        # a key, or the value of a key
+        if ctx.key is None:
+            self._key(ctx, self._key_text(value, text, pos), pos)
+            return
+        key = ctx.key
+        ctx.key = None
+        if cls is _Map:
+            self._map_field(ctx, key, value, text, pos)
+        else:
+            self._doc_field(key, value, text, pos)
+
+    def _key_text(self, value: Any, text: str, pos: Any) -> str:
+        if self.text_names:
+            return text
+        if isinstance(value, str):
+            return value
+        raise self.fail(f"expected a key, got {text!r}", pos)
+
+    def _text(self, what: str, value: Any, text: str, pos: Any) -> str:
+        """A field that holds text: name, title, description."""
+        if self.text_names:
+            return text
+        if isinstance(value, str):
+            return value
+        raise self.fail(f"{what} {text} is not a string", pos)
+
+    def _key(self, ctx: Any, key: str, pos: Any) -> None:
+        if ctx.__class__ is _Map and ctx.top and not ctx.seen:
+            # The first key of a top-level mapping says whether it is the wrapper.
+            if key in DOC_KEYS:
+                ctx = _Wrap(ctx.pos, set())
+                self.stack[-1] = ctx
+            elif key not in NODE_KEYS:
+                raise self.fail(
+                    f"unknown key {key!r}; expected name, value or children (a node) "
+                    "or tree, root, title, description or expect (the document)", pos)
+        if ctx.__class__ is _Map:
+            if key not in NODE_KEYS:
+                raise self.fail(f"unknown key {key!r} in a node; expected name, value or children", pos)
+        elif key not in DOC_KEYS:
+            raise self.fail(f"unknown key {key!r} in the document; "
+                            "expected tree, root, title, description or expect", pos)
+        if key in ctx.seen:
+            raise self.fail(f"duplicate key {key!r}", pos)
+        ctx.seen.add(key)
+        ctx.key = key
+        ctx.key_pos = pos
+
+    def _map_field(self, ctx: _Map, key: str, value: Any, text: str, pos: Any) -> None:
+        if key == "name":
+            name = self._text("name", value, text, pos)
+            if ctx.node is not None:
+                self.errpos = pos
+                self.b.label(ctx.node, name=name)
+            ctx.name, ctx.name_pos = name, pos
+        elif key == "value":
+            v = self.number(value, text, "value", pos)
+            if ctx.node is not None:
+                self.errpos = pos
+                self.b.label(ctx.node, static=v)
+            ctx.static = v
+        else:  # children
+            got = repr(value) if isinstance(value, str) else repr(text) if text else "nothing (null)"
+            raise self.fail(f"children must be a non-empty list, got {got}", pos)
+
+    def _doc_field(self, key: str, value: Any, text: str, pos: Any) -> None:
+        if key == "root":
+            word = text if self.text_names else value
+            if word not in ("max", "min"):
+                got = repr(value) if isinstance(value, str) else repr(text)
+                raise self.fail(f"root must be 'max' or 'min', got {got}", pos)
+            self.meta.root = word
+            self.root_max = word == "max"
+        elif key == "expect":
+            self.meta.expect = self.number(value, text, "expect", pos)
+        elif key == "title":
+            self.meta.title = self._text("title", value, text, pos)
+        else:
+            self.meta.description = self._text("description", value, text, pos)
+
+    def _field_not_scalar(self, ctx: Any, word: str, pos: Any) -> TreeFormatError:
+        key = ctx.key
+        text = "text" if self.text_names else "a string"
+        if key == "name":
+            return self.fail(f"name must be {text}, got {word}", pos)
+        if key in ("value", "expect"):
+            return self.fail(f"{key} must be a number, got {word}", pos)
+        if key == "children":
+            return self.fail(f"children must be a non-empty list, got {word}", pos)
+        if key == "root":
+            return self.fail(f"root must be 'max' or 'min', got {word}", pos)
+        if key is None:
+            return self.fail(f"a key must be {text}, got {word}", pos)
+        return self.fail(f"{key} must be {text}, got {word}", pos)
+
+    def seq_start(self, pos: Any, anchor: str | None = None) -> None:
+        ctx = self.stack[-1]
+        cls = ctx.__class__
+        if anchor is not None:
+            self.anchors[anchor] = ("pending",)
+        if self._node_slot():
+            self.errpos = pos
+            n = self.b.open()
+            self.stack.append(_Seq(n, pos, None, anchor))
+            return
+        if cls is _Map and ctx.key == "children":
+            self.errpos = ctx.name_pos if ctx.name is not None else pos
+            n = self.b.open(ctx.name, ctx.static)
+            ctx.node = n
+            self.stack.append(_Seq(n, pos, ctx, anchor))
+            return
+        raise self._field_not_scalar(ctx, self.list_word, pos)
+
+    def node_head(self, name: str, static: int | float | None, pos: Any, name_pos: Any,
+                  seq_pos: Any) -> None:
+        """``{name: ..., [value: ...,] children: [`` read at once in a list (a fast path).
+
+        ``static`` is a number already checked.
+        """
+        ctx = _Map(pos, False, None)
+        ctx.seen = {"name", "children"} if static is None else {"name", "value", "children"}
+        ctx.name, ctx.name_pos, ctx.static, ctx.key = name, name_pos, static, "children"
+        self.stack.append(ctx)
+        self.errpos = name_pos
+        ctx.node = n = self.b.open(name, static)
+        self.stack.append(_Seq(n, seq_pos, ctx, None))
+
+    def seq_end(self, pos: Any) -> None:
+        ctx = self.stack.pop()
+        if ctx.__class__ is not _Seq:
+            raise AssertionError("seq_end without seq_start")
+        self.errpos = ctx.pos
+        self.b.close()
+        owner = ctx.owner
+        if owner is None:
+            if ctx.anchor is not None:
+                self.anchors[ctx.anchor] = ("seq", ctx.node, self.b.size)
+            self._node_done()
+        else:
+            if ctx.anchor is not None:
+                self.anchors[ctx.anchor] = ("children", ctx.node + 1, self.b.size)
+            owner.key = None
+            owner.has_children = True
+
+    def map_start(self, pos: Any, anchor: str | None = None) -> None:
+        ctx = self.stack[-1]
+        if anchor is not None:
+            self.anchors[anchor] = ("pending",)
+        if self._node_slot():
+            self.stack.append(_Map(pos, ctx.__class__ is _Top, anchor))
+            return
+        raise self._field_not_scalar(ctx, self.map_word, pos)
+
+    def map_end(self, pos: Any) -> None:
+        ctx = self.stack.pop()
+        if ctx.__class__ is _Wrap:
+            if "tree" not in ctx.seen:
+                raise self.fail("the document has no 'tree' key", ctx.pos)
+            self._node_done()
+            return
+        if ctx.__class__ is not _Map:
+            raise AssertionError("map_end without map_start")
+        if ctx.has_children:
+            n = ctx.node
+        else:
+            if "value" not in ctx.seen:
+                what = f"node {ctx.name!r}" if ctx.name is not None else "a node"
+                raise self.fail(f"{what} has neither children nor a value", ctx.pos)
+            self.errpos = ctx.name_pos if ctx.name is not None else ctx.pos
+            n = self.b.leaf(ctx.static, ctx.name)
+        if ctx.anchor is not None:
+            self.anchors[ctx.anchor] = ("node", n, self.b.size)
+        self._node_done()
+
+    def alias(self, anchor: str, pos: Any) -> None:
+        """A YAML alias: repeat what the anchor marked."""
+        target = self.anchors.get(anchor)
+        if target is None:
+            raise self.fail(f"alias '*{anchor}' has no anchor '&{anchor}' before it", pos)
+        kind = target[0]
+        if kind == "scalar":
+            self.scalar(target[1], target[2], pos)
+            return
+        if kind == "pending":
+            raise self.fail(f"alias '*{anchor}' refers to a node that contains it", pos)
+        ctx = self.stack[-1]
+        self.errpos = pos
+        if self._node_slot():
+            if kind == "children":
+                self.b.open()
+                self.b.copy_range(target[1], target[2])
+                self.b.close()
+            else:
+                self.b.copy_range(target[1], target[2])
+            self._node_done()
+            return
+        if ctx.__class__ is _Map and ctx.key == "children":
+            if kind == "children":
+                start = target[1]
+            elif kind == "seq":
+                start = target[1] + 1
+            else:
+                raise self.fail(f"children must be a non-empty list, got the alias '*{anchor}' "
+                                f"of {self.map_word}", pos)
+            self.errpos = ctx.name_pos if ctx.name is not None else pos
+            n = self.b.open(ctx.name, ctx.static)
+            ctx.node = n
+            self.errpos = pos
+            self.b.copy_range(start, target[2])
+            self.b.close()
+            ctx.key = None
+            ctx.has_children = True
+            return
+        word = self.list_word if kind in ("seq", "children") else self.map_word
+        raise self._field_not_scalar(ctx, f"the alias '*{anchor}' of {word}", pos)
+
+    def finish(self, end_pos: Any) -> Tree:
+        if not self.done:
+            raise self.fail("unexpected end of input", end_pos)
+        self.errpos = end_pos
+        return self.b.finish(root_max=self.root_max, meta=self.meta)  # type: ignore[no-any-return]
+
+
+def not_a_number(value: Any, text: str, what: str = "value") -> str:
+    """The message for a scalar that is not a number (value as parsed, text as written)."""
+    if value is True or value is False:
+        return f"{what} {text!r} is a boolean, expected a number"
+    if value is None:
+        if text == "":
+            return f"{what} is empty (null), expected a number"
+        return f"{what} {text!r} is null, expected a number"
+    if isinstance(value, str):
+        return f"{what} {value!r} is a string, expected a number"
+    if isinstance(value, (int, float)):
+        return f"{what} {text!r} is not a finite number"
+    kind = getattr(value, "kind", None) or type(value).__name__
+    return f"{what} {text!r} is {kind}, expected a number"

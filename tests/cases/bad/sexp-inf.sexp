@@ -1,0 +1,1 @@
+(a :value -inf 1)

@@ -1,0 +1,1 @@
+(tree :title "x (1 2))

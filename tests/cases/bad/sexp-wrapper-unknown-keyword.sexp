@@ -1,0 +1,1 @@
+(tree :author "me" (1 2))
