@@ -425,6 +425,11 @@ def test_hand_made_tree(filename: str) -> None:
 TTT_CASES = sorted(TTT_COUNTS)
 
 
+def _ttt_id(case: tuple[str, tuple[tuple[str, Number], ...]]) -> str:
+    name, params = case
+    return name + "".join(f"[{k}={v}]" for k, v in params)
+
+
 def test_tictactoe_tree(tictactoe: Tree, tictactoe_nested: list[Any]) -> None:
     tree = tictactoe
     assert tree.n_nodes == TTT_NODES and tree.n_leaves == TTT_LEAVES
@@ -437,7 +442,7 @@ def test_tictactoe_tree(tictactoe: Tree, tictactoe_nested: list[Any]) -> None:
     assert ref_value(tictactoe_nested, True) == TTT_VALUE
 
 
-@pytest.mark.parametrize("case", TTT_CASES, ids=_case_id)
+@pytest.mark.parametrize("case", TTT_CASES, ids=_ttt_id)
 def test_tictactoe(tictactoe: Tree, tictactoe_nested: list[Any],
                    case: tuple[str, tuple[tuple[str, Number], ...]]) -> None:
     name, params_items = case
@@ -456,7 +461,7 @@ def test_tictactoe_covers_every_algorithm() -> None:
     assert {name for name, _ in TTT_CASES} >= {a.name for a in ALGORITHMS}
 
 
-@pytest.mark.parametrize("case", [c for c in TTT_CASES if c[0] != "minimax"], ids=_case_id)
+@pytest.mark.parametrize("case", [c for c in TTT_CASES if c[0] != "minimax"], ids=_ttt_id)
 def test_tictactoe_matches_reference(tictactoe: Tree, tictactoe_nested: list[Any],
                                      case: tuple[str, tuple[tuple[str, Number], ...]]) -> None:
     """The pruning algorithms evaluate the reference's leaves, in its order."""
