@@ -73,6 +73,7 @@ class FormatBuilder(TreeBuilder):
         self.end.extend(range(n + 1, n + k + 1))
         self.values.extend(ints)
         self.floats.extend(bytes(k))
+        self.n_leaves += k
 
     def copy_range(self, start: int, stop: int) -> None:
         """Repeat the sibling subtrees that fill nodes ``start .. stop-1``."""
