@@ -48,8 +48,27 @@ class NumberParam(click.ParamType):
 NUMBER = NumberParam()
 
 
+#: commands kept in modules of their own, imported only when run or listed, so that
+#: ``gtsearch eval`` on a small tree starts fast: name -> "module:attribute"
+LAZY_COMMANDS: dict[str, str] = {
+    "gen": "gtsearch.cli_gen:gen_command",
+}
+
+
 class GtsearchGroup(click.Group):
     """The command group; it turns errors, ^C and a closed pipe into exit statuses."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in LAZY_COMMANDS:
+            import importlib
+
+            module, attr = LAZY_COMMANDS[cmd_name].split(":")
+            command = getattr(importlib.import_module(module), attr)
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
