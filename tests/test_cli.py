@@ -484,7 +484,8 @@ def test_convert_errors(named: str) -> None:
 
 
 # -- help, version, errors ----------------------------------------------------------------
-COMMANDS = sorted(cli.commands)
+#: every command, those loaded lazily from modules of their own included
+COMMANDS = sorted({*cli.commands, *getattr(cli_module, "LAZY_COMMANDS", {})})
 
 
 @pytest.mark.parametrize("command", [[], *([c] for c in COMMANDS)])
