@@ -48,8 +48,34 @@ class Format:
     dump: Callable[[Tree], str]
 
 
+#: texts at least this long try the vectorised bare-form reader first (it needs numpy)
+FAST_MIN_CHARS = 100_000
+
+
+def _bare_first(name: str, parse: Callable[..., Tree]) -> Callable[..., Tree]:
+    """``parse``, preceded on large texts by the vectorised reader of the bare form.
+
+    That reader accepts only plain nested lists of numbers and returns None on
+    anything else, so the format's own reader still sees (and reports) every
+    other document.
+    """
+
+    def parse_large_bare_fast(text: str, source: str = "<input>", *,
+                              max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+        if len(text) >= FAST_MIN_CHARS:
+            from ._fast import parse_bare
+
+            tree = parse_bare(text, name, source, max_nodes)
+            if tree is not None:
+                return tree
+        return parse(text, source, max_nodes=max_nodes)
+
+    parse_large_bare_fast.__doc__ = parse.__doc__
+    return parse_large_bare_fast
+
+
 FORMATS: tuple[Format, ...] = tuple(
-    Format(m.NAME, m.EXTENSIONS, m.parse, m.dump) for m in (yamlfmt, jsonfmt, sexp)
+    Format(m.NAME, m.EXTENSIONS, _bare_first(m.NAME, m.parse), m.dump) for m in (yamlfmt, jsonfmt, sexp)
 )
 
 _ALIASES = {"yml": "yaml", "sexpr": "sexp", "lisp": "sexp"}
