@@ -40,7 +40,7 @@ def _negamax(tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool,
         visit(0)
         stats.nodes += 1
         return sign * vals[0], [0]
-    nodes = 1
+    nodes = 1  # inner nodes entered; the leaves are counted at the end
     best: dict[int, int] = {}
     stack: list[tuple[int, int, int, float, float, float, float, int]] = []
     push = stack.append
@@ -54,7 +54,6 @@ def _negamax(tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool,
             e = end[c]
             if e == c + 1:
                 visit(c)
-                nodes += 1
                 t = s * vals[c]
                 if t > m:
                     m = t
@@ -62,15 +61,44 @@ def _negamax(tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool,
                     if m >= b:
                         break
                 c = e
+                continue
+            nodes += 1
+            if prune:
+                child_b = -(a if a > m else m)
+                child_a = -b if deep else -INF
             else:
-                push((n, c, stop, m, a, b, s, bc))
-                nodes += 1
-                if prune:
-                    child_b = -(a if a > m else m)
-                    child_a = -b if deep else -INF
-                else:
-                    child_a, child_b = -INF, INF
-                n, c, stop, m, a, b, s, bc = c, c + 1, e, -INF, child_a, child_b, -s, -1
+                child_a, child_b = -INF, INF
+            # Search child c in place while its children are leaves (most nodes visited
+            # sit just above the leaves); a frame is pushed only when c has an inner child.
+            k = c + 1
+            cm = -INF
+            cbc = -1
+            cs = -s  # the player to move at c
+            while k < e:
+                ek = end[k]
+                if ek != k + 1:
+                    break
+                visit(k)
+                u = cs * vals[k]
+                if u > cm:
+                    cm = u
+                    cbc = k
+                    if cm >= child_b:
+                        k = e
+                        break
+                k = ek
+            if k >= e:  # c is finished without a frame
+                best[c] = cbc
+                t = -cm
+                if t > m:
+                    m = t
+                    bc = c
+                    if m >= b:
+                        break
+                c = e
+                continue
+            push((n, c, stop, m, a, b, s, bc))
+            n, c, stop, m, a, b, s, bc = c, k, e, cm, child_a, child_b, cs, cbc
         # node n is finished with value m: hand it to the parent
         best[n] = bc
         while stack:
@@ -86,7 +114,7 @@ def _negamax(tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool,
             c = end[c]
             break
         else:
-            stats.nodes += nodes
+            stats.nodes += nodes + len(stats.leaves)
             line = [0]
             k = best[0]
             while k >= 0:
