@@ -68,7 +68,7 @@ def fmt(name: str) -> Any:
     return find_format(name)
 
 
-# -- the registry ---------------------------------------------------------------------------
+# -- the registry ---------------------------------------------------------------------------------
 def test_registry() -> None:
     assert NAMES == ["yaml", "json", "sexp"]
     assert find_format("YML").name == "yaml"
@@ -101,7 +101,7 @@ def test_sniff_format(text: str, name: str) -> None:
     assert sniff_format(text).name == name
 
 
-# -- reading files ---------------------------------------------------------------------------
+# -- reading files --------------------------------------------------------------------------------
 def test_read_text_plain_gzip_bom(tmp_path: Path) -> None:
     (tmp_path / "a.json").write_bytes(b"\xef\xbb\xbf[1, 2]\n")
     assert read_text(str(tmp_path / "a.json")) == "[1, 2]\n"
@@ -153,7 +153,7 @@ def test_source_is_the_path_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert loads_tree("[1]", "json", "x.json").source == "x.json"
 
 
-# -- the forms, by example ---------------------------------------------------------------------
+# -- the forms, by example ------------------------------------------------------------------------
 BARE = {
     "yaml": "# AIMA\n[[3, 12, 8], [2, 4, 6], [14, 5, 2]]\n",
     "json": "[[3,12,8],[2,4,6],[14,5,2]]",
@@ -227,7 +227,8 @@ def test_full_form(name: str) -> None:
 
 
 def test_yaml_names_are_text_and_values_keep_their_kind() -> None:
-    t = yamlfmt.parse("name: 1\nchildren: [{name: yes, value: 2.0}, {name: '3', value: 0x10}, 1_000]\n")
+    t = yamlfmt.parse("name: 1\n"
+                      "children: [{name: yes, value: 2.0}, {name: '3', value: 0x10}, 1_000]\n")
     assert t.names == {0: "1", 1: "yes", 2: "3"}
     assert t.to_nested() == [2.0, 16, 1000]
     assert isinstance(t.number(1), float) and isinstance(t.number(2), int)
@@ -268,7 +269,8 @@ def test_bom_and_crlf() -> None:
 
 
 def test_yaml_flow_document_details() -> None:
-    text = "--- # a flow document\n[1, 'two''s' , {name: \"x\\ty\", value: 3}, 4, ]  # end\n...\n# bye\n"
+    text = ("--- # a flow document\n"
+            "[1, 'two''s' , {name: \"x\\ty\", value: 3}, 4, ]  # end\n...\n# bye\n")
     with pytest.raises(TreeFormatError, match="value \"two's\" is a string"):
         yamlfmt.parse(text)
     t = yamlfmt.parse("{\"name\":\"a\",children: [1, {name: b c, value: -2}],}\n")
@@ -277,12 +279,38 @@ def test_yaml_flow_document_details() -> None:
     assert t.to_nested() == [1, 2]
 
 
-# -- YAML aliases, tags, documents ---------------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "{children:[1]}", "{value :[1]}", "{value\n: 1}", "\t[1]", "[a\x85b]", "[-]", "[1]\n... # c\n",
+    "{'value':1}", "[1,\n\t2]", "[a\n b]", "[&x 1, *x]", "[!!int 1]", "[? a]",
+])
+def test_flow_reader_agrees_with_libyaml_on_edge_cases(text: str) -> None:
+    test_flow_reader_agrees_with_libyaml.hypothesis.inner_test(text)  # type: ignore[attr-defined]
+
+
+def test_yaml_block_nodes_read_at_once_or_event_by_event() -> None:
+    text = ("- {name: a, value: 1}\n- {name: b, value: 2, children: [3]}\n"
+            "- {name: c, children: [4]}\n- {value: 5, name: d}\n- name: e\n  value: 6.5\n"
+            "- {name: f, value: 7}\n")
+    t = yamlfmt.parse(text)
+    assert t == jsonfmt.parse(
+        '[{"name": "a", "value": 1}, {"name": "b", "value": 2, "children": [3]},'
+        ' {"name": "c", "children": [4]}, {"value": 5, "name": "d"}, {"name": "e", "value": 6.5},'
+        ' {"name": "f", "value": 7}]')
+    with pytest.raises(TreeFormatError) as e:
+        yamlfmt.parse("- {name: a, value: 1}\n- {name: b, value: x}\n")
+    assert str(e.value) == "<input>:2:20: value 'x' is a string, expected a number"
+    with pytest.raises(TreeFormatError) as e:
+        yamlfmt.parse("- {name: a, value: 1}\n- {name: a, children: [2]}\n")
+    assert str(e.value) == "<input>:2:10: duplicate name 'a': names must be unique in a tree"
+
+
+# -- YAML aliases, tags, documents ----------------------------------------------------------------
 def test_yaml_aliases_repeat_subtrees() -> None:
     t = yamlfmt.parse("tree:\n- &a [1, [2, 3]]\n- *a\n- &v 4\n- {value: *v, children: *a}\n")
     assert t.to_nested() == [[1, [2, 3]], [1, [2, 3]], 4, [1, [2, 3]]]
     assert t.static(12) == 4 and t.names == {}
-    t = yamlfmt.parse("- name: n\n  children: &kids [5, 6]\n- *kids\n- {name: m, children: *kids}\n")
+    t = yamlfmt.parse("- name: n\n  children: &kids [5, 6]\n"
+                      "- *kids\n- {name: m, children: *kids}\n")
     assert t.to_nested() == [[5, 6], [5, 6], [5, 6]] and t.names == {1: "n", 7: "m"}
     # flow documents with anchors go through libyaml
     assert yamlfmt.parse("[&x [1, 2], *x]").to_nested() == [[1, 2], [1, 2]]
@@ -326,7 +354,7 @@ def test_yaml_several_documents(text: str) -> None:
         yamlfmt.parse(text)
 
 
-# -- writers ------------------------------------------------------------------------------------------
+# -- writers --------------------------------------------------------------------------------------
 def test_bare_writers() -> None:
     t = Tree.from_nested(AIMA)
     assert jsonfmt.dump(t) == "[[3,12,8],[2,4,6],[14,5,2]]\n"
@@ -369,12 +397,13 @@ def test_good_case_files(path: str) -> None:
         assert fmt(name).parse(fmt(name).dump(t)) == t
 
 
-# -- round trips ------------------------------------------------------------------------------------
+# -- round trips ----------------------------------------------------------------------------------
 TRICKY_NAMES = ["tree", "nil", "yes", "No", "1", "-1", "1e3", "0x1F", ".inf", "inf", "NaN", "a b",
                 'q"uote', "back\\slash", ":value", "#t", ".", "(x)", "é", "名前", "a,b", "a: b",
                 "- x", "~", "null", "#c", "'", "x;y", "[1]", "{a}", " lead", "trail ", "*star",
                 "&amp", "!bang", "%pct", "@at", "`tick", "|", ">", "?q", "2001-12-14", "<<", "="]
-TRICKY_TEXTS = ["", " ", "line\nbreak", "tab\there", "\x00nul", "\x85nel", "\u2028", "é", "\U0001f600",
+TRICKY_TEXTS = ["", " ", "line\nbreak", "tab\there", "\x00nul", "\x85nel", "\u2028", "é",
+                "\U0001f600",
                 "# not a comment", "'single'", '"double"', "\\", "trailing\n", "\r\n", "\ufeffbom"]
 
 names_st = st.one_of(
@@ -475,7 +504,7 @@ def test_writers_write_standard_json_and_yaml(t: Tree) -> None:
     yaml.safe_load(text)
 
 
-# -- deep and big trees ------------------------------------------------------------------------------
+# -- deep and big trees ---------------------------------------------------------------------------
 DEEP = 100_000
 
 
@@ -546,7 +575,7 @@ def test_big_bare_json_is_fast() -> None:
         assert time.perf_counter() - start < 10
 
 
-# -- bad input -----------------------------------------------------------------------------------------
+# -- bad input ------------------------------------------------------------------------------------
 BAD_CASES = sorted(p.name for p in BAD.iterdir() if not p.name.endswith(".expected"))
 
 
@@ -565,7 +594,7 @@ def test_bad_case(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert str(e.value) == expected
 
 
-# -- fuzzing: a Tree or a TreeFormatError, nothing else ---------------------------------------------
+# -- fuzzing: a Tree or a TreeFormatError, nothing else -------------------------------------------
 ALPHABET = "[]{}(),:;.#&*!'\"\\-+ \n\t0123456789eE.abxyz_~|>%@`"
 
 
@@ -625,10 +654,12 @@ def test_fuzz_bytes(data: bytes, tmp_path_factory: pytest.TempPathFactory) -> No
 
 
 # The flow reader must read what libyaml reads, and refuse what it refuses.
-FLOW_SCALARS = ["1", "-2", "0", "2.5", "-0.5", "1.0e+3", "1e3", "0x1F", "0o17", "1_000", "+3", "012",
-                "yes", "no", "~", "null", "true", ".inf", "-.inf", ".nan", "abc", "a b", "a:b", "a#b",
+FLOW_SCALARS = ["1", "-2", "0", "2.5", "-0.5", "1.0e+3", "1e3", "0x1F", "0o17", "1_000", "+3",
+                "012", "yes", "no", "~", "null", "true", ".inf", "-.inf", ".nan", "abc", "a b",
+                "a:b", "a#b",
                 "'1'", "'it''s'", '"x\\ty"', '"\\u00e9"', '"2"', "190:20", "2001-12-14", "-", "- 1",
-                "name", "value", "children", "tree", "title", "root", "max", "min", "expect"]
+                "name", "value", "children", "tree", "title", "root", "max", "min", "expect",
+                "[-]", "-a", "a\n b", "'a\n b'", "&x 1", "*x", "!!int 3", "? a", "a  b", "é"]
 
 
 @st.composite
@@ -645,7 +676,7 @@ def flow_texts(draw: st.DrawFn) -> str:
         keys = draw(st.lists(st.sampled_from(["name", "value", "children", "tree", "title", "root",
                                               "expect", "'name'", '"value"', "foo"]),
                              max_size=3))
-        colon = draw(st.sampled_from([": ", ":", " : "]))
+        colon = draw(st.sampled_from([": ", ":", " : ", "\n: ", ":\n  "]))
         return "{" + ", ".join(k + colon + node(depth + 1) for k in keys) + "}"
 
     return draw(st.sampled_from(["", "# c\n", "--- ", "---\n"])) + node(0) + draw(

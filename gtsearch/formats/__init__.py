@@ -1,11 +1,10 @@
-"""Tree file formats (YAML, JSON, s-expressions): the FORMATS registry, load_tree() and dump_tree().
+"""Tree file formats (YAML, JSON, s-expressions): FORMATS, load_tree() and dump_tree()."""
 
-Every format reads the bare form (nested lists of numbers) and a full form
-with names, static values and a document wrapper holding metadata; see the
-docstrings of :mod:`.yamlfmt`, :mod:`.jsonfmt` and :mod:`.sexp`.  No parser
-or writer recurses on the nesting, so a tree 100,000 levels deep loads and
-dumps in every format, and ``parse(dump(tree)) == tree`` for every pair.
-"""
+# Every format reads the bare form (nested lists of numbers) and a full form
+# with names, static values and a document wrapper holding metadata; see the
+# parse() docstrings of .yamlfmt, .jsonfmt and .sexp.  No reader or writer
+# recurses on the nesting, so a tree 100,000 levels deep loads and dumps in
+# every format, and parse(dump(tree)) == tree for every pair.
 
 from __future__ import annotations
 
@@ -75,7 +74,8 @@ def _bare_first(name: str, parse: Callable[..., Tree]) -> Callable[..., Tree]:
 
 
 FORMATS: tuple[Format, ...] = tuple(
-    Format(m.NAME, m.EXTENSIONS, _bare_first(m.NAME, m.parse), m.dump) for m in (yamlfmt, jsonfmt, sexp)
+    Format(m.NAME, m.EXTENSIONS, _bare_first(m.NAME, m.parse), m.dump)
+    for m in (yamlfmt, jsonfmt, sexp)
 )
 
 _ALIASES = {"yml": "yaml", "sexpr": "sexp", "lisp": "sexp"}
@@ -117,10 +117,11 @@ def sniff_format(text: str) -> Format:
     if text.startswith(BOM):
         text = text[1:]
     m = _LEAD.match(text)
-    first = text[m.end():m.end() + 1]
+    end = m.end() if m else 0
+    first = text[end:end + 1]
     if first == "(":
         return find_format("sexp")
-    if first and first in "[{" and not _HASH_COMMENT.search(m.group(0)):
+    if first and first in "[{" and not _HASH_COMMENT.search(text, 0, end):
         return find_format("json")
     return find_format("yaml")
 

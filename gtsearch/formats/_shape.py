@@ -1,23 +1,4 @@
-"""The full form shared by JSON and YAML: turns document events into TreeBuilder calls.
-
-A parser feeds :class:`Shape` one event at a time (a scalar, the start or end
-of a list or mapping, a YAML alias); the shape keeps an explicit stack of
-open containers, so nesting never recurses.  The rules it enforces:
-
-* a number is a leaf; a list is an unnamed internal node, its items the
-  children in order;
-* a mapping is a node with the keys ``name``, ``value`` and ``children``:
-  with ``children`` (a non-empty list) it is an internal node whose
-  ``value`` is its static value (optional); without it, a leaf whose
-  ``value`` is required;
-* a top-level mapping whose first key is ``tree``, ``root``, ``title``,
-  ``description`` or ``expect`` is the document wrapper; ``tree`` holds the
-  root node.
-
-Positions are opaque to the shape: each parser passes its own (a character
-offset, a YAML mark) and a ``locate`` function that turns one into a 1-based
-(line, column) pair, called only when something goes wrong.
-"""
+"""The full form shared by JSON and YAML: turns document events into TreeBuilder calls."""
 
 from __future__ import annotations
 
@@ -195,7 +176,25 @@ class _Wrap:
 
 
 class Shape:
-    """Reads the full form from a stream of events (see the module docstring).
+    """Reads the full form from a stream of events.
+
+    A parser feeds :class:`Shape` one event at a time (a scalar, the start or end
+    of a list or mapping, a YAML alias); the shape keeps an explicit stack of
+    open containers, so nesting never recurses.  The rules it enforces:
+
+    * a number is a leaf; a list is an unnamed internal node, its items the
+      children in order;
+    * a mapping is a node with the keys ``name``, ``value`` and ``children``:
+      with ``children`` (a non-empty list) it is an internal node whose
+      ``value`` is its static value (optional); without it, a leaf whose
+      ``value`` is required;
+    * a top-level mapping whose first key is ``tree``, ``root``, ``title``,
+      ``description`` or ``expect`` is the document wrapper; ``tree`` holds the
+      root node.
+
+    Positions are opaque to the shape: each parser passes its own (a character
+    offset, a YAML mark) and a ``locate`` function that turns one into a 1-based
+    (line, column) pair, called only when something goes wrong.
 
     ``text_names``: YAML reads ``name``, ``title`` and ``description`` as the
     text of the scalar whatever it looks like (``name: 1`` is "1"); JSON
@@ -250,7 +249,7 @@ class Shape:
                 raise AssertionError("a value after the end of the document")
             return True
         if cls is _Wrap:
-            return ctx.key == "tree"
+            return bool(ctx.key == "tree")
         return False
 
     def _node_done(self) -> None:
@@ -318,7 +317,8 @@ class Shape:
                     "or tree, root, title, description or expect (the document)", pos)
         if ctx.__class__ is _Map:
             if key not in NODE_KEYS:
-                raise self.fail(f"unknown key {key!r} in a node; expected name, value or children", pos)
+                raise self.fail(f"unknown key {key!r} in a node; "
+                                "expected name, value or children", pos)
         elif key not in DOC_KEYS:
             raise self.fail(f"unknown key {key!r} in the document; "
                             "expected tree, root, title, description or expect", pos)
@@ -342,7 +342,8 @@ class Shape:
                 self.b.label(ctx.node, static=v)
             ctx.static = v
         else:  # children
-            got = repr(value) if isinstance(value, str) else repr(text) if text else "nothing (null)"
+            got = (repr(value) if isinstance(value, str)
+                   else repr(text) if text else "nothing (null)")
             raise self.fail(f"children must be a non-empty list, got {got}", pos)
 
     def _doc_field(self, key: str, value: Any, text: str, pos: Any) -> None:

@@ -1,14 +1,4 @@
-"""The layout shared by the writers: compact subtrees, long nodes broken one child per line.
-
-A writer describes every node by two strings: ``heads[n]`` (a leaf's whole
-text, or what opens an internal node: ``[``, ``(B :value 5 ``,
-``{"name": "B", "children": [``) and ``tails[n]`` (what closes it).  The
-layout writes a node on one line when it fits in :data:`WIDTH` columns;
-otherwise, if it has several children, one child per line (indented), and
-if it has one, its head then the child.  Below :data:`MAX_LEVELS` broken
-levels everything is compact, so a deep tree never gets a quadratic amount
-of indentation.  Nothing here recurses.
-"""
+"""The layout shared by the writers: compact subtrees, long nodes broken one child per line."""
 
 from __future__ import annotations
 
@@ -26,7 +16,7 @@ class Style:
     lisp: bool        # the tail follows the last child; "(" takes its first child on its line
 
 
-def fmt_number(v: float, is_float: bool) -> str:
+def fmt_number(v: float, is_float: int) -> str:
     """A value as the file wrote it: ints as ints, floats with repr() (2.0 stays a float)."""
     return repr(v) if is_float else str(int(v))
 
@@ -73,7 +63,17 @@ def compact(out: list[str], end: Sequence[int], heads: list[str], tails: list[st
 def layout(out: list[str], end: Sequence[int], heads: list[str], tails: list[str],
            style: Style, *, column: int = 0, indent: int = 0,
            w: list[int] | None = None) -> None:
-    """Append the whole tree (node 0) starting at ``column`` on a line indented by ``indent``."""
+    """Append the whole tree (node 0) starting at ``column`` on a line indented by ``indent``.
+
+    A writer describes every node by two strings: ``heads[n]`` (a leaf's whole
+    text, or what opens an internal node: ``[``, ``(B :value 5 ``,
+    ``{"name": "B", "children": [``) and ``tails[n]`` (what closes it).  The
+    layout writes a node on one line when it fits in :data:`WIDTH` columns;
+    otherwise, if it has several children, one child per line (indented), and
+    if it has one, its head then the child.  Below :data:`MAX_LEVELS` broken
+    levels everything is compact, so a deep tree never gets a quadratic amount
+    of indentation.  Nothing here recurses.
+    """
     if w is None:
         w = widths(end, heads, tails, len(style.sep))
     sep, line_end, lisp = style.sep, style.line_end, style.lisp

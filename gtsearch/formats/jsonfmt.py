@@ -1,29 +1,4 @@
-"""JSON tree files: a strict RFC 8259 reader that never recurses, and the writer.
-
-Bare form: a number is a leaf, an array an internal node::
-
-    [[3,12,8],[2,4,6],[14,5,2]]
-
-Full form: a node may be an object with the keys ``name`` (a string),
-``value`` (the leaf's value, or an internal node's static value) and
-``children`` (a non-empty array); the document may be wrapped in an object
-with ``tree`` and the metadata ``root`` ("max" or "min"), ``title``,
-``description`` and ``expect`` (the minimax value, checked by ``eval``)::
-
-    {
-      "root": "max",
-      "title": "AIMA Figure 5.2",
-      "expect": 3,
-      "tree": {"name": "A", "children": [
-        {"name": "B", "children": [{"name": "b1", "value": 3}, 12, 8]},
-        {"name": "C", "value": 2, "children": [2,4,6]},
-        [14,5,2]
-      ]}
-    }
-
-Integers stay integers and ``2.0`` stays a float.  The reader is a regex
-tokenizer driving an explicit stack (the standard ``json`` module recurses).
-"""
+"""JSON tree files: a strict RFC 8259 reader that never recurses, and the writer."""
 
 from __future__ import annotations
 
@@ -56,10 +31,12 @@ _RUN = re.compile(r"[ \t\n\r]*(" + _INT15 + r"(?:[ \t\n\r]*,[ \t\n\r]*" + _INT15
 # Nodes of the full form written the usual way, read in one match each.
 _W = r"[ \t\n\r]*"
 _KEY_NAME = r'"name"' + _W + ":" + _W + r'"([^"\\\x00-\x1f]*)"' + _W + "," + _W
-_LEAF = re.compile(r"\{" + _W + _KEY_NAME + r'"value"' + _W + ":" + _W + "(" + _INT15 + ")" + _W + r"\}")
+_LEAF = re.compile(r"\{" + _W + _KEY_NAME + r'"value"' + _W + ":" + _W + "(" + _INT15 + ")" + _W
+                   + r"\}")
 _HEAD = re.compile(r"\{" + _W + _KEY_NAME + r'(?:"value"' + _W + ":" + _W + "(" + _INT15 + ")" + _W
                    + "," + _W + r')?"children"' + _W + ":" + _W + r"(\[)")
-_STRING_PREFIX = re.compile(r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*')
+_STRING_PREFIX = re.compile(
+    r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*')
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NUMBERISH = re.compile(r"[-+.0-9]")
 _LITERALS = {"true": True, "false": False, "null": None,
@@ -88,7 +65,8 @@ def _string(tok: str, pos: int) -> str:
         return tok[1:-1]
     value: str = json.loads(tok)  # one string: no nesting, no recursion
     if _SURROGATE.search(value):
-        raise _Error(f"invalid string {shown(tok)}: a \\u escape stands for half a surrogate pair", pos)
+        raise _Error(f"invalid string {shown(tok)}: "
+                     "a \\u escape stands for half a surrogate pair", pos)
     return value
 
 
@@ -154,7 +132,8 @@ def _run(text: str, shape: Shape) -> None:
             if not closers:
                 raise _Error(f"unexpected {shown(m.group(g or 0))} after the tree: "
                              "a file holds one tree", start)
-            raise _Error(f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}", start)
+            raise _Error(f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}",
+                         start)
         if state <= _FIRST:
             if g == 1 and closers and closers[-1] == "]":
                 r = run(text, m.start(1))
@@ -227,7 +206,8 @@ def _run(text: str, shape: Shape) -> None:
                 continue
             if g == 6:
                 raise _bad_string(text, m.start(6))
-            raise _Error(f"expected ':' after the key, got {shown(m.group(g or 0))}", m.start(g or 0))
+            raise _Error(f"expected ':' after the key, got {shown(m.group(g or 0))}",
+                         m.start(g or 0))
         # _KEY_FIRST or _KEY
         if g == 4:
             tok = m.group(4)
@@ -244,11 +224,37 @@ def _run(text: str, shape: Shape) -> None:
         raise _Error(f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}",
                      m.start(g or 0))
     if closers or state != _AFTER:
-        raise _Error(f"unexpected end of input, expected {_expected(state, closers)}", end_pos(text))
+        raise _Error(f"unexpected end of input, expected {_expected(state, closers)}",
+                     end_pos(text))
 
 
 def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
-    """Read a JSON tree file (see the module docstring for the form)."""
+    """Read a JSON tree file.
+
+    Bare form: a number is a leaf, an array an internal node::
+
+        [[3,12,8],[2,4,6],[14,5,2]]
+
+    Full form: a node may be an object with the keys ``name`` (a string),
+    ``value`` (the leaf's value, or an internal node's static value) and
+    ``children`` (a non-empty array); the document may be wrapped in an object
+    with ``tree`` and the metadata ``root`` ("max" or "min"), ``title``,
+    ``description`` and ``expect`` (the minimax value, checked by ``eval``)::
+
+        {
+          "root": "max",
+          "title": "AIMA Figure 5.2",
+          "expect": 3,
+          "tree": {"name": "A", "children": [
+            {"name": "B", "children": [{"name": "b1", "value": 3}, 12, 8]},
+            {"name": "C", "value": 2, "children": [2,4,6]},
+            [14,5,2]
+          ]}
+        }
+
+    Integers stay integers and ``2.0`` stays a float.  The reader is a regex
+    tokenizer driving an explicit stack (the standard ``json`` module recurses).
+    """
     text = strip_bom(text)
     check_not_empty(text, source)
     locate = Locator(text)

@@ -1,37 +1,4 @@
-"""S-expression tree files: a regex tokenizer with an explicit stack, and the writer.
-
-Bare form: a number is a leaf, a list an internal node::
-
-    ((3 12 8) (2 4 6) (14 5 2))
-
-Full form:
-
-* a symbol or a double-quoted string as the first item of a list is the
-  node's name: ``(B 3 12 8)``, ``("node 1" 3 12 8)``;
-* ``:value N`` right after the (optional) name is the static value:
-  ``(B :value 5 3 12 8)``, ``(:value 5 3 12 8)``;
-* a named leaf is a dotted pair ``(b1 . 3)``; ``(b1 :value 3)`` (a value and
-  no children) is a leaf too;
-* the document wrapper is a top-level list whose first item is the symbol
-  ``tree``, then keyword pairs (``:root max|min``, ``:title "..."``,
-  ``:description "..."``, ``:expect N``) and exactly one node (so a root
-  named ``tree`` must be wrapped);
-* ``;`` starts a comment that runs to the end of the line.
-
-For example::
-
-    ; AIMA Figure 5.2
-    (tree :root max :title "AIMA Figure 5.2" :expect 3
-      (A (B (b1 . 3) (b2 . 12) (b3 . 8))
-         (C :value 2 2 4 6)
-         (14 5 2)))
-
-Atoms: numbers have JSON's syntax plus a leading ``+`` (an atom that starts
-like a number must be one); ``nan``, ``inf`` and ``infinity`` are not finite
-and refused; strings take the escapes ``\\\\ \\" \\n \\t \\r \\uXXXX
-\\UXXXXXXXX``; ``#t``, ``#f`` and ``nil`` are refused as values; a symbol is
-any other run of characters without blanks, parentheses, ``"`` or ``;``.
-"""
+"""S-expression tree files: a regex tokenizer with an explicit stack, and the writer."""
 
 from __future__ import annotations
 
@@ -63,7 +30,8 @@ _TOKEN = re.compile(
 _INT15 = r"[+-]?(?:0|[1-9][0-9]{0,14})" + _END
 _RUN = re.compile("(" + _INT15 + r"(?:\s+" + _INT15 + ")*)")
 # A named leaf, (name . 3), read in one match.
-_PAIR = re.compile(r'\(\s*(?:"([^"\\]*)"|([^\s()";0-9+\-.:#][^\s()";]*))\s+\.\s+(' + _INT15 + r')\s*\)')
+_PAIR = re.compile(r'\(\s*(?:"([^"\\]*)"|([^\s()";0-9+\-.:#][^\s()";]*))\s+\.\s+('
+                   + _INT15 + r')\s*\)')
 _NUMBERISH = re.compile(r"[+-]?\.?[0-9]")
 _NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)\Z", re.I)
 _ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|["\\ntr]|.?)', re.S)
@@ -191,9 +159,9 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
     pos = 0
     while True:
         m = match(text, pos)
-        g = (m.lastindex or 0) if m is not None else 8
-        if g == 8:
+        if m is None or m.lastindex == 8:
             break
+        g = m.lastindex or 0
         start = m.start(g)
         pos = m.end()
         where[0] = start
@@ -202,7 +170,8 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
         if done:
             if g == 2:
                 raise _Error("unbalanced ')'", start)
-            raise _Error(f"unexpected {shown(m.group(g))} after the tree: a file holds one tree", start)
+            raise _Error(f"unexpected {shown(m.group(g))} after the tree: a file holds one tree",
+                         start)
         f = frames[-1] if frames else None
         if g == 1:  # "("
             if f is None:
@@ -300,7 +269,8 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 f.phase = _NAMED
                 continue
             if kind == _DOT:
-                raise _Error("'.' must follow a name: a named leaf is written (name . value)", start)
+                raise _Error("'.' must follow a name: a named leaf is written (name . value)",
+                             start)
         if phase == _START or phase == _NAMED or phase == _HAS_VALUE:
             if kind == _KEYWORD:
                 if tok != ":value":
@@ -356,16 +326,19 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
         # _WRAP_KW: the keyword's value
         kw = f.kw
         if kw == ":expect":
-            meta.expect = _number(kind, value, tok, "expect", start, "':expect' must be followed by a number")
+            meta.expect = _number(kind, value, tok, "expect", start,
+                                  "':expect' must be followed by a number")
         elif kw == ":root":
             word = value if kind in (_SYMBOL, _STRING) else None
             if word not in ("max", "min"):
-                raise _Error(f"':root' must be followed by max or min, got {_describe(kind, tok, value)}",
+                raise _Error("':root' must be followed by max or min, "
+                             f"got {_describe(kind, tok, value)}",
                              start)
             meta.root = word
         else:
             if kind not in (_SYMBOL, _STRING):
-                raise _Error(f"{kw!r} must be followed by a string, got {_describe(kind, tok, value)}",
+                raise _Error(f"{kw!r} must be followed by a string, "
+                             f"got {_describe(kind, tok, value)}",
                              start)
             if kw == ":title":
                 meta.title = value
@@ -394,7 +367,40 @@ def _expectation(f: _Frame) -> str:
 
 
 def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
-    """Read an s-expression tree file (see the module docstring for the form)."""
+    """Read an s-expression tree file.
+
+    Bare form: a number is a leaf, a list an internal node::
+
+        ((3 12 8) (2 4 6) (14 5 2))
+
+    Full form:
+
+    * a symbol or a double-quoted string as the first item of a list is the
+      node's name: ``(B 3 12 8)``, ``("node 1" 3 12 8)``;
+    * ``:value N`` right after the (optional) name is the static value:
+      ``(B :value 5 3 12 8)``, ``(:value 5 3 12 8)``;
+    * a named leaf is a dotted pair ``(b1 . 3)``; ``(b1 :value 3)`` (a value and
+      no children) is a leaf too;
+    * the document wrapper is a top-level list whose first item is the symbol
+      ``tree``, then keyword pairs (``:root max|min``, ``:title "..."``,
+      ``:description "..."``, ``:expect N``) and exactly one node (so a root
+      named ``tree`` must be wrapped);
+    * ``;`` starts a comment that runs to the end of the line.
+
+    For example::
+
+        ; AIMA Figure 5.2
+        (tree :root max :title "AIMA Figure 5.2" :expect 3
+          (A (B (b1 . 3) (b2 . 12) (b3 . 8))
+             (C :value 2 2 4 6)
+             (14 5 2)))
+
+    Atoms: numbers have JSON's syntax plus a leading ``+`` (an atom that starts
+    like a number must be one); ``nan``, ``inf`` and ``infinity`` are not finite
+    and refused; strings take the escapes ``\\\\ \\" \\n \\t \\r \\uXXXX
+    \\UXXXXXXXX``; ``#t``, ``#f`` and ``nil`` are refused as values; a symbol is
+    any other run of characters without blanks, parentheses, ``"`` or ``;``.
+    """
     text = strip_bom(text)
     check_not_empty(text, source)
     locate = Locator(text)
@@ -416,12 +422,12 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
 _STYLE = Style(sep=" ", line_end="", lisp=True)
 _SYMBOL_OK = re.compile(r"[^\s()\";0-9+\-.:#'`,\\|\[\]{}][^\s()\";\\]*\Z")
 _QUOTE = re.compile('["\\\\]|[^\\x20-\\x7e\\xa0-\\ud7ff\\ue000-\\ufffd\\U00010000-\\U0010ffff]')
-_NAMED = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+_NAMED_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
 def _escape(m: re.Match[str]) -> str:
     ch = m.group()
-    named = _NAMED.get(ch)
+    named = _NAMED_ESCAPES.get(ch)
     if named is not None:
         return named
     code = ord(ch)

@@ -1,45 +1,9 @@
-"""YAML tree files: read without recursion (libyaml events or an own flow reader), and the writer.
-
-Bare form: a number is a leaf, a list an internal node::
-
-    [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
-
-Full form: a node may be a mapping with the keys ``name`` (read as text, so
-``name: 1`` is "1"), ``value`` (the leaf's value, or an internal node's
-static value) and ``children`` (a non-empty list); the document may be a
-mapping with ``tree`` and the metadata ``root`` (max or min), ``title``,
-``description`` and ``expect`` (the minimax value, checked by ``eval``)::
-
-    # AIMA Figure 5.2
-    title: AIMA Figure 5.2
-    root: max
-    expect: 3
-    tree:
-      name: A
-      children:
-      - name: B
-        children: [{name: b1, value: 3}, 12, 8]
-      - {name: C, value: 2, children: [2, 4, 6]}
-      - [14, 5, 2]
-
-Plain scalars resolve as PyYAML's SafeLoader does (YAML 1.1): ``yes``/``no``
-are booleans and ``1e3`` is a string (write ``1.0e+3``), both refused as
-values.  Explicit tags are refused, never constructed; an alias (``*x``)
-repeats the subtree anchored by ``&x`` (its expansion counts against the node
-limit before anything is copied); a file holds one document.
-
-How it reads without recursion: a document that is one flow collection
-(``[`` or ``{`` first) is read by an own regex tokenizer with an explicit
-stack, linear however deep (libyaml is quadratic on deep flow nesting);
-anything else, or flow documents using anchors, tags or other rare syntax
-while nested less than 1,000 deep, goes through libyaml's event stream
-(``yaml.parse`` with the C loader), again with an explicit stack.  PyYAML's
-composer and constructors, which recurse, are never used.
-"""
+"""YAML tree files: read without recursion (libyaml events or an own flow reader); the writer."""
 
 from __future__ import annotations
 
 import re
+from collections import deque
 from typing import Any
 
 import yaml
@@ -56,7 +20,7 @@ from yaml.events import (
 from ..errors import TreeFormatError
 from ..tree import DEFAULT_MAX_NODES, Tree
 from ._scan import Locator, check_not_empty, end_pos, relocated, shown, strip_bom
-from ._shape import CountingBuilder, FormatBuilder, Shape
+from ._shape import CountingBuilder, FormatBuilder, Shape, _Seq
 from ._write import WIDTH, Style, compact, fmt_number, layout, widths
 
 NAME = "yaml"
@@ -91,10 +55,22 @@ _BIG = 2**64  # an integer too long to convert; reported as too large
 _DATE = _Kind("a date")
 
 
+_RESOLVED: dict[str, Any] = {}
+
+
 def resolve_plain(s: str) -> Any:
     """A plain scalar as PyYAML's SafeLoader reads it (int, float, bool, None or the text)."""
     if _FAST_INT.match(s):
         return int(s)
+    v = _RESOLVED.get(s, _RESOLVED)
+    if v is _RESOLVED:
+        v = _resolve(s)
+        if len(s) < 40 and len(_RESOLVED) < 100_000:  # keys and common values repeat
+            _RESOLVED[s] = v
+    return v
+
+
+def _resolve(s: str) -> Any:
     resolvers = _RESOLVERS.get(s[0] if s else "", []) + _RESOLVERS.get(None, [])
     for tag, regexp in resolvers:
         if regexp.match(s):
@@ -123,7 +99,8 @@ def _show_tag(tag: str) -> str:
 
 
 # YAML's printable characters (YAML 1.1, 5.1); libyaml refuses the others anywhere.
-_UNPRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_UNPRINTABLE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 # -- the flow reader ---------------------------------------------------------------------
@@ -137,7 +114,7 @@ class _Unsupported(Exception):
 
 # Comments end at the end of the line ((?![^\r\n])), so that no backtracking finds a token in one.
 _WS = r"(?:[ \t\r\n]+|(?<![^ \t\r\n])#[^\r\n]*(?![^\r\n]))*"
-_FLOW_START = re.compile(r"(?:[ \t\r\n]+|#[^\r\n]*(?![^\r\n]))*"
+_FLOW_START = re.compile(r"(?:[ \r\n]+|#[^\r\n]*(?![^\r\n]))*"
                          r"(?:(?<![^\n])---(?![^ \t\r\n])" + _WS + r")?(?=[\[{])")
 _END = r"(?![^ \t\r\n,\[\]{}])"
 _PLAIN_CH = r"(?:[^ \t\r\n,\[\]{}:]|:(?=[^ \t\r\n,\[\]{}]))"
@@ -217,6 +194,7 @@ def _run_flow(text: str, pos: int, shape: Shape) -> int:
     state = _VALUE
     pending: tuple[Any, str, int] | None = None
     key_quoted = False
+    key_end = 0
     while True:
         m = match(text, pos)
         if m is None or m.lastindex == 9:  # the end of the input inside a collection
@@ -294,6 +272,7 @@ def _run_flow(text: str, pos: int, shape: Shape) -> int:
                 value, txt = _flow_scalar(g, m.group(g), start)
                 scalar(value, txt, start)
                 key_quoted = g == 5 or g == 6
+                key_end = pos
                 state = _COLON
                 continue
             if g == 3 and m.group(3) == "}":
@@ -304,8 +283,9 @@ def _run_flow(text: str, pos: int, shape: Shape) -> int:
                     return pos
                 continue
             raise _Unsupported(start)
-        # _COLON
-        if g == 4 and (key_quoted or pos == len(text) or text[pos] in " \t\r\n,[]{}"):
+        # _COLON: on the key's line (a simple key); after a plain key, followed by a blank
+        if (g == 4 and "\n" not in text[key_end:start] and "\r" not in text[key_end:start]
+                and (key_quoted or pos == len(text) or text[pos] in " \t\r\n")):
             state = _VALUE
             continue
         raise _Unsupported(start)
@@ -357,9 +337,49 @@ def _yaml_error(e: yaml.YAMLError, text: str, source: str) -> TreeFormatError:
 
 
 def _run_events(text: str, shape: Shape) -> Tree:
+    loader = _Loader(text)
+    try:
+        return _consume(loader.get_event, shape)
+    finally:
+        loader.dispose()
+
+
+def _plain_key(ev: Any, key: str) -> bool:
+    return ev.__class__ is ScalarEvent and ev.value == key and ev.tag is None and ev.anchor is None
+
+
+def _lookahead(get: Any, buf: deque[Any], count: int) -> None:
+    """Read events ahead into ``buf``; an error is kept in its place, raised when reached."""
+    while len(buf) < count:
+        try:
+            ev = get()
+        except yaml.YAMLError as e:
+            buf.append(e)
+            return
+        if ev is None:
+            return
+        buf.append(ev)
+
+
+def _consume(get: Any, shape: Shape) -> Tree:
+    """Feed libyaml's events to the shape.
+
+    A node written the usual way (``{name: x, value: 3}``, ``{name: x,
+    children: [...]}``) is recognised from a few events ahead and built at
+    once; anything else goes event by event.
+    """
     documents = 0
     last: Any = None
-    for ev in yaml.parse(text, Loader=_Loader):
+    buf: deque[Any] = deque()
+    stack = shape.stack
+    b = shape.b
+    while True:
+        ev = buf.popleft() if buf else get()
+        if ev is None:
+            break
+        if isinstance(ev, yaml.YAMLError):
+            raise ev
+        last = ev
         cls = ev.__class__
         mark = ev.start_mark
         if cls is ScalarEvent:
@@ -367,28 +387,64 @@ def _run_events(text: str, shape: Shape) -> Tree:
                 raise _tag_error(shape, ev.tag, mark)
             value = ev.value
             shape.scalar(resolve_plain(value) if not ev.style else value, value, mark, ev.anchor)
+        elif cls is MappingStartEvent:
+            if ev.tag is not None:
+                raise _tag_error(shape, ev.tag, mark)
+            if not buf and ev.anchor is None and stack[-1].__class__ is _Seq:
+                _lookahead(get, buf, 6)
+                if (len(buf) >= 4 and _plain_key(buf[0], "name") and buf[1].__class__ is ScalarEvent
+                        and buf[1].tag is None and buf[1].anchor is None):
+                    name_ev, key = buf[1], buf[2]
+                    if (_plain_key(key, "value") and buf[3].__class__ is ScalarEvent
+                            and buf[3].tag is None and buf[3].anchor is None and len(buf) >= 5):
+                        v_ev, after = buf[3], buf[4]
+                        raw = v_ev.value
+                        if after.__class__ is MappingEndEvent:
+                            v = shape.number(resolve_plain(raw) if not v_ev.style else raw, raw,
+                                             "value", v_ev.start_mark)
+                            shape.errpos = name_ev.start_mark
+                            b.leaf(v, name_ev.value)
+                            last = after
+                            for _ in range(5):
+                                buf.popleft()
+                            continue
+                        if (len(buf) >= 6 and _plain_key(after, "children")
+                                and buf[5].__class__ is SequenceStartEvent
+                                and buf[5].tag is None and buf[5].anchor is None):
+                            v = shape.number(resolve_plain(raw) if not v_ev.style else raw, raw,
+                                             "value", v_ev.start_mark)
+                            shape.node_head(name_ev.value, v, mark, name_ev.start_mark,
+                                            buf[5].start_mark)
+                            last = buf[5]
+                            buf.clear()
+                            continue
+                    elif (_plain_key(key, "children") and buf[3].__class__ is SequenceStartEvent
+                            and buf[3].tag is None and buf[3].anchor is None):
+                        shape.node_head(name_ev.value, None, mark, name_ev.start_mark,
+                                        buf[3].start_mark)
+                        last = buf[3]
+                        for _ in range(4):
+                            buf.popleft()
+                        continue
+            shape.map_start(mark, ev.anchor)
+        elif cls is MappingEndEvent:
+            shape.map_end(mark)
         elif cls is SequenceStartEvent:
             if ev.tag is not None:
                 raise _tag_error(shape, ev.tag, mark)
             shape.seq_start(mark, ev.anchor)
         elif cls is SequenceEndEvent:
             shape.seq_end(mark)
-        elif cls is MappingStartEvent:
-            if ev.tag is not None:
-                raise _tag_error(shape, ev.tag, mark)
-            shape.map_start(mark, ev.anchor)
-        elif cls is MappingEndEvent:
-            shape.map_end(mark)
         elif cls is AliasEvent:
             shape.alias(ev.anchor, mark)
         elif cls is DocumentStartEvent:
             documents += 1
             if documents > 1:
                 raise shape.fail("several YAML documents: a file holds one tree", mark)
-        last = ev.end_mark
+    end = last.end_mark if last is not None else None
     if documents == 0:
-        raise shape.fail("the file holds no tree", last)
-    return shape.finish(last)
+        raise shape.fail("the file holds no tree", end)
+    return shape.finish(end)
 
 
 def _tag_error(shape: Shape, tag: str, mark: Any) -> TreeFormatError:
@@ -396,6 +452,7 @@ def _tag_error(shape: Shape, tag: str, mark: Any) -> TreeFormatError:
                       "tree files hold only numbers, lists and mappings", mark)
 
 
+_LINE_BREAKS = re.compile("[\x85\u2028\u2029]")
 _ALIAS_HINT = re.compile(r"\*[^ \t\r\n,\[\]{}]")
 
 
@@ -450,13 +507,53 @@ def _deep_flow(text: str, limit: int) -> int | None:
 
 
 def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
-    """Read a YAML tree file (see the module docstring for the form)."""
+    """Read a YAML tree file.
+
+    Bare form: a number is a leaf, a list an internal node::
+
+        [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+
+    Full form: a node may be a mapping with the keys ``name`` (read as text, so
+    ``name: 1`` is "1"), ``value`` (the leaf's value, or an internal node's
+    static value) and ``children`` (a non-empty list); the document may be a
+    mapping with ``tree`` and the metadata ``root`` (max or min), ``title``,
+    ``description`` and ``expect`` (the minimax value, checked by ``eval``)::
+
+        # AIMA Figure 5.2
+        title: AIMA Figure 5.2
+        root: max
+        expect: 3
+        tree:
+          name: A
+          children:
+          - name: B
+            children: [{name: b1, value: 3}, 12, 8]
+          - {name: C, value: 2, children: [2, 4, 6]}
+          - [14, 5, 2]
+
+    Plain scalars resolve as PyYAML's SafeLoader does (YAML 1.1): ``yes``/``no``
+    are booleans and ``1e3`` is a string (write ``1.0e+3``), both refused as
+    values.  Explicit tags are refused, never constructed; an alias (``*x``)
+    repeats the subtree anchored by ``&x`` (its expansion counts against the node
+    limit before anything is copied); a file holds one document.
+
+    How it reads without recursion: a document that is one flow collection
+    (``[`` or ``{`` first) is read by an own regex tokenizer with an explicit
+    stack, linear however deep (libyaml is quadratic on deep flow nesting);
+    anything else, or flow documents using anchors, tags or other rare syntax
+    while nested less than 1,000 deep, goes through libyaml's event stream
+    (``yaml.parse`` with the C loader), again with an explicit stack.  PyYAML's
+    composer and constructors, which recurse, are never used.
+    """
     text = strip_bom(text)
     check_not_empty(text, source)
     _check_printable(text, source)
     m = _FLOW_START.match(text)
     if m is not None:
         try:
+            odd = _LINE_BREAKS.search(text)  # NEL and friends: libyaml's business
+            if odd is not None:
+                raise _Unsupported(odd.start())
             return _parse_flow(text, m.end(), source, max_nodes)
         except _Unsupported as u:
             deep = _deep_flow(text, FALLBACK_DEPTH)
@@ -500,7 +597,7 @@ def yaml_str(s: str) -> str:
     return '"' + _NEEDS_ESCAPE.sub(_escape, s) + '"'
 
 
-def yaml_number(v: float, is_float: bool) -> str:
+def yaml_number(v: float, is_float: int) -> str:
     """A number PyYAML reads back as the same number and kind (1e+300 becomes 1.0e+300)."""
     text = fmt_number(v, is_float)
     if is_float and "." not in text and "e" in text:
