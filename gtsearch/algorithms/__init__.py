@@ -75,6 +75,7 @@ def search(
     alpha: Number | None = None,
     beta: Number | None = None,
     leaf_order: bool = False,
+    stats: Stats | None = None,
 ) -> SearchResult:
     """Run one algorithm on ``tree`` and return its SearchResult (values in MAX's terms).
 
@@ -95,7 +96,8 @@ def search(
     for key, v in (("bound", bound), ("alpha", alpha), ("beta", beta)):
         if v is not None:
             params[key] = v
-    stats = Stats()
+    if stats is None:
+        stats = Stats()
     t0 = time.perf_counter()
     outcome = algo.run(tree, stats, **params)
     pv = principal_variation(tree, stats.leaves, outcome)
