@@ -131,9 +131,23 @@ def _display_name(path: str) -> str:
 
 def _load(path: str, input_format: str | None, max_nodes: int) -> tuple[Tree, float]:
     """Load one tree file and time it (the time goes into every result for that file)."""
+    from .progress import progress
+
     t0 = time.perf_counter()
-    tree = load_tree(path, input_format=input_format, max_nodes=max_nodes)
+    with progress(f"loading {_display_name(path)}"):
+        tree = load_tree(path, input_format=input_format, max_nodes=max_nodes)
     return tree, time.perf_counter() - t0
+
+
+def _search(name: str, tree: Tree, algo: Algorithm, leaves: bool,
+            params: dict[str, Number]) -> SearchResult:
+    """search(), with a progress display on a terminal's stderr when it takes a while."""
+    from .algorithms import Stats
+    from .progress import progress
+
+    stats = Stats()
+    with progress(f"{algo.name} on {name}", count=lambda: len(stats.leaves), total=tree.n_leaves):
+        return search(tree, algo, leaf_order=leaves, stats=stats, **params)
 
 
 def _check_stdin_once(files: Sequence[str]) -> None:
@@ -308,7 +322,7 @@ def eval_command(files: tuple[str, ...], algos: tuple[str, ...], bound: Number |
             status = max(status, err.exit_code)
             continue
         for algo, params in plan:
-            result = search(tree, algo, leaf_order=leaves, **params)
+            result = _search(name, tree, algo, leaves, params)
             row: Row = (name, load_seconds, result)
             if fmt == "json":
                 click.echo(json_lines([row]), nl=False)
