@@ -1,0 +1,51 @@
+"""The progress display: silent off a terminal, and never in the way of the work it watches."""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+
+import pytest
+
+from gtsearch.progress import progress, wanted
+
+
+def test_not_wanted_off_a_terminal() -> None:
+    assert not wanted(io.StringIO())
+
+
+def test_not_wanted_when_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert wanted(Tty())
+    monkeypatch.setenv("GTSEARCH_NO_PROGRESS", "1")
+    assert not wanted(Tty())
+
+
+def test_quick_work_shows_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    with progress("quick", count=lambda: 1, total=2, enabled=True):
+        pass
+    assert capsys.readouterr().err == ""
+    assert not [t for t in threading.enumerate() if t.name == "gtsearch-progress"]
+
+
+def test_slow_work_is_watched_and_the_watcher_ends() -> None:
+    seen = []
+
+    def count() -> int:
+        seen.append(1)
+        return len(seen)
+
+    with progress("slow", count=count, total=1000, delay=0.05, enabled=True):
+        time.sleep(0.5)
+    assert seen, "the watcher polled the counter"
+    assert not [t for t in threading.enumerate() if t.name == "gtsearch-progress"]
+
+
+def test_errors_pass_through() -> None:
+    with pytest.raises(ZeroDivisionError):
+        with progress("boom", enabled=True, delay=10):
+            1 / 0
