@@ -1,0 +1,263 @@
+"""gtsearch's speed and memory, as ratios against baselines measured in the same run.
+
+Run from the repository root::
+
+    python benchmarks/bench.py            # every tree of the issue; about 10 minutes
+    python benchmarks/bench.py --quick    # small trees only, for a smoke test
+
+It generates seeded uniform trees (``gtsearch gen`` parameters, integer leaves
+in [-100, 100]) into benchmarks/data/ (kept between runs), then measures, in
+this one process unless a whole process is the point:
+
+- load time per format against ``json.loads`` on the same tree's JSON text and
+  against ``yaml.load(text, Loader=yaml.CSafeLoader)`` on its YAML text;
+- search time and leaves per second of every algorithm against a plain
+  recursive alpha-beta over nested lists written the textbook way;
+- bytes per node of the loaded tree, and the peak memory (getrusage) of a
+  ``gtsearch eval`` process against ``python -c "import json; json.load(...)"``;
+- the whole-process time of ``gtsearch eval`` on a 9-leaf tree against
+  ``python -c pass``.
+
+Times are the best of a few repeats (the minimum is the least disturbed by
+other work on the machine).  The targets of the scale issue are printed beside
+each ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gtsearch import load_tree, search  # noqa: E402
+from gtsearch.algorithms import ALGORITHMS  # noqa: E402
+from gtsearch.generate import write_uniform  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "data"
+TREES = [(4, 10), (4, 11), (8, 6), (3, 12)]
+QUICK = [(4, 7), (3, 8)]
+FORMATS = {"json": ".json", "yaml": ".yaml", "sexp": ".sexp"}
+
+
+def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    best = float("inf")
+    result = None
+    for _ in range(repeat):
+        gc.collect()
+        t0 = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, result
+
+
+def tree_file(b: int, d: int, fmt: str) -> Path:
+    DATA.mkdir(parents=True, exist_ok=True)
+    path = DATA / f"b{b}d{d}s1{FORMATS[fmt]}"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "w", encoding="utf-8") as out:
+            write_uniform(out, b, d, fmt, seed=1, lo=-100, hi=100)
+        tmp.rename(path)
+    return path
+
+
+# -- the textbook baseline ---------------------------------------------------------------
+def textbook_alphabeta(node: Any, alpha: float, beta: float, maximizing: bool, count: list[int]) -> float:
+    """Alpha-beta as the textbooks and most Python peers write it: recursive, nested lists."""
+    if not isinstance(node, list):
+        count[0] += 1
+        return node
+    if maximizing:
+        value = -float("inf")
+        for child in node:
+            value = max(value, textbook_alphabeta(child, alpha, beta, False, count))
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        return value
+    value = float("inf")
+    for child in node:
+        value = min(value, textbook_alphabeta(child, alpha, beta, True, count))
+        beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return value
+
+
+# -- whole processes -------------------------------------------------------------------------
+def peak_rss_mib(cmd: list[str]) -> tuple[float, float]:
+    """Peak resident memory (MiB) and wall time of one process, by os.wait4's rusage."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if status != 0:
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        raise SystemExit(f"{' '.join(cmd)} failed: {err}")
+    return usage.ru_maxrss / 1024, wall
+
+
+def gtsearch_cmd() -> list[str]:
+    script = Path(sys.executable).with_name("gtsearch")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "gtsearch"]
+
+
+def median_wall(cmd: list[str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+# -- report ------------------------------------------------------------------------------------
+class Report:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, line: str = "") -> None:
+        print(line, flush=True)
+        self.lines.append(line)
+
+    def table(self, header: list[str], rows: list[list[str]]) -> None:
+        self.say("| " + " | ".join(header) + " |")
+        self.say("|" + "|".join("---" for _ in header) + "|")
+        for row in rows:
+            self.say("| " + " | ".join(row) + " |")
+        self.say()
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small trees only (a smoke test)")
+    parser.add_argument("--repeat", type=int, default=3, help="repeats per timing (best is kept)")
+    parser.add_argument("--out", default=None, help="also write the report (markdown) to this file")
+    args = parser.parse_args()
+    trees = QUICK if args.quick else TREES
+    rep = Report()
+    rep.say(f"gtsearch benchmark, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
+            f"{os.cpu_count()} cores; best of {args.repeat}")
+    rep.say()
+
+    import yaml
+
+    # 1. loading
+    load_rows = []
+    loaded: dict[tuple[int, int], Any] = {}
+    for b, d in trees:
+        paths = {fmt: tree_file(b, d, fmt) for fmt in FORMATS}
+        json_text = paths["json"].read_text()
+        t_json, nested = best_of(lambda: json.loads(json_text), args.repeat)
+        yaml_text = paths["yaml"].read_text()
+        # PyYAML's C loader takes about a minute per million leaves: once is enough
+        t_yaml, _ = best_of(lambda: yaml.load(yaml_text, Loader=yaml.CSafeLoader), 1)
+        del yaml_text
+        for fmt, path in paths.items():
+            t, tree = best_of(lambda: load_tree(str(path)), args.repeat)
+            read_t, _ = best_of(lambda: path.read_text(), args.repeat)
+            ratio = t / t_json
+            row = [f"b={b} d={d}", fmt, f"{tree.n_nodes:,}", f"{t:.3f}", f"{t_json:.3f}", f"{ratio:.2f}x"]
+            if fmt == "json":
+                row.append(f"target ≤ 1.5x: {verdict(ratio <= 1.5)}")
+            elif fmt == "sexp":
+                row.append(f"target ≤ 2x: {verdict(ratio <= 2.0)}")
+            else:
+                speedup = t_yaml / t
+                row.append(f"yaml.load CSafeLoader {t_yaml:.2f} s: {speedup:.0f}x faster, "
+                           f"target ≥ 5x: {verdict(speedup >= 5)}")
+            load_rows.append(row)
+            if fmt == "json":
+                loaded[(b, d)] = (tree, nested)
+    rep.say("## Loading (seconds; the file read from the page cache is included)")
+    rep.table(["tree", "format", "nodes", "gtsearch", "json.loads", "ratio", "against target"], load_rows)
+
+    # 2. searching
+    sys.setrecursionlimit(10_000)
+    search_rows = []
+    for (b, d), (tree, nested) in loaded.items():
+        count = [0]
+        t_base, _ = best_of(lambda: (count.__setitem__(0, 0),
+                                     textbook_alphabeta(nested, -float("inf"), float("inf"), True, count)),
+                            args.repeat)
+        base_lps = count[0] / t_base
+        search_rows.append([f"b={b} d={d}", "textbook alpha-beta (baseline)", f"{count[0]:,}",
+                            f"{t_base:.3f}", f"{base_lps / 1e6:.2f}", "1.00x", ""])
+        ab_per_leaf = None
+        for algo in ALGORITHMS:
+            if algo.needs_bound:
+                continue
+            t, r = best_of(lambda: search(tree, algo), args.repeat)
+            lps = r.leaves / t
+            ratio = lps / base_lps
+            note = ""
+            if algo.name == "alphabeta":
+                ab_per_leaf = t / r.leaves
+                note = f"target ≥ 4x: {verdict(ratio >= 4)}"
+            elif algo.name == "minimax":
+                note = f"target ≥ 10x: {verdict(ratio >= 10)}"
+            elif algo.name in ("sss", "dual") and ab_per_leaf:
+                per_leaf = (t / r.leaves) / ab_per_leaf
+                note = f"time per leaf {per_leaf:.2f}x alphabeta's, target ≤ 3x: {verdict(per_leaf <= 3)}"
+            search_rows.append([f"b={b} d={d}", algo.name, f"{r.leaves:,}", f"{t:.3f}",
+                                f"{lps / 1e6:.2f}", f"{ratio:.2f}x", note])
+    rep.say("## Searching (seconds; leaves per second in millions; ratio of leaves per second "
+            "to the textbook alpha-beta's)")
+    rep.table(["tree", "algorithm", "leaves", "seconds", "M leaves/s", "vs baseline", "against target"],
+              search_rows)
+
+    # 3. memory
+    mem_rows = []
+    for (b, d), (tree, _) in loaded.items():
+        per_node = (tree.end.itemsize + tree.values.itemsize + (1 if tree.floats is not None else 0))
+        mem_rows.append([f"b={b} d={d}", f"{tree.n_nodes:,}", f"{per_node} bytes/node",
+                         f"target ≤ 24: {verdict(per_node <= 24)}", "", ""])
+    loaded.clear()
+    gc.collect()
+    big = (4, 11) if (4, 11) in trees else trees[0]
+    path = str(tree_file(*big, "json"))
+    rss_json, _ = peak_rss_mib([sys.executable, "-c", f"import json; json.load(open({path!r}))"])
+    rss_ours, wall = peak_rss_mib(gtsearch_cmd() + ["eval", path, "--algo", "alphabeta", "--format", "json"])
+    ratio = rss_ours / rss_json
+    mem_rows.append([f"b={big[0]} d={big[1]} JSON file", "peak RSS", f"gtsearch eval {rss_ours:.0f} MiB",
+                     f"json.load {rss_json:.0f} MiB", f"{ratio:.2f}x",
+                     f"target ≤ 1.5x: {verdict(ratio <= 1.5)} (eval took {wall:.1f} s)"])
+    rep.say("## Memory")
+    rep.table(["tree", "nodes / what", "gtsearch", "baseline / target", "ratio", "against target"], mem_rows)
+
+    # 4. start-up
+    tiny = DATA / "tiny.json"
+    tiny.write_text("[[3,12,8],[2,4,6],[14,5,2]]\n")
+    cmd = gtsearch_cmd() + ["eval", str(tiny), "--format", "json"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)  # warm the caches
+    t_pass = median_wall([sys.executable, "-c", "pass"], 21)
+    t_eval = median_wall(cmd, 21)
+    ratio = t_eval / t_pass
+    rep.say("## Start-up (whole process, median of 21 runs)")
+    rep.table(["command", "seconds", "ratio", "against target"], [
+        ["python -c pass", f"{t_pass:.4f}", "1.00x", ""],
+        ["gtsearch eval tiny.json (9 leaves)", f"{t_eval:.4f}", f"{ratio:.2f}x",
+         f"target ≤ 4x: {verdict(ratio <= 4)}"],
+    ])
+    if args.out:
+        Path(args.out).write_text("\n".join(rep.lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
