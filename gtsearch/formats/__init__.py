@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..errors import TreeFormatError, UsageError
 from ..tree import DEFAULT_MAX_NODES, Tree
-from . import jsonfmt, sexp, yamlfmt
+from . import jsonfmt, sexp
 from ._scan import BOM
 
 __all__ = [
@@ -73,9 +73,24 @@ def _bare_first(name: str, parse: Callable[..., Tree]) -> Callable[..., Tree]:
     return parse_large_bare_fast
 
 
-FORMATS: tuple[Format, ...] = tuple(
-    Format(m.NAME, m.EXTENSIONS, _bare_first(m.NAME, m.parse), m.dump)
-    for m in (yamlfmt, jsonfmt, sexp)
+def _yaml_parse(text: str, source: str = "<input>", *,
+                max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+    """Read a YAML tree file: see gtsearch.formats.yamlfmt.parse (PyYAML loads on first use)."""
+    from . import yamlfmt
+
+    return yamlfmt.parse(text, source, max_nodes=max_nodes)
+
+
+def _yaml_dump(tree: Tree) -> str:
+    """Write a YAML tree file: see gtsearch.formats.yamlfmt.dump."""
+    from . import yamlfmt
+
+    return yamlfmt.dump(tree)
+
+
+FORMATS: tuple[Format, ...] = (
+    Format("yaml", (".yaml", ".yml"), _bare_first("yaml", _yaml_parse), _yaml_dump),
+    *(Format(m.NAME, m.EXTENSIONS, _bare_first(m.NAME, m.parse), m.dump) for m in (jsonfmt, sexp)),
 )
 
 _ALIASES = {"yml": "yaml", "sexpr": "sexp", "lisp": "sexp"}

@@ -18,8 +18,7 @@ DOC_KEYS = ("tree", "root", "title", "description", "expect")
 
 def too_large(text: str, what: str = "value") -> str:
     """The message for an integer literal outside ±2**53 (``text`` as written)."""
-    digits = text.lstrip("+-")
-    shown = text if len(digits) <= 40 else f"{text[:12]}... ({len(digits)} digits)"
+    shown = text if len(text) <= 40 else f"{text[:12]}... ({len(text):,} characters)"
     return f"{what} {shown} is too large: integers must lie within ±2**53 to stay exact"
 
 
@@ -199,11 +198,14 @@ class Shape:
     ``text_names``: YAML reads ``name``, ``title`` and ``description`` as the
     text of the scalar whatever it looks like (``name: 1`` is "1"); JSON
     wants strings there.  ``words`` names a list and a mapping in messages.
+    ``top_node``: the document is a node, never the wrapper (the value of a
+    wrapper's ``tree`` read on its own).
     """
 
     def __init__(self, builder: Any, locate: Locate, *, text_names: bool,
-                 words: tuple[str, str] = ("a list", "a mapping")) -> None:
+                 words: tuple[str, str] = ("a list", "a mapping"), top_node: bool = False) -> None:
         self.b = builder
+        self.top_node = top_node
         self.locate = locate
         self.text_names = text_names
         self.list_word, self.map_word = words
@@ -251,6 +253,10 @@ class Shape:
         if cls is _Wrap:
             return bool(ctx.key == "tree")
         return False
+
+    def skip_node(self) -> None:
+        """The node expected now was read by someone else (a flow tree inside a block wrapper)."""
+        self._node_done()
 
     def _node_done(self) -> None:
         """A node finished in the current context."""
@@ -430,7 +436,7 @@ class Shape:
         if anchor is not None:
             self.anchors[anchor] = ("pending",)
         if self._node_slot():
-            self.stack.append(_Map(pos, ctx.__class__ is _Top, anchor))
+            self.stack.append(_Map(pos, ctx.__class__ is _Top and not self.top_node, anchor))
             return
         raise self._field_not_scalar(ctx, self.map_word, pos)
 

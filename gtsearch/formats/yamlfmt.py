@@ -20,7 +20,7 @@ from yaml.events import (
 from ..errors import TreeFormatError
 from ..tree import DEFAULT_MAX_NODES, Tree
 from ._scan import Locator, check_not_empty, end_pos, relocated, shown, strip_bom
-from ._shape import CountingBuilder, FormatBuilder, Shape, _Seq
+from ._shape import CountingBuilder, FormatBuilder, Shape, _Seq, _Wrap
 from ._write import WIDTH, Style, compact, fmt_number, layout, widths
 
 NAME = "yaml"
@@ -81,8 +81,8 @@ def _resolve(s: str) -> Any:
     if tag == _TAG + "int":
         try:
             return _CONSTRUCTOR.construct_yaml_int(node)
-        except ValueError:  # more digits than int() converts
-            return _BIG
+        except ValueError:  # more digits than int() converts, or no digits at all ("0b_")
+            return _BIG if len(s) > 1000 else s
     if tag == _TAG + "float":
         return _CONSTRUCTOR.construct_yaml_float(node)
     if tag == _TAG + "bool":
@@ -336,10 +336,10 @@ def _yaml_error(e: yaml.YAMLError, text: str, source: str) -> TreeFormatError:
     return TreeFormatError(message, source, line, column)
 
 
-def _run_events(text: str, shape: Shape) -> Tree:
+def _run_events(text: str, shape: Shape, splice: _Splice | None = None) -> Tree:
     loader = _Loader(text)
     try:
-        return _consume(loader.get_event, shape)
+        return _consume(loader.get_event, shape, splice)
     finally:
         loader.dispose()
 
@@ -361,7 +361,7 @@ def _lookahead(get: Any, buf: deque[Any], count: int) -> None:
         buf.append(ev)
 
 
-def _consume(get: Any, shape: Shape) -> Tree:
+def _consume(get: Any, shape: Shape, splice: _Splice | None = None) -> Tree:
     """Feed libyaml's events to the shape.
 
     A node written the usual way (``{name: x, value: 3}``, ``{name: x,
@@ -386,6 +386,9 @@ def _consume(get: Any, shape: Shape) -> Tree:
             if ev.tag is not None:
                 raise _tag_error(shape, ev.tag, mark)
             value = ev.value
+            if splice is not None and mark.line == splice.line and mark.column == splice.column:
+                splice.take(ev, shape)
+                continue
             shape.scalar(resolve_plain(value) if not ev.style else value, value, mark, ev.anchor)
         elif cls is MappingStartEvent:
             if ev.tag is not None:
@@ -506,6 +509,96 @@ def _deep_flow(text: str, limit: int) -> int | None:
     return len(data[:int(where[hits[0]])].decode("utf-8", "ignore"))
 
 
+# -- a block wrapper around a flow tree -----------------------------------------------------
+class _NoSplice(Exception):
+    """The flow collection after ``tree:`` is not the wrapper's tree after all."""
+
+
+class _HeaderBuilder:
+    """The builder of the wrapper's own pass: the tree is read already, so no node may come."""
+
+    def __init__(self, real: FormatBuilder) -> None:
+        self.real = real
+        self.source = real.source
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise _NoSplice
+
+    open = leaf = close = label = copy_range = int_leaves = _refuse
+
+    def finish(self, *, root_max: bool = True, meta: Any = None) -> Tree:
+        return self.real.finish(root_max=root_max, meta=meta)
+
+
+class _Splice:
+    """Where the wrapper's tree was masked (0-based line and column of the placeholder)."""
+
+    def __init__(self, line: int, column: int, error: TreeFormatError | None) -> None:
+        self.line = line
+        self.column = column
+        self.error = error
+        self.done = False
+
+    def take(self, ev: Any, shape: Shape) -> None:
+        ctx = shape.stack[-1]
+        if (ev.value != "0" or ev.style or ev.anchor is not None or ctx.__class__ is not _Wrap
+                or ctx.key != "tree"):
+            raise _NoSplice
+        if self.error is not None:
+            raise self.error
+        shape.skip_node()
+        self.done = True
+
+
+_TREE_FLOW = re.compile(r"^tree:(?=[ \t\r\n])" + _WS + r"(?<=[ \t])(?=[\[{])", re.M)
+_LINE_REST = re.compile(r"[ \t]*(?:(?<![^ \t\r\n])#[^\r\n]*)?(?:\r?\n|\Z)")
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _parse_spliced(text: str, start: int, source: str, max_nodes: int) -> Tree | None:
+    """Read ``key: ...`` lines around ``tree: [...]``: libyaml for the wrapper, the flow reader
+    for the tree (linear however deep).  None when the document is not of that form after all.
+
+    The flow collection is read first; then libyaml reads the document with the collection
+    masked (a placeholder ``0`` and blanks, so places do not move) and must find the
+    placeholder as the value of the wrapper's ``tree``.
+    """
+    builder = FormatBuilder(source, max_nodes)
+    locate = Locator(text)
+    sub = Shape(builder, locate, text_names=True, top_node=True)
+    error: TreeFormatError | None = None
+    try:
+        stop = _run_flow(text, start, sub)
+        if not _LINE_REST.match(text, stop):
+            return None
+    except _Unsupported:
+        return None
+    except TreeFormatError as e:
+        error = relocated(e, locate, sub.errpos)
+        stop = len(text)
+    masked = text[:start] + "0" + _NOT_NEWLINE.sub(" ", text[start + 1:stop]) + text[stop:]
+    first = locate(start)
+    last = locate(stop)
+    splice = _Splice(first[0] - 1, first[1] - 1, error)
+    header = Shape(_HeaderBuilder(builder), _mark, text_names=True)
+    try:
+        tree = _run_events(masked, header, splice)
+    except _NoSplice:
+        return None
+    except yaml.YAMLError as e:
+        found = _yaml_error(e, text, source)
+    except TreeFormatError as e:
+        if e is error:
+            raise
+        found = relocated(e, _mark, header.errpos)
+    else:
+        return tree if splice.done else None
+    where = (found.line, found.column)
+    if found.line is None or first <= where < last:  # a consequence of the mask
+        return None
+    raise found
+
+
 def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
     """Read a YAML tree file.
 
@@ -538,10 +631,11 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
     limit before anything is copied); a file holds one document.
 
     How it reads without recursion: a document that is one flow collection
-    (``[`` or ``{`` first) is read by an own regex tokenizer with an explicit
-    stack, linear however deep (libyaml is quadratic on deep flow nesting);
-    anything else, or flow documents using anchors, tags or other rare syntax
-    while nested less than 1,000 deep, goes through libyaml's event stream
+    (``[`` or ``{`` first), and the flow collection after a block wrapper's
+    ``tree:``, are read by an own regex tokenizer with an explicit stack,
+    linear however deep (libyaml is quadratic on deep flow nesting); anything
+    else, or flow collections using anchors, tags or other rare syntax while
+    nested less than 1,000 deep, goes through libyaml's event stream
     (``yaml.parse`` with the C loader), again with an explicit stack.  PyYAML's
     composer and constructors, which recurse, are never used.
     """
@@ -565,12 +659,17 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
                     f"{FALLBACK_DEPTH:,} levels deep or more may hold only lists, mappings, "
                     "numbers, strings and comments", source, line, column) from None
     else:
+        candidate = _TREE_FLOW.search(text)
+        if candidate is not None:
+            tree = _parse_spliced(text, candidate.end(), source, max_nodes)
+            if tree is not None:
+                return tree
         deep = _deep_flow(text, BLOCK_FLOW_DEPTH)
         if deep is not None:
             line, column = Locator(text)(deep)
             raise TreeFormatError(
                 f"flow collections nested {BLOCK_FLOW_DEPTH:,} levels deep or more are read only "
-                "when the whole document is one flow collection (starting with '[' or '{')",
+                "as the whole document or as the value of the wrapper's 'tree:' (on its line)",
                 source, line, column)
     return parse_events(text, source, max_nodes=max_nodes)
 
@@ -751,21 +850,27 @@ def _block(tree: Tree, heads: list[str], tails: list[str], mapping: list[bool],
 
 
 def dump(tree: Tree) -> str:
-    """The tree as a YAML document: flow style when bare or deep, else block style."""
+    """The tree as a YAML document.
+
+    Block style when the tree has names or static values and is at most
+    :data:`BLOCK_MAX_DEPTH` deep (subtrees that fit on a line in flow style);
+    otherwise the tree is one flow collection, alone or as the value of
+    ``tree:`` after the metadata, which the reader takes in linear time.
+    """
     heads, tails, mapping = _node_texts(tree)
     fields = _meta_fields(tree)
-    bare = not fields and not any(mapping)
-    if not bare and tree.max_depth() <= BLOCK_MAX_DEPTH:
+    if any(mapping) and tree.max_depth() <= BLOCK_MAX_DEPTH:
         return "\n".join(_block(tree, heads, tails, mapping, fields)) + "\n"
-    out: list[str] = []
+    out: list[str] = [f"{key}: {text}\n" for key, text in fields]
     if not fields:
         layout(out, tree.end, heads, tails, _FLOW)
     else:
-        out.append("{\n")
-        for key, text in fields:
-            out.append(f"  {key}: {text},\n")
-        out.append("  tree: ")
-        layout(out, tree.end, heads, tails, _FLOW, column=8, indent=2)
-        out.append("\n}")
+        w = widths(tree.end, heads, tails, len(_FLOW.sep))
+        if 6 + w[0] < WIDTH:
+            out.append("tree: ")
+            compact(out, tree.end, heads, tails, _FLOW.sep, 0)
+        else:  # the collection on its own lines, indented under the key
+            out.append("tree:\n  ")
+            layout(out, tree.end, heads, tails, _FLOW, column=2, indent=2, w=w)
     out.append("\n")
     return "".join(out)
