@@ -26,6 +26,9 @@ from gtsearch.algorithms import ALGORITHMS, search
 from gtsearch.formats import load_tree
 from gtsearch.tree import Tree
 
+from .test_mt import ref_mtd
+from .test_scout import reference as scout_reference
+
 Number = Union[int, float]
 Nested = Union[Number, list[Any]]
 Path_ = tuple[int, ...]
@@ -85,6 +88,13 @@ TTT_COUNTS: dict[tuple[str, tuple[tuple[str, Number], ...]], int] = {
     ("sss-bounded", (("bound", 0),)): 390,     # "value >= 0"
     ("dual-bounded", (("bound", -1),)): 6_720,  # exact: the value 0 > -1
     ("dual-bounded", (("bound", 0),)): 6_470,   # "value <= 0"
+    ("negascout", ()): 6_825,                  # 6,805 distinct leaves, 20 read again
+    ("scout", ()): 7_192,                      # 6,810 distinct leaves, 382 read again
+    ("mt-sss", ()): 7_153,                     # = sss, leaf for leaf
+    ("mt-dual", ()): 6_792,                    # = dual, the same leaf set
+    ("mtdf", ()): 6_720,                       # first guess 0 (the value): two passes
+    ("mtdf", (("bound", 1),)): 6_635,
+    ("mtdf", (("bound", -1),)): 6_792,
 }
 
 # --------------------------------------------------------------------------
@@ -257,6 +267,14 @@ def reference(name: str, tree: Nested, root_max: bool,
         l0 = params.get("bound", -INF)
         h, out = ref_dual(tree, root_max, l0)
         return h, ("upper" if h <= l0 else None), out
+    # the algorithms that came after SSS*: their textbook forms live beside their own tests
+    if name in ("negascout", "scout"):
+        v, out = scout_reference(name, tree, root_max)
+        return v, None, out
+    if name in ("mt-sss", "mt-dual", "mtdf"):
+        first = {"mt-sss": INF, "mt-dual": -INF}.get(name, params.get("bound", 0))
+        v, out, _passes = ref_mtd(tree, root_max, first)
+        return v, None, out
     return None
 
 

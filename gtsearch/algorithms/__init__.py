@@ -10,7 +10,7 @@ from ..errors import UsageError
 from ..result import Number, SearchResult
 from ..tree import Tree
 from .base import Outcome, Stats, principal_variation
-from . import depthfirst, sss
+from . import depthfirst, mt, scout, sss
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,26 @@ ALGORITHMS: tuple[Algorithm, ...] = (
     Algorithm("dual-bounded", ("dual*-bounded", "dualb"),
               "DUAL* started from the lower bound --bound L (exact if the value > L)",
               "bound", True, "Sun & Ma 1993", sss.dual),
+    Algorithm("negascout", ("pvs", "nega-scout", "ns"),
+              "NegaScout / PVS: first child with the full window, the others with null "
+              "windows, re-searched on a fail high",
+              None, False, "Reinefeld 1983; Marsland & Campbell 1982 (PVS)", scout.negascout),
+    Algorithm("scout", ("pearl-scout",),
+              "Pearl's SCOUT: TEST whether each later child beats the best so far, "
+              "EVAL it only then",
+              None, False, "Pearl 1980", scout.scout),
+    Algorithm("mt-sss", ("mt-sss*", "mtd+inf", "mtd(+inf)"),
+              "MT-SSS*: MTD(+inf), null-window passes with a transposition table; "
+              "SSS*'s leaves in SSS*'s order",
+              None, False, "Plaat, Schaeffer, Pijls & de Bruin 1996", mt.mt_sss),
+    Algorithm("mt-dual", ("mt-dual*", "mtd-inf", "mtd(-inf)"),
+              "MT-DUAL*: MTD(-inf), null-window passes with a transposition table; "
+              "DUAL*'s leaf set",
+              None, False, "Plaat, Schaeffer, Pijls & de Bruin 1996", mt.mt_dual),
+    Algorithm("mtdf", ("mtd(f)", "mtd-f"),
+              "MTD(f): MT passes from the first guess --bound F (default 0) until the "
+              "bounds meet",
+              "bound", False, "Plaat, Schaeffer, Pijls & de Bruin 1996", mt.mtdf),
 )
 
 

@@ -15,6 +15,10 @@ distinct evaluations; a re-evaluation would be reported under
 
 MTD(+inf) is MT-SSS*: it evaluates the same leaves as SSS* in the same order.
 MTD(-inf) is MT-DUAL*: the same leaf set as DUAL*.  MTD(f) starts from a guess.
+The registry names them ``mt-sss``, ``mt-dual`` and ``mtdf``; MTD(f)'s first
+guess is its ``bound`` (``--bound F`` in ``eval``, ``--guess F`` in ``compare``
+and ``experiment``), 0 when none is given.  ``passes`` in the extra figures
+counts the MT passes.
 """
 
 from __future__ import annotations
