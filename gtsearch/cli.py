@@ -52,6 +52,8 @@ NUMBER = NumberParam()
 #: ``gtsearch eval`` on a small tree starts fast: name -> "module:attribute"
 LAZY_COMMANDS: dict[str, str] = {
     "gen": "gtsearch.cli_gen:gen_command",
+    "show": "gtsearch.cli_show:show_command",
+    "trace": "gtsearch.cli_show:trace_command",
 }
 
 

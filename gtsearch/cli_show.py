@@ -1,0 +1,201 @@
+"""``gtsearch show`` and ``gtsearch trace``: a search drawn as a tree, step by step, and as pictures."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from .cli import (NUMBER, STDIN, _display_name, _load, _plan, _stdout_is_terminal,
+                  input_format_option, max_nodes_option)
+from .errors import GtsearchError, UsageError
+from .numbers import Number
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .algorithms import Algorithm
+    from .tree import Tree
+
+algo_option = click.option(
+    "-a", "--algo", "algo", default="alphabeta", show_default=True, metavar="NAME",
+    help="The algorithm (aliases work: ab, sss*, dual*, bs*...). See 'gtsearch algorithms'.")
+bound_option = click.option("--bound", type=NUMBER, default=None, metavar="V",
+                            help="Bound for f1, sss-bounded (V) and dual-bounded (L).")
+alpha_option = click.option("--alpha", type=NUMBER, default=None, metavar="A",
+                            help="Lower end of alphabeta's window (default -inf).")
+beta_option = click.option("--beta", type=NUMBER, default=None, metavar="B",
+                           help="Upper end of alphabeta's window (default +inf).")
+root_option = click.option("--root", type=click.Choice(["max", "min"], case_sensitive=False),
+                           default=None, help="Player to move at the root, overriding the file.")
+
+
+def _one_algorithm(name: str, bound: Number | None, alpha: Number | None,
+                   beta: Number | None) -> tuple[Algorithm, dict[str, Number]]:
+    """The one algorithm named, with its parameters checked as eval checks them."""
+    plan = _plan([name], bound, alpha, beta)
+    if len(plan) != 1:
+        raise UsageError("show and trace follow one algorithm at a time; name one with --algo")
+    return plan[0]
+
+
+def _tree(file: str, root: str | None, input_format: str | None, max_nodes: int) -> Tree:
+    tree, _seconds = _load(file, input_format, max_nodes)
+    if root is not None:
+        tree = tree.with_root(root.lower() == "max")
+    return tree
+
+
+def _console() -> Console:
+    """Colours on a terminal; plain text (no ANSI at all) off one or with NO_COLOR set.
+
+    FORCE_COLOR asks for colours off a terminal too, as rich's own convention has it.
+    """
+    from rich.console import Console
+
+    terminal = _stdout_is_terminal()
+    plain = bool(os.environ.get("NO_COLOR")) or not (terminal or os.environ.get("FORCE_COLOR"))
+    wide = not terminal and "COLUMNS" not in os.environ
+    return Console(highlight=False, emoji=False, width=200 if wide else None,
+                   color_system=None if plain else "auto", force_terminal=not plain)
+
+
+def _write(path: str, text: str) -> None:
+    if path == STDIN:
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    except OSError as e:
+        raise GtsearchError(f"{path}: cannot write: {e.strerror or e}") from None
+
+
+# -- show ----------------------------------------------------------------------------------
+@click.command("show")
+@click.argument("file", metavar="FILE")
+@algo_option
+@bound_option
+@alpha_option
+@beta_option
+@root_option
+@click.option("--max-depth", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Draw the nodes down to depth N only (the root is at depth 0); applies to "
+                   "--dot, --svg and --html too.")
+@click.option("--max-lines", type=click.IntRange(min=0), default=400, show_default=True,
+              metavar="N", help="Stop the terminal drawing after N node lines (0: no limit).")
+@click.option("--fold/--no-fold", default=True, show_default=True,
+              help="Fold each pruned subtree, and runs of 4 or more pruned siblings, into one line.")
+@click.option("--dot", "dot_out", default=None, metavar="OUT.dot",
+              help="Also write the picture as Graphviz DOT ('-': standard output).")
+@click.option("--svg", "svg_out", default=None, metavar="OUT.svg",
+              help="Also write the picture as SVG, laid out by gtsearch ('-': standard output).")
+@click.option("--html", "html_out", default=None, metavar="OUT.html",
+              help="Also write one self-contained HTML page that replays the search step by "
+                   "step ('-': standard output).")
+@click.option("-q", "--quiet", is_flag=True, help="Write the files only; no drawing.")
+@input_format_option
+@max_nodes_option
+def show_command(file: str, algo: str, bound: Number | None, alpha: Number | None,
+                 beta: Number | None, root: str | None, max_depth: int | None, max_lines: int,
+                 fold: bool, dot_out: str | None, svg_out: str | None, html_out: str | None,
+                 quiet: bool, input_format: str | None, max_nodes: int) -> None:
+    """Draw the tree as one algorithm searched it.
+
+    Each node shows its name (or its path of child indices), MAX or MIN, and
+    the value range its evaluated leaves prove (= exact, ≥ / ≤ a bound).
+    Leaves show their value and, when evaluated, their place in the order
+    (● #3); pruned nodes are dimmed and marked ✂; the PV is marked ★.
+    Depth-first searches name the cutoff that stopped a node. Without a
+    terminal, or with NO_COLOR set, the drawing is plain text.
+
+    \b
+    Examples:
+      gtsearch show tree.yaml
+      gtsearch show tree.yaml --algo sss --svg tree.svg --html replay.html
+      gtsearch show big.json --max-depth 3
+      gtsearch show tree.json -a alphabeta --dot - | dot -Tpng -o tree.png
+    """
+    from .view import build_view
+
+    outs = [o for o in (dot_out, svg_out, html_out) if o is not None]
+    if sum(1 for o in outs if o == STDIN) > 1:
+        raise UsageError("only one of --dot, --svg and --html can go to standard output ('-')")
+    algorithm, params = _one_algorithm(algo, bound, alpha, beta)
+    tree = _tree(file, root, input_format, max_nodes)
+    name = _display_name(file)
+    view = build_view(tree, algorithm, keep_events=html_out is not None, **params)
+    texts: list[tuple[str, str]] = []
+    if dot_out is not None:
+        from .export import to_dot
+
+        texts.append((dot_out, to_dot(view, max_depth, source=name)))
+    if svg_out is not None:
+        from .export import to_svg
+
+        texts.append((svg_out, to_svg(view, max_depth, source=name)))
+    if html_out is not None:
+        from .replay import to_html
+
+        texts.append((html_out, to_html(view, max_depth, source=name)))
+    if not quiet and STDIN not in outs:
+        from .draw import Options, print_view
+
+        print_view(view, _console(), Options(max_depth=max_depth, max_lines=max_lines or None,
+                                             fold=fold), source=name)
+    for path, text in texts:
+        _write(path, text)
+
+
+# -- trace ---------------------------------------------------------------------------------
+@click.command("trace")
+@click.argument("file", metavar="FILE")
+@algo_option
+@bound_option
+@alpha_option
+@beta_option
+@root_option
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True,
+              help="Numbered lines of text, or one JSON object per step (JSON lines).")
+@click.option("--open/--no-open", "open_lists", default=True, show_default=True,
+              help="SSS*/DUAL*: show OPEN after every step.")
+@input_format_option
+@max_nodes_option
+def trace_command(file: str, algo: str, bound: Number | None, alpha: Number | None,
+                  beta: Number | None, root: str | None, output_format: str, open_lists: bool,
+                  input_format: str | None, max_nodes: int) -> None:
+    """Follow one search step by step.
+
+    minimax, f1 and alphabeta: every node entered with its window (alpha,
+    beta) or bound, in MAX's terms, every leaf evaluated, every cutoff and the
+    bound that caused it, every value handed back. sss, dual and their bounded
+    forms: every state taken from OPEN, which of Stockman's cases 1-6
+    applied, the states inserted and purged, and OPEN afterwards. The traces
+    evaluate exactly the leaves that 'gtsearch eval' counts, in its order.
+
+    \b
+    Examples:
+      gtsearch trace tree.yaml
+      gtsearch trace tree.yaml --algo sss
+      gtsearch trace tree.json -a dual-bounded --bound 4 --format json
+    """
+    from .trace import Labels, event_dict, trace, trace_text
+
+    algorithm, params = _one_algorithm(algo, bound, alpha, beta)
+    tree = _tree(file, root, input_format, max_nodes)
+    name = _display_name(file)
+    events = trace(tree, algorithm, open_lists=open_lists, **params)
+    if output_format == "text":
+        for line in trace_text(events, tree, algorithm.name, name):
+            click.echo(line)
+        return
+    labels = Labels(tree)
+    for step, ev in enumerate(events):
+        d = event_dict(ev, step, labels)
+        if step == 0:
+            d = {"step": 0, "event": "start", "file": name, **d}
+        sys.stdout.write(json.dumps(d, ensure_ascii=False, allow_nan=False) + "\n")

@@ -1,0 +1,316 @@
+"""Pictures of one search written by our own code: Graphviz DOT text and SVG from a simple layered layout."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from .errors import GtsearchError
+from .trace import Labels, format_value
+from .tree import Tree
+from .view import SearchView
+
+#: pictures with more nodes than this are refused (use --max-depth)
+MAX_PICTURE_NODES = 5000
+
+# geometry of the SVG, in pixels
+DY = 78          # between levels
+MIN_DX = 54      # between leaf slots
+GROUP_GAP = 0.4  # extra space, in slots, between the leaves of different parents
+MARGIN = 28
+TOP = 64         # room for the two title lines
+HALF = 19        # half the width of a triangle
+LEAF_H = 22
+
+COLOR_PV = "#d35400"
+COLOR_PRUNED = "#9a9a9a"
+COLOR_EVALUATED = "#2f6fc9"
+COLOR_MAX = "#b03030"
+COLOR_MIN = "#2b50a8"
+
+
+@dataclass
+class Layout:
+    """Where every drawn node goes: x, y (centres) and which nodes hide children."""
+
+    nodes: list[int]
+    x: dict[int, float]
+    y: dict[int, float]
+    #: nodes at the depth limit whose children are not drawn -> how many nodes are hidden
+    hidden: dict[int, int]
+    width: float
+    height: float
+    leaf_width: float
+
+
+def drawn_nodes(tree: Tree, max_depth: int | None) -> tuple[list[int], dict[int, int]]:
+    """The nodes a picture shows (preorder), and those at the depth limit with hidden children."""
+    end = tree.end
+    depth = tree.depth
+    nodes: list[int] = []
+    hidden: dict[int, int] = {}
+    n = 0
+    size = tree.n_nodes
+    while n < size:
+        nodes.append(n)
+        if len(nodes) > MAX_PICTURE_NODES:
+            raise GtsearchError(
+                f"the picture would have more than {MAX_PICTURE_NODES:,} nodes "
+                f"(the tree has {size:,}); draw its top with --max-depth N")
+        if max_depth is not None and depth[n] >= max_depth and end[n] > n + 1:
+            hidden[n] = end[n] - n - 1
+            n = end[n]
+        else:
+            n += 1
+    return nodes, hidden
+
+
+def layout(view: SearchView, max_depth: int | None = None) -> Layout:
+    """Leaves (and nodes at the depth limit) side by side in order, each parent centred above."""
+    tree = view.tree
+    nodes, hidden = drawn_nodes(tree, max_depth)
+    end = tree.end
+    depth = tree.depth
+    widest = max((len(format_value(tree.number(n))) for n in nodes if end[n] == n + 1), default=1)
+    names = max((len(tree.names.get(n, "")) for n in nodes if end[n] == n + 1), default=0)
+    leaf_width = max(30.0, 7.5 * widest + 12)
+    dx = max(MIN_DX, leaf_width + 14, 6.5 * names + 10)
+    x: dict[int, float] = {}
+    y: dict[int, float] = {}
+    parent = tree.parent
+    slot = -1.0
+    last_parent = None
+    for n in nodes:
+        y[n] = TOP + MARGIN + depth[n] * DY
+        if end[n] == n + 1 or n in hidden:
+            slot += 1 if last_parent in (None, parent[n]) else 1 + GROUP_GAP
+            last_parent = parent[n]
+            x[n] = MARGIN + 40 + slot * dx
+    for n in reversed(nodes):  # children before their parents
+        if n not in x:
+            kids = list(tree.children(n))
+            x[n] = (x[kids[0]] + x[kids[-1]]) / 2
+    width = MARGIN * 2 + 80 + max(slot, 0) * dx
+    height = max(y.values()) + MARGIN + 70
+    return Layout(nodes, x, y, hidden, max(width, 560.0), height, leaf_width)
+
+
+def _short_range(view: SearchView, n: int) -> str:
+    return short_range(view.range_text(n))
+
+
+def short_range(text: str) -> str:
+    """A range (gtsearch.view.range_text) short enough for a triangle: 3, ≤2, ≥5, 2..5, or nothing."""
+    if text == "?":
+        return ""
+    if text.startswith("= "):
+        return text[2:]
+    if text.startswith("∈ ["):
+        lo, hi = text[3:-1].split(", ")
+        return f"{lo}..{hi}"
+    return text.replace(" ", "")
+
+
+# -- SVG ------------------------------------------------------------------------------------
+def to_svg(view: SearchView, max_depth: int | None = None, *, state: bool = True,
+           source: str | None = None) -> str:
+    """The picture as an SVG document.
+
+    ``state`` True draws the search's outcome (evaluated leaves filled,
+    pruned nodes and edges grey and dashed, the PV bold, value ranges); False
+    draws the bare tree, with element ids and classes that the HTML replay
+    styles step by step.
+    """
+    tree = view.tree
+    lay = layout(view, max_depth)
+    labels = Labels(tree)
+    end = tree.end
+    parent = tree.parent
+    pv = set(view.pv)
+    out: list[str] = []
+    w, h = lay.width, lay.height
+    out.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+               f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
+               'class="gtsearch-tree">')
+    title = tree.meta.title or source or tree.source
+    out.append(f"<title>{escape(title)}</title>")
+    out.append('<rect width="100%" height="100%" fill="white"/>')
+    if state:
+        out.append(f'<text x="{MARGIN}" y="26" font-size="16" font-weight="bold">{escape(title)}</text>')
+        out.append(f'<text x="{MARGIN}" y="48" font-size="13">{escape(view.title())}</text>')
+
+    # edges first, under the nodes
+    out.append('<g class="edges">')
+    for n in lay.nodes:
+        p = parent[n]
+        if p < 0:
+            continue
+        cls = ["edge"]
+        attrs = f'stroke="black" stroke-width="1.2"'
+        if state:
+            if not view.searched[n]:
+                cls.append("pruned")
+                attrs = f'stroke="{COLOR_PRUNED}" stroke-width="1.2" stroke-dasharray="5 4"'
+            elif n in pv:
+                cls.append("pv")
+                attrs = f'stroke="{COLOR_PV}" stroke-width="3.5"'
+        x1, y1 = lay.x[p], lay.y[p] + (14 if tree.is_max(p) else 18)
+        x2, y2 = lay.x[n], lay.y[n] - (LEAF_H / 2 if end[n] == n + 1 else
+                                       (18 if tree.is_max(n) else 14))
+        out.append(f'<line id="edge-{n}" data-node="{n}" class="{" ".join(cls)}" '
+                   f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {attrs}/>')
+    out.append("</g>")
+
+    out.append('<g class="nodes">')
+    for n in lay.nodes:
+        out.append(_svg_node(view, lay, labels, n, pv, state))
+    out.append("</g>")
+    if state:
+        y = h - 22
+        out.append(f'<g class="legend" font-size="12" transform="translate({MARGIN},{y:.0f})">'
+                   f'<rect x="0" y="-11" width="22" height="14" fill="{COLOR_EVALUATED}" stroke="black"/>'
+                   '<text x="28" y="0">evaluated (#order)</text>'
+                   f'<rect x="150" y="-11" width="22" height="14" fill="white" stroke="{COLOR_PRUNED}" '
+                   'stroke-dasharray="4 3"/>'
+                   f'<text x="178" y="0" fill="{COLOR_PRUNED}">pruned</text>'
+                   f'<line x1="240" y1="-4" x2="270" y2="-4" stroke="{COLOR_PV}" stroke-width="3.5"/>'
+                   '<text x="276" y="0">principal variation</text>'
+                   '<text x="410" y="0">▲ MAX  ▼ MIN</text></g>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _svg_node(view: SearchView, lay: Layout, labels: Labels, n: int, pv: set[int],
+              state: bool) -> str:
+    tree = view.tree
+    x, y = lay.x[n], lay.y[n]
+    leaf = tree.end[n] == n + 1
+    is_max = tree.is_max(n)
+    kind = "leaf" if leaf else ("max" if is_max else "min")
+    cls = ["node", kind]
+    stroke, fill, text_fill, width, dash = "black", "white", "black", 1.3, ""
+    if state:
+        if not view.searched[n]:
+            cls.append("pruned")
+            stroke, text_fill, dash = COLOR_PRUNED, COLOR_PRUNED, ' stroke-dasharray="4 3"'
+        if leaf and n in view.rank:
+            cls.append("evaluated")
+            fill, text_fill = COLOR_EVALUATED, "white"
+        if n in pv:
+            cls.append("pv")
+            stroke, width = COLOR_PV, 3.0
+    name = tree.names.get(n)
+    player = "leaf" if leaf else ("MAX" if is_max else "MIN")
+    tip = f"{labels.label(n)} ({player})"
+    if leaf:
+        tip += f" = {format_value(tree.number(n))}"
+    parts = [f'<g id="node-{n}" data-node="{n}" class="{" ".join(cls)}">',
+             f"<title>{escape(tip)}</title>"]
+    shape_attrs = f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}'
+    if leaf:
+        lw = lay.leaf_width
+        parts.append(f'<rect class="shape" x="{x - lw / 2:.1f}" y="{y - LEAF_H / 2:.1f}" '
+                     f'width="{lw:.1f}" height="{LEAF_H}" rx="3" {shape_attrs}/>')
+        parts.append(f'<text class="value" x="{x:.1f}" y="{y + 4.5:.1f}" font-size="13" '
+                     f'text-anchor="middle" fill="{text_fill}">'
+                     f"{escape(format_value(tree.number(n)))}</text>")
+        rank = view.rank.get(n) if state else None
+        parts.append(f'<text id="rank-{n}" class="rank" x="{x:.1f}" y="{y + LEAF_H / 2 + 14:.1f}" '
+                     f'font-size="10" text-anchor="middle" fill="{COLOR_EVALUATED}">'
+                     f'{"" if rank is None else f"#{rank}"}</text>')
+        if name is not None:
+            parts.append(f'<text class="name" x="{x:.1f}" y="{y - LEAF_H / 2 - 5:.1f}" font-size="11" '
+                         f'text-anchor="middle" fill="#555">{escape(name)}</text>')
+    else:
+        if is_max:
+            points = f"{x:.1f},{y - 18:.1f} {x - HALF - 3:.1f},{y + 14:.1f} {x + HALF + 3:.1f},{y + 14:.1f}"
+            ty = y + 9
+        else:
+            points = f"{x - HALF - 3:.1f},{y - 14:.1f} {x + HALF + 3:.1f},{y - 14:.1f} {x:.1f},{y + 18:.1f}"
+            ty = y - 1
+        parts.append(f'<polygon class="shape" points="{points}" {shape_attrs}/>')
+        value = _short_range(view, n) if state else ""
+        parts.append(f'<text id="range-{n}" class="range" x="{x:.1f}" y="{ty:.1f}" font-size="11" '
+                     f'text-anchor="middle" fill="{text_fill}">{escape(value)}</text>')
+        if name is not None:
+            parts.append(f'<text class="name" x="{x - HALF - 8:.1f}" y="{y + 2:.1f}" font-size="12" '
+                         f'text-anchor="end" fill="{COLOR_MAX if is_max else COLOR_MIN}">'
+                         f"{escape(name)}</text>")
+        hidden = lay.hidden.get(n)
+        if hidden:
+            parts.append(f'<text class="hidden" x="{x:.1f}" y="{y + 36:.1f}" font-size="10" '
+                         f'text-anchor="middle" fill="#777">… {hidden:,} nodes</text>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+# -- DOT ------------------------------------------------------------------------------------
+def _dot_string(text: str) -> str:
+    """A DOT quoted string; line breaks become DOT's centred \\n."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = None) -> str:
+    """The picture as Graphviz DOT: MAX triangles, MIN inverted triangles, leaves as boxes.
+
+    Evaluated leaves are filled, pruned nodes and the edges into them grey and
+    dashed, the PV's edges bold.  ``dot -Tsvg`` lays it out.
+    """
+    tree = view.tree
+    nodes, hidden = drawn_nodes(tree, max_depth)
+    labels = Labels(tree)
+    end = tree.end
+    parent = tree.parent
+    pv = set(view.pv)
+    title = tree.meta.title or source or tree.source
+    lines = [f"digraph {_dot_string(title)} {{",
+             f"  graph [ordering=out, labelloc=t, label={_dot_string(title + chr(10) + view.title())}];",
+             '  node [fontname="Helvetica", fontsize=11];',
+             "  edge [arrowhead=none];"]
+    for n in nodes:
+        leaf = end[n] == n + 1
+        label = labels.label(n) if tree.names.get(n) is not None or not leaf else ""
+        attrs: list[str] = []
+        if leaf:
+            text = (label + "\n" if label else "") + format_value(tree.number(n))
+            rank = view.rank.get(n)
+            if rank is not None:
+                text += f"\n#{rank}"
+            attrs.append("shape=box")
+        else:
+            text = f"{label}\n{view.range_text(n) if view.searched[n] else 'pruned'}"
+            attrs.append("shape=triangle" if tree.is_max(n) else "shape=invtriangle")
+            if n in hidden:
+                text += f"\n… {hidden[n]:,} nodes"
+        attrs.insert(0, f"label={_dot_string(text)}")
+        styles = []
+        if not view.searched[n]:
+            styles.append("dashed")
+            attrs.append("color=gray60, fontcolor=gray60")
+        if leaf and n in view.rank:
+            styles.append("filled")
+            attrs.append(f'fillcolor="{COLOR_EVALUATED}", fontcolor=white')
+        if n in pv:
+            styles.append("bold")
+            attrs.append(f'color="{COLOR_PV}", penwidth=2.5')
+        if styles:
+            attrs.append(f'style="{",".join(styles)}"')
+        lines.append(f"  n{n} [{', '.join(attrs)}];")
+    for n in nodes:
+        p = parent[n]
+        if p < 0:
+            continue
+        if not view.searched[n]:
+            style = " [style=dashed, color=gray60]"
+        elif n in pv:
+            style = f' [style=bold, color="{COLOR_PV}", penwidth=3]'
+        else:
+            style = ""
+        lines.append(f"  n{p} -> n{n}{style};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["Layout", "MAX_PICTURE_NODES", "drawn_nodes", "layout", "short_range", "to_dot",
+           "to_svg"]

@@ -1,0 +1,236 @@
+"""What a picture of one search shows: evaluated and pruned nodes, each node's known value range, the PV.
+
+Shared by the terminal drawing (gtsearch.draw) and the exports
+(gtsearch.export).  The range of a node is what its evaluated leaves prove,
+the way Russell & Norvig's Figure 5.5 draws alpha-beta: a leaf evaluated is
+[f, f], a subtree with no evaluated leaf is [-inf, +inf], a MAX node is
+[max lo, max hi] of its children and a MIN node [min lo, min hi].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .algorithms import Algorithm, find_algorithm, search
+from .render import format_pv
+from .result import Number, SearchResult
+from .trace import (INF, Cutoff, Event, Labels, Leaf, Result, Return, Take, event_dict,
+                    event_text, format_value, trace)
+from .tree import Tree
+
+
+@dataclass
+class SearchView:
+    """One search of one tree, ready to draw."""
+
+    tree: Tree
+    algorithm: str
+    result: SearchResult
+    #: evaluated leaf -> its place in the evaluation order (1-based)
+    rank: dict[int, int]
+    #: searched[n] == 1 when a leaf at or below n was evaluated; the others were pruned
+    searched: bytearray
+    #: node -> (lo, hi), the range its evaluated leaves prove (searched nodes only)
+    ranges: dict[int, tuple[Number, Number]]
+    #: the PV as nodes from the root
+    pv: list[int]
+    #: depth-first searches: the cutoff that stopped a node, if one did
+    cutoffs: dict[int, Cutoff] = field(default_factory=dict)
+    #: every event, kept when asked (the HTML replay needs them)
+    events: list[Event] | None = None
+
+    @property
+    def labels(self) -> Labels:
+        return Labels(self.tree)
+
+    def is_cut(self, n: int) -> bool:
+        """Whether n heads a pruned subtree: nothing below it evaluated, its parent searched."""
+        if self.searched[n]:
+            return False
+        p = self.tree.parent[n]
+        return p < 0 or bool(self.searched[p])
+
+    def range_text(self, n: int) -> str:
+        """The node's range: ``= 3``, ``≥ 3``, ``≤ 3``, ``∈ [2, 5]``, or ``?`` (nothing known)."""
+        r = self.ranges.get(n)
+        return "?" if r is None else range_text(*r)
+
+    def title(self) -> str:
+        """One line: the algorithm, its parameters, the value and the PV."""
+        r = self.result
+        params = ", ".join(f"{k} {format_value(v)}" for k, v in r.params.items())
+        rel = {None: "", "lower": "≥ ", "upper": "≤ "}[r.bound]
+        kind = "" if r.bound is None else f" ({r.bound} bound)"
+        pv = format_pv(r)
+        head = self.algorithm + (f" ({params})" if params else "")
+        return (f"{head}: value {rel}{format_value(r.value)}{kind}, PV {pv}, "
+                f"{r.leaves} of {r.leaves_total} leaves evaluated")
+
+
+def range_text(lo: Number, hi: Number) -> str:
+    if lo == hi:
+        return f"= {format_value(lo)}"
+    if hi == INF:
+        return "?" if lo == -INF else f"≥ {format_value(lo)}"
+    if lo == -INF:
+        return f"≤ {format_value(hi)}"
+    return f"∈ [{format_value(lo)}, {format_value(hi)}]"
+
+
+def build_view(tree: Tree, algorithm: str | Algorithm = "alphabeta", *,
+               bound: Number | None = None, alpha: Number | None = None,
+               beta: Number | None = None, keep_events: bool = False) -> SearchView:
+    """Run the search (the fast algorithm for the result and PV, the trace for the rest)."""
+    algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
+    result = search(tree, algo, bound=bound, alpha=alpha, beta=beta)
+    events: list[Event] = []
+    rank: dict[int, int] = {}
+    cutoffs: dict[int, Cutoff] = {}
+    for ev in trace(tree, algo, bound=bound, alpha=alpha, beta=beta, open_lists=keep_events):
+        if isinstance(ev, Leaf) or isinstance(ev, Take) and ev.case == 2:
+            rank[ev.node] = len(rank) + 1
+        elif isinstance(ev, Cutoff):
+            cutoffs[ev.node] = ev
+        if keep_events:
+            events.append(ev)
+    # the tests check that the orders agree; here a cheap check of the count
+    if result.leaves != len(rank):
+        raise AssertionError(f"bug: the trace of {algo.name} evaluates {len(rank)} leaves, "
+                             f"the algorithm {result.leaves}")
+    pv = [0]
+    for i in result.pv:
+        pv.append(tree.child(pv[-1], i))
+    return SearchView(tree, algo.name, result, rank, searched_nodes(tree, rank),
+                      value_ranges(tree, rank), pv, cutoffs, events if keep_events else None)
+
+
+def searched_nodes(tree: Tree, leaves: Iterable[int]) -> bytearray:
+    """1 for every node at or above an evaluated leaf."""
+    parent = tree.parent
+    out = bytearray(tree.n_nodes)
+    for n in leaves:
+        while n >= 0 and not out[n]:
+            out[n] = 1
+            n = parent[n]
+    return out
+
+
+def value_ranges(tree: Tree, leaves: Iterable[int]) -> dict[int, tuple[Number, Number]]:
+    """The (lo, hi) that the evaluated leaves prove, for every node above one of them."""
+    done = set(leaves)
+    searched = searched_nodes(tree, done)
+    end = tree.end
+    ranges: dict[int, tuple[Number, Number]] = {}
+    unknown = (-INF, INF)
+    for n in range(tree.n_nodes - 1, -1, -1):  # children before their parent
+        if not searched[n]:
+            continue
+        if end[n] == n + 1:
+            v = tree.number(n)
+            ranges[n] = (v, v)
+            continue
+        kids = [ranges.get(c, unknown) for c in tree.children(n)]
+        pick = max if tree.is_max(n) else min
+        ranges[n] = (pick(x for x, _ in kids), pick(y for _, y in kids))
+    return ranges
+
+
+class RangeTracker:
+    """Value ranges kept up to date one evaluated leaf at a time (for the replay)."""
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self.ranges: dict[int, tuple[Number, Number]] = {}
+
+    def add(self, leaf: int) -> list[int]:
+        """Count an evaluated leaf; return the nodes whose range changed, leaf first."""
+        tree = self.tree
+        parent = tree.parent
+        ranges = self.ranges
+        v = tree.number(leaf)
+        ranges[leaf] = (v, v)
+        changed = [leaf]
+        n = parent[leaf]
+        while n >= 0:
+            is_max = tree.is_max(n)
+            lo: Number = -INF if is_max else INF
+            hi: Number = lo
+            for c in tree.children(n):
+                x, y = ranges.get(c, (-INF, INF))
+                if is_max:
+                    lo, hi = max(lo, x), max(hi, y)
+                else:
+                    lo, hi = min(lo, x), min(hi, y)
+            if ranges.get(n) == (lo, hi):
+                break
+            ranges[n] = (lo, hi)
+            changed.append(n)
+            n = parent[n]
+        return changed
+
+
+# -- the replay: the trace with what changes on the picture at each step ---------------------
+def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
+    """Every step as its JSON object plus what the picture needs.
+
+    Besides the trace's own keys (gtsearch.trace.event_dict) each step has
+    ``text`` (the line the text trace prints), ``ranges`` (nodes whose range
+    changed: ``[node, text]``), ``pruned`` (heads of subtrees known from now on
+    never to be evaluated: the skipped children of a cutoff, or what a
+    SOLVED state leaves unevaluated below its node) and ``solved`` (SSS*/DUAL*:
+    the nodes that got a SOLVED state).
+    """
+    if view.events is None:
+        raise ValueError("the view was built without its events (keep_events=True)")
+    tree = view.tree
+    labels = Labels(tree)
+    end = tree.end
+    searched = view.searched
+    ranges = RangeTracker(tree)
+    marked = bytearray(tree.n_nodes)
+
+    def prune_below(n: int) -> list[int]:
+        heads: list[int] = []
+        m, stop = n, end[n]
+        while m < stop:
+            if searched[m]:
+                m += 1
+            elif marked[m]:
+                m = end[m]
+            else:
+                heads.append(m)
+                for k in range(m, end[m]):
+                    marked[k] = 1
+                m = end[m]
+        return heads
+
+    for step, ev in enumerate(view.events):
+        d = event_dict(ev, step, labels)
+        d["text"] = event_text(ev, labels, view.algorithm)
+        changed: list[int] = []
+        pruned: list[int] = []
+        solved: list[int] = []
+        if isinstance(ev, Leaf) or isinstance(ev, Take) and ev.case == 2:
+            changed = ranges.add(ev.node)
+        if isinstance(ev, Cutoff):
+            for c in ev.skipped:
+                pruned.extend(prune_below(c))
+        elif isinstance(ev, Take):
+            for s in ev.inserted:
+                if s.status == "solved":
+                    solved.append(s.node)
+                    if s.node != ev.node:
+                        pruned.extend(prune_below(s.node))
+        elif isinstance(ev, (Result, Return)) and ev.node == 0:
+            pruned.extend(prune_below(0))
+        d["ranges"] = [[n, range_text(*ranges.ranges[n])] for n in changed]
+        d["pruned"] = pruned
+        if isinstance(ev, Take):
+            d["solved"] = solved
+        yield d
+
+
+__all__ = ["RangeTracker", "SearchView", "build_view", "range_text", "replay_steps",
+           "searched_nodes", "value_ranges"]
