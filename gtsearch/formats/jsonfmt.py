@@ -8,7 +8,7 @@ import re
 from ..errors import TreeFormatError
 from ..tree import DEFAULT_MAX_NODES, Tree
 from ._scan import Locator, check_not_empty, end_pos, relocated, shown, strip_bom
-from ._shape import FormatBuilder, Shape, too_large
+from ._shape import FormatBuilder, Shape
 from ._write import Style, fmt_number, layout
 
 NAME = "json"

@@ -180,7 +180,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             phase = f.phase
             if phase == _KIDS:
                 pass
-            elif phase == _START or phase == _NAMED or phase == _HAS_VALUE:
+            elif phase in (_START, _NAMED, _HAS_VALUE):
                 where[0] = f.name_pos
                 b.open(f.name, f.static)
                 f.phase = _KIDS
@@ -217,7 +217,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 b.leaf(f.static, f.name)
             elif phase == _DOTTED:
                 pass
-            elif phase == _START or phase == _NAMED:
+            elif phase in (_START, _NAMED):
                 what = "a node" if f.name is None else f"node {f.name!r}"
                 raise _Error(f"empty list: {what} needs at least one child or a :value", f.pos)
             elif phase == _WRAP:
@@ -250,7 +250,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             continue
         phase = f.phase
         if phase == _KIDS:
-            if kind == _INT or kind == _FLOAT:
+            if kind in (_INT, _FLOAT):
                 b.leaf(_number(kind, value, tok, "value", start, _CHILD))
                 continue
             if kind == _KEYWORD and tok == ":value":
@@ -260,7 +260,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 raise _Error("unexpected '.': a named leaf is written (name . value)", start)
             raise _Error(f"{_CHILD}, got {_describe(kind, tok, value)}", start)
         if phase == _START:
-            if kind == _SYMBOL or kind == _STRING:
+            if kind in (_SYMBOL, _STRING):
                 if f.top and kind == _SYMBOL and tok == "tree":
                     f.phase = _WRAP
                     continue
@@ -271,7 +271,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             if kind == _DOT:
                 raise _Error("'.' must follow a name: a named leaf is written (name . value)",
                              start)
-        if phase == _START or phase == _NAMED or phase == _HAS_VALUE:
+        if phase in (_START, _NAMED, _HAS_VALUE):
             if kind == _KEYWORD:
                 if tok != ":value":
                     raise _Error(f"unknown keyword {shown(tok)}: a node takes only :value", start)

@@ -230,7 +230,7 @@ def _run_flow(text: str, pos: int, shape: Shape) -> int:
                         return pos
                     continue
             raise _Unsupported(start)
-        if state == _VALUE or state == _ITEM:
+        if state in (_VALUE, _ITEM):
             if g == 1 and closers[-1] == "]":
                 r = run(text, start)
                 if r is not None:
