@@ -562,9 +562,6 @@ def test_eval_small_json_imports_neither_rich_nor_numpy(aima: str) -> None:
     assert status == "0" and "rich" in heavy and "numpy" not in heavy
 
 
-@pytest.mark.xfail(reason="gtsearch.formats imports yamlfmt, which imports yaml at module level "
-                          "(it should import yaml only when a YAML file is read or written)",
-                   strict=False)
 def test_eval_small_json_does_not_import_yaml(aima: str) -> None:
     status, heavy, _ = imported("eval", aima, "-a", "all")
     assert status == "0" and "yaml" not in heavy

@@ -8,16 +8,14 @@
 
 from __future__ import annotations
 
-import gzip
 import re
 import sys
-import zlib
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass
 
 from ..errors import TreeFormatError, UsageError
 from ..tree import DEFAULT_MAX_NODES, Tree
-from . import jsonfmt, sexp
 from ._scan import BOM
 
 __all__ = [
@@ -73,24 +71,30 @@ def _bare_first(name: str, parse: Callable[..., Tree]) -> Callable[..., Tree]:
     return parse_large_bare_fast
 
 
-def _yaml_parse(text: str, source: str = "<input>", *,
-                max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
-    """Read a YAML tree file: see gtsearch.formats.yamlfmt.parse (PyYAML loads on first use)."""
-    from . import yamlfmt
+def _lazy(module: str, attr: str) -> Callable[..., Any]:
+    """A function of a format module that imports the module on its first call.
 
-    return yamlfmt.parse(text, source, max_nodes=max_nodes)
+    ``gtsearch eval`` on one JSON file then never imports the s-expression
+    reader, nor PyYAML.
+    """
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(f".{module}", __name__), attr)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = f"{module}.{attr}"
+    call.__doc__ = f"See gtsearch.formats.{module}.{attr} (imported on first use)."
+    return call
 
 
-def _yaml_dump(tree: Tree) -> str:
-    """Write a YAML tree file: see gtsearch.formats.yamlfmt.dump."""
-    from . import yamlfmt
-
-    return yamlfmt.dump(tree)
-
-
-FORMATS: tuple[Format, ...] = (
-    Format("yaml", (".yaml", ".yml"), _bare_first("yaml", _yaml_parse), _yaml_dump),
-    *(Format(m.NAME, m.EXTENSIONS, _bare_first(m.NAME, m.parse), m.dump) for m in (jsonfmt, sexp)),
+FORMATS: tuple[Format, ...] = tuple(
+    Format(name, extensions, _bare_first(name, _lazy(module, "parse")), _lazy(module, "dump"))
+    for name, extensions, module in (
+        ("yaml", (".yaml", ".yml"), "yamlfmt"),
+        ("json", (".json",), "jsonfmt"),
+        ("sexp", (".sexp", ".lisp", ".scm", ".sx"), "sexp"),
+    )
 )
 
 _ALIASES = {"yml": "yaml", "sexpr": "sexp", "lisp": "sexp"}
@@ -169,6 +173,9 @@ def read_text(path: str) -> str:
     except OSError as e:
         raise TreeFormatError(f"cannot read the file: {_reason(e)}", source) from None
     if data[:2] == _GZIP_MAGIC:
+        import gzip
+        import zlib
+
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error):
