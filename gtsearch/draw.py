@@ -25,8 +25,8 @@ MIN_LABEL = 28
 EVALUATED = "●"
 PRUNED = "✂"
 PV_MARK = "★"
-LEGEND = (f"{EVALUATED} evaluated (#: order)   {PRUNED} pruned   {PV_MARK} principal variation   "
-          "= ≥ ≤ ∈: the value range its evaluated leaves prove")
+LEGEND = (f"{EVALUATED} evaluated (#order)  {PRUNED} pruned  {PV_MARK} PV  "
+          "= ≥ ≤: what the evaluated leaves prove")
 
 STYLE_MAX = "bold red"
 STYLE_MIN = "bold blue"

@@ -22,6 +22,9 @@ TOP = 64         # room for the two title lines
 HALF = 19        # half the width of a triangle
 LEAF_H = 22
 
+#: a white outline under a label, so that it stays readable where an edge crosses it
+HALO = 'stroke="white" stroke-width="3" paint-order="stroke"'
+
 COLOR_PV = "#d35400"
 COLOR_PRUNED = "#9a9a9a"
 COLOR_EVALUATED = "#2f6fc9"
@@ -220,7 +223,7 @@ def _svg_node(view: SearchView, lay: Layout, labels: Labels, n: int, pv: set[int
                      f'{"" if rank is None else f"#{rank}"}</text>')
         if name is not None:
             parts.append(f'<text class="name" x="{x:.1f}" y="{y - LEAF_H / 2 - 5:.1f}" font-size="11" '
-                         f'text-anchor="middle" fill="#555">{escape(name)}</text>')
+                         f'text-anchor="middle" fill="#555" {HALO}>{escape(name)}</text>')
     else:
         if is_max:
             points = f"{x:.1f},{y - 18:.1f} {x - HALF - 3:.1f},{y + 14:.1f} {x + HALF + 3:.1f},{y + 14:.1f}"
@@ -234,7 +237,7 @@ def _svg_node(view: SearchView, lay: Layout, labels: Labels, n: int, pv: set[int
                      f'text-anchor="middle" fill="{text_fill}">{escape(value)}</text>')
         if name is not None:
             parts.append(f'<text class="name" x="{x - HALF - 8:.1f}" y="{y + 2:.1f}" font-size="12" '
-                         f'text-anchor="end" fill="{COLOR_MAX if is_max else COLOR_MIN}">'
+                         f'text-anchor="end" fill="{COLOR_MAX if is_max else COLOR_MIN}" {HALO}>'
                          f"{escape(name)}</text>")
         hidden = lay.hidden.get(n)
         if hidden:

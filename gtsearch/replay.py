@@ -100,7 +100,7 @@ _PAGE = """<!DOCTYPE html>
   /* the picture: the bare tree, styled by the step */
   .node .shape { fill: white; stroke: black; stroke-width: 1.3; stroke-dasharray: none; }
   .node text { fill: #222; }
-  .node .name { fill: #555; }
+  .node .name { fill: #555; stroke: white; }
   .node .rank { fill: var(--evaluated); }
   .edge { stroke: black; stroke-width: 1.2; }
   .node.onstack .shape { fill: #fff4cc; }

@@ -364,3 +364,37 @@ def test_replay_data_shape() -> None:
     assert enters[1]["window"] == "α = -∞, β = +∞" and enters[2]["window"] == "α = 3, β = +∞"
     cut = next(s for s in data["steps"] if s["event"] == "cutoff")
     assert cut["pruned"] == [7, 8] and cut["text"].startswith("cutoff at C: 2 ≤ α = 3")
+
+
+# -- the documentation's sessions are real ---------------------------------------------------
+def doc_sessions() -> list[tuple[str, str, str]]:
+    """(file, command, output) of every complete session in the docs that show this feature."""
+    import shlex
+
+    out = []
+    for doc in (REPO / "docs" / "README-visualisation.md", REPO / "README.md"):
+        if not doc.exists():
+            continue
+        text = doc.read_text(encoding="utf-8")
+        for block in re.findall(r"^```\n(.*?)^```", text, re.M | re.S):
+            lines = block.splitlines()
+            commands = [x for x in lines if x.startswith("$ ")]
+            if (len(commands) != 1 or not lines[0].startswith("$ gtsearch ")
+                    or len(lines) < 2 or "..." in lines):
+                continue
+            args = shlex.split(lines[0][2:])
+            if args[1] not in ("show", "trace"):
+                continue
+            out.append((doc.name, lines[0], "\n".join(lines[1:]) + "\n"))
+    return out
+
+
+def test_documented_sessions_are_real_output() -> None:
+    import shlex
+
+    sessions = doc_sessions()
+    assert len(sessions) >= 3
+    for doc, command, expected in sessions:
+        result = run(*shlex.split(command[2:])[1:], env={"COLUMNS": "100"})
+        assert result.exit_code == 0, (doc, command, result.stderr)
+        assert result.stdout == expected, (doc, command)
