@@ -1,4 +1,4 @@
-"""Regenerate the pictures in docs/: terminal drawings (rich → SVG → PNG), tree pictures, the HTML replay mid-way.
+"""Remake the pictures in docs/: terminal drawings (rich → SVG → PNG), tree pictures, the replay.
 
 Needs the Debian package chromium and the Python package playwright (the
 ``browser`` extra); no browser is downloaded.  Run from the repository:
@@ -51,12 +51,12 @@ def main() -> int:
     tmp.mkdir(exist_ok=True)
     shots: list[tuple[Path, Path, str | None, int]] = []  # (page, png, selector, steps)
 
-    for sample, algo, png in (("sample_trees/aima-fig5-2.yaml", "alphabeta", "show-aima-alphabeta.png"),
-                              ("sample_trees/wikipedia-alphabeta.json", "sss",
-                               "show-wikipedia-sss.png")):
-        page = tmp / (png[:-4] + ".svg")
+    for sample, algo, name in (("sample_trees/aima-fig5-2.yaml", "alphabeta", "show-aima-alphabeta"),
+                               ("sample_trees/wikipedia-alphabeta.json", "sss",
+                                "show-wikipedia-sss")):
+        page = tmp / f"{name}.svg"
         page.write_text(terminal_svg(sample, algo), encoding="utf-8")
-        shots.append((page, DOCS / png, "svg", 0))
+        shots.append((page, DOCS / f"{name}.png", "svg", 0))
 
     wiki = load_tree(str(REPO / "sample_trees/wikipedia-alphabeta.json"))
     svg = to_svg(build_view(wiki, "alphabeta"), source="sample_trees/wikipedia-alphabeta.json")

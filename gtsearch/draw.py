@@ -1,4 +1,4 @@
-"""The tree of one search drawn in the terminal with rich: evaluated and pruned leaves, value ranges, the PV."""
+"""The tree of one search drawn in the terminal with rich: evaluated and pruned leaves, ranges, PV."""
 
 from __future__ import annotations
 

@@ -149,7 +149,7 @@ def to_svg(view: SearchView, max_depth: int | None = None, *, state: bool = True
         if p < 0:
             continue
         cls = ["edge"]
-        attrs = f'stroke="black" stroke-width="1.2"'
+        attrs = 'stroke="black" stroke-width="1.2"'
         if state:
             if not view.searched[n]:
                 cls.append("pruned")

@@ -1,4 +1,4 @@
-"""One self-contained HTML page that replays a search step by step (inline SVG, CSS, JS and the trace as JSON)."""
+"""One self-contained HTML page replaying a search step by step (inline SVG, CSS, JS, trace as JSON)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def replay_data(view: SearchView, source: str | None = None) -> dict[str, Any]:
     tree = view.tree
     labels = Labels(tree)
     steps = list(replay_steps(view))
-    for d, ev in zip(steps, view.events):
+    for d, ev in zip(steps, view.events, strict=True):
         d["ranges"] = [[n, short_range(t)] for n, t in d["ranges"]]
         if isinstance(ev, Enter):
             d["window"] = window_text(ev, labels, view.algorithm)
@@ -96,7 +96,7 @@ _PAGE = """<!DOCTYPE html>
   #log li.now { background: #fff1c2; font-weight: bold; }
   #counts { font-variant-numeric: tabular-nums; }
   .hidden { display: none; }
-  #picture.fit svg { max-width: 100%; height: auto; }
+  #picture.fit svg { width: 100%; height: auto; max-height: calc(100vh - 130px); }
   /* the picture: the bare tree, styled by the step */
   .node .shape { fill: white; stroke: black; stroke-width: 1.3; stroke-dasharray: none; }
   .node text { fill: #222; }
@@ -136,7 +136,8 @@ _PAGE = """<!DOCTYPE html>
       <button id="play" title="play / pause (space)">▶ play</button>
       <button id="next" title="next step (→)">▶</button>
       <button id="last" title="last step (End)">▶|</button>
-      <label title="shrink the picture to the width of the page"><input id="fit" type="checkbox" checked> fit</label>
+      <label title="shrink the picture to the width of the page">
+        <input id="fit" type="checkbox" checked> fit</label>
       <span>step <span id="step">0 / 0</span></span>
     </div>
     <input id="slider" type="range" min="0" max="0" value="0" aria-label="step">

@@ -1,4 +1,4 @@
-"""Teaching traces: each algorithm written as the spec states it, step by step (Knuth & Moore 1975; Stockman 1979).
+"""Teaching traces: each algorithm as the spec states it, step by step (Knuth & Moore 1975; Stockman 1979).
 
 Sources, as fixed in spec/algorithms.md: Knuth, D. E. & Moore, R. W. (1975),
 An analysis of alpha-beta pruning, Artificial Intelligence 6(4) (procedures F,
@@ -31,14 +31,14 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .algorithms import Algorithm, find_algorithm
 from .errors import UsageError
 from .numbers import format_number
 from .tree import Tree
 
-Number = Union[int, float]
+Number = int | float
 INF = float("inf")
 
 LIVE = "live"
@@ -152,7 +152,7 @@ class Result:
     leaves: int
 
 
-Event = Union[Start, Enter, Leaf, Cutoff, Return, Take, Result]
+Event = Start | Enter | Leaf | Cutoff | Return | Take | Result
 
 
 # -- entry point -----------------------------------------------------------------------

@@ -16,8 +16,9 @@ from typing import Any
 from .algorithms import Algorithm, find_algorithm, search
 from .render import format_pv
 from .result import Number, SearchResult
-from .trace import (INF, Cutoff, Event, Labels, Leaf, Result, Return, Take, event_dict,
-                    event_text, format_value, trace)
+from .errors import UsageError
+from .trace import (INF, TRACERS, Cutoff, Event, Labels, Leaf, Result, Return, Take,
+                    event_dict, event_text, format_value, trace)
 from .tree import Tree
 
 
@@ -82,21 +83,33 @@ def range_text(lo: Number, hi: Number) -> str:
 def build_view(tree: Tree, algorithm: str | Algorithm = "alphabeta", *,
                bound: Number | None = None, alpha: Number | None = None,
                beta: Number | None = None, keep_events: bool = False) -> SearchView:
-    """Run the search (the fast algorithm for the result and PV, the trace for the rest)."""
+    """Run the search (the fast algorithm for the result and PV, the trace for the rest).
+
+    An algorithm without a teaching trace (gtsearch.trace.TRACERS) is drawn
+    from its result alone: the leaves it evaluated, no cutoffs, no events.
+    """
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
-    result = search(tree, algo, bound=bound, alpha=alpha, beta=beta)
+    traced = algo.name in TRACERS
+    if keep_events and not traced:
+        raise UsageError(f"the step-by-step replay needs a trace, and there is none of "
+                         f"{algo.name}; traced algorithms: " + ", ".join(TRACERS))
+    result = search(tree, algo, bound=bound, alpha=alpha, beta=beta, leaf_order=not traced)
     events: list[Event] = []
     rank: dict[int, int] = {}
     cutoffs: dict[int, Cutoff] = {}
-    for ev in trace(tree, algo, bound=bound, alpha=alpha, beta=beta, open_lists=keep_events):
-        if isinstance(ev, Leaf) or isinstance(ev, Take) and ev.case == 2:
-            rank[ev.node] = len(rank) + 1
-        elif isinstance(ev, Cutoff):
-            cutoffs[ev.node] = ev
-        if keep_events:
-            events.append(ev)
+    if not traced:  # re-searching algorithms may evaluate a leaf twice: keep the first time
+        for path in result.leaf_order or ():
+            rank.setdefault(tree.node_at(path), len(rank) + 1)
+    else:
+        for ev in trace(tree, algo, bound=bound, alpha=alpha, beta=beta, open_lists=keep_events):
+            if isinstance(ev, Leaf) or isinstance(ev, Take) and ev.case == 2:
+                rank[ev.node] = len(rank) + 1
+            elif isinstance(ev, Cutoff):
+                cutoffs[ev.node] = ev
+            if keep_events:
+                events.append(ev)
     # the tests check that the orders agree; here a cheap check of the count
-    if result.leaves != len(rank):
+    if traced and result.leaves != len(rank):
         raise AssertionError(f"bug: the trace of {algo.name} evaluates {len(rank)} leaves, "
                              f"the algorithm {result.leaves}")
     pv = [0]

@@ -398,3 +398,17 @@ def test_documented_sessions_are_real_output() -> None:
         result = run(*shlex.split(command[2:])[1:], env={"COLUMNS": "100"})
         assert result.exit_code == 0, (doc, command, result.stderr)
         assert result.stdout == expected, (doc, command)
+
+
+def test_untraced_algorithms_are_drawn_from_their_result() -> None:
+    from gtsearch.algorithms import ALGORITHMS
+    from gtsearch.trace import TRACERS
+
+    untraced = [a.name for a in ALGORITHMS if a.name not in TRACERS and not a.needs_bound]
+    for name in untraced:
+        fast = search(load_tree(WIKI), name, leaf_order=True)
+        result = run("show", WIKI, "-a", name)
+        assert result.exit_code == 0, (name, result.stderr)
+        assert result.stdout.count("● #") == len({tuple(p) for p in fast.leaf_order or ()})
+        assert_usage_error(run("show", WIKI, "-a", name, "--html", "-"), "needs a trace")
+        assert_usage_error(run("trace", WIKI, "-a", name), "no step-by-step trace")

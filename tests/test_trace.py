@@ -1,4 +1,4 @@
-"""The teaching traces (gtsearch.trace): same leaves, order and value as the fast algorithms; text and JSON."""
+"""The teaching traces (gtsearch.trace): the fast algorithms' leaves, order and value; text and JSON."""
 
 from __future__ import annotations
 
@@ -27,9 +27,7 @@ def evaluated(events: list) -> list[int]:
     """The leaves a trace evaluates, in order."""
     out = []
     for ev in events:
-        if isinstance(ev, Leaf):
-            out.append(ev.node)
-        elif isinstance(ev, Take) and ev.case == 2:
+        if isinstance(ev, Leaf) or isinstance(ev, Take) and ev.case == 2:
             out.append(ev.node)
     return out
 
@@ -104,7 +102,7 @@ def check_open_invariants(tree: Tree, events: list) -> None:
         keys = [((s.h if dual else -s.h), s.node) for s in ev.open]
         assert keys == sorted(keys)
         live = sorted(s.node for s in ev.open if s.status == LIVE)
-        for x, y in zip(live, live[1:]):
+        for x, y in zip(live, live[1:], strict=False):
             assert tree.end[x] <= y, "a live state's node lies below another's"
         assert ev.state.status in (LIVE, SOLVED) and 1 <= ev.case <= 6
 
