@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Union
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple, Union
 
 Number = Union[int, float]
 
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
 
-@dataclass(frozen=True)
-class SearchResult:
-    """The outcome of one search, in MAX's terms.
+
+class SearchResult(NamedTuple):
+    """The outcome of one search, in MAX's terms (immutable; ``._replace`` makes a changed copy).
 
     ``bound`` is None for an exact value, ``"lower"`` when the true value is
     at least ``value`` and ``"upper"`` when it is at most ``value``.
@@ -27,8 +29,8 @@ class SearchResult:
     seconds: float
     nodes: int = 0
     leaf_order: tuple[tuple[int, ...], ...] | None = None
-    params: dict[str, Any] = field(default_factory=dict)
-    extra: dict[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = _NOTHING
+    extra: Mapping[str, Any] = _NOTHING
 
     def to_dict(self, file: str | None = None, load_seconds: float | None = None) -> dict[str, Any]:
         """The JSON-lines record of interface.md (the keys are a contract)."""

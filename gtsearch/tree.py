@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 from array import array
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Union
 
 from .errors import GtsearchError, TreeFormatError
@@ -32,16 +31,37 @@ NAN = float("nan")
 META_KEYS = ("root", "title", "description", "expect")
 
 
-@dataclass
 class Meta:
-    """Document metadata: what the wrapper of a tree file says besides the tree."""
+    """Document metadata: what the wrapper of a tree file says besides the tree.
 
-    title: str | None = None
-    description: str | None = None
-    expect: Number | None = None
-    #: the root player the file states, or None when it states none
-    root: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    ``root`` is the root player the file states (``"max"``/``"min"``), or None.
+    (A plain class, not a dataclass: building a dataclass costs start-up time.)
+    """
+
+    __slots__ = ("title", "description", "expect", "root", "extra")
+
+    def __init__(self, title: str | None = None, description: str | None = None,
+                 expect: Number | None = None, root: str | None = None,
+                 extra: dict[str, Any] | None = None) -> None:
+        self.title = title
+        self.description = description
+        self.expect = expect
+        self.root = root
+        self.extra: dict[str, Any] = {} if extra is None else extra
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.title, self.description, self.expect, self.root, self.extra)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Meta):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in zip(self.__slots__, self._fields()))
+        return f"Meta({inner})"
 
 
 def index_array(n: int) -> array:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import replace
 
 import pytest
 from rich.console import Console
@@ -21,10 +20,10 @@ EXACT = SearchResult(algorithm="alphabeta", value=3, exact=True, bound=None, pv=
 LOWER = SearchResult(algorithm="f1", value=2.5, exact=False, bound="lower", pv=(1, 0),
                      pv_labels=(None, None), leaves=4, leaves_total=9, seconds=0.5,
                      params={"bound": 2.5})
-UPPER = replace(LOWER, algorithm="dual-bounded", value=4, bound="upper", params={"bound": 4})
-MIXED = replace(EXACT, pv=(2, 1, 0), pv_labels=("d", None, "x"))
-WITH_LEAVES = replace(EXACT, leaf_order=((0, 0), (0, 1), (0, 2), (1, 0), (2, 0), (2, 1), (2, 2)))
-ROOT_ONLY = replace(EXACT, pv=(), pv_labels=(), leaves=1, leaves_total=1, leaf_order=((),))
+UPPER = LOWER._replace(algorithm="dual-bounded", value=4, bound="upper", params={"bound": 4})
+MIXED = EXACT._replace(pv=(2, 1, 0), pv_labels=("d", None, "x"))
+WITH_LEAVES = EXACT._replace(leaf_order=((0, 0), (0, 1), (0, 2), (1, 0), (2, 0), (2, 1), (2, 2)))
+ROOT_ONLY = EXACT._replace(pv=(), pv_labels=(), leaves=1, leaves_total=1, leaf_order=((),))
 
 
 def render(rows: list, **console: object) -> str:
@@ -35,7 +34,7 @@ def render(rows: list, **console: object) -> str:
 
 # -- pieces ----------------------------------------------------------------------------
 @pytest.mark.parametrize(("result", "text"), [(EXACT, "3"), (LOWER, "≥ 2.5"), (UPPER, "≤ 4"),
-                                              (replace(EXACT, value=3.0), "3.0")])
+                                              (EXACT._replace(value=3.0), "3.0")])
 def test_format_value(result: SearchResult, text: str) -> None:
     assert format_value(result) == text
 
@@ -77,7 +76,7 @@ def test_table_leaves() -> None:
 
 
 def test_table_markup_in_names_is_text() -> None:
-    out = render([("[bold]x[/bold].json", 0.0, replace(EXACT, pv_labels=("[red]", None)))])
+    out = render([("[bold]x[/bold].json", 0.0, EXACT._replace(pv_labels=("[red]", None)))])
     assert "[bold]x[/bold].json" in out and "[red] → 0" in out
 
 
@@ -107,7 +106,7 @@ def test_json_lines_are_to_dict() -> None:
 
 def test_json_lines_refuse_infinity() -> None:
     with pytest.raises(ValueError):
-        json_lines([("t", 0.0, replace(EXACT, value=float("inf")))])
+        json_lines([("t", 0.0, EXACT._replace(value=float("inf")))])
 
 
 # -- CSV ---------------------------------------------------------------------------------
@@ -127,7 +126,7 @@ def test_csv() -> None:
 
 
 def test_csv_mixed_labels_leaves_and_extra_columns() -> None:
-    text = csv_text([("t", 0.0, replace(MIXED, extra={"max_open": 5})), ("t", 0.0, WITH_LEAVES),
+    text = csv_text([("t", 0.0, MIXED._replace(extra={"max_open": 5})), ("t", 0.0, WITH_LEAVES),
                      ("t", 0.0, ROOT_ONLY)])
     rows = list(csv.DictReader(io.StringIO(text)))
     assert list(rows[0])[-2:] == ["max_open", "leaf_order"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import UsageError
 from ..result import Number, SearchResult
@@ -13,8 +13,7 @@ from .base import Outcome, Stats, principal_variation
 from . import depthfirst, mt, scout, sss
 
 
-@dataclass(frozen=True)
-class Algorithm:
+class Algorithm(NamedTuple):
     """One registry entry: how the command line names it and what it accepts."""
 
     name: str

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..result import Number
 from ..tree import Tree
@@ -27,8 +26,7 @@ class Stats:
         self.extra: dict[str, Any] = {}
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """An algorithm's answer in MAX's terms: the value and what kind of bound it is.
 
     ``bound`` is None (exact), ``"lower"`` (true value >= value) or ``"upper"``.

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
-from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from ..errors import TreeFormatError, UsageError
 from ..tree import DEFAULT_MAX_NODES, Tree
@@ -31,8 +30,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Format:
+class Format(NamedTuple):
     """One tree file format: its name, file extensions, reader and writer.
 
     ``parse(text, source="<input>", *, max_nodes=DEFAULT_MAX_NODES) -> Tree``;

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 WIDTH = 79
 MAX_LEVELS = 10
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     sep: str          # between the items of a compact node
     line_end: str     # after each item but the last of a broken node ("," or "")
     lisp: bool        # the tail follows the last child; "(" takes its first child on its line
