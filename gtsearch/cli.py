@@ -54,6 +54,8 @@ LAZY_COMMANDS: dict[str, str] = {
     "gen": "gtsearch.cli_gen:gen_command",
     "show": "gtsearch.cli_show:show_command",
     "trace": "gtsearch.cli_show:trace_command",
+    "compare": "gtsearch.cli_research:compare_command",
+    "experiment": "gtsearch.cli_research:experiment_command",
 }
 
 

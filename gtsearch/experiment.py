@@ -1,0 +1,472 @@
+"""Sweeps over seeded random trees: leaves per algorithm, shards and merging, statistics, Pearl's R(b).
+
+Knuth, D. E. & Moore, R. W. (1975). An analysis of alpha-beta pruning.
+Artificial Intelligence 6(4), 293-326 (the minimal tree, b^ceil(d/2) + b^floor(d/2) - 1).
+Pearl, J. (1982). The solution for the branching factor of the alpha-beta
+pruning algorithm and its optimality. Communications of the ACM 25(8), 559-564
+(R(b) = xi / (1 - xi), xi the positive root of x^b + x - 1 = 0).
+
+A sweep is a grid of cells (b, d, trial).  Trial t of (b, d) searches the
+uniform tree generated in memory from a seed derived from (S, b, d, t) alone
+(:func:`tree_seed`), so any cell can be rerun by itself, in any process, on
+any machine, and a sweep split into shards (:func:`shard_cells`) gives,
+merged (:func:`merge_records`), exactly the records of one run.  Records carry
+no timings for the same reason.  Statistics sum with ``math.fsum``, which
+does not depend on the order of the records.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .algorithms import ALGORITHMS, find_algorithm, search
+from .errors import CheckFailed, GtsearchError, UsageError
+from .generate import ORDERS, check_params, uniform_tree
+from .numbers import Number, format_number
+from .tree import DEFAULT_MAX_NODES
+
+#: the algorithm whose first guess ``Sweep.guess`` sets
+GUESS_ALGORITHM = "mtdf"
+
+#: the per-trial record, key by key (JSON lines and CSV columns, in this order)
+RECORD_KEYS = ("b", "d", "trial", "seed", "tree_seed", "order", "lo", "hi", "algorithm",
+               "params", "value", "exact", "leaves", "distinct_leaves", "nodes",
+               "leaves_total", "open_max", "passes")
+#: the keys that say which sweep a record belongs to (equal across shards)
+SWEEP_KEYS = ("seed", "order", "lo", "hi")
+
+#: one summary row per (b, d, algorithm), key by key
+SUMMARY_KEYS = ("b", "d", "algorithm", "trials", "mean", "stderr", "min", "max", "share",
+                "minimal_tree", "full_tree", "mean_distinct")
+
+
+# -- reference numbers -----------------------------------------------------------------
+def minimal_tree(b: int, d: int) -> int:
+    """Knuth & Moore's minimal tree: the leaves alpha-beta evaluates on a best-first ordered tree."""
+    return b ** math.ceil(d / 2) + b ** (d // 2) - 1
+
+
+def full_tree(b: int, d: int) -> int:
+    """Every leaf of the uniform tree: b^d."""
+    return b ** d
+
+
+def pearl_xi(b: int) -> float:
+    """The root of x^b + x - 1 = 0 in (0, 1), by bisection to the last bit."""
+    if b < 1:
+        raise UsageError(f"the branching factor must be 1 or more, got {b}")
+    lo, hi = 0.0, 1.0
+    while True:
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            return lo if abs(lo ** b + lo - 1) <= abs(hi ** b + hi - 1) else hi
+        if mid ** b + mid - 1 < 0:
+            lo = mid
+        else:
+            hi = mid
+
+
+def pearl_r(b: int) -> float:
+    """Pearl's asymptotic branching factor of alpha-beta on random trees: xi / (1 - xi)."""
+    xi = pearl_xi(b)
+    return xi / (1 - xi)
+
+
+# -- the sweep ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sweep:
+    """What to run: the grid, the seed, the tree order and value range, the algorithms."""
+
+    branchings: tuple[int, ...]
+    depths: tuple[int, ...]
+    trials: int
+    seed: int = 0
+    order: str = "random"
+    lo: int = -100
+    hi: int = 100
+    #: registry names, in the order the results are reported
+    algorithms: tuple[str, ...] = field(
+        default_factory=lambda: tuple(a.name for a in ALGORITHMS if not a.needs_bound))
+    #: MTD(f)'s first guess (None: its default, 0)
+    guess: Number | None = None
+
+    def check(self, max_nodes: int = DEFAULT_MAX_NODES) -> None:
+        """Refuse a sweep that cannot run, before any tree is built."""
+        if self.trials < 1:
+            raise UsageError(f"--trials must be 1 or more, got {self.trials}")
+        if not self.branchings or not self.depths:
+            raise UsageError("the sweep needs at least one branching factor and one depth")
+        for b in self.branchings:
+            for d in self.depths:
+                check_params(b, d, self.lo, self.hi, self.order)
+        b, d = max(self.branchings), max(self.depths)
+        nodes = sum(b ** k for k in range(d + 1))
+        if nodes > max_nodes:
+            raise UsageError(f"b={b} d={d} makes trees of {nodes:,} nodes, more than "
+                             f"--max-nodes {max_nodes:,}")
+        for name in self.algorithms:
+            algo = find_algorithm(name)
+            if algo.needs_bound:
+                raise UsageError(f"{algo.name} needs a bound; experiments run algorithms "
+                                 "that need none")
+        if self.guess is not None and GUESS_ALGORITHM not in self.algorithms:
+            raise UsageError(f"--guess is MTD(f)'s first guess, but {GUESS_ALGORITHM} is not "
+                             "among the algorithms")
+
+    def cells(self) -> list[tuple[int, int, int]]:
+        """Every (b, d, trial), b then d then trial ascending: the order of one run's records."""
+        return [(b, d, t) for b in sorted(set(self.branchings)) for d in sorted(set(self.depths))
+                for t in range(self.trials)]
+
+
+def tree_seed(seed: int, b: int, d: int, trial: int) -> int:
+    """The seed of trial ``trial`` of (b, d) in the sweep seeded ``seed``.
+
+    A hash of the four numbers (BLAKE2b, 64 bits): the same everywhere, in every
+    process, independent of the rest of the grid.
+    """
+    digest = hashlib.blake2b(f"gtsearch-experiment {seed} {b} {d} {trial}".encode(),
+                             digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``I/N`` (1 <= I <= N) as (I, N)."""
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if not m:
+        raise UsageError(f"--shard takes I/N, e.g. 2/4, got {text!r}")
+    i, n = int(m.group(1)), int(m.group(2))
+    if not 1 <= i <= n:
+        raise UsageError(f"--shard I/N needs 1 <= I <= N, got {text!r}")
+    return i, n
+
+
+def shard_cells(cells: Sequence[tuple[int, int, int]], index: int,
+                count: int) -> list[tuple[int, int, int]]:
+    """Shard ``index`` of ``count`` (1-based): every count-th cell, starting at the index-th.
+
+    Dealt round-robin, so each shard gets its share of the big trees.
+    """
+    return list(cells[index - 1::count])
+
+
+def parse_range(text: str, what: str, minimum: int = 0) -> tuple[int, ...]:
+    """``2..8``, ``2,4,8``, ``3`` or a mix (``2..4,8``) as sorted distinct ints."""
+    out: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(-?\d+)(?:\s*\.\.\s*(-?\d+))?", part)
+        if not m:
+            raise UsageError(f"{what} takes a number, a range A..B or a comma list, got {text!r}")
+        lo = int(m.group(1))
+        hi = int(m.group(2)) if m.group(2) is not None else lo
+        if lo > hi:
+            raise UsageError(f"{what}: the range {part!r} is empty (A..B needs A <= B)")
+        if lo < minimum:
+            raise UsageError(f"{what} must be {minimum} or more, got {lo}")
+        out.update(range(lo, hi + 1))
+    return tuple(sorted(out))
+
+
+# -- running -------------------------------------------------------------------------------
+def run_cell(sweep: Sweep, b: int, d: int, trial: int) -> list[dict[str, Any]]:
+    """Search one tree with every algorithm of the sweep: one record per algorithm.
+
+    Raises CheckFailed if two exact results disagree (a regression check on every tree).
+    """
+    seed = tree_seed(sweep.seed, b, d, trial)
+    tree = uniform_tree(b, d, seed=seed, lo=sweep.lo, hi=sweep.hi, order=sweep.order)
+    records = []
+    for name in sweep.algorithms:
+        algo = find_algorithm(name)
+        params: dict[str, Number] = {}
+        if algo.name == GUESS_ALGORITHM and sweep.guess is not None:
+            params["bound"] = sweep.guess
+        r = search(tree, algo, bound=params.get("bound"))
+        records.append({
+            "b": b, "d": d, "trial": trial, "seed": sweep.seed, "tree_seed": seed,
+            "order": sweep.order, "lo": sweep.lo, "hi": sweep.hi,
+            "algorithm": r.algorithm, "params": params or None,
+            "value": r.value, "exact": r.exact, "leaves": r.leaves,
+            "distinct_leaves": r.extra.get("distinct_leaves", r.leaves), "nodes": r.nodes,
+            "leaves_total": r.leaves_total, "open_max": r.extra.get("open_max"),
+            "passes": r.extra.get("passes"),
+        })
+    check_agreement(records)
+    return records
+
+
+def check_agreement(records: Sequence[dict[str, Any]]) -> None:
+    """Raise CheckFailed when the exact results of one tree differ."""
+    exact = [(r["algorithm"], r["value"]) for r in records if r["exact"]]
+    if len({v for _, v in exact}) > 1:
+        r = records[0]
+        said = ", ".join(f"{a} {format_number(v)}" for a, v in exact)
+        raise CheckFailed(f"b={r['b']} d={r['d']} trial {r['trial']} (tree seed {r['tree_seed']}, "
+                          f"order {r['order']}): the algorithms disagree: {said}")
+
+
+def _run_cell_packed(job: tuple[Sweep, int, int, int]) -> list[dict[str, Any]]:
+    return run_cell(*job)
+
+
+def run_sweep(sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1,
+              max_nodes: int = DEFAULT_MAX_NODES) -> list[dict[str, Any]]:
+    """The records of every cell of the shard, in cell order, whatever ``jobs`` is.
+
+    ``jobs`` > 1 spreads the cells over that many processes (0: one per core).
+    """
+    return [rec for cell in iter_sweep(sweep, shard, jobs, max_nodes) for rec in cell]
+
+
+def iter_sweep(sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1,
+               max_nodes: int = DEFAULT_MAX_NODES) -> Iterator[list[dict[str, Any]]]:
+    """:func:`run_sweep` cell by cell, as the cells finish (in cell order)."""
+    sweep.check(max_nodes)
+    if jobs < 0:
+        raise UsageError(f"--jobs must be 0 (every core) or more, got {jobs}")
+    workers = (os.cpu_count() or 1) if jobs == 0 else jobs
+    cells = [(sweep, b, d, t) for b, d, t in shard_cells(sweep.cells(), *shard)]
+    if workers <= 1 or len(cells) <= 1:
+        yield from map(_run_cell_packed, cells)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # spawn, not fork: the same on every platform, and safe in a threaded parent
+    context = multiprocessing.get_context("spawn")
+    chunk = max(1, len(cells) // (workers * 8))
+    with ProcessPoolExecutor(max_workers=min(workers, len(cells)), mp_context=context) as pool:
+        yield from pool.map(_run_cell_packed, cells, chunksize=chunk)
+
+
+# -- records in and out --------------------------------------------------------------------
+def records_jsonl(records: Iterable[dict[str, Any]]) -> str:
+    """One JSON object per record and line."""
+    return "".join(json.dumps({k: r.get(k) for k in RECORD_KEYS}, allow_nan=False) + "\n"
+                   for r in records)
+
+
+def read_records(path: str) -> list[dict[str, Any]]:
+    """The records of a JSON lines file written by ``experiment -o FILE.jsonl``."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise GtsearchError(f"{path}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise GtsearchError(f"{path}: not UTF-8 text; --merge reads the JSON lines of "
+                            "'experiment -o FILE.jsonl'") from None
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError as e:
+            raise GtsearchError(f"{path}:{number}: not a JSON line ({e}); --merge reads the "
+                                "JSON lines of 'experiment -o FILE.jsonl'") from None
+        if not isinstance(rec, dict) or set(rec) != set(RECORD_KEYS):
+            raise GtsearchError(f"{path}:{number}: not an experiment record (expected the keys "
+                                f"{', '.join(RECORD_KEYS)})")
+        records.append(rec)
+    return records
+
+
+def merge_records(groups: Iterable[Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The records of several shards of one sweep as one run would list them.
+
+    Refuses shards of different sweeps (seed, order, value range), a cell that
+    two shards both hold, and a record whose tree seed does not follow from
+    its cell.
+    """
+    merged: list[dict[str, Any]] = []
+    seen: set[tuple[int, int, int, str]] = set()
+    sweep: dict[str, Any] | None = None
+    for group in groups:
+        for rec in group:
+            this = {k: rec[k] for k in SWEEP_KEYS}
+            if sweep is None:
+                sweep = this
+            elif this != sweep:
+                raise UsageError(f"the files come from different sweeps: {_sweep_text(sweep)} "
+                                 f"and {_sweep_text(this)}")
+            key = (rec["b"], rec["d"], rec["trial"], rec["algorithm"])
+            if key in seen:
+                raise UsageError(f"b={key[0]} d={key[1]} trial {key[2]} {key[3]} is in the "
+                                 "files twice: shards must not overlap")
+            seen.add(key)
+            if rec["tree_seed"] != tree_seed(rec["seed"], rec["b"], rec["d"], rec["trial"]):
+                raise UsageError(f"b={key[0]} d={key[1]} trial {key[2]}: tree seed "
+                                 f"{rec['tree_seed']} does not follow from seed {rec['seed']}")
+            merged.append(rec)
+    # stable: within a cell the records keep the order of the algorithms
+    merged.sort(key=lambda r: (r["b"], r["d"], r["trial"]))
+    for cell in _cells_of(merged):
+        check_agreement(cell)
+    return merged
+
+
+def _sweep_text(s: dict[str, Any]) -> str:
+    return f"seed {s['seed']} order {s['order']} values {s['lo']}:{s['hi']}"
+
+
+def _cells_of(records: Sequence[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+    cell: list[dict[str, Any]] = []
+    for rec in records:
+        if cell and (rec["b"], rec["d"], rec["trial"]) != (cell[0]["b"], cell[0]["d"],
+                                                           cell[0]["trial"]):
+            yield cell
+            cell = []
+        cell.append(rec)
+    if cell:
+        yield cell
+
+
+# -- statistics ------------------------------------------------------------------------------
+def summarize(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Mean leaves, standard error, range and share of b^d per (b, d, algorithm).
+
+    Rows come b then d ascending, algorithms in the order the records first name
+    them.  ``stderr`` is the sample standard deviation over sqrt(trials) (0 for
+    one trial); ``mean_distinct`` the mean of distinct leaves (below ``mean``
+    only for algorithms that read leaves again).
+    """
+    algos: dict[str, None] = {}
+    groups: dict[tuple[int, int, str], list[dict[str, Any]]] = {}
+    for rec in records:
+        algos.setdefault(rec["algorithm"], None)
+        groups.setdefault((rec["b"], rec["d"], rec["algorithm"]), []).append(rec)
+    rank = {name: i for i, name in enumerate(algos)}
+    rows = []
+    for (b, d, name) in sorted(groups, key=lambda k: (k[0], k[1], rank[k[2]])):
+        group = groups[(b, d, name)]
+        xs = [float(r["leaves"]) for r in group]
+        n = len(xs)
+        mean = math.fsum(xs) / n
+        sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+        rows.append({
+            "b": b, "d": d, "algorithm": name, "trials": n, "mean": mean,
+            "stderr": sd / math.sqrt(n), "min": int(min(xs)), "max": int(max(xs)),
+            "share": mean / full_tree(b, d), "minimal_tree": minimal_tree(b, d),
+            "full_tree": full_tree(b, d),
+            "mean_distinct": math.fsum(float(r["distinct_leaves"]) for r in group) / n,
+        })
+    return rows
+
+
+def growth(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The measured growth of the mean leaves per ply, per (b, algorithm), beside Pearl's R(b).
+
+    ``ratio`` is (N(d) / N(d-2))^(1/2) at the deepest d that has d-2 too (two
+    plies, so the odd-even swing of alpha-beta cancels); ``fit`` is exp of
+    the least-squares slope of ln N against d over every depth.  For
+    reference: sqrt(b) is the growth of the minimal tree, b that of the
+    full tree, and R(b) Pearl's limit for alpha-beta as d grows.
+    """
+    by_key: dict[tuple[int, str], dict[int, float]] = {}
+    for row in rows:
+        by_key.setdefault((row["b"], row["algorithm"]), {})[row["d"]] = row["mean"]
+    out = []
+    for (b, name), means in by_key.items():
+        depths = sorted(means)
+        top = next((d for d in reversed(depths) if d - 2 in means), None)
+        ratio = None if top is None else (means[top] / means[top - 2]) ** 0.5
+        fit = None
+        if len(depths) >= 2:
+            xs = [float(d) for d in depths]
+            ys = [math.log(means[d]) for d in depths]
+            mx = math.fsum(xs) / len(xs)
+            my = math.fsum(ys) / len(ys)
+            slope = (math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys))
+                     / math.fsum((x - mx) ** 2 for x in xs))
+            fit = math.exp(slope)
+        out.append({"b": b, "algorithm": name, "ratio": ratio,
+                    "ratio_depths": None if top is None else (top - 2, top),
+                    "fit": fit, "depths": (depths[0], depths[-1]), "pearl_r": pearl_r(b),
+                    "sqrt_b": math.sqrt(b)})
+    return out
+
+
+# -- the plot -------------------------------------------------------------------------------
+def plot(rows: Sequence[dict[str, Any]], path: str, title: str | None = None) -> None:
+    """Mean leaves against depth on a log scale, one panel per b, one line per algorithm.
+
+    The Knuth-Moore minimal tree and the full tree b^d are drawn as reference
+    lines; error bars are one standard error.  The format follows the
+    extension (.png, .svg, .pdf).  Needs matplotlib (``pip install gtsearch[plot]``).
+    """
+    try:
+        # the Figure API draws without pyplot: no backend to choose, no global state
+        from matplotlib import colormaps
+        from matplotlib.figure import Figure
+        from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    except ImportError:
+        raise GtsearchError("--plot needs matplotlib: install gtsearch[plot] "
+                            "(pip install 'gtsearch[plot]')") from None
+
+    branchings = sorted({r["b"] for r in rows})
+    if not branchings:
+        raise UsageError("nothing to plot: the sweep has no results")
+    series: dict[str, list[tuple[int, int, float, float]]] = {}
+    re_read: set[str] = set()
+    for r in rows:
+        series.setdefault(r["algorithm"], []).append((r["b"], r["d"], r["mean"], r["stderr"]))
+        if r.get("mean_distinct", r["mean"]) < r["mean"]:
+            re_read.add(r["algorithm"])
+    # algorithms with the same numbers everywhere (SSS* and MT-SSS*, ...) share one line;
+    # minimax is the full tree, drawn as a reference line
+    lines: dict[tuple[tuple[int, int, float, float], ...], list[str]] = {}
+    for name, points in series.items():
+        if name != "minimax":
+            lines.setdefault(tuple(sorted(points)), []).append(name)
+    width = 4.0 * len(branchings) + 2.4
+    fig = Figure(figsize=(width, 4.4))
+    axes = fig.subplots(1, len(branchings), squeeze=False)[0]
+    colors = colormaps["tab10"].colors  # type: ignore[attr-defined]
+    markers = "osD^v<>pPhX*"
+    for ax, b in zip(axes, branchings):
+        depths = sorted({r["d"] for r in rows if r["b"] == b})
+        ax.plot(depths, [full_tree(b, d) for d in depths], color="0.6", linestyle=":",
+                linewidth=2, label="full tree $b^d$ (minimax)")
+        ax.plot(depths, [minimal_tree(b, d) for d in depths], color="black", linestyle="--",
+                linewidth=1.2, label="minimal tree (Knuth & Moore)")
+        for k, (pts, names) in enumerate(lines.items()):
+            mine = [p for p in pts if p[0] == b]
+            ax.errorbar([p[1] for p in mine], [p[2] for p in mine], yerr=[p[3] for p in mine],
+                        color=colors[k % len(colors)], marker=markers[k % len(markers)],
+                        markersize=3.5, linewidth=1.1, capsize=2,
+                        label=" = ".join(n + (" (re-reads counted)" if n in re_read else "")
+                                         for n in names))
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _pos: f"{y:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.set_xticks(depths)
+        ax.set_xlabel("depth d")
+        ax.set_title(f"b = {b}")
+        ax.grid(True, which="major", alpha=0.3)
+    axes[0].set_ylabel("mean leaves evaluated")
+    handles, labels = axes[0].get_legend_handles_labels()
+    legend_width = 2.3 / width
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0 - legend_width, 0.5),
+               fontsize=8, frameon=False)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1.0 - legend_width, 1))
+    try:
+        fig.savefig(path, dpi=130)
+    except (OSError, ValueError) as e:
+        raise GtsearchError(f"{path}: cannot write the plot: {e}") from None
+
+
+__all__ = ["Sweep", "full_tree", "growth", "merge_records", "minimal_tree", "parse_range",
+           "parse_shard", "pearl_r", "pearl_xi", "plot", "read_records", "records_jsonl",
+           "iter_sweep", "run_cell", "run_sweep", "shard_cells", "summarize", "tree_seed", "ORDERS"]
