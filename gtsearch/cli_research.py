@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .algorithms import ALGORITHMS, Algorithm, find_algorithm
-from .cli import (NUMBER, _check_stdin_once, _console, _display_name, _error, _load, _plan,
-                  _search, _stdout_is_terminal, input_format_option, max_nodes_option)
+from .cli import (NUMBER, _check_stdin_once, _console, _display_name, _error, _load,
+                  _mismatch, _plan, _search, _stdout_is_terminal, input_format_option,
+                  max_nodes_option)
 from .cli_gen import _value_range
 from .errors import CheckFailed, GtsearchError, UsageError
 from .numbers import Number, agrees, format_number
@@ -25,8 +26,7 @@ if TYPE_CHECKING:
     from .experiment import Sweep
 
 BEST = "★"
-GUESS_HELP = ("MTD(f)'s first guess (default 0). Overrides --bound for mtdf; the closer to "
-              "the value, the fewer passes.")
+GUESS_HELP = "MTD(f)'s first guess (default 0): the closer to the value, the fewer passes."
 
 
 def _fail(status: int, err: GtsearchError) -> int:
@@ -43,7 +43,8 @@ def _fail(status: int, err: GtsearchError) -> int:
 @click.option("--bound", type=NUMBER, default=None, metavar="V",
               help="Bound for the algorithms that take one (f1, mtdf's first guess, and "
                    "sss-bounded/dual-bounded when named), as in 'gtsearch eval'.")
-@click.option("--guess", type=NUMBER, default=None, metavar="F", help=GUESS_HELP)
+@click.option("--guess", type=NUMBER, default=None, metavar="F",
+              help=GUESS_HELP + " Overrides --bound for mtdf.")
 @click.option("--root", type=click.Choice(["max", "min"], case_sensitive=False), default=None,
               help="Player to move at the root, overriding the file.")
 @click.option("--depth", type=click.IntRange(min=0), default=None, metavar="N",
@@ -162,10 +163,7 @@ def _disagreements(name: str, results: Sequence[SearchResult],
                         f"{name}: {r.algorithm} proved {format_value(r)}, but "
                         f"{names[0]} found the exact value {format_number(v)}"))
     if expected is not None:
-        for r in results:
-            if not agrees(r.value, r.bound, expected):
-                problems.append(CheckFailed(f"{name}: {r.algorithm}: value {format_value(r)}, "
-                                            f"expected {format_number(expected)}"))
+        problems += filter(None, (_mismatch(name, expected, r) for r in results))
     return problems
 
 
@@ -226,7 +224,7 @@ SWEEP_OPTIONS = ("branching", "depth", "trials", "seed", "order", "value_range",
 @click.option("-d", "--depth", default="2..6", show_default=True, metavar="RANGE",
               help="Depths, written like --branching.")
 @click.option("-n", "--trials", type=click.IntRange(min=1), default=20, show_default=True,
-              metavar="N", help="Random trees per (b, d).")
+              metavar="N", help="Trees per (b, d).")
 @click.option("-s", "--seed", type=int, default=0, show_default=True, metavar="S",
               help="Sweep seed: trial t of (b, d) searches the tree seeded from (S, b, d, t).")
 @click.option("--order", type=click.Choice(["random", "best", "worst"]), default="random",
