@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterator, Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Union
 
 from .errors import GtsearchError, TreeFormatError
@@ -195,15 +196,50 @@ class Tree:
         return self.names.get(n)
 
     def path_of(self, n: int) -> list[int]:
-        """Child indices from the root down to node n."""
-        parent = self.parent
+        """Child indices from the root down to node n (a descent: no parent array needed)."""
+        end = self.end
         path: list[int] = []
-        while n > 0:
-            p = parent[n]
-            path.append(sum(1 for _ in _until(self.children(p), n)))
-            n = p
-        path.reverse()
+        m = 0
+        while m != n:
+            c = m + 1
+            i = 0
+            while end[c] <= n:  # the child whose preorder interval holds n
+                c = end[c]
+                i += 1
+            path.append(i)
+            m = c
         return path
+
+    def paths_of(self, nodes: Iterable[int]) -> dict[int, tuple[int, ...]]:
+        """The paths of many nodes in one preorder walk that skips subtrees holding none of them."""
+        end = self.end
+        want = sorted(set(int(n) for n in nodes))
+        out: dict[int, tuple[int, ...]] = {}
+        if not want:
+            return out
+        k = 0
+        count = len(want)
+        # frames: (node, its path); a node is entered only if a wanted node lies in its interval
+        stack: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+        while stack and k < count:
+            m, path = stack.pop()
+            if want[k] == m:
+                out[m] = path
+                k += 1
+            stop = end[m]
+            kids = []
+            c = m + 1
+            i = 0
+            j = k
+            while c < stop and j < count:
+                e = end[c]
+                if want[j] < e:
+                    kids.append((c, path + (i,)))
+                    j = bisect_left(want, e, j)
+                c = e
+                i += 1
+            stack.extend(reversed(kids))
+        return out
 
     def node_at(self, path: Sequence[int]) -> int:
         n = 0
@@ -359,13 +395,6 @@ class Tree:
 
 
 _DONE = object()
-
-
-def _until(it: Iterator[int], stop: int) -> Iterator[int]:
-    for c in it:
-        if c == stop:
-            return
-        yield c
 
 
 def _fmt(v: Number) -> str:

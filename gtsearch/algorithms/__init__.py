@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..errors import UsageError
@@ -132,10 +132,15 @@ def search(
         leaves_total=tree.n_leaves,
         seconds=seconds,
         nodes=stats.nodes,
-        leaf_order=tuple(tuple(tree.path_of(n)) for n in stats.leaves) if leaf_order else None,
+        leaf_order=_leaf_paths(tree, stats.leaves) if leaf_order else None,
         params=params,
         extra=stats.extra,
     )
+
+
+def _leaf_paths(tree: Tree, leaves: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    paths = tree.paths_of(leaves)
+    return tuple(paths[int(n)] for n in leaves)
 
 
 __all__ = ["ALGORITHMS", "Algorithm", "find_algorithm", "search", "Stats", "Outcome"]
