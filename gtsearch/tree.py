@@ -25,6 +25,8 @@ from .errors import GtsearchError, TreeFormatError
 Number = Union[int, float]
 
 DEFAULT_MAX_NODES = 50_000_000
+#: trees this large compute derived arrays (depths) with numpy
+NUMPY_MIN_NODES = 100_000
 MAX_EXACT_INT = 2**53
 NAN = float("nan")
 
@@ -158,6 +160,10 @@ class Tree:
     @property
     def depth(self) -> array:
         """depth[n] for every node (0 at the root), built on first use."""
+        if self._depth is None and len(self.end) >= NUMPY_MIN_NODES:
+            from .flat import depths, to_array
+
+            self._depth = to_array(depths(self.end))
         if self._depth is None:
             end = self.end
             size = len(end)

@@ -12,23 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..flat import as_numpy, depths
 from ..tree import Tree
 from .base import Outcome, Stats
 
 
-def depths(end: np.ndarray) -> np.ndarray:
-    """Depth of every node of a preorder tree given its ``end`` array."""
-    size = len(end)
-    idx = np.arange(size, dtype=np.int64)
-    internal = idx[end != idx + 1]
-    delta = np.bincount(internal + 1, minlength=size + 1) - np.bincount(end[internal], minlength=size + 1)
-    return np.cumsum(delta[:size], dtype=np.int32)
-
-
 def node_values(tree: Tree) -> np.ndarray:
     """The minimax value (MAX's terms) of every node, as float64."""
-    end = np.frombuffer(tree.end, dtype=np.int32 if tree.end.itemsize == 4 else np.int64)
-    vals = np.frombuffer(tree.values, dtype=np.float64).copy()
+    end = as_numpy(tree.end)
+    vals = as_numpy(tree.values).copy()
     size = len(end)
     depth = depths(end)
     order = np.argsort(depth, kind="stable")  # nodes by level, preorder inside a level
@@ -55,7 +47,7 @@ def minimax_levels(tree: Tree, stats: Stats) -> Outcome:
     values = node_values(tree)
     end = tree.end
     size = len(end)
-    endarr = np.frombuffer(end, dtype=np.int32 if end.itemsize == 4 else np.int64)
+    endarr = as_numpy(end)
     stats.leaves = np.flatnonzero(endarr == np.arange(1, size + 1))  # type: ignore[assignment]
     stats.nodes += size
     v = float(values[0])

@@ -1,0 +1,35 @@
+"""numpy views of the flat tree arrays, for the passes that large trees make vectorised."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def as_numpy(a: Sequence[int] | Sequence[float]) -> np.ndarray:
+    """A zero-copy numpy view of an ``array.array`` (``end`` or ``values``)."""
+    if isinstance(a, array):
+        dtype = {"i": np.int32, "l": np.int64, "q": np.int64, "d": np.float64}[a.typecode]
+        return np.frombuffer(a, dtype=dtype)
+    return np.asarray(a)
+
+
+def to_array(a: np.ndarray) -> array:
+    """An ``array.array`` with the contents of a 1-d int32/int64/float64 numpy array."""
+    code = {np.dtype(np.int32): "i", np.dtype(np.int64): "q", np.dtype(np.float64): "d"}[a.dtype]
+    out = array(code)
+    out.frombytes(np.ascontiguousarray(a).tobytes())
+    return out
+
+
+def depths(end: Sequence[int]) -> np.ndarray:
+    """Depth of every node of a preorder tree given its ``end`` array (int32)."""
+    e = as_numpy(end)
+    size = len(e)
+    idx = np.arange(size, dtype=np.int64)
+    internal = idx[e != idx + 1]
+    # +1 from the first node inside each internal node, -1 from its end
+    delta = np.bincount(internal + 1, minlength=size + 1) - np.bincount(e[internal], minlength=size + 1)
+    return np.cumsum(delta[:size], dtype=np.int32)
