@@ -143,6 +143,27 @@ def _load(path: str, input_format: str | None, max_nodes: int) -> tuple[Tree, fl
     return tree, time.perf_counter() - t0
 
 
+def _prepare(path: str, root: str | None, depth: int | None, expect: Number | None,
+             input_format: str | None, max_nodes: int) -> tuple[Tree, float, Number | None]:
+    """Load a file, apply --root/--depth, and say which value it must have.
+
+    A file's 'expect:' applies unless --expect replaces it or --root/--depth
+    change the tree it was written for.
+    """
+    tree, load_seconds = _load(path, input_format, max_nodes)
+    expected = expect
+    if expected is None and tree.meta.expect is not None:
+        changed_root = root is not None and (root.lower() == "max") != tree.root_max
+        cut = depth is not None and depth < tree.max_depth()
+        if not (changed_root or cut):
+            expected = tree.meta.expect
+    if root is not None:
+        tree = tree.with_root(root.lower() == "max")
+    if depth is not None:
+        tree = tree.truncated(depth)
+    return tree, load_seconds, expected
+
+
 def _search(name: str, tree: Tree, algo: Algorithm, leaves: bool,
             params: dict[str, Number]) -> SearchResult:
     """search(), with a progress display on a terminal's stderr when it takes a while."""
@@ -310,17 +331,7 @@ def eval_command(files: tuple[str, ...], algos: tuple[str, ...], bound: Number |
     for path in files:
         name = _display_name(path)
         try:
-            tree, load_seconds = _load(path, input_format, max_nodes)
-            expected = expect
-            if expected is None and tree.meta.expect is not None:
-                changed_root = root is not None and (root.lower() == "max") != tree.root_max
-                cut = depth is not None and depth < tree.max_depth()
-                if not (changed_root or cut):
-                    expected = tree.meta.expect
-            if root is not None:
-                tree = tree.with_root(root.lower() == "max")
-            if depth is not None:
-                tree = tree.truncated(depth)
+            tree, load_seconds, expected = _prepare(path, root, depth, expect, input_format, max_nodes)
         except GtsearchError as err:
             _error(err)
             status = max(status, err.exit_code)
