@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 
-def as_numpy(a: Sequence[int] | Sequence[float]) -> np.ndarray:
+def as_numpy(a: Sequence[int] | Sequence[float] | np.ndarray) -> np.ndarray:
     """A zero-copy numpy view of an ``array.array`` (``end`` or ``values``)."""
     if isinstance(a, array):
         dtype = {"i": np.int32, "l": np.int64, "q": np.int64, "d": np.float64}[a.typecode]
@@ -24,7 +24,7 @@ def to_array(a: np.ndarray) -> array:
     return out
 
 
-def depths(end: Sequence[int]) -> np.ndarray:
+def depths(end: Sequence[int] | np.ndarray) -> np.ndarray:
     """Depth of every node of a preorder tree given its ``end`` array (int32)."""
     e = as_numpy(end)
     size = len(e)

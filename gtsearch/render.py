@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional, Protocol
 
 from .numbers import format_number
@@ -71,7 +71,7 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:.3g} s"
 
 
-def _params_text(params: dict[str, Any]) -> str:
+def _params_text(params: Mapping[str, Any]) -> str:
     return " ".join(f"{k}={format_number(v)}" for k, v in params.items())
 
 
