@@ -413,8 +413,9 @@ def _render_experiment(rows: Sequence[dict[str, Any]], growth: Sequence[dict[str
     cells: dict[tuple[int, int], dict[str, dict[str, Any]]] = {}
     for r in rows:
         cells.setdefault((r["b"], r["d"]), {})[r["algorithm"]] = r
-    table = Table(title=f"Mean leaves evaluated ± standard error: {title}",
-                  title_justify="left")
+    # titles above the tables, not in them: a narrow table would fold them
+    console.print(Text(f"Mean leaves evaluated ± standard error: {title}"))
+    table = Table()
     table.add_column("b", justify="right")
     table.add_column("d", justify="right")
     for name in algos:
@@ -436,9 +437,9 @@ def _render_experiment(rows: Sequence[dict[str, Any]], growth: Sequence[dict[str
     depths = {(g["b"]): g["ratio_depths"] for g in growth if g["ratio_depths"] is not None}
     if not depths:
         return
-    gtable = Table(title="Growth per ply, (N(d)/N(d-2))^(1/2) at the deepest d, beside "
-                         "Pearl's R(b) for alpha-beta and sqrt(b) for the minimal tree",
-                   title_justify="left")
+    console.print(Text("Growth per ply, (N(d)/N(d-2))^(1/2) at the deepest d, beside Pearl's "
+                       "R(b) for alpha-beta and sqrt(b) for the minimal tree"))
+    gtable = Table()
     gtable.add_column("b", justify="right")
     gtable.add_column("d", justify="right")
     gtable.add_column("R(b) Pearl", justify="right", style="bold")

@@ -222,6 +222,8 @@ def run_sweep(sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1,
     """The records of every cell of the shard, in cell order, whatever ``jobs`` is.
 
     ``jobs`` > 1 spreads the cells over that many processes (0: one per core).
+    They are started with multiprocessing's "spawn" method, so a script that
+    asks for them must keep its top-level code under ``if __name__ == "__main__":``.
     """
     return [rec for cell in iter_sweep(sweep, shard, jobs, max_nodes) for rec in cell]
 
