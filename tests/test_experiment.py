@@ -193,11 +193,7 @@ def test_worst_first_shallow_trees_get_every_leaf() -> None:
         leaves = [tree.values[n] for n in range(tree.n_nodes) if tree.is_leaf(n)]
         assert len(set(leaves)) == len(leaves)
     for r in ex.run_sweep(sweep):
-        assert r["leaves"] == b_d(r), r
-
-
-def b_d(r: dict[str, Any]) -> int:
-    return int(r["b"] ** r["d"])
+        assert r["leaves"] == r["b"] ** r["d"], r
 
 
 def test_worst_first_deeper_trees_still_get_most_leaves() -> None:
