@@ -79,8 +79,10 @@ class GtsearchGroup(click.Group):
             try:
                 return super().invoke(ctx)
             finally:
-                # a closed pipe may only show when the last buffered output is flushed
-                sys.stdout.flush()
+                # a closed pipe may only show when the last buffered output is flushed;
+                # with file descriptor 1 closed there is no sys.stdout at all
+                if sys.stdout is not None:
+                    sys.stdout.flush()
         except GtsearchError as err:
             _error(err)
             raise click.exceptions.Exit(err.exit_code) from None

@@ -160,6 +160,8 @@ def read_text(path: str) -> str:
     source = "<stdin>" if path == "-" else path
     try:
         if path == "-":
+            if sys.stdin is None:  # file descriptor 0 closed: Python has no sys.stdin
+                raise TreeFormatError("cannot read standard input: it is closed", source)
             stream = getattr(sys.stdin, "buffer", None)
             if stream is None:  # a text-only stand-in for stdin (tests)
                 data = sys.stdin.read().encode("utf-8", "surrogateescape")
