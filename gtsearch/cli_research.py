@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .algorithms import ALGORITHMS, Algorithm, find_algorithm
-from .cli import (NUMBER, _check_stdin_once, _console, _display_name, _error, _load,
-                  _mismatch, _plan, _search, _stdout_is_terminal, input_format_option,
+from .cli import (NUMBER, _check_stdin_once, _console, _display_name, _error, _mismatch,
+                  _plan, _prepare, _search, _stdout_is_terminal, input_format_option,
                   max_nodes_option)
 from .cli_gen import _value_range
 from .errors import CheckFailed, GtsearchError, UsageError
@@ -111,23 +111,6 @@ def compare_command(files: tuple[str, ...], algos: tuple[str, ...], bound: Numbe
         click.echo(csv_text(csv_rows), nl=False)
     if status:
         raise click.exceptions.Exit(status)
-
-
-def _prepare(path: str, root: str | None, depth: int | None, expect: Number | None,
-             input_format: str | None, max_nodes: int) -> tuple[Tree, float, Number | None]:
-    """Load a file, apply --root/--depth, and say which value it must have (eval's rule)."""
-    tree, load_seconds = _load(path, input_format, max_nodes)
-    expected = expect
-    if expected is None and tree.meta.expect is not None:
-        changed_root = root is not None and (root.lower() == "max") != tree.root_max
-        cut = depth is not None and depth < tree.max_depth()
-        if not (changed_root or cut):
-            expected = tree.meta.expect
-    if root is not None:
-        tree = tree.with_root(root.lower() == "max")
-    if depth is not None:
-        tree = tree.truncated(depth)
-    return tree, load_seconds, expected
 
 
 def _compare(tree: Tree, name: str, load_seconds: float,
