@@ -84,7 +84,10 @@ def _resolve(s: str) -> Any:
         except ValueError:  # more digits than int() converts, or no digits at all ("0b_")
             return _BIG if len(s) > 1000 else s
     if tag == _TAG + "float":
-        return _CONSTRUCTOR.construct_yaml_float(node)
+        try:
+            return _CONSTRUCTOR.construct_yaml_float(node)
+        except OverflowError:  # a sexagesimal float past the float range (1:0:0:...:0.5)
+            return float("-inf") if s.startswith("-") else float("inf")
     if tag == _TAG + "bool":
         return _CONSTRUCTOR.construct_yaml_bool(node)
     if tag == _TAG + "null":
