@@ -3,6 +3,24 @@
 from __future__ import annotations
 
 
+def shown(token: object, limit: int = 40) -> str:
+    """A token quoted for a message (``!r``), shortened when long.
+
+    Hostile files hold tokens of any length; an error stays one short line.
+    """
+    if isinstance(token, str):
+        if len(token) > limit:
+            return repr(token[: limit - 3]) + "..."
+        return repr(token)
+    text = repr(token)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def clipped(text: str, limit: int = 40) -> str:
+    """Text for a message as written (not quoted), shortened when long."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class GtsearchError(Exception):
     """A problem the user can fix: bad input file, bad option, bad request.
 

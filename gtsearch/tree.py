@@ -20,7 +20,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Union
 
-from .errors import GtsearchError, TreeFormatError
+from .errors import GtsearchError, TreeFormatError, shown
 
 Number = Union[int, float]
 
@@ -417,7 +417,7 @@ def check_number(v: Any, what: str = "value") -> tuple[float, bool]:
             raise ValueError(f"{what} is null, expected a number")
         if isinstance(v, bool):
             raise ValueError(f"{what} {str(v).lower()!s} is a boolean, expected a number")
-        raise ValueError(f"{what} {v!r} is not a number")
+        raise ValueError(f"{what} {shown(v)} is not a number")
     if isinstance(v, int):
         if -MAX_EXACT_INT <= v <= MAX_EXACT_INT:
             return float(v), False
@@ -464,12 +464,12 @@ class TreeBuilder:
         if name is None:
             return
         if not isinstance(name, str):
-            raise self.error(f"name {name!r} is not a string", line, column)
+            raise self.error(f"name {shown(name)} is not a string", line, column)
         if not name or len(name) > 1000 or not name.isprintable():
-            raise self.error(f"malformed name {name!r}: names are 1 to 1000 printable characters",
+            raise self.error(f"malformed name {shown(name)}: names are 1 to 1000 printable characters",
                              line, column)
         if name in self._by_name:
-            raise self.error(f"duplicate name {name!r}: names must be unique in a tree", line, column)
+            raise self.error(f"duplicate name {shown(name)}: names must be unique in a tree", line, column)
         self._by_name[name] = n
         self.names[n] = name
 
@@ -562,7 +562,7 @@ class TreeBuilder:
             name = self.names.get(n)
             if name is not None:
                 raise self.error(
-                    f"duplicate name {name!r}: the alias repeats a named subtree, "
+                    f"duplicate name {shown(name)}: the alias repeats a named subtree, "
                     "and names must be unique in a tree", line, column)
 
     def finish(self, *, root_max: bool = True, meta: Meta | None = None) -> Tree:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import TreeFormatError
+from ..errors import TreeFormatError, shown
+
+__all__ = ["BOM", "Locator", "check_not_empty", "end_pos", "relocated", "shown", "strip_bom"]
 
 BOM = "\ufeff"
 
@@ -27,13 +29,6 @@ class Locator:
         line = text.count("\n", 0, pos) + 1
         column = pos - (text.rfind("\n", 0, pos) + 1) + 1
         return line, column
-
-
-def shown(token: str, limit: int = 40) -> str:
-    """A token quoted for a message (``!r``), shortened when long."""
-    if len(token) > limit:
-        return repr(token[: limit - 3]) + "..."
-    return repr(token)
 
 
 def end_pos(text: str) -> int:

@@ -7,7 +7,7 @@ from array import array
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import TreeFormatError
+from ..errors import TreeFormatError, clipped, shown
 from ..tree import DEFAULT_MAX_NODES, MAX_EXACT_INT, Meta, Tree, TreeBuilder, check_number
 
 Locate = Callable[[Any], "tuple[int | None, int | None]"]
@@ -231,7 +231,7 @@ class Shape:
         if t is float:
             if math.isfinite(value):
                 return value  # type: ignore[no-any-return]
-            raise self.fail(f"{what} {text!r} is not a finite number", pos)
+            raise self.fail(f"{what} {shown(text)} is not a finite number", pos)
         raise self.fail(not_a_number(value, text, what), pos)
 
     @property
@@ -301,7 +301,7 @@ class Shape:
             return text
         if isinstance(value, str):
             return value
-        raise self.fail(f"expected a key, got {text!r}", pos)
+        raise self.fail(f"expected a key, got {shown(text)}", pos)
 
     def _text(self, what: str, value: Any, text: str, pos: Any) -> str:
         """A field that holds text: name, title, description."""
@@ -309,7 +309,7 @@ class Shape:
             return text
         if isinstance(value, str):
             return value
-        raise self.fail(f"{what} {text} is not a string", pos)
+        raise self.fail(f"{what} {clipped(text)} is not a string", pos)
 
     def _key(self, ctx: Any, key: str, pos: Any) -> None:
         if ctx.__class__ is _Map and ctx.top and not ctx.seen:
@@ -319,14 +319,14 @@ class Shape:
                 self.stack[-1] = ctx
             elif key not in NODE_KEYS:
                 raise self.fail(
-                    f"unknown key {key!r}; expected name, value or children (a node) "
+                    f"unknown key {shown(key)}; expected name, value or children (a node) "
                     "or tree, root, title, description or expect (the document)", pos)
         if ctx.__class__ is _Map:
             if key not in NODE_KEYS:
-                raise self.fail(f"unknown key {key!r} in a node; "
+                raise self.fail(f"unknown key {shown(key)} in a node; "
                                 "expected name, value or children", pos)
         elif key not in DOC_KEYS:
-            raise self.fail(f"unknown key {key!r} in the document; "
+            raise self.fail(f"unknown key {shown(key)} in the document; "
                             "expected tree, root, title, description or expect", pos)
         if key in ctx.seen:
             raise self.fail(f"duplicate key {key!r}", pos)
@@ -348,15 +348,15 @@ class Shape:
                 self.b.label(ctx.node, static=v)
             ctx.static = v
         else:  # children
-            got = (repr(value) if isinstance(value, str)
-                   else repr(text) if text else "nothing (null)")
+            got = (shown(value) if isinstance(value, str)
+                   else shown(text) if text else "nothing (null)")
             raise self.fail(f"children must be a non-empty list, got {got}", pos)
 
     def _doc_field(self, key: str, value: Any, text: str, pos: Any) -> None:
         if key == "root":
             word = text if self.text_names else value
             if word not in ("max", "min"):
-                got = repr(value) if isinstance(value, str) else repr(text)
+                got = shown(value) if isinstance(value, str) else shown(text)
                 raise self.fail(f"root must be 'max' or 'min', got {got}", pos)
             self.meta.root = word
             self.root_max = word == "max"
@@ -464,6 +464,7 @@ class Shape:
     def alias(self, anchor: str, pos: Any) -> None:
         """A YAML alias: repeat what the anchor marked."""
         target = self.anchors.get(anchor)
+        anchor = clipped(anchor)  # for messages
         if target is None:
             raise self.fail(f"alias '*{anchor}' has no anchor '&{anchor}' before it", pos)
         kind = target[0]
@@ -519,8 +520,8 @@ def not_a_number(value: Any, text: str, what: str = "value") -> str:
             return f"{what} is empty (null), expected a number"
         return f"{what} {text!r} is null, expected a number"
     if isinstance(value, str):
-        return f"{what} {value!r} is a string, expected a number"
+        return f"{what} {shown(value)} is a string, expected a number"
     if isinstance(value, (int, float)):
-        return f"{what} {text!r} is not a finite number"
+        return f"{what} {shown(text)} is not a finite number"
     kind = getattr(value, "kind", None) or type(value).__name__
-    return f"{what} {text!r} is {kind}, expected a number"
+    return f"{what} {shown(text)} is {kind}, expected a number"

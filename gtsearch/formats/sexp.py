@@ -137,7 +137,7 @@ def _number(kind: int, value: Any, tok: str, what: str, pos: int, expected: str)
     if kind == _FLOAT:
         if value - value == 0:
             return value  # type: ignore[no-any-return]
-        raise _Error(f"{what} {tok!r} is not a finite number", pos)
+        raise _Error(f"{what} {shown(tok)} is not a finite number", pos)
     raise _Error(f"{expected}, got {_describe(kind, tok, value)}", pos)
 
 

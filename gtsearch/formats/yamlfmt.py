@@ -454,7 +454,7 @@ def _consume(get: Any, shape: Shape, splice: _Splice | None = None) -> Tree:
 
 
 def _tag_error(shape: Shape, tag: str, mark: Any) -> TreeFormatError:
-    return shape.fail(f"tag {_show_tag(tag)!r} is not allowed: "
+    return shape.fail(f"tag {shown(_show_tag(tag))} is not allowed: "
                       "tree files hold only numbers, lists and mappings", mark)
 
 
