@@ -95,6 +95,7 @@ class Tree:
         meta: Meta | None = None,
         source: str = "<tree>",
         n_leaves: int | None = None,
+        depth: array | None = None,
     ) -> None:
         self.end = end
         self.values = values
@@ -105,7 +106,7 @@ class Tree:
         self.meta = meta or Meta()
         self.source = source
         self._parent: array | None = None
-        self._depth: array | None = None
+        self._depth: array | None = depth
         self._n_leaves: int | None = n_leaves
 
     # -- shape -------------------------------------------------------------

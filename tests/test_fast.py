@@ -38,6 +38,7 @@ def test_same_tree_as_the_general_reader(nested: object, fmt: str, space: str) -
         return
     assert fast == general
     assert fast.n_leaves == general.n_leaves
+    assert list(fast.depth) == list(general.depth)
 
 
 @pytest.mark.parametrize("fmt", ["json", "yaml", "sexp"])
@@ -70,11 +71,11 @@ def test_declined(fmt: str, text: str) -> None:
 
 
 def test_node_limit_is_checked_before_building() -> None:
-    text = "[" + ",".join(["[1,2,3]"] * 1000) + "]"
-    with pytest.raises(TreeFormatError, match="more than 100 nodes; raise --max-nodes") as e:
-        parse_bare(text, "json", "t.json", 100)
-    # node 100 is the '3' of the 25th "[1,2,3]" (node 0 is the outer '[', each group has 4)
-    assert (e.value.line, e.value.column) == (1, 1 + (1 + 8 * 24 + 5))
+    text = "[" + ",".join(["[1,2,3]"] * 1000) + "]"  # 8,000 characters, 4,001 nodes
+    with pytest.raises(TreeFormatError, match="more than 500 nodes; raise --max-nodes") as e:
+        parse_bare(text, "json", "t.json", 500)
+    # node 500 is the '3' of the 125th "[1,2,3]" (node 0 is the outer '[', each group has 4)
+    assert (e.value.line, e.value.column) == (1, 1 + (1 + 8 * 124 + 5))
 
 
 @pytest.mark.parametrize("fmt", ["json", "yaml", "sexp"])

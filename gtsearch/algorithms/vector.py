@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..flat import as_numpy, depths
+from ..flat import as_numpy
 from ..tree import Tree
 from .base import Outcome, Stats
 
@@ -22,8 +22,9 @@ def node_values(tree: Tree) -> np.ndarray:
     end = as_numpy(tree.end)
     vals = as_numpy(tree.values).copy()
     size = len(end)
-    depth = depths(end)
-    order = np.argsort(depth, kind="stable")  # nodes by level, preorder inside a level
+    depth = as_numpy(tree.depth)  # kept by the fast reader, else built with numpy
+    # nodes by level, preorder inside a level (a stable sort on 16 bits is a radix sort)
+    order = np.argsort(depth.astype(np.uint16) if size and depth.max() < 2**16 else depth, kind="stable")
     counts = np.bincount(depth)
     starts = np.concatenate(([0], np.cumsum(counts)))
     leaf = end == np.arange(1, size + 1)

@@ -17,15 +17,15 @@ So both readers give identical trees, which the tests check on random trees.
 from __future__ import annotations
 
 import re
-from array import array
 
 import numpy as np
 
 from ..errors import TreeFormatError
+from ..flat import to_array
 from ..tree import Meta, Tree
 
-# character classes
-_OTHER, _SPACE, _OPEN, _CLOSE, _SEP, _NUM = range(6)
+# character classes; number characters are _NUM (digits), _MINUS or _EXP ('+', '.', 'e', 'E')
+_OTHER, _SPACE, _OPEN, _CLOSE, _SEP, _NUM, _MINUS, _EXP = range(8)
 
 #: number literals that are not plain integers, as each format reads them
 _FLOAT_OK = {
@@ -40,8 +40,11 @@ def _classes(fmt: str) -> np.ndarray:
     table = np.full(256, _OTHER, dtype=np.uint8)
     for ch in b" \t\r\n":
         table[ch] = _SPACE
-    for ch in b"0123456789-+.eE":
+    for ch in b"0123456789":
         table[ch] = _NUM
+    table[ord("-")] = _MINUS
+    for ch in b"+.eE":
+        table[ch] = _EXP
     if fmt == "sexp":
         table[ord("(")], table[ord(")")] = _OPEN, _CLOSE
     else:
@@ -50,8 +53,31 @@ def _classes(fmt: str) -> np.ndarray:
     return table
 
 
+#: the general readers take about this many times longer per node than this one per character
+STREAM_FACTOR = 20
+
+
+def _surely_over(text: str, fmt: str, max_nodes: int) -> bool:
+    """Whether a bare tree written as ``text`` would have more than ``max_nodes`` nodes.
+
+    Counted with ``str.count`` alone: every opening bracket is a node, and in
+    JSON and YAML every comma is followed by one.
+    """
+    if fmt == "sexp":
+        return text.count("(") > max_nodes
+    return text.count("[") > max_nodes or text.count(",") >= max_nodes
+
+
 def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
-    """The tree of a bare-form document, or None when the text is anything else."""
+    """The tree of a bare-form document, or None when the text is anything else.
+
+    Also None when the text is far larger than the node limit allows: the
+    general reader, which streams, then stops at the limit long before this
+    reader would have classified the whole text (and with little memory).
+    """
+    small_limit = max_nodes * STREAM_FACTOR < len(text)
+    if small_limit and _surely_over(text, fmt, max_nodes):
+        return None
     try:
         data = text.encode("ascii")
     except UnicodeEncodeError:
@@ -62,14 +88,15 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
     cls = _classes(fmt)[raw]
     if (cls == _OTHER).any():
         return None
-    isnum = cls == _NUM
+    isnum = cls >= _NUM
     # a token starts at a bracket or separator, or where a run of number characters begins
     start = cls >= _OPEN
     start[1:] &= ~isnum[:-1] | ~isnum[1:]
     tok = np.flatnonzero(start).astype(np.int64)
     del start
-    kind = cls[tok]
-    del cls
+    kind = np.minimum(cls[tok], _NUM)
+    if small_limit and int(np.count_nonzero((kind == _OPEN) | (kind == _NUM))) > max_nodes:
+        return None  # more nodes than allowed: the general reader stops at the limit sooner
 
     # the grammar, on the whole token sequence at once
     ntok = len(tok)
@@ -103,7 +130,8 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
     last[:-1] &= ~isnum[1:]
     num_end = np.flatnonzero(last) + 1  # each run of number characters is one token
     del last, isnum
-    values = _numbers(text, raw, fmt, num_pos, num_end)
+    values = _numbers(text, raw, cls, fmt, num_pos, num_end)
+    del cls
     if values is None:
         return None
     ints, float_mask = values
@@ -135,14 +163,13 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
         fm = np.zeros(size, dtype=np.uint8)
         fm[leaf_nodes] = float_mask
         floats = bytearray(fm.tobytes())
-    end_arr = array("i" if end.dtype == np.int32 else "q")
-    end_arr.frombytes(end.tobytes())
-    val_arr = array("d")
-    val_arr.frombytes(vals.tobytes())
-    return Tree(end_arr, val_arr, floats=floats, meta=Meta(), source=source, n_leaves=len(leaf_nodes))
+    # the depth of every node comes for free here (the depth before its token)
+    node_depth = (depth[is_node] - is_open[is_node]).astype(np.int32)
+    return Tree(to_array(end), to_array(vals), floats=floats, meta=Meta(), source=source,
+                n_leaves=len(leaf_nodes), depth=to_array(node_depth))
 
 
-def _numbers(text: str, raw: np.ndarray, fmt: str, pos: np.ndarray,
+def _numbers(text: str, raw: np.ndarray, cls: np.ndarray, fmt: str, pos: np.ndarray,
              end: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
     """The values of the number tokens [pos, end), or None if one is not a plain literal."""
     values = np.zeros(len(pos), dtype=np.float64)
@@ -151,24 +178,27 @@ def _numbers(text: str, raw: np.ndarray, fmt: str, pos: np.ndarray,
     length = end - first
     # tokens with anything but an optional leading '-' and digits go the slow, exact way
     odd = np.zeros(len(pos), dtype=bool)
-    for ch in b"+.eE":
-        where = np.flatnonzero(raw == ch)
-        if len(where):
-            odd[np.searchsorted(pos, where, side="right") - 1] = True
-    minus = np.flatnonzero(raw == ord("-"))
-    if len(minus):
-        owner = np.searchsorted(pos, minus, side="right") - 1
-        odd[owner[pos[owner] != minus]] = True
-    if (length[~odd] <= 0).any() or (length[~odd] > 15).any():
-        return None
+    where = np.flatnonzero(cls == _EXP)
+    if len(where):
+        odd[np.searchsorted(pos, where, side="right") - 1] = True
+    minus = np.flatnonzero(cls == _MINUS)
+    inner = minus[(minus > 0) & (cls[minus - 1] >= _NUM)]  # a '-' that does not start its token
+    if len(inner):
+        odd[np.searchsorted(pos, inner, side="right") - 1] = True
     plain = np.flatnonzero(~odd)
-    for n in np.unique(length[plain]):
-        group = plain[length[plain] == n]
-        digits = raw[first[group, None] + np.arange(n)].astype(np.int64) - 48
-        if n > 1 and (digits[:, 0] == 0).any():
-            return None  # a leading zero: not a plain integer in any of the formats
-        values[group] = digits @ (10 ** np.arange(n - 1, -1, -1, dtype=np.int64))
-    values[neg & ~odd] *= -1
+    start = first[plain]
+    size = length[plain]
+    if len(plain) and (size.min() <= 0 or size.max() > 15):
+        return None
+    if ((raw[start] == ord("0")) & (size > 1)).any():
+        return None  # a leading zero: not a plain integer in any of the formats
+    # Horner's rule, one digit position at a time over all the plain tokens
+    acc = np.zeros(len(plain), dtype=np.int64)
+    last = len(raw) - 1
+    for j in range(int(size.max()) if len(plain) else 0):
+        digit = raw[np.minimum(start + j, last)].astype(np.int64) - 48
+        acc = np.where(size > j, acc * 10 + digit, acc)
+    values[plain] = np.where(neg[plain], -acc, acc)
     float_mask = None
     if odd.any():
         accept = _FLOAT_OK[fmt].match
