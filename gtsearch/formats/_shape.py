@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import re
 from array import array
+from itertools import islice
 from collections.abc import Callable
 from typing import Any
 
@@ -42,18 +44,24 @@ class FormatBuilder(TreeBuilder):
         if name is not None:
             self._name(n, name, None, None)
 
-    def int_leaves(self, ints: list[int]) -> None:
-        """Add unnamed leaves worth ``ints``, each already known to lie within ±2**53."""
+    def int_leaves(self, ints: list[int]) -> int:
+        """Add unnamed leaves worth ``ints``, each already known to lie within ±2**53.
+
+        Only as many as the node limit leaves room for are added; the number is
+        returned, and the caller reads the rest of its run one token at a time,
+        so that the limit's error points at the very leaf that crosses it.
+        """
         n = len(self.values)
-        k = len(ints)
-        if n + k > self.max_nodes:
-            for v in ints:
-                self.leaf(v)  # fails at the limit, with the usual message
-            return
+        k = min(len(ints), self.max_nodes - n)
+        if k <= 0:
+            return 0
+        if k < len(ints):
+            ints = ints[:k]
         self.end.extend(range(n + 1, n + k + 1))
         self.values.extend(ints)
         self.floats.extend(bytes(k))
         self.n_leaves += k
+        return k
 
     def copy_range(self, start: int, stop: int) -> None:
         """Repeat the sibling subtrees that fill nodes ``start .. stop-1``."""
@@ -67,6 +75,14 @@ class FormatBuilder(TreeBuilder):
             nxt = end[c]
             self.copy(c)
             c = nxt
+
+
+_RUN_INT = re.compile(r"[-+]?[0-9]+")
+
+
+def run_offset(run: str, k: int) -> int:
+    """Where the k-th integer (0-based) of a run of integers read at once starts in it."""
+    return next(islice(_RUN_INT.finditer(run), k, None)).start()
 
 
 class CountingBuilder:

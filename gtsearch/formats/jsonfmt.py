@@ -8,7 +8,7 @@ import re
 from ..errors import TreeFormatError
 from ..tree import DEFAULT_MAX_NODES, Tree
 from ._scan import Locator, check_not_empty, end_pos, relocated, shown, strip_bom
-from ._shape import FormatBuilder, Shape
+from ._shape import FormatBuilder, Shape, run_offset
 from ._write import Style, fmt_number, layout
 
 NAME = "json"
@@ -24,9 +24,10 @@ _TOKEN = re.compile(
     r'|([^ \t\n\r\[\]{},:"]+)'                                                 # 5 other word
     r'|(")'                                                                    # 6 a bad string
     r")")
-# A run of small integers inside a list, read in one match (most of a bare tree's leaves).
+# A run of small integers inside a list, read in one match (most of a bare tree's leaves);
+# at most 4,096 at a time, so that a huge flat list meets the node limit early.
 _INT15 = r"-?(?:0|[1-9][0-9]{0,14})"
-_RUN = re.compile(r"[ \t\n\r]*(" + _INT15 + r"(?:[ \t\n\r]*,[ \t\n\r]*" + _INT15 + r")*)"
+_RUN = re.compile(r"[ \t\n\r]*(" + _INT15 + r"(?:[ \t\n\r]*,[ \t\n\r]*" + _INT15 + r"){0,4095})"
                   r"(?=[ \t\n\r]*[,\]])")
 # Nodes of the full form written the usual way, read in one match each.
 _W = r"[ \t\n\r]*"
@@ -139,10 +140,16 @@ def _run(text: str, shape: Shape) -> None:
                 r = run(text, m.start(1))
                 if r is not None:
                     shape.errpos = m.start(1)
-                    int_leaves(list(map(int, r.group(1).split(","))))
-                    pos = r.end()
-                    state = _AFTER
-                    continue
+                    ints = list(map(int, r.group(1).split(",")))
+                    took = int_leaves(ints)
+                    if took == len(ints):
+                        pos = r.end()
+                        state = _AFTER
+                        continue
+                    if took:  # the node limit falls inside the run: go on from there
+                        pos = r.start(1) + run_offset(r.group(1), took)
+                        state = _VALUE
+                        continue
             if g == 1:
                 tok = m.group(1)
                 scalar(int(tok) if len(tok) < 4000 else _BIG, tok, m.start(1))

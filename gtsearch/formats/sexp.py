@@ -8,7 +8,7 @@ from typing import Any
 from ..errors import TreeFormatError
 from ..tree import DEFAULT_MAX_NODES, MAX_EXACT_INT, Meta, Tree
 from ._scan import Locator, check_not_empty, end_pos, relocated, shown, strip_bom
-from ._shape import FormatBuilder, too_large
+from ._shape import FormatBuilder, run_offset, too_large
 from ._write import Style, fmt_number, layout
 
 NAME = "sexp"
@@ -28,7 +28,7 @@ _TOKEN = re.compile(
     r")", re.S)
 # A run of small integers, read in one match (most of a bare tree's leaves).
 _INT15 = r"[+-]?(?:0|[1-9][0-9]{0,14})" + _END
-_RUN = re.compile("(" + _INT15 + r"(?:\s+" + _INT15 + ")*)")
+_RUN = re.compile("(" + _INT15 + r"(?:\s+" + _INT15 + "){0,4095})")  # 4,096 at most: see jsonfmt
 # A named leaf, (name . 3), read in one match.
 _PAIR = re.compile(r'\(\s*(?:"([^"\\]*)"|([^\s()";0-9+\-.:#][^\s()";]*))\s+\.\s+('
                    + _INT15 + r')\s*\)')
@@ -238,9 +238,14 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                     b.open(f.name, f.static)
                     f.phase = _KIDS
                 where[0] = start
-                b.int_leaves(list(map(int, r.group(1).split())))
-                pos = r.end()
-                continue
+                ints = list(map(int, r.group(1).split()))
+                took = b.int_leaves(ints)
+                if took == len(ints):
+                    pos = r.end()
+                    continue
+                if took:  # the node limit falls inside the run: go on from there
+                    pos = r.start(1) + run_offset(r.group(1), took)
+                    continue
         tok = m.group(g)
         kind, value = _classify(g, tok, start)
         if f is None:

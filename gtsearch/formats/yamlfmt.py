@@ -20,7 +20,7 @@ from yaml.events import (
 from ..errors import TreeFormatError
 from ..tree import DEFAULT_MAX_NODES, Tree
 from ._scan import Locator, check_not_empty, end_pos, relocated, shown, strip_bom
-from ._shape import CountingBuilder, FormatBuilder, Shape, _Seq, _Wrap
+from ._shape import CountingBuilder, FormatBuilder, Shape, _Seq, _Wrap, run_offset
 from ._write import WIDTH, Style, compact, fmt_number, layout, widths
 
 NAME = "yaml"
@@ -137,7 +137,8 @@ _FTOKEN = re.compile(
     ")", re.S)
 # A run of small integers inside a list, read in one match (most of a bare tree's leaves).
 _INT15 = r"-?(?:0|[1-9][0-9]{0,14})"
-_RUN = re.compile("(" + _INT15 + r"(?:[ \t\r\n]*,[ \t\r\n]*" + _INT15 + r")*)(?=[ \t\r\n]*[,\]])")
+_RUN = re.compile("(" + _INT15 + r"(?:[ \t\r\n]*,[ \t\r\n]*" + _INT15 + r"){0,4095})"  # see jsonfmt
+                  r"(?=[ \t\r\n]*[,\]])")
 _TAIL = re.compile(_WS)
 _DOC_MARK = re.compile(r"(---|\.\.\.)(?![^ \t\r\n])")
 _ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)")
@@ -238,10 +239,16 @@ def _run_flow(text: str, pos: int, shape: Shape) -> int:
                 r = run(text, start)
                 if r is not None:
                     shape.errpos = start
-                    int_leaves(list(map(int, r.group(1).split(","))))
-                    pos = r.end()
-                    state = _AFTER
-                    continue
+                    ints = list(map(int, r.group(1).split(",")))
+                    took = int_leaves(ints)
+                    if took == len(ints):
+                        pos = r.end()
+                        state = _AFTER
+                        continue
+                    if took:  # the node limit falls inside the run: go on from there
+                        pos = r.start(1) + run_offset(r.group(1), took)
+                        state = _ITEM
+                        continue
             if g in _SCALARS:
                 value, txt = _flow_scalar(g, m.group(g), start)
                 if closers[-1] == "]":
