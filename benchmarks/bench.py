@@ -97,16 +97,26 @@ def textbook_alphabeta(node: Any, alpha: float, beta: float, maximizing: bool, c
 
 
 # -- whole processes -------------------------------------------------------------------------
-def peak_rss_mib(cmd: list[str]) -> tuple[float, float]:
-    """Peak resident memory (MiB) and wall time of one process, by os.wait4's rusage."""
+#: run in a child: report the peak resident memory of this very process (VmHWM) at exit.
+#: (ru_maxrss of a child counts the parent's pages copied by fork, before exec; VmHWM does not.)
+_REPORT = ("import atexit, sys\n"
+           "def _hwm():\n"
+           "    for line in open('/proc/self/status'):\n"
+           "        if line.startswith('VmHWM:'):\n"
+           "            sys.stderr.write('VmHWM ' + line.split()[1] + '\\n')\n"
+           "atexit.register(_hwm)\n")
+
+
+def peak_rss_mib(code: str, argv: list[str] | None = None) -> tuple[float, float]:
+    """Peak resident memory (MiB) and wall time of a fresh Python process running ``code``."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.run([sys.executable, "-c", _REPORT + code, *(argv or [])],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - t0
-    if status != 0:
-        err = proc.stderr.read().decode() if proc.stderr else ""
-        raise SystemExit(f"{' '.join(cmd)} failed: {err}")
-    return usage.ru_maxrss / 1024, wall
+    marks = [line for line in proc.stderr.splitlines() if line.startswith("VmHWM ")]
+    if proc.returncode != 0 or not marks:
+        raise SystemExit(f"{code!r} failed: {proc.stderr}")
+    return int(marks[-1].split()[1]) / 1024, wall
 
 
 def gtsearch_cmd() -> list[str]:
@@ -232,8 +242,10 @@ def main() -> None:
     gc.collect()
     big = (4, 11) if (4, 11) in trees else trees[0]
     path = str(tree_file(*big, "json"))
-    rss_json, _ = peak_rss_mib([sys.executable, "-c", f"import json; json.load(open({path!r}))"])
-    rss_ours, wall = peak_rss_mib(gtsearch_cmd() + ["eval", path, "--algo", "alphabeta", "--format", "json"])
+    rss_json, _ = peak_rss_mib(f"import json; json.load(open({path!r}))")
+    rss_ours, wall = peak_rss_mib(
+        "import sys, runpy; sys.argv[0] = 'gtsearch'; runpy.run_module('gtsearch', run_name='__main__')",
+        ["eval", path, "--algo", "alphabeta", "--format", "json"])
     ratio = rss_ours / rss_json
     mem_rows.append([f"b={big[0]} d={big[1]} JSON file", "peak RSS", f"gtsearch eval {rss_ours:.0f} MiB",
                      f"json.load {rss_json:.0f} MiB", f"{ratio:.2f}x",

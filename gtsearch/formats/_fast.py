@@ -17,12 +17,13 @@ So both readers give identical trees, which the tests check on random trees.
 from __future__ import annotations
 
 import re
+from array import array
 
 import numpy as np
 
 from ..errors import TreeFormatError
-from ..flat import to_array
-from ..tree import Meta, Tree
+from ..flat import as_numpy
+from ..tree import Meta, Tree, index_array
 
 # character classes; number characters are _NUM (digits), _MINUS or _EXP ('+', '.', 'e', 'E')
 _OTHER, _SPACE, _OPEN, _CLOSE, _SEP, _NUM, _MINUS, _EXP = range(8)
@@ -74,6 +75,9 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
     Also None when the text is far larger than the node limit allows: the
     general reader, which streams, then stops at the limit long before this
     reader would have classified the whole text (and with little memory).
+
+    Memory: a few bytes per character while classifying, then int32 arrays
+    per token; the tree's own arrays are allocated once and filled in place.
     """
     small_limit = max_nodes * STREAM_FACTOR < len(text)
     if small_limit and _surely_over(text, fmt, max_nodes):
@@ -88,121 +92,148 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
     cls = _classes(fmt)[raw]
     if (cls == _OTHER).any():
         return None
+    index = np.int32 if len(raw) < 2**31 - 1 else np.int64
     isnum = cls >= _NUM
-    # a token starts at a bracket or separator, or where a run of number characters begins
-    start = cls >= _OPEN
-    start[1:] &= ~isnum[:-1] | ~isnum[1:]
-    tok = np.flatnonzero(start).astype(np.int64)
+    # tokens (separators aside): every bracket, and the first character of every number
+    start = cls == _OPEN
+    start |= cls == _CLOSE
+    start[0] |= isnum[0]
+    start[1:] |= isnum[1:] & ~isnum[:-1]
+    tok = np.flatnonzero(start).astype(index)
     del start
-    kind = np.minimum(cls[tok], _NUM)
-    if small_limit and int(np.count_nonzero((kind == _OPEN) | (kind == _NUM))) > max_nodes:
-        return None  # more nodes than allowed: the general reader stops at the limit sooner
-
-    # the grammar, on the whole token sequence at once
     ntok = len(tok)
     if ntok == 0:
         return None
+    kind = np.minimum(cls[tok], _NUM)
+    if small_limit and int(np.count_nonzero(kind != _CLOSE)) > max_nodes:
+        return None  # more nodes than allowed: the general reader stops at the limit sooner
+
+    # the grammar, on the whole token sequence at once
     prev, nxt = kind[:-1], kind[1:]
     if fmt == "sexp":
         ok = ~((prev == _OPEN) & (nxt == _CLOSE))  # no empty list
     else:
-        after_value = (prev == _NUM) | (prev == _CLOSE)
-        ok = np.where(after_value, (nxt == _SEP) | (nxt == _CLOSE),
-                      (nxt == _NUM) | (nxt == _OPEN))  # after '[' or ','
+        sep = (cls == _SEP).view(np.uint8)
+        if sep[:tok[0]].any():
+            return None
+        between = np.add.reduceat(sep, tok, dtype=np.int32)  # commas after each token
+        del sep
+        if between[-1]:
+            return None
+        commas = between[:-1]
+        after_value = prev != _OPEN
+        ok = np.where(after_value,
+                      np.where(nxt == _CLOSE, commas == 0, commas == 1),
+                      (nxt != _CLOSE) & (commas == 0))  # after '[' a value, no comma
+        del between, commas, after_value
     if not ok.all():
         return None
     del ok, prev, nxt
-    depth = np.cumsum((kind == _OPEN).astype(np.int32) - (kind == _CLOSE))
+    step = (kind == _OPEN).view(np.int8) - (kind == _CLOSE).view(np.int8)
+    depth = np.cumsum(step, dtype=np.int32)  # the depth after each token
+    del step
     if ntok == 1:
         if kind[0] != _NUM:
             return None
     elif kind[0] != _OPEN or depth[-1] != 0 or (depth[:-1] <= 0).any():
         return None
-    if fmt != "sexp":
-        keep = kind != _SEP
-        tok, kind, depth = tok[keep], kind[keep], depth[keep]
-        del keep
 
-    # numbers
-    is_open = kind == _OPEN
-    num_pos = tok[kind == _NUM]
+    # numbers: where they end, and which hold more than an optional '-' and digits
+    is_num = kind == _NUM
+    num_pos = tok[is_num]
     last = isnum.copy()
     last[:-1] &= ~isnum[1:]
-    num_end = np.flatnonzero(last) + 1  # each run of number characters is one token
+    num_end = (np.flatnonzero(last) + 1).astype(index)  # each run of number characters is one token
     del last, isnum
-    values = _numbers(text, raw, cls, fmt, num_pos, num_end)
-    del cls
-    if values is None:
+    exp_chars = np.flatnonzero(cls == _EXP)
+    minus = np.flatnonzero(cls == _MINUS)
+    inner_minus = minus[(minus > 0) & (cls[minus - 1] >= _NUM)]  # a '-' that does not start its token
+    del minus, cls
+    numbers = _numbers(text, raw, fmt, num_pos, num_end, np.concatenate((exp_chars, inner_minus)))
+    del exp_chars, inner_minus, num_end, num_pos, raw, data
+    if numbers is None:
         return None
-    ints, float_mask = values
+    leaf_values, float_mask = numbers
 
     # nodes: every '[' and every number, in preorder
-    is_node = is_open | (kind == _NUM)
-    count_before = np.cumsum(is_node, dtype=np.int64) - is_node
-    size = int(is_node.sum())
+    is_node = ~(kind == _CLOSE)
+    node_of_tok = np.cumsum(is_node, dtype=index)
+    node_of_tok -= is_node  # the number of nodes before each token
+    size = int(node_of_tok[-1]) + int(is_node[-1])
     if size > max_nodes:
         pos = int(tok[np.flatnonzero(is_node)[max_nodes]])
-        line = data.count(b"\n", 0, pos) + 1
-        column = pos - (data.rfind(b"\n", 0, pos) + 1) + 1
+        line = text.count("\n", 0, pos) + 1  # the text is ASCII: characters are bytes
+        column = pos - (text.rfind("\n", 0, pos) + 1) + 1
         raise TreeFormatError(f"the tree has more than {max_nodes:,} nodes; raise --max-nodes to load it",
                               source, line, column)
-    node_of_tok = count_before  # the node number of each '[' or number token
-    end = np.empty(size, dtype=np.int32 if size < 2**31 - 1 else np.int64)
-    leaf_nodes = node_of_tok[kind == _NUM]
+    del tok
+    end_arr = array(index_array(size).typecode, [0]) * size
+    val_arr = array("d", [float("nan")]) * size
+    depth_arr = array("i", [0]) * size
+    end = as_numpy(end_arr)
+    leaf_nodes = node_of_tok[is_num]
     end[leaf_nodes] = leaf_nodes + 1
+    as_numpy(val_arr)[leaf_nodes] = leaf_values
+    del leaf_values
+    is_open = kind == _OPEN
+    as_numpy(depth_arr)[:] = depth[is_node] - is_open[is_node]  # the depth before each node
+    del is_node
     # pair brackets: at each level they alternate open, close in text order
-    oc = np.flatnonzero(is_open | (kind == _CLOSE))
+    oc = np.flatnonzero(~is_num).astype(index)
     level = depth[oc] - is_open[oc]  # an opening bracket's level is the depth before it
+    del depth, is_open, kind
     order = np.argsort(level, kind="stable")
-    opens, closes = oc[order[0::2]], oc[order[1::2]]
-    end[node_of_tok[opens]] = count_before[closes]
-    vals = np.full(size, np.nan)
-    vals[leaf_nodes] = ints
+    del level
+    end[node_of_tok[oc[order[0::2]]]] = node_of_tok[oc[order[1::2]]]
+    del order, oc, node_of_tok
     floats = None
     if float_mask is not None:
         fm = np.zeros(size, dtype=np.uint8)
         fm[leaf_nodes] = float_mask
         floats = bytearray(fm.tobytes())
-    # the depth of every node comes for free here (the depth before its token)
-    node_depth = (depth[is_node] - is_open[is_node]).astype(np.int32)
-    return Tree(to_array(end), to_array(vals), floats=floats, meta=Meta(), source=source,
-                n_leaves=len(leaf_nodes), depth=to_array(node_depth))
+    return Tree(end_arr, val_arr, floats=floats, meta=Meta(), source=source,
+                n_leaves=len(leaf_nodes), depth=depth_arr)
 
 
-def _numbers(text: str, raw: np.ndarray, cls: np.ndarray, fmt: str, pos: np.ndarray,
-             end: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
-    """The values of the number tokens [pos, end), or None if one is not a plain literal."""
-    values = np.zeros(len(pos), dtype=np.float64)
+def _numbers(text: str, raw: np.ndarray, fmt: str, pos: np.ndarray, end: np.ndarray,
+             odd_chars: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
+    """The values of the number tokens [pos, end), or None if one is not a plain literal.
+
+    ``odd_chars`` are the positions of characters that make a token more than
+    an optional leading '-' and digits ('+', '.', 'e', 'E', an inner '-');
+    such tokens are read one by one, exactly, the rest by Horner's rule.
+    """
+    count = len(pos)
     neg = raw[pos] == ord("-")
     first = pos + neg
     length = end - first
-    # tokens with anything but an optional leading '-' and digits go the slow, exact way
-    odd = np.zeros(len(pos), dtype=bool)
-    where = np.flatnonzero(cls == _EXP)
-    if len(where):
-        odd[np.searchsorted(pos, where, side="right") - 1] = True
-    minus = np.flatnonzero(cls == _MINUS)
-    inner = minus[(minus > 0) & (cls[minus - 1] >= _NUM)]  # a '-' that does not start its token
-    if len(inner):
-        odd[np.searchsorted(pos, inner, side="right") - 1] = True
-    plain = np.flatnonzero(~odd)
-    start = first[plain]
-    size = length[plain]
-    if len(plain) and (size.min() <= 0 or size.max() > 15):
-        return None
-    if ((raw[start] == ord("0")) & (size > 1)).any():
-        return None  # a leading zero: not a plain integer in any of the formats
-    # Horner's rule, one digit position at a time over all the plain tokens
-    acc = np.zeros(len(plain), dtype=np.int64)
-    last = len(raw) - 1
-    for j in range(int(size.max()) if len(plain) else 0):
-        digit = raw[np.minimum(start + j, last)].astype(np.int64) - 48
-        acc = np.where(size > j, acc * 10 + digit, acc)
-    values[plain] = np.where(neg[plain], -acc, acc)
+    odd = np.zeros(count, dtype=bool)
+    if len(odd_chars):
+        odd[np.searchsorted(pos, odd_chars, side="right") - 1] = True
+    plain = ~odd
+    if count and plain.any():
+        size = length[plain]
+        if size.min() <= 0 or size.max() > 15:
+            return None
+        if ((raw[first[plain]] == ord("0")) & (size > 1)).any():
+            return None  # a leading zero: not a plain integer in any of the formats
+        longest = int(size.max())
+        del size
+    else:
+        longest = 0
+    # Horner's rule in float64 (exact below 2**53), one digit position at a time, in place
+    values = np.zeros(count, dtype=np.float64)
+    top = len(raw) - 1
+    for j in range(longest):
+        digit = raw[np.minimum(first + j, top)] - np.uint8(48)
+        more = length > j
+        np.multiply(values, 10, out=values, where=more)
+        np.add(values, digit, out=values, where=more)
+    np.negative(values, out=values, where=neg)
     float_mask = None
     if odd.any():
         accept = _FLOAT_OK[fmt].match
-        float_mask = np.zeros(len(pos), dtype=np.uint8)
+        float_mask = np.zeros(count, dtype=np.uint8)
         for k in np.flatnonzero(odd):
             literal = text[pos[k]:end[k]]
             if not accept(literal):
