@@ -148,6 +148,59 @@ def _reason(e: OSError) -> str:
     return reason[:1].lower() + reason[1:]
 
 
+#: gzip output allowed whatever the compression ratio, and the ratio allowed beyond it
+GZIP_FREE_BYTES = 64 << 20
+GZIP_MAX_RATIO = 100
+_GZIP_STEP = 1 << 16
+_NOT_ZERO = re.compile(rb"[^\x00]")
+
+
+def _gunzip(data: bytes, source: str) -> bytes:
+    """Gzip data decompressed (every member), refusing a decompression bomb as it expands.
+
+    Past :data:`GZIP_FREE_BYTES` of output, output more than :data:`GZIP_MAX_RATIO`
+    times the input read so far is refused: tree files compress far less
+    (deflate's best is about 1000:1), and two megabytes of bomb would otherwise
+    fill gigabytes of memory before any parsing starts.
+    """
+    import zlib
+
+    corrupt = TreeFormatError("not a valid gzip file: the data is corrupt or truncated", source)
+    parts: list[bytes] = []
+    size = 0
+    pos = 0  # input fed to the decompressor so far
+    pending = b""  # input after the end of a member: the next member, or zero padding
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    while True:
+        if d.eof:
+            pending = d.unused_data.lstrip(b"\x00")
+            if not pending:  # zero padding may follow a member, as gzip.decompress allows
+                m = _NOT_ZERO.search(data, pos)
+                pos = m.start() if m else len(data)
+                if pos == len(data):
+                    break
+            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        if pending:
+            chunk, pending = pending, b""
+        elif pos < len(data):
+            chunk = data[pos:pos + _GZIP_STEP]
+            pos += len(chunk)
+        else:
+            raise corrupt  # the member is cut short
+        try:
+            out = d.decompress(chunk)
+        except zlib.error:
+            raise corrupt from None
+        size += len(out)
+        if size > GZIP_FREE_BYTES and size > GZIP_MAX_RATIO * pos:
+            raise TreeFormatError(
+                f"gzip data expanding more than {GZIP_MAX_RATIO}-fold past "
+                f"{GZIP_FREE_BYTES >> 20} MiB looks like a decompression bomb; "
+                "decompress the file yourself if you trust it", source)
+        parts.append(out)
+    return b"".join(parts)
+
+
 def read_text(path: str) -> str:
     """The text of a tree file; ``-`` reads standard input.
 
@@ -173,14 +226,7 @@ def read_text(path: str) -> str:
     except OSError as e:
         raise TreeFormatError(f"cannot read the file: {_reason(e)}", source) from None
     if data[:2] == _GZIP_MAGIC:
-        import gzip
-        import zlib
-
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error):
-            raise TreeFormatError("not a valid gzip file: the data is corrupt or truncated",
-                                  source) from None
+        data = _gunzip(data, source)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
