@@ -145,39 +145,39 @@ class Tree:
     def parent(self) -> array:
         """parent[n] for every node (-1 for the root), built on first use."""
         if self._parent is None:
-            end = self.end
-            size = len(end)
-            parent = _zeros(size)
-            stack: list[int] = []
-            for n in range(size):
-                while stack and end[stack[-1]] <= n:
-                    stack.pop()
-                parent[n] = stack[-1] if stack else -1
-                if end[n] != n + 1:
-                    stack.append(n)
-            self._parent = parent
+            self._walk()
+        assert self._parent is not None
         return self._parent
 
     @property
     def depth(self) -> array:
-        """depth[n] for every node (0 at the root), built on first use."""
+        """depth[n] for every node (0 at the root), built on first use (numpy for large trees)."""
         if self._depth is None and len(self.end) >= NUMPY_MIN_NODES:
             from .flat import depths, to_array
 
             self._depth = to_array(depths(self.end))
         if self._depth is None:
-            end = self.end
-            size = len(end)
-            depth = _zeros(size)
-            stack: list[int] = []
-            for n in range(size):
-                while stack and end[stack[-1]] <= n:
-                    stack.pop()
-                depth[n] = len(stack)
-                if end[n] != n + 1:
-                    stack.append(n)
-            self._depth = depth
+            self._walk()
+        assert self._depth is not None
         return self._depth
+
+    def _walk(self) -> None:
+        """One preorder pass with a stack of open nodes: every node's parent and depth."""
+        end = self.end
+        size = len(end)
+        parent = _zeros(size)
+        depth = _zeros(size)
+        stack: list[int] = []
+        for n in range(size):
+            while stack and end[stack[-1]] <= n:
+                stack.pop()
+            parent[n] = stack[-1] if stack else -1
+            depth[n] = len(stack)
+            if end[n] != n + 1:
+                stack.append(n)
+        self._parent = parent
+        if self._depth is None:
+            self._depth = depth
 
     def max_depth(self) -> int:
         return max(self.depth) if len(self.end) else 0

@@ -17,6 +17,7 @@ So both readers give identical trees, which the tests check on random trees.
 from __future__ import annotations
 
 import re
+from typing import Any
 from array import array
 
 import numpy as np
@@ -92,7 +93,7 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
     cls = _classes(fmt)[raw]
     if (cls == _OTHER).any():
         return None
-    index = np.int32 if len(raw) < 2**31 - 1 else np.int64
+    index: Any = np.int32 if len(raw) < 2**31 - 1 else np.int64
     isnum = cls >= _NUM
     # tokens (separators aside): every bracket, and the first character of every number
     start = cls == _OPEN
