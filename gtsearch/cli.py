@@ -42,7 +42,7 @@ class NumberParam(click.ParamType):
         try:
             return parse_number(str(value))
         except ValueError as e:
-            self.fail(str(e), param, ctx)
+            self.fail(f"{e}; give a finite number such as 3 or -2.5", param, ctx)
 
 
 NUMBER = NumberParam()
