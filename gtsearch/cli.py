@@ -191,6 +191,16 @@ max_nodes_option = click.option(
     "--max-nodes", type=click.IntRange(min=1), default=DEFAULT_MAX_NODES, show_default=True,
     metavar="N", help="Refuse trees with more nodes than this (YAML aliases expanded).")
 files_argument = click.argument("files", metavar="FILE...", nargs=-1, required=True)
+#: options that eval, compare and show share
+alpha_option = click.option("--alpha", type=NUMBER, default=None, metavar="A",
+                            help="Lower end of alphabeta's window (default -inf).")
+beta_option = click.option("--beta", type=NUMBER, default=None, metavar="B",
+                           help="Upper end of alphabeta's window (default +inf).")
+root_option = click.option("--root", type=click.Choice(["max", "min"], case_sensitive=False),
+                           default=None, help="Player to move at the root, overriding the file.")
+depth_option = click.option(
+    "--depth", type=click.IntRange(min=0), default=None, metavar="N",
+    help="Cut the tree at depth N: nodes there count as leaves worth their static value.")
 
 
 @click.group(cls=GtsearchGroup, context_settings={"help_option_names": ["-h", "--help"],
@@ -286,14 +296,10 @@ def _mismatch(file: str, expected: Number, result: SearchResult) -> CheckFailed 
 @click.option("--bound", type=NUMBER, default=None, metavar="V",
               help="Bound for f1 (default +inf), sss-bounded (V) and dual-bounded (L). With "
                    "'--algo all' it goes to those of them that take one.")
-@click.option("--alpha", type=NUMBER, default=None, metavar="A",
-              help="Lower end of alphabeta's window (default -inf).")
-@click.option("--beta", type=NUMBER, default=None, metavar="B",
-              help="Upper end of alphabeta's window (default +inf).")
-@click.option("--root", type=click.Choice(["max", "min"], case_sensitive=False), default=None,
-              help="Player to move at the root, overriding the file.")
-@click.option("--depth", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Cut the tree at depth N: nodes there count as leaves worth their static value.")
+@alpha_option
+@beta_option
+@root_option
+@depth_option
 @click.option("--format", "output_format", type=click.Choice(["table", "json", "csv"]),
               default=None,
               help="Output: a table, JSON lines (one object per file and algorithm) or CSV. "

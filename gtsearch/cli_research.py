@@ -11,8 +11,8 @@ import click
 
 from .algorithms import ALGORITHMS, Algorithm, find_algorithm
 from .cli import (NUMBER, _check_stdin_once, _console, _display_name, _error, _mismatch,
-                  _plan, _prepare, _search, _stdout_is_terminal, input_format_option,
-                  max_nodes_option)
+                  _plan, _prepare, _search, _stdout_is_terminal, depth_option,
+                  input_format_option, max_nodes_option, root_option)
 from .cli_gen import _value_range
 from .errors import CheckFailed, GtsearchError, UsageError
 from .numbers import Number, agrees, format_number
@@ -45,10 +45,8 @@ def _fail(status: int, err: GtsearchError) -> int:
                    "sss-bounded/dual-bounded when named), as in 'gtsearch eval'.")
 @click.option("--guess", type=NUMBER, default=None, metavar="F",
               help=GUESS_HELP + " Overrides --bound for mtdf.")
-@click.option("--root", type=click.Choice(["max", "min"], case_sensitive=False), default=None,
-              help="Player to move at the root, overriding the file.")
-@click.option("--depth", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Cut the tree at depth N: nodes there count as leaves worth their static value.")
+@root_option
+@depth_option
 @click.option("--format", "output_format", type=click.Choice(["table", "json", "csv"]),
               default=None,
               help="A table per file, JSON lines or CSV (one record per file and algorithm, "

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .cli import (NUMBER, STDIN, _display_name, _load, _plan, _stdout_is_terminal,
-                  input_format_option, max_nodes_option)
+from .cli import (NUMBER, STDIN, _display_name, _load, _plan, _stdout_is_terminal, alpha_option,
+                  beta_option, input_format_option, max_nodes_option, root_option)
 from .errors import GtsearchError, UsageError
 from .numbers import Number
 
@@ -25,12 +25,6 @@ algo_option = click.option(
     help="The algorithm (aliases work: ab, sss*, dual*, bs*...). See 'gtsearch algorithms'.")
 bound_option = click.option("--bound", type=NUMBER, default=None, metavar="V",
                             help="Bound for f1, sss-bounded (V) and dual-bounded (L).")
-alpha_option = click.option("--alpha", type=NUMBER, default=None, metavar="A",
-                            help="Lower end of alphabeta's window (default -inf).")
-beta_option = click.option("--beta", type=NUMBER, default=None, metavar="B",
-                           help="Upper end of alphabeta's window (default +inf).")
-root_option = click.option("--root", type=click.Choice(["max", "min"], case_sensitive=False),
-                           default=None, help="Player to move at the root, overriding the file.")
 
 
 def _one_algorithm(name: str, bound: Number | None, alpha: Number | None,
