@@ -116,8 +116,10 @@ class _Unsupported(Exception):
 
 
 # Comments end at the end of the line ((?![^\r\n])), so that no backtracking finds a token in one.
-_WS = r"(?:[ \t\r\n]+|(?<![^ \t\r\n])#[^\r\n]*(?![^\r\n]))*"
-_FLOW_START = re.compile(r"(?:[ \r\n]+|#[^\r\n]*(?![^\r\n]))*"
+# Blanks, then comments each followed by blanks: one way only to split a run of blanks, so a
+# failing match backtracks in linear time ("(?:[ ]+|#...)*" takes exponential time).
+_WS = r"[ \t\r\n]*(?:(?<![^ \t\r\n])#[^\r\n]*(?![^\r\n])[ \t\r\n]*)*"
+_FLOW_START = re.compile(r"[ \r\n]*(?:#[^\r\n]*(?![^\r\n])[ \r\n]*)*"
                          r"(?:(?<![^\n])---(?![^ \t\r\n])" + _WS + r")?(?=[\[{])")
 _END = r"(?![^ \t\r\n,\[\]{}])"
 _PLAIN_CH = r"(?:[^ \t\r\n,\[\]{}:]|:(?=[^ \t\r\n,\[\]{}]))"
