@@ -258,7 +258,7 @@ class Tree:
         """A node for messages: its path, and its name where it has one."""
         path = "$" + "".join(f"[{i}]" for i in self.path_of(n))
         name = self.names.get(n)
-        return f"{path} ({name!r})" if name is not None else path
+        return f"{path} ({shown(name)})" if name is not None else path
 
     # -- derived trees -------------------------------------------------------
     def with_root(self, root_max: bool) -> Tree:

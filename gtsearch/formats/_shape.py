@@ -469,7 +469,7 @@ class Shape:
             n = ctx.node
         else:
             if "value" not in ctx.seen:
-                what = f"node {ctx.name!r}" if ctx.name is not None else "a node"
+                what = f"node {shown(ctx.name)}" if ctx.name is not None else "a node"
                 raise self.fail(f"{what} has neither children nor a value", ctx.pos)
             self.errpos = ctx.name_pos if ctx.name is not None else ctx.pos
             n = self.b.leaf(ctx.static, ctx.name)

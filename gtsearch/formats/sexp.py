@@ -218,7 +218,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             elif phase == _DOTTED:
                 pass
             elif phase in (_START, _NAMED):
-                what = "a node" if f.name is None else f"node {f.name!r}"
+                what = "a node" if f.name is None else f"node {shown(f.name)}"
                 raise _Error(f"empty list: {what} needs at least one child or a :value", f.pos)
             elif phase == _WRAP:
                 if not f.has_tree:
