@@ -40,7 +40,8 @@ _FLOAT_OK = {
 
 def _classes(fmt: str) -> np.ndarray:
     table = np.full(256, _OTHER, dtype=np.uint8)
-    for ch in b" \t\r\n":
+    # YAML refuses a tab in some places (indentation): its texts with tabs go to its own reader
+    for ch in b" \r\n" if fmt == "yaml" else b" \t\r\n":
         table[ch] = _SPACE
     for ch in b"0123456789":
         table[ch] = _NUM
