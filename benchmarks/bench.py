@@ -13,7 +13,7 @@ this one process unless a whole process is the point:
   against ``yaml.load(text, Loader=yaml.CSafeLoader)`` on its YAML text;
 - search time and leaves per second of every algorithm against a plain
   recursive alpha-beta over nested lists written the textbook way;
-- bytes per node of the loaded tree, and the peak memory (getrusage) of a
+- bytes per node of the loaded tree, and the peak memory (VmHWM) of a
   ``gtsearch eval`` process against ``python -c "import json; json.load(...)"``;
 - the whole-process time of ``gtsearch eval`` on a 9-leaf tree against
   ``python -c pass``.
@@ -154,6 +154,70 @@ def verdict(ok: bool) -> str:
     return "met" if ok else "MISSED"
 
 
+def tree_bytes(tree: Any) -> int:
+    """The bytes the loaded tree holds in its arrays (the depths too, when kept)."""
+    arrays = [tree.end, tree.values, tree.floats, tree._depth, tree._parent]
+    return sum(len(a) * getattr(a, "itemsize", 1) for a in arrays if a is not None)
+
+
+def measure_loads(b: int, d: int, repeat: int, rows: list[list[str]]) -> tuple[Any, Any]:
+    """Load one tree in every format against json.loads and yaml.load; the JSON tree and nested lists."""
+    import yaml
+
+    paths = {fmt: tree_file(b, d, fmt) for fmt in FORMATS}
+    json_text = paths["json"].read_text()
+    t_json, nested = best_of(lambda: json.loads(json_text), repeat)
+    yaml_text = paths["yaml"].read_text()
+    # PyYAML's C loader takes about a minute per million leaves: once is enough
+    t_yaml, _ = best_of(lambda: yaml.load(yaml_text, Loader=yaml.CSafeLoader), 1)
+    del yaml_text
+    kept = None
+    for fmt, path in paths.items():
+        t, tree = best_of(lambda: load_tree(str(path)), repeat)
+        ratio = t / t_json
+        row = [f"b={b} d={d}", fmt, f"{tree.n_nodes:,}", f"{t:.3f}", f"{t_json:.3f}", f"{ratio:.2f}x"]
+        if fmt == "json":
+            row.append(f"target ≤ 1.5x: {verdict(ratio <= 1.5)}")
+            kept = tree
+        elif fmt == "sexp":
+            row.append(f"target ≤ 2x: {verdict(ratio <= 2.0)}")
+        else:
+            speedup = t_yaml / t
+            row.append(f"yaml.load CSafeLoader {t_yaml:.2f} s: {speedup:.0f}x faster, "
+                       f"target ≥ 5x: {verdict(speedup >= 5)}")
+        rows.append(row)
+    return kept, nested
+
+
+def measure_searches(b: int, d: int, tree: Any, nested: Any, repeat: int, rows: list[list[str]]) -> None:
+    """Every algorithm that needs no bound, against the textbook alpha-beta on the nested lists."""
+    count = [0]
+    t_base, _ = best_of(lambda: (count.__setitem__(0, 0),
+                                 textbook_alphabeta(nested, -float("inf"), float("inf"), True, count)),
+                        repeat)
+    base_lps = count[0] / t_base
+    rows.append([f"b={b} d={d}", "textbook alpha-beta (baseline)", f"{count[0]:,}",
+                 f"{t_base:.3f}", f"{base_lps / 1e6:.2f}", "1.00x", ""])
+    ab_per_leaf = None
+    for algo in ALGORITHMS:
+        if algo.needs_bound:
+            continue
+        t, r = best_of(lambda: search(tree, algo), repeat)
+        lps = r.leaves / t
+        ratio = lps / base_lps
+        note = ""
+        if algo.name == "alphabeta":
+            ab_per_leaf = t / r.leaves
+            note = f"target ≥ 4x: {verdict(ratio >= 4)}"
+        elif algo.name == "minimax":
+            note = f"target ≥ 10x: {verdict(ratio >= 10)}"
+        elif algo.name in ("sss", "dual") and ab_per_leaf:
+            per_leaf = (t / r.leaves) / ab_per_leaf
+            note = f"time per leaf {per_leaf:.2f}x alphabeta's, target ≤ 3x: {verdict(per_leaf <= 3)}"
+        rows.append([f"b={b} d={d}", algo.name, f"{r.leaves:,}", f"{t:.3f}",
+                     f"{lps / 1e6:.2f}", f"{ratio:.2f}x", note])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small trees only (a smoke test)")
@@ -166,80 +230,29 @@ def main() -> None:
             f"{os.cpu_count()} cores; best of {args.repeat}")
     rep.say()
 
-    import yaml
-
-    # 1. loading
-    load_rows = []
-    loaded: dict[tuple[int, int], Any] = {}
+    # Each tree is loaded, searched and dropped before the next one, so that no
+    # baseline runs with another tree's millions of objects alive (json.loads
+    # would then pay for the garbage collector walking them).
+    load_rows: list[list[str]] = []
+    search_rows: list[list[str]] = []
+    mem_rows: list[list[str]] = []
+    sys.setrecursionlimit(10_000)
     for b, d in trees:
-        paths = {fmt: tree_file(b, d, fmt) for fmt in FORMATS}
-        json_text = paths["json"].read_text()
-        t_json, nested = best_of(lambda: json.loads(json_text), args.repeat)
-        yaml_text = paths["yaml"].read_text()
-        # PyYAML's C loader takes about a minute per million leaves: once is enough
-        t_yaml, _ = best_of(lambda: yaml.load(yaml_text, Loader=yaml.CSafeLoader), 1)
-        del yaml_text
-        for fmt, path in paths.items():
-            t, tree = best_of(lambda: load_tree(str(path)), args.repeat)
-            read_t, _ = best_of(lambda: path.read_text(), args.repeat)
-            ratio = t / t_json
-            row = [f"b={b} d={d}", fmt, f"{tree.n_nodes:,}", f"{t:.3f}", f"{t_json:.3f}", f"{ratio:.2f}x"]
-            if fmt == "json":
-                row.append(f"target ≤ 1.5x: {verdict(ratio <= 1.5)}")
-            elif fmt == "sexp":
-                row.append(f"target ≤ 2x: {verdict(ratio <= 2.0)}")
-            else:
-                speedup = t_yaml / t
-                row.append(f"yaml.load CSafeLoader {t_yaml:.2f} s: {speedup:.0f}x faster, "
-                           f"target ≥ 5x: {verdict(speedup >= 5)}")
-            load_rows.append(row)
-            if fmt == "json":
-                loaded[(b, d)] = (tree, nested)
+        tree, nested = measure_loads(b, d, args.repeat, load_rows)
+        measure_searches(b, d, tree, nested, args.repeat, search_rows)
+        per_node = tree_bytes(tree) / tree.n_nodes
+        mem_rows.append([f"b={b} d={d}", f"{tree.n_nodes:,}", f"{per_node:g} bytes/node",
+                         f"target ≤ 24: {verdict(per_node <= 24)}", "", ""])
+        del tree, nested
+        gc.collect()
     rep.say("## Loading (seconds; the file read from the page cache is included)")
     rep.table(["tree", "format", "nodes", "gtsearch", "json.loads", "ratio", "against target"], load_rows)
-
-    # 2. searching
-    sys.setrecursionlimit(10_000)
-    search_rows = []
-    for (b, d), (tree, nested) in loaded.items():
-        count = [0]
-        t_base, _ = best_of(lambda: (count.__setitem__(0, 0),
-                                     textbook_alphabeta(nested, -float("inf"), float("inf"), True, count)),
-                            args.repeat)
-        base_lps = count[0] / t_base
-        search_rows.append([f"b={b} d={d}", "textbook alpha-beta (baseline)", f"{count[0]:,}",
-                            f"{t_base:.3f}", f"{base_lps / 1e6:.2f}", "1.00x", ""])
-        ab_per_leaf = None
-        for algo in ALGORITHMS:
-            if algo.needs_bound:
-                continue
-            t, r = best_of(lambda: search(tree, algo), args.repeat)
-            lps = r.leaves / t
-            ratio = lps / base_lps
-            note = ""
-            if algo.name == "alphabeta":
-                ab_per_leaf = t / r.leaves
-                note = f"target ≥ 4x: {verdict(ratio >= 4)}"
-            elif algo.name == "minimax":
-                note = f"target ≥ 10x: {verdict(ratio >= 10)}"
-            elif algo.name in ("sss", "dual") and ab_per_leaf:
-                per_leaf = (t / r.leaves) / ab_per_leaf
-                note = f"time per leaf {per_leaf:.2f}x alphabeta's, target ≤ 3x: {verdict(per_leaf <= 3)}"
-            search_rows.append([f"b={b} d={d}", algo.name, f"{r.leaves:,}", f"{t:.3f}",
-                                f"{lps / 1e6:.2f}", f"{ratio:.2f}x", note])
     rep.say("## Searching (seconds; leaves per second in millions; ratio of leaves per second "
             "to the textbook alpha-beta's)")
     rep.table(["tree", "algorithm", "leaves", "seconds", "M leaves/s", "vs baseline", "against target"],
               search_rows)
 
     # 3. memory
-    mem_rows = []
-    for (b, d), (tree, _) in loaded.items():
-        per_node = (tree.end.itemsize + tree.values.itemsize + (1 if tree.floats is not None else 0))
-        mem_rows.append([f"b={b} d={d}", f"{tree.n_nodes:,}", f"{per_node} bytes/node",
-                         f"target ≤ 24: {verdict(per_node <= 24)}", "", ""])
-    loaded.clear()
-    gc.collect()
     big = (4, 11) if (4, 11) in trees else trees[0]
     path = str(tree_file(*big, "json"))
     rss_json, _ = peak_rss_mib(f"import json; json.load(open({path!r}))")
