@@ -1,0 +1,1 @@
+(tree :root max :root min (1 2))
