@@ -16,7 +16,7 @@ from .cli import (NUMBER, _check_stdin_once, _console, _display_name, _error, _m
 from .cli_gen import _value_range
 from .errors import CheckFailed, GtsearchError, UsageError
 from .numbers import Number, agrees, format_number
-from .render import Row, csv_text, format_seconds, format_value, json_lines
+from .render import Row, csv_cell, csv_text, format_seconds, format_value, json_lines
 from .result import SearchResult
 from .tree import Tree
 
@@ -348,16 +348,6 @@ def _json(row: dict[str, Any]) -> str:
     return json.dumps(row, allow_nan=False) + "\n"
 
 
-def _cell(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return format_number(v)
-    if isinstance(v, dict):
-        return " ".join(f"{k}={_cell(x)}" for k, x in v.items())
-    return str(v)
 
 
 def _table_csv(rows: Sequence[dict[str, Any]], keys: Sequence[str]) -> str:
@@ -365,7 +355,7 @@ def _table_csv(rows: Sequence[dict[str, Any]], keys: Sequence[str]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(keys)
     for row in rows:
-        writer.writerow([_cell(row.get(k)) for k in keys])
+        writer.writerow([csv_cell(row.get(k)) for k in keys])
     return out.getvalue()
 
 

@@ -144,17 +144,20 @@ def csv_text(rows: Iterable[Row]) -> str:
         cells["params"] = _params_text(result.params)
         if result.leaf_order is not None:
             cells["leaf_order"] = " ".join(format_path(p) for p in result.leaf_order)
-        writer.writerow([_cell(cells.get(c)) for c in columns])
+        writer.writerow([csv_cell(cells.get(c)) for c in columns])
     return out.getvalue()
 
 
-def _cell(v: Any) -> str:
+def csv_cell(v: Any) -> str:
+    """One CSV cell: empty for None, true/false, numbers as written, a mapping as k=v pairs."""
     if v is None:
         return ""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):
         return format_number(v)
+    if isinstance(v, dict):
+        return " ".join(f"{k}={csv_cell(x)}" for k, x in v.items())
     return str(v)
 
 
