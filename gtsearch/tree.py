@@ -180,7 +180,13 @@ class Tree:
             self._depth = depth
 
     def max_depth(self) -> int:
-        return max(self.depth) if len(self.end) else 0
+        if not len(self.end):
+            return 0
+        if len(self.end) >= NUMPY_MIN_NODES:
+            from .flat import as_numpy
+
+            return int(as_numpy(self.depth).max())
+        return max(self.depth)
 
     def is_max(self, n: int) -> bool:
         """Whether MAX is to move at node n."""

@@ -126,9 +126,11 @@ def _negamax(tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool,
 def minimax(tree: Tree, stats: Stats) -> Outcome:
     """Knuth's F(p): every leaf, left to right."""
     if len(tree.end) >= VECTOR_MIN_NODES:
-        from .vector import minimax_levels
+        from .vector import MAX_LEVELS, minimax_levels
 
-        return minimax_levels(tree, stats)
+        # one numpy pass per level: worth it for bushy trees, not for long chains
+        if tree.max_depth() < MAX_LEVELS:
+            return minimax_levels(tree, stats)
     s = 1.0 if tree.root_max else -1.0
     m, line = _negamax(tree, stats, -INF, INF, deep=False, prune=False)
     return Outcome(s * m, pv=line)

@@ -17,6 +17,10 @@ from ..tree import Tree
 from .base import Outcome, Stats
 
 
+#: deeper trees are searched node by node: the passes here cost one numpy call per level
+MAX_LEVELS = 4096
+
+
 def node_values(tree: Tree) -> np.ndarray:
     """The minimax value (MAX's terms) of every node, as float64."""
     end = as_numpy(tree.end)
