@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -64,4 +63,3 @@ def _watch(description: str, count: Callable[[], int] | None, total: int | None,
         while not done.wait(0.1):
             if count is not None:
                 bar.update(task, completed=count())
-        time.sleep(0)
