@@ -467,14 +467,19 @@ def convert_command(file: str, to_format: str | None, output: str | None,
     text = dump_tree(tree, to_format.lower())
     if not text.endswith("\n"):
         text += "\n"
-    if output is None or output == STDIN:
+    write_output(STDIN if output is None else output, text)
+
+
+def write_output(path: str, text: str) -> None:
+    """Write ``text`` to the file ``path``, or to standard output for '-'."""
+    if path == STDIN:
         click.echo(text, nl=False)
         return
     try:
-        with open(output, "w", encoding="utf-8", newline="\n") as f:
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
     except OSError as e:
-        raise GtsearchError(f"{output}: cannot write: {e.strerror or e}") from None
+        raise GtsearchError(f"{path}: cannot write: {e.strerror or e}") from None
 
 
 def _format_of_output(output: str | None) -> str:

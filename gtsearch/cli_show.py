@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .cli import (NUMBER, STDIN, _display_name, _load, _plan, _stdout_is_terminal, alpha_option,
-                  beta_option, input_format_option, max_nodes_option, root_option)
+                  beta_option, input_format_option, max_nodes_option, root_option, write_output)
 from .errors import GtsearchError, UsageError
 from .numbers import Number
 
@@ -55,17 +55,6 @@ def _console() -> Console:
     wide = not terminal and "COLUMNS" not in os.environ
     return Console(highlight=False, emoji=False, width=200 if wide else None,
                    color_system=None if plain else "auto", force_terminal=not plain)
-
-
-def _write(path: str, text: str) -> None:
-    if path == STDIN:
-        click.echo(text, nl=False)
-        return
-    try:
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-    except OSError as e:
-        raise GtsearchError(f"{path}: cannot write: {e.strerror or e}") from None
 
 
 # -- show ----------------------------------------------------------------------------------
@@ -141,7 +130,7 @@ def show_command(file: str, algo: str, bound: Number | None, alpha: Number | Non
         print_view(view, _console(), Options(max_depth=max_depth, max_lines=max_lines or None,
                                              fold=fold), source=name)
     for path, text in texts:
-        _write(path, text)
+        write_output(path, text)
 
 
 # -- trace ---------------------------------------------------------------------------------
