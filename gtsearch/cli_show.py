@@ -11,7 +11,7 @@ import click
 
 from .cli import (NUMBER, STDIN, _display_name, _load, _plan, _stdout_is_terminal, alpha_option,
                   beta_option, input_format_option, max_nodes_option, root_option, write_output)
-from .errors import GtsearchError, UsageError
+from .errors import UsageError
 from .numbers import Number
 
 if TYPE_CHECKING:
