@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from gtsearch import load_tree, search  # noqa: E402
 from gtsearch.algorithms import ALGORITHMS  # noqa: E402
-from gtsearch.generate import write_uniform  # noqa: E402
+from gtsearch.sources.uniform import write_uniform  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 TREES = [(4, 10), (4, 11), (8, 6), (3, 12)]

@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 from gtsearch import load_tree
-from gtsearch.draw import Options, print_view
-from gtsearch.export import to_svg
-from gtsearch.replay import to_html
-from gtsearch.view import build_view
+from gtsearch.render.terminal import Options, print_view
+from gtsearch.render.svg import to_svg
+from gtsearch.render.replay import to_html
+from gtsearch.render.view import build_view
 
 DOCS = Path(__file__).resolve().parent
 REPO = DOCS.parent

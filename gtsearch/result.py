@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple
 
-Number = Union[int, float]
+from .numbers import Number
 
 _NOTHING: Mapping[str, Any] = MappingProxyType({})
 

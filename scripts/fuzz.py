@@ -77,7 +77,7 @@ def seeds() -> list[bytes]:
                                  else data)
     sys.path.insert(0, str(REPO))
     from gtsearch.formats import dump_tree
-    from gtsearch.generate import uniform_tree
+    from gtsearch.sources.uniform import uniform_tree
 
     for fmt in ("json", "yaml", "sexp"):
         found.append(dump_tree(uniform_tree(3, 3, seed=1), fmt).encode())
@@ -130,7 +130,7 @@ class Target:
         from gtsearch.cli import cli
         from gtsearch.errors import TreeFormatError
         from gtsearch.formats import jsonfmt, load_tree, sexp, yamlfmt
-        from gtsearch.formats._fast import parse_bare
+        from gtsearch.formats.bare import parse_bare
         from gtsearch.tree import Tree
 
         self.cli = cli
@@ -317,8 +317,8 @@ def child(target_name: str, seconds: float, workdir: Path, engine: str, seed: in
             import gtsearch.algorithms
             import gtsearch.cli
             import gtsearch.formats
-            import gtsearch.formats._fast
-            import gtsearch.formats._shape
+            import gtsearch.formats.bare
+            import gtsearch.formats.shape
             import gtsearch.formats.jsonfmt
             import gtsearch.formats.sexp
             import gtsearch.formats.yamlfmt

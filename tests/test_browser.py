@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from gtsearch import load_tree
-from gtsearch.replay import to_html
-from gtsearch.view import build_view
+from gtsearch.render.replay import to_html
+from gtsearch.render.view import build_view
 
 pytestmark = pytest.mark.browser
 

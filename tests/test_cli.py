@@ -14,11 +14,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 import gtsearch
-import gtsearch.cli as cli_module
+import gtsearch.cli.common as cli_module
 from gtsearch import ALGORITHMS, dump_tree, load_tree
 from gtsearch.cli import cli
 from gtsearch.formats import format_for_path
-from gtsearch.tree import Meta, Tree, TreeBuilder
+from gtsearch.builder import TreeBuilder
+from gtsearch.tree import Meta, Tree
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 AIMA_SEXP = "((3 12 8) (2 4 6) (14 5 2))\n"

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-import gtsearch.cli_research as research
+import gtsearch.cli.research as research
 from gtsearch.algorithms import ALGORITHMS
 from gtsearch.cli import cli
 from gtsearch.result import SearchResult
@@ -119,13 +119,13 @@ def test_expect() -> None:
 
 
 def _lie(monkeypatch: pytest.MonkeyPatch, name: str, **changes: Any) -> None:
-    real = research._search
+    real = research.run_search
 
     def search(*args: Any) -> SearchResult:
         r = real(*args)
         return r._replace(**changes) if r.algorithm == name else r
 
-    monkeypatch.setattr(research, "_search", search)
+    monkeypatch.setattr(research, "run_search", search)
 
 
 def test_disagreement_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-import gtsearch.experiment as ex
+import gtsearch.research.experiment as ex
+from gtsearch.render.plot import plot
 from gtsearch.cli import cli
 from gtsearch.errors import CheckFailed, GtsearchError, UsageError
 from gtsearch.result import SearchResult
@@ -328,4 +329,4 @@ def test_experiment_plot_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> 
     assert result.stderr.strip() == ("--plot needs matplotlib: install gtsearch[plot] "
                                      "(pip install 'gtsearch[plot]')")
     with pytest.raises(GtsearchError, match=r"install gtsearch\[plot\]"):
-        ex.plot([{"b": 2, "d": 2, "algorithm": "ab", "mean": 3.0, "stderr": 0.0}], "x.png")
+        plot([{"b": 2, "d": 2, "algorithm": "ab", "mean": 3.0, "stderr": 0.0}], "x.png")

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from gtsearch.errors import TreeFormatError
 from gtsearch.formats import FORMATS, dump_tree, find_format, loads_tree
-from gtsearch.formats._fast import parse_bare
-from gtsearch.generate import uniform_tree
+from gtsearch.formats.bare import parse_bare
+from gtsearch.sources.uniform import uniform_tree
 from gtsearch.tree import Tree
 
 from .strategies import trees
@@ -80,7 +80,7 @@ def test_node_limit_is_checked_before_building() -> None:
 
 @pytest.mark.parametrize("fmt", ["json", "yaml", "sexp"])
 def test_large_texts_take_the_fast_path_through_loads_tree(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import gtsearch.formats._fast as fast
+    import gtsearch.formats.bare as fast
 
     tree = uniform_tree(4, 8, seed=9)  # 87,381 nodes: over FAST_MIN_CHARS in every format
     calls = []

@@ -31,7 +31,8 @@ from gtsearch.formats import (
     sniff_format,
     yamlfmt,
 )
-from gtsearch.tree import Meta, Tree, TreeBuilder
+from gtsearch.builder import TreeBuilder
+from gtsearch.tree import Meta, Tree
 
 CASES = Path(__file__).parent / "cases"
 BAD = CASES / "bad"

@@ -10,7 +10,7 @@ import pytest
 
 from gtsearch.algorithms import search
 from gtsearch.errors import UsageError
-from gtsearch.generate import leaf_values, uniform_tree, write_uniform
+from gtsearch.sources.uniform import leaf_values, uniform_tree, write_uniform
 from gtsearch.tree import Tree
 
 from .strategies import minimax, order

@@ -44,7 +44,7 @@ from gtsearch.formats import (
     sexp,
     yamlfmt,
 )
-from gtsearch.formats._fast import parse_bare
+from gtsearch.formats.bare import parse_bare
 from gtsearch.tree import Tree
 
 from .strategies import trees
@@ -534,7 +534,7 @@ LIMIT = r"""
 import json, resource, sys, time
 from gtsearch.errors import TreeFormatError
 from gtsearch.formats import load_tree
-from gtsearch.formats._fast import parse_bare
+from gtsearch.formats.bare import parse_bare
 
 fmt, path = sys.argv[1], sys.argv[2]
 def rss():
@@ -960,12 +960,33 @@ def test_standard_input_empty_or_closed() -> None:
 
 
 @pytest.mark.skipif(not ON_POSIX, reason="needs a POSIX shell")
-def test_standard_output_closed(big_json: Path) -> None:
-    """``>&-``: nothing to write to, and no traceback for it."""
+def test_standard_output_closed(big_json: Path, tmp_path: Path) -> None:
+    """``>&-``: output that cannot be written is an error (one line, exit 2), never lost silently.
+
+    A command with nothing to write to standard output still succeeds.
+    """
     exe = " ".join(GTSEARCH)
-    proc = subprocess.run(["sh", "-c", f"exec {exe} eval {big_json} -a all >&-"],
+    for command in (f"eval {big_json} -a all", f"validate {big_json}", "--version", "--help",
+                    f"convert {big_json} --to yaml"):
+        proc = subprocess.run(["sh", "-c", f"exec {exe} {command} >&-"],
+                              capture_output=True, text=True, env=_env(), timeout=120)
+        assert (proc.returncode, proc.stderr) == (2, "<stdout>: cannot write: it is closed\n"), \
+            (command, proc.stderr)
+    out = tmp_path / "out.yaml"
+    proc = subprocess.run(["sh", "-c", f"exec {exe} convert {big_json} -o {out} >&-"],
                           capture_output=True, text=True, env=_env(), timeout=120)
-    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert (proc.returncode, proc.stderr) == (0, "") and out.stat().st_size > 0
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_standard_output_full(big_json: Path) -> None:
+    """A full disk (``> /dev/full``): one line saying so, exit 2, no traceback."""
+    for args in (["eval", str(big_json), "-a", "all"], ["--version"]):
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run([*GTSEARCH, *args], stdout=full, stderr=subprocess.PIPE,
+                                  text=True, env=_env(), timeout=120)
+        assert (proc.returncode, proc.stderr) == (
+            2, "<stdout>: cannot write: no space left on device\n"), (args, proc.stderr)
 
 
 ANSI = re.compile(r"\x1b\[")

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from gtsearch.progress import progress, wanted
+from gtsearch.render.progress import progress, wanted
 
 
 def test_not_wanted_off_a_terminal() -> None:

@@ -10,9 +10,10 @@ import pytest
 from rich.console import Console
 
 from gtsearch.algorithms import ALGORITHMS
-from gtsearch.render import (CSV_COLUMNS, algorithm_dict, algorithms_text, csv_text, format_path,
-                             format_pv, format_seconds, format_value, json_lines,
-                             render_algorithms, render_table, summary_line, takes_text)
+from gtsearch.render.labels import format_path, format_pv, format_seconds, format_value
+from gtsearch.render.tables import (CSV_COLUMNS, algorithm_dict, algorithms_text, csv_text,
+                                    json_lines, render_algorithms, render_table, summary_line,
+                                    takes_text)
 from gtsearch.result import SearchResult
 
 EXACT = SearchResult(algorithm="alphabeta", value=3, exact=True, bound=None, pv=(0, 0),

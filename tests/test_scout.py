@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from gtsearch.algorithms import find_algorithm, search
-from gtsearch.generate import uniform_tree
+from gtsearch.sources.uniform import uniform_tree
 from gtsearch.tree import Tree
 
 from .strategies import minimax, trees

@@ -15,14 +15,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-import gtsearch.cli_show as cli_show
+import gtsearch.render.console as console_module
 from gtsearch import load_tree, loads_tree, search
 from gtsearch.cli import cli
-from gtsearch.draw import Options, draw_text
-from gtsearch.export import MAX_PICTURE_NODES, to_dot, to_svg
-from gtsearch.replay import replay_data, to_html
+from gtsearch.render.terminal import Options, draw_text
+from gtsearch.render.svg import MAX_PICTURE_NODES, to_dot, to_svg
+from gtsearch.render.replay import replay_data, to_html
 from gtsearch.tree import Tree
-from gtsearch.view import build_view, range_text, replay_steps, value_ranges
+from gtsearch.render.labels import range_text
+from gtsearch.render.view import build_view, replay_steps, value_ranges
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "tests" / "cases" / "show"
@@ -155,12 +156,12 @@ def test_trace_no_open() -> None:
 
 # -- show: options, colours, large trees -------------------------------------------------------
 def test_plain_without_terminal_and_with_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli_show, "_stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(console_module, "stdout_is_terminal", lambda: True)
     coloured = run("show", AIMA, env={"TERM": "xterm-256color"})
     assert "\x1b[" in coloured.stdout
     plain = run("show", AIMA, env={"TERM": "xterm-256color", "NO_COLOR": "1"})
     assert "\x1b" not in plain.stdout
-    monkeypatch.setattr(cli_show, "_stdout_is_terminal", lambda: False)
+    monkeypatch.setattr(console_module, "stdout_is_terminal", lambda: False)
     assert run("show", AIMA).stdout == plain.stdout
     assert "\x1b[" in run("show", AIMA, env={"FORCE_COLOR": "1"}).stdout
 
@@ -402,7 +403,7 @@ def test_documented_sessions_are_real_output() -> None:
 
 def test_untraced_algorithms_are_drawn_from_their_result() -> None:
     from gtsearch.algorithms import ALGORITHMS
-    from gtsearch.trace import TRACERS
+    from gtsearch.algorithms.steps import TRACERS
 
     untraced = [a.name for a in ALGORITHMS if a.name not in TRACERS and not a.needs_bound]
     for name in untraced:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from gtsearch.summary import summarize
-from gtsearch.tree import Meta, Tree, TreeBuilder
+from gtsearch.builder import TreeBuilder
+from gtsearch.tree import Meta, Tree
 
 
 def test_bare_tree() -> None:

@@ -13,8 +13,11 @@ from hypothesis import strategies as st
 from gtsearch import load_tree, search
 from gtsearch.algorithms import ALGORITHMS
 from gtsearch.errors import UsageError
-from gtsearch.trace import (LIVE, SOLVED, TRACERS, Cutoff, Enter, Labels, Leaf, Result, Return,
-                            Start, Take, event_dict, trace, trace_text)
+from gtsearch.algorithms.events import (LIVE, SOLVED, Cutoff, Enter, Leaf, Result, Return, Start,
+                                        Take)
+from gtsearch.algorithms.steps import TRACERS, trace
+from gtsearch.render.labels import Labels
+from gtsearch.render.trace import event_dict, trace_text
 from gtsearch.tree import Tree
 
 from .strategies import trees

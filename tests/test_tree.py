@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 
 from gtsearch.errors import GtsearchError, TreeFormatError
-from gtsearch.tree import Meta, Tree, TreeBuilder
+from gtsearch.builder import TreeBuilder
+from gtsearch.tree import Meta, Tree
 
 from .strategies import trees
 

@@ -1,146 +1,21 @@
-"""The algorithm registry (ALGORITHMS, find_algorithm) and search(), the one entry point."""
+"""gtsearch.algorithms: the search algorithms, their registry, and search(), the one entry point.
+
+Owns what a search is: the registry (:mod:`.registry`), the one check of
+algorithm names and parameters (:mod:`.params`), search() (:mod:`.search`),
+the fast implementations by family (:mod:`.depthfirst`, :mod:`.sss`,
+:mod:`.scout`, :mod:`.mt`, :mod:`.vector`) with what they share
+(:mod:`.base`, :mod:`.pv`), and the step-by-step teaching versions
+(:mod:`.steps`) that emit the events of :mod:`.events` for the renderers to
+draw.  Imports the ground modules (tree, numbers, errors, result) and numpy;
+never click, rich or anything of formats, render, research or cli.
+"""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from .base import Outcome, Stats
+from .params import check, plan
+from .registry import ALGORITHMS, Algorithm, find_algorithm
+from .search import search
 
-from ..errors import UsageError
-from ..result import Number, SearchResult
-from ..tree import Tree
-from .base import Outcome, Stats, principal_variation
-from . import depthfirst, mt, scout, sss
-
-
-class Algorithm(NamedTuple):
-    """One registry entry: how the command line names it and what it accepts."""
-
-    name: str
-    aliases: tuple[str, ...]
-    summary: str
-    #: "bound" (f1, sss-bounded, dual-bounded), "window" (alphabeta) or None
-    takes: str | None
-    #: True when the algorithm cannot run without --bound
-    needs_bound: bool
-    source: str
-    run: Callable[..., Outcome]
-
-
-ALGORITHMS: tuple[Algorithm, ...] = (
-    Algorithm("minimax", ("backsearch", "f", "negamax", "mm"),
-              "every leaf, left to right: Knuth's F(p), the textbooks' BackSearch",
-              None, False, "Knuth & Moore 1975, procedure F", depthfirst.minimax),
-    Algorithm("f1", ("branch-and-bound", "bb"),
-              "one-sided branch and bound: Knuth & Moore's F1(p, bound); --bound V (default +inf)",
-              "bound", False, "Knuth & Moore 1975, procedure F1", depthfirst.f1),
-    Algorithm("alphabeta", ("ab", "f2", "alpha-beta"),
-              "alpha-beta pruning: Knuth & Moore's F2(p, alpha, beta); --alpha/--beta window",
-              "window", False, "Knuth & Moore 1975, procedure F2", depthfirst.alphabeta),
-    Algorithm("sss", ("sss*", "sssstar", "stockman"),
-              "Stockman's SSS*: best-first over MAX's solution trees, OPEN list of states",
-              None, False, "Stockman 1979", sss.sss),
-    Algorithm("sss-bounded", ("bs*", "bs", "sss*-bounded", "sssb"),
-              "SSS* started from the upper bound --bound V (exact if the value < V)",
-              "bound", True, "Stockman 1979; Sun & Ma 1993 (BS*)", sss.sss),
-    Algorithm("dual", ("dual*", "dualstar"),
-              "DUAL*: SSS* with the roles of MAX and MIN exchanged",
-              None, False, "Marsland, Reinefeld & Schaeffer 1987; Sun & Ma 1993", sss.dual),
-    Algorithm("dual-bounded", ("dual*-bounded", "dualb"),
-              "DUAL* started from the lower bound --bound L (exact if the value > L)",
-              "bound", True, "Sun & Ma 1993", sss.dual),
-    Algorithm("negascout", ("pvs", "nega-scout", "ns"),
-              "NegaScout / PVS: first child with the full window, the others with null "
-              "windows, re-searched on a fail high",
-              None, False, "Reinefeld 1983; Marsland & Campbell 1982 (PVS)", scout.negascout),
-    Algorithm("scout", ("pearl-scout",),
-              "Pearl's SCOUT: TEST whether each later child beats the best so far, "
-              "EVAL it only then",
-              None, False, "Pearl 1980", scout.scout),
-    Algorithm("mt-sss", ("mt-sss*", "mtd+inf", "mtd(+inf)"),
-              "MT-SSS*: MTD(+inf), null-window passes with a transposition table; "
-              "SSS*'s leaves in SSS*'s order",
-              None, False, "Plaat, Schaeffer, Pijls & de Bruin 1996", mt.mt_sss),
-    Algorithm("mt-dual", ("mt-dual*", "mtd-inf", "mtd(-inf)"),
-              "MT-DUAL*: MTD(-inf), null-window passes with a transposition table; "
-              "DUAL*'s leaf set",
-              None, False, "Plaat, Schaeffer, Pijls & de Bruin 1996", mt.mt_dual),
-    Algorithm("mtdf", ("mtd(f)", "mtd-f"),
-              "MTD(f): MT passes from the first guess --bound F (default 0) until the "
-              "bounds meet",
-              "bound", False, "Plaat, Schaeffer, Pijls & de Bruin 1996", mt.mtdf),
-)
-
-
-def _key(name: str) -> str:
-    return name.strip().lower().replace("_", "-")
-
-
-def find_algorithm(name: str) -> Algorithm:
-    """The registry entry called ``name`` or one of its aliases (case-insensitive)."""
-    key = _key(name)
-    for algo in ALGORITHMS:
-        if key == algo.name or key in algo.aliases:
-            return algo
-    names = ", ".join(a.name for a in ALGORITHMS)
-    raise UsageError(f"unknown algorithm {name!r}; choose from {names} (or 'all')")
-
-
-def search(
-    tree: Tree,
-    algorithm: str | Algorithm = "alphabeta",
-    *,
-    bound: Number | None = None,
-    alpha: Number | None = None,
-    beta: Number | None = None,
-    leaf_order: bool = False,
-    stats: Stats | None = None,
-) -> SearchResult:
-    """Run one algorithm on ``tree`` and return its SearchResult (values in MAX's terms).
-
-    ``bound`` is f1's bound, SSS-bounded's V or DUAL-bounded's L; ``alpha`` and
-    ``beta`` are alphabeta's window.  ``leaf_order`` keeps the evaluated leaves.
-    """
-    algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
-    if bound is not None and algo.takes != "bound":
-        raise UsageError(f"--bound does not apply to {algo.name}; it is for "
-                         + ", ".join(a.name for a in ALGORITHMS if a.takes == "bound"))
-    if (alpha is not None or beta is not None) and algo.takes != "window":
-        raise UsageError(f"--alpha/--beta apply to alphabeta only, not to {algo.name}")
-    if algo.needs_bound and bound is None:
-        raise UsageError(f"{algo.name} needs --bound")
-    if alpha is not None and beta is not None and not alpha < beta:
-        raise UsageError(f"the window needs alpha < beta, got alpha={alpha} and beta={beta}")
-    params: dict[str, Number] = {}
-    for key, v in (("bound", bound), ("alpha", alpha), ("beta", beta)):
-        if v is not None:
-            params[key] = v
-    if stats is None:
-        stats = Stats()
-    t0 = time.perf_counter()
-    outcome = algo.run(tree, stats, **params)
-    pv = principal_variation(tree, stats.leaves, outcome)
-    seconds = time.perf_counter() - t0
-    return SearchResult(
-        algorithm=algo.name,
-        value=outcome.number(tree, pv, params),
-        exact=outcome.bound is None,
-        bound=outcome.bound,
-        pv=tuple(tree.path_of(pv[-1])) if pv else (),
-        pv_labels=tuple(tree.names.get(n) for n in pv[1:]),
-        leaves=len(stats.leaves),
-        leaves_total=tree.n_leaves,
-        seconds=seconds,
-        nodes=stats.nodes,
-        leaf_order=_leaf_paths(tree, stats.leaves) if leaf_order else None,
-        params=params,
-        extra=stats.extra,
-    )
-
-
-def _leaf_paths(tree: Tree, leaves: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    paths = tree.paths_of(leaves)
-    return tuple(paths[int(n)] for n in leaves)
-
-
-__all__ = ["ALGORITHMS", "Algorithm", "find_algorithm", "search", "Stats", "Outcome"]
+__all__ = ["ALGORITHMS", "Algorithm", "Outcome", "Stats", "check", "find_algorithm", "plan",
+           "search"]

@@ -18,7 +18,8 @@ Fail-soft F2 evaluates the same leaves as Knuth & Moore's F2 for any window
 from __future__ import annotations
 
 from ..tree import Tree
-from .base import INF, Outcome, Stats, window_outcome
+from ..numbers import INF
+from .base import Outcome, Stats, window_outcome
 
 #: trees this large use the vectorised bottom-up pass for full minimax (numpy)
 VECTOR_MIN_NODES = 200_000

@@ -24,7 +24,8 @@ counts the MT passes.
 from __future__ import annotations
 
 from ..tree import Tree
-from .base import INF, Outcome, Stats
+from ..numbers import INF
+from .base import Outcome, Stats
 
 
 class MTSearch:

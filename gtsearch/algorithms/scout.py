@@ -40,7 +40,8 @@ from math import nextafter
 from typing import Any
 
 from ..tree import Tree
-from .base import INF, Outcome, Stats
+from ..numbers import INF
+from .base import Outcome, Stats
 
 #: a search step: yields the sub-search it needs, receives its result, returns its own
 Step = Generator[Any, Any, Any]

@@ -25,7 +25,9 @@ from bisect import bisect_left, bisect_right
 from heapq import heappop, heappush
 
 from ..tree import Tree
-from .base import INF, Outcome, Prover, Stats
+from ..numbers import INF
+from .base import Outcome, Stats
+from .pv import Prover
 
 LIVE = 0
 SOLVED = 1

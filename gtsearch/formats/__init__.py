@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from ..errors import TreeFormatError, UsageError
 from ..tree import DEFAULT_MAX_NODES, Tree
-from ._scan import BOM
+from .tokens import BOM
 
 __all__ = [
     "FORMATS",
@@ -58,7 +58,7 @@ def _bare_first(name: str, parse: Callable[..., Tree]) -> Callable[..., Tree]:
     def parse_large_bare_fast(text: str, source: str = "<input>", *,
                               max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
         if len(text) >= FAST_MIN_CHARS:
-            from ._fast import parse_bare
+            from .bare import parse_bare
 
             tree = parse_bare(text, name, source, max_nodes)
             if tree is not None:

@@ -6,10 +6,12 @@ import json
 import re
 
 from ..errors import TreeFormatError
+from ..numbers import format_stored
 from ..tree import DEFAULT_MAX_NODES, Tree
-from ._scan import Locator, check_not_empty, end_pos, relocated, shown, strip_bom
-from ._shape import FormatBuilder, Shape, run_offset
-from ._write import Style, fmt_number, layout
+from .tokens import (INT15, Locator, check_not_empty, end_pos, relocated, run_offset, shown,
+                     strip_bom)
+from .shape import FormatBuilder, Shape
+from .writer import Style, Syntax, layout, mapping_nodes, meta_fields, node_texts
 
 NAME = "json"
 EXTENSIONS = (".json",)
@@ -24,17 +26,15 @@ _TOKEN = re.compile(
     r'|([^ \t\n\r\[\]{},:"]+)'                                                 # 5 other word
     r'|(")'                                                                    # 6 a bad string
     r")")
-# A run of small integers inside a list, read in one match (most of a bare tree's leaves);
-# at most 4,096 at a time, so that a huge flat list meets the node limit early.
-_INT15 = r"-?(?:0|[1-9][0-9]{0,14})"
-_RUN = re.compile(r"[ \t\n\r]*(" + _INT15 + r"(?:[ \t\n\r]*,[ \t\n\r]*" + _INT15 + r"){0,4095})"
+# A run of small integers inside a list, read in one match (see tokens.INT15).
+_RUN = re.compile(r"[ \t\n\r]*(" + INT15 + r"(?:[ \t\n\r]*,[ \t\n\r]*" + INT15 + r"){0,4095})"
                   r"(?=[ \t\n\r]*[,\]])")
 # Nodes of the full form written the usual way, read in one match each.
 _W = r"[ \t\n\r]*"
 _KEY_NAME = r'"name"' + _W + ":" + _W + r'"([^"\\\x00-\x1f]*)"' + _W + "," + _W
-_LEAF = re.compile(r"\{" + _W + _KEY_NAME + r'"value"' + _W + ":" + _W + "(" + _INT15 + ")" + _W
+_LEAF = re.compile(r"\{" + _W + _KEY_NAME + r'"value"' + _W + ":" + _W + "(" + INT15 + ")" + _W
                    + r"\}")
-_HEAD = re.compile(r"\{" + _W + _KEY_NAME + r'(?:"value"' + _W + ":" + _W + "(" + _INT15 + ")" + _W
+_HEAD = re.compile(r"\{" + _W + _KEY_NAME + r'(?:"value"' + _W + ":" + _W + "(" + INT15 + ")" + _W
                    + "," + _W + r')?"children"' + _W + ":" + _W + r"(\[)")
 _STRING_PREFIX = re.compile(
     r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*')
@@ -278,59 +278,28 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
 
 
 # -- writer -----------------------------------------------------------------------------
-_STYLE = Style(sep=",", line_end=",", lisp=False)
-
-
 def _quote(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)
 
 
+_WRITE_LEAF, _WRITE_NODE = mapping_nodes(_quote)
+SYNTAX = Syntax(style=Style(sep=",", line_end=",", lisp=False), number=format_stored,
+                text=_quote, name=_quote, word=_quote, leaf=_WRITE_LEAF, node=_WRITE_NODE)
+
+
 def dump(tree: Tree) -> str:
     """The tree as a JSON document: bare when it can be, else the full form."""
-    end = tree.end
-    size = len(end)
-    values = tree.values
-    floats = tree.floats or bytes(size)
-    names = tree.names
-    heads: list[str] = [""] * size
-    tails: list[str] = [""] * size
-    for n in range(size):
-        v = values[n]
-        name = names.get(n)
-        if end[n] == n + 1:
-            num = fmt_number(v, floats[n])
-            heads[n] = num if name is None else f'{{"name": {_quote(name)}, "value": {num}}}'
-        elif name is None and v != v:
-            heads[n] = "["
-            tails[n] = "]"
-        else:
-            parts = []
-            if name is not None:
-                parts.append(f'"name": {_quote(name)}, ')
-            if v == v:
-                parts.append(f'"value": {fmt_number(v, floats[n])}, ')
-            heads[n] = "{" + "".join(parts) + '"children": ['
-            tails[n] = "]}"
-    meta = tree.meta
-    fields: list[tuple[str, str]] = []
-    root = "min" if not tree.root_max else meta.root
-    if root is not None:
-        fields.append(("root", _quote(root)))
-    if meta.title is not None:
-        fields.append(("title", _quote(meta.title)))
-    if meta.description is not None:
-        fields.append(("description", _quote(meta.description)))
-    if meta.expect is not None:
-        fields.append(("expect", fmt_number(meta.expect, isinstance(meta.expect, float))))
+    heads, tails = node_texts(tree, SYNTAX)
+    fields = meta_fields(tree, SYNTAX)
     out: list[str] = []
     if not fields:
-        layout(out, end, heads, tails, _STYLE)
+        layout(out, tree.end, heads, tails, SYNTAX.style)
     else:
         out.append("{\n")
         for key, text in fields:
             out.append(f'  "{key}": {text},\n')
         out.append('  "tree": ')
-        layout(out, end, heads, tails, _STYLE, column=10, indent=2)
+        layout(out, tree.end, heads, tails, SYNTAX.style, column=10, indent=2)
         out.append("\n}")
     out.append("\n")
     return "".join(out)

@@ -6,10 +6,12 @@ import re
 from typing import Any
 
 from ..errors import TreeFormatError
-from ..tree import DEFAULT_MAX_NODES, MAX_EXACT_INT, Meta, Tree
-from ._scan import Locator, check_not_empty, end_pos, relocated, shown, strip_bom
-from ._shape import FormatBuilder, run_offset, too_large
-from ._write import Style, fmt_number, layout
+from ..numbers import format_stored
+from ..tree import DEFAULT_MAX_NODES, Meta, Tree
+from .tokens import Locator, check_not_empty, end_pos, relocated, run_offset, shown, strip_bom
+from ..numbers import too_large
+from .shape import DOC_KEYS, ROOT_WORDS, FormatBuilder, number_problem
+from .writer import Style, Syntax, layout, meta_fields, node_texts
 
 NAME = "sexp"
 EXTENSIONS = (".sexp", ".lisp", ".scm", ".sx")
@@ -28,7 +30,7 @@ _TOKEN = re.compile(
     r")", re.S)
 # A run of small integers, read in one match (most of a bare tree's leaves).
 _INT15 = r"[+-]?(?:0|[1-9][0-9]{0,14})" + _END
-_RUN = re.compile("(" + _INT15 + r"(?:\s+" + _INT15 + "){0,4095})")  # 4,096 at most: see jsonfmt
+_RUN = re.compile("(" + _INT15 + r"(?:\s+" + _INT15 + "){0,4095})")  # 4,096 at most: see tokens.INT15
 # A named leaf, (name . 3), read in one match.
 _PAIR = re.compile(r'\(\s*(?:"([^"\\]*)"|([^\s()";0-9+\-.:#][^\s()";]*))\s+\.\s+('
                    + _INT15 + r')\s*\)')
@@ -37,6 +39,8 @@ _NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)\Z", re.I)
 _ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|["\\ntr]|.?)', re.S)
 _ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t", "r": "\r"}
 _BOOLEANS = ("#t", "#f", "#true", "#false")
+#: the document wrapper's keywords: the wrapper keys of every format but the tree itself
+_WRAPPER_KEYWORDS = tuple(f":{key}" for key in DOC_KEYS if key != "tree")
 
 # atom kinds
 _INT, _FLOAT, _STRING, _SYMBOL, _KEYWORD, _DOT, _BAD = range(7)
@@ -129,15 +133,12 @@ def _classify(g: int, tok: str, pos: int) -> tuple[int, Any]:
 
 
 def _number(kind: int, value: Any, tok: str, what: str, pos: int, expected: str) -> int | float:
-    """A number token checked (finite, exact); anything else is an error."""
-    if kind == _INT:
-        if -MAX_EXACT_INT <= value <= MAX_EXACT_INT:
-            return value  # type: ignore[no-any-return]
-        raise _Error(too_large(tok, what), pos)
-    if kind == _FLOAT:
-        if value - value == 0:
-            return value  # type: ignore[no-any-return]
-        raise _Error(f"{what} {shown(tok)} is not a finite number", pos)
+    """A number token checked as every reader checks values; another atom is a syntax error."""
+    if kind == _INT or kind == _FLOAT:
+        problem = number_problem(value, tok, what)
+        if problem is not None:
+            raise _Error(problem, pos)
+        return value  # type: ignore[no-any-return]
     raise _Error(f"{expected}, got {_describe(kind, tok, value)}", pos)
 
 
@@ -311,7 +312,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             raise _Error(f"expected ')' to end the dotted pair, got {shown(tok)}", start)
         if phase == _WRAP:
             if kind == _KEYWORD:
-                if tok not in (":root", ":title", ":description", ":expect"):
+                if tok not in _WRAPPER_KEYWORDS:
                     raise _Error(f"unknown keyword {shown(tok)} in the document wrapper; "
                                  "expected :root, :title, :description or :expect", start)
                 if tok in f.seen:
@@ -335,7 +336,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                                   "':expect' must be followed by a number")
         elif kw == ":root":
             word = value if kind in (_SYMBOL, _STRING) else None
-            if word not in ("max", "min"):
+            if word not in ROOT_WORDS:
                 raise _Error("':root' must be followed by max or min, "
                              f"got {_describe(kind, tok, value)}",
                              start)
@@ -424,7 +425,6 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
 
 
 # -- writer ---------------------------------------------------------------------------------
-_STYLE = Style(sep=" ", line_end="", lisp=True)
 _SYMBOL_OK = re.compile(r"[^\s()\";0-9+\-.:#'`,\\|\[\]{}][^\s()\";\\]*\Z")
 _QUOTE = re.compile('["\\\\]|[^\\x20-\\x7e\\xa0-\\ud7ff\\ue000-\\ufffd\\U00010000-\\U0010ffff]')
 _NAMED_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
@@ -451,47 +451,33 @@ def sexp_name(s: str) -> str:
     return sexp_str(s)
 
 
+def _node(name: str | None, static: str | None) -> tuple[str, str]:
+    head = "(" if name is None else f"({name} "
+    if static is not None:
+        head += f":value {static} "
+    return head, ")"
+
+
+SYNTAX = Syntax(
+    style=Style(sep=" ", line_end="", lisp=True),
+    number=format_stored, text=sexp_str, name=sexp_name, word=lambda w: w,
+    leaf=lambda value, name: value if name is None else f"({name} . {value})",
+    node=_node)
+
+
 def dump(tree: Tree) -> str:
     """The tree as an s-expression document: bare when it can be, else the full form."""
-    end = tree.end
-    size = len(end)
-    values = tree.values
-    floats = tree.floats or bytes(size)
-    names = tree.names
-    heads: list[str] = [""] * size
-    tails: list[str] = [""] * size
-    for n in range(size):
-        v = values[n]
-        name = names.get(n)
-        if end[n] == n + 1:
-            num = fmt_number(v, floats[n])
-            heads[n] = num if name is None else f"({sexp_name(name)} . {num})"
-        else:
-            head = "(" if name is None else f"({sexp_name(name)} "
-            if v == v:
-                head += f":value {fmt_number(v, floats[n])} "
-            heads[n] = head
-            tails[n] = ")"
-    meta = tree.meta
-    fields: list[str] = []
-    root = "min" if not tree.root_max else meta.root
-    if root is not None:
-        fields.append(f":root {root}")
-    if meta.title is not None:
-        fields.append(f":title {sexp_str(meta.title)}")
-    if meta.description is not None:
-        fields.append(f":description {sexp_str(meta.description)}")
-    if meta.expect is not None:
-        fields.append(f":expect {fmt_number(meta.expect, isinstance(meta.expect, float))}")
+    heads, tails = node_texts(tree, SYNTAX)
+    fields = meta_fields(tree, SYNTAX)
     out: list[str] = []
-    if not fields and names.get(0) != "tree":
-        layout(out, end, heads, tails, _STYLE)
+    if not fields and tree.names.get(0) != "tree":
+        layout(out, tree.end, heads, tails, SYNTAX.style)
     else:
         out.append("(tree")
-        for text in fields:
-            out.append("\n  " + text)
+        for key, text in fields:
+            out.append(f"\n  :{key} {text}")
         out.append("\n  ")
-        layout(out, end, heads, tails, _STYLE, column=2, indent=2)
+        layout(out, tree.end, heads, tails, SYNTAX.style, column=2, indent=2)
         out.append(")")
     out.append("\n")
     return "".join(out)

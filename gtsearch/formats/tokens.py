@@ -1,15 +1,28 @@
-"""Shared helpers of the tokenizers: places in the text, tokens in messages, error relocation."""
+"""What the tokenizers share: places in the text, tokens in messages, error relocation, integer runs."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 from ..errors import TreeFormatError, shown
 
-__all__ = ["BOM", "Locator", "check_not_empty", "end_pos", "relocated", "shown", "strip_bom"]
+__all__ = ["BOM", "INT15", "Locator", "check_not_empty", "end_pos", "relocated", "run_offset",
+           "shown", "strip_bom"]
 
 BOM = "\ufeff"
+#: an integer literal of at most 15 digits (exact in float64) in JSON's and YAML's syntax;
+#: readers take runs of up to 4,096 of them in one match (most of a bare tree's leaves),
+#: at most that many so that a huge flat list meets the node limit early
+INT15 = r"-?(?:0|[1-9][0-9]{0,14})"
+_RUN_INT = re.compile(r"[-+]?[0-9]+")
+
+
+def run_offset(run: str, k: int) -> int:
+    """Where the k-th integer (0-based) of a run of integers read at once starts in it."""
+    return next(islice(_RUN_INT.finditer(run), k, None)).start()
 
 
 class Locator:

@@ -1,10 +1,19 @@
-"""The layout shared by the writers: compact subtrees, long nodes broken one child per line."""
+"""The one tree writer: every format describes its nodes and metadata; the layout is shared.
+
+A format's writer is a :class:`Syntax`: how it spells a number, a string, a
+node's name, a leaf and the head and tail of an internal node.  From it,
+:func:`node_texts` gives every node's head and tail and :func:`meta_fields`
+the document's metadata, and :func:`layout` writes the nodes: compact where
+a subtree fits on a line, one child per line where it does not.  Nothing
+here recurses, so a tree 100,000 levels deep is written like any other.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from collections.abc import Sequence
+from ..tree import Tree
 
 WIDTH = 79
 MAX_LEVELS = 10
@@ -16,9 +25,89 @@ class Style(NamedTuple):
     lisp: bool        # the tail follows the last child; "(" takes its first child on its line
 
 
-def fmt_number(v: float, is_float: int) -> str:
-    """A value as the file wrote it: ints as ints, floats with repr() (2.0 stays a float)."""
-    return repr(v) if is_float else str(int(v))
+class Syntax(NamedTuple):
+    """How one format spells the parts of a tree (the full form where needed, else the bare form)."""
+
+    style: Style
+    #: a value as stored (float64, was it written as a float?) -> its text
+    number: Callable[[float, int], str]
+    #: a string (a title, a description) -> its text
+    text: Callable[[str], str]
+    #: a node's name -> its text
+    name: Callable[[str], str]
+    #: a word the format writes bare where it can (the root player)
+    word: Callable[[str], str]
+    #: a leaf: (its value's text, its name's text or None) -> the leaf's text
+    leaf: Callable[[str, "str | None"], str]
+    #: an internal node: (name's text or None, static value's text or None) -> (head, tail)
+    node: Callable[["str | None", "str | None"], "tuple[str, str]"]
+
+
+def mapping_nodes(key: Callable[[str], str]) -> tuple[Callable[[str, str | None], str],
+                                                     Callable[[str | None, str | None],
+                                                              tuple[str, str]]]:
+    """The leaf and node spellings of the formats whose full form is mappings (JSON, YAML).
+
+    A node without name or static value is a bare list; otherwise a mapping
+    with ``name``, ``value`` and ``children`` (``key`` spells a key).
+    """
+    name_key, value_key, children_key = key("name"), key("value"), key("children")
+
+    def leaf(value: str, name: str | None) -> str:
+        return value if name is None else f"{{{name_key}: {name}, {value_key}: {value}}}"
+
+    def node(name: str | None, static: str | None) -> tuple[str, str]:
+        if name is None and static is None:
+            return "[", "]"
+        parts = []
+        if name is not None:
+            parts.append(f"{name_key}: {name}, ")
+        if static is not None:
+            parts.append(f"{value_key}: {static}, ")
+        return "{" + "".join(parts) + f"{children_key}: [", "]}"
+
+    return leaf, node
+
+
+def node_texts(tree: Tree, syntax: Syntax) -> tuple[list[str], list[str]]:
+    """The head and tail of every node (a leaf's whole text is its head; its tail is empty)."""
+    end = tree.end
+    size = len(end)
+    values = tree.values
+    floats = tree.floats or bytes(size)
+    names = tree.names
+    number, name_text, leaf, node = syntax.number, syntax.name, syntax.leaf, syntax.node
+    heads: list[str] = [""] * size
+    tails: list[str] = [""] * size
+    for n in range(size):
+        v = values[n]
+        name = names.get(n)
+        if end[n] == n + 1:
+            heads[n] = leaf(number(v, floats[n]), None if name is None else name_text(name))
+        else:
+            heads[n], tails[n] = node(None if name is None else name_text(name),
+                                      None if v != v else number(v, floats[n]))
+    return heads, tails
+
+
+def meta_fields(tree: Tree, syntax: Syntax) -> list[tuple[str, str]]:
+    """The document's metadata as (key, text) pairs, in the order writers emit them.
+
+    A MIN root is always written (the reader's default is MAX); a MAX root
+    only when the file said so.
+    """
+    meta = tree.meta
+    fields: list[tuple[str, str]] = []
+    root = "min" if not tree.root_max else meta.root
+    if root is not None:
+        fields.append(("root", syntax.word(root)))
+    if meta.title is not None:
+        fields.append(("title", syntax.text(meta.title)))
+    if meta.description is not None:
+        fields.append(("description", syntax.text(meta.description)))
+    if meta.expect is not None:
+        fields.append(("expect", syntax.number(meta.expect, isinstance(meta.expect, float))))
+    return fields
 
 
 def widths(end: Sequence[int], heads: list[str], tails: list[str], seplen: int) -> list[int]:

@@ -6,8 +6,10 @@ import json
 from typing import Any
 from xml.sax.saxutils import escape
 
-from .export import short_range, to_svg
-from .trace import Enter, Labels, Start, Take, format_value, state_text, window_text
+from ..algorithms.events import Enter, Start, Take
+from .labels import Labels, format_extended
+from .svg import short_range, to_svg
+from .trace import state_text, window_text
 from .view import SearchView, replay_steps
 
 
@@ -37,7 +39,7 @@ def replay_data(view: SearchView, source: str | None = None) -> dict[str, Any]:
         "labels": [labels.label(n) for n in range(tree.n_nodes)],
         "pv": view.pv,
         "result": {"value": r.value, "exact": r.exact, "bound": r.bound, "leaves": r.leaves,
-                   "value_text": format_value(r.value)},
+                   "value_text": format_extended(r.value)},
         "steps": steps,
     }
 

@@ -8,8 +8,9 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional, Protocol
 
-from .numbers import format_number
-from .result import SearchResult
+from ..numbers import format_number
+from ..result import SearchResult
+from .labels import format_path, format_pv, format_seconds, format_value, params_text
 
 if TYPE_CHECKING:  # rich is imported only when a table is drawn
     from rich.console import Console
@@ -20,9 +21,6 @@ Row = tuple[str, Optional[float], SearchResult]
 #: the CSV columns, in order; list fields are joined (see csv_text)
 CSV_COLUMNS = ("file", "algorithm", "value", "exact", "bound", "pv", "pv_labels", "leaves",
                "leaves_total", "seconds", "load_seconds", "nodes", "params")
-
-ARROW = " → "
-
 
 class AlgorithmInfo(Protocol):
     """What the renderers read from a registry entry (gtsearch.algorithms.Algorithm)."""
@@ -41,40 +39,6 @@ class AlgorithmInfo(Protocol):
     def source(self) -> str: ...
 
 
-# -- pieces ------------------------------------------------------------------------
-def format_value(result: SearchResult) -> str:
-    """The value, with ``≥``/``≤`` in front when the result is only a lower/upper bound."""
-    prefix = {"lower": "≥ ", "upper": "≤ "}.get(result.bound or "", "")
-    return prefix + format_number(result.value)
-
-
-def format_pv(result: SearchResult) -> str:
-    """The PV as moves from the root: labels where named, else child indices (``b → b1``)."""
-    if not result.pv:
-        return "(root)"
-    labels = result.pv_labels or (None,) * len(result.pv)
-    return ARROW.join(label if label is not None else str(i)
-                      for i, label in zip(result.pv, labels))
-
-
-def format_path(path: Sequence[int]) -> str:
-    """A node as its child indices from the root, dotted (``2.0``); the root is ``(root)``."""
-    return ".".join(map(str, path)) if path else "(root)"
-
-
-def format_seconds(seconds: float) -> str:
-    """A duration for people: µs, ms or s with three significant figures."""
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.3g} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.3g} ms"
-    return f"{seconds:.3g} s"
-
-
-def _params_text(params: Mapping[str, Any]) -> str:
-    return " ".join(f"{k}={format_number(v)}" for k, v in params.items())
-
-
 # -- search results ------------------------------------------------------------------
 def render_table(rows: Iterable[Row], console: Console) -> None:
     """Print one table row per (file, algorithm), then the evaluated leaves where asked."""
@@ -90,7 +54,7 @@ def render_table(rows: Iterable[Row], console: Console) -> None:
     table.add_column("leaves", justify="right")
     table.add_column("time", justify="right")
     for file, _load, result in rows:
-        params = _params_text(result.params)
+        params = params_text(result.params)
         name = result.algorithm + (f" ({params})" if params else "")
         table.add_row(Text(file), Text(name), Text(format_value(result)),
                       Text(format_pv(result)), Text(f"{result.leaves} / {result.leaves_total}"),
@@ -103,14 +67,20 @@ def render_table(rows: Iterable[Row], console: Console) -> None:
                                f"{leaves}"), soft_wrap=True)
 
 
-def json_lines(rows: Iterable[Row]) -> str:
-    """One JSON object per row and line (SearchResult.to_dict), each ending in a newline.
+def json_records(records: Iterable[Mapping[str, Any]], *, ascii_only: bool = True) -> str:
+    """One JSON object per record and line, each ending in a newline.
 
     Ints stay ints and floats print as Python writes them (2.5); a NaN or an
-    infinity is a bug upstream, and json refuses it rather than printing ``Infinity``.
+    infinity is a bug upstream, and json refuses it rather than printing
+    ``Infinity``.  ``ascii_only`` False keeps non-ASCII text as it is.
     """
-    return "".join(json.dumps(result.to_dict(file, load), allow_nan=False) + "\n"
-                   for file, load, result in rows)
+    return "".join(json.dumps(r, ensure_ascii=ascii_only, allow_nan=False) + "\n"
+                   for r in records)
+
+
+def json_lines(rows: Iterable[Row]) -> str:
+    """One JSON object per result (SearchResult.to_dict) and line."""
+    return json_records(result.to_dict(file, load) for file, load, result in rows)
 
 
 def csv_text(rows: Iterable[Row]) -> str:
@@ -141,7 +111,7 @@ def csv_text(rows: Iterable[Row]) -> str:
         labels = result.pv_labels
         cells["pv_labels"] = (" ".join("-" if x is None else x for x in labels)
                               if any(x is not None for x in labels) else "")
-        cells["params"] = _params_text(result.params)
+        cells["params"] = params_text(result.params)
         if result.leaf_order is not None:
             cells["leaf_order"] = " ".join(format_path(p) for p in result.leaf_order)
         writer.writerow([csv_cell(cells.get(c)) for c in columns])

@@ -24,8 +24,8 @@ from array import array
 from collections.abc import Iterator
 from typing import TextIO
 
-from .errors import UsageError
-from .tree import Tree, index_array
+from ..errors import UsageError
+from ..tree import Tree, index_array
 
 ORDERS = ("random", "best", "worst")
 
@@ -35,6 +35,17 @@ _SYNTAX = {
     "yaml": ("[", "]", ", "),
     "sexp": ("(", ")", " "),
 }
+
+
+def parse_value_range(text: str) -> tuple[int, int]:
+    """``--values LO:HI`` as two integers (the order is checked by :func:`check_params`)."""
+    lo, sep, hi = text.partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        return int(lo), int(hi)
+    except ValueError:
+        raise UsageError(f"--values takes LO:HI with two integers, e.g. -100:100, got {text!r}") from None
 
 
 def check_params(branching: int, depth: int, lo: int, hi: int, order: str) -> None:

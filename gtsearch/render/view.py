@@ -1,7 +1,7 @@
 """What a picture of one search shows: evaluated and pruned nodes, each node's known value range, the PV.
 
-Shared by the terminal drawing (gtsearch.draw) and the exports
-(gtsearch.export).  The range of a node is what its evaluated leaves prove,
+Shared by the terminal drawing (gtsearch.render.terminal) and the pictures
+(gtsearch.render.svg, gtsearch.render.replay).  The range of a node is what its evaluated leaves prove,
 the way Russell & Norvig's Figure 5.5 draws alpha-beta: a leaf evaluated is
 [f, f], a subtree with no evaluated leaf is [-inf, +inf], a MAX node is
 [max lo, max hi] of its children and a MIN node [min lo, min hi].
@@ -13,13 +13,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .algorithms import Algorithm, find_algorithm, search
-from .render import format_pv
-from .result import Number, SearchResult
-from .errors import UsageError
-from .trace import (INF, TRACERS, Cutoff, Event, Labels, Leaf, Result, Return, Take,
-                    event_dict, event_text, format_value, trace)
-from .tree import Tree
+from ..algorithms import Algorithm, find_algorithm, search
+from ..algorithms.events import Cutoff, Event, Leaf, Result, Return, Take
+from ..algorithms.steps import TRACERS, trace
+from ..errors import UsageError
+from ..numbers import INF, Number
+from ..result import SearchResult
+from ..tree import Tree
+from .labels import Labels, format_extended, format_pv, range_text
+from .trace import event_dict, event_text
 
 
 @dataclass
@@ -61,23 +63,13 @@ class SearchView:
     def title(self) -> str:
         """One line: the algorithm, its parameters, the value and the PV."""
         r = self.result
-        params = ", ".join(f"{k} {format_value(v)}" for k, v in r.params.items())
+        params = ", ".join(f"{k} {format_extended(v)}" for k, v in r.params.items())
         rel = {None: "", "lower": "≥ ", "upper": "≤ "}[r.bound]
         kind = "" if r.bound is None else f" ({r.bound} bound)"
         pv = format_pv(r)
         head = self.algorithm + (f" ({params})" if params else "")
-        return (f"{head}: value {rel}{format_value(r.value)}{kind}, PV {pv}, "
+        return (f"{head}: value {rel}{format_extended(r.value)}{kind}, PV {pv}, "
                 f"{r.leaves} of {r.leaves_total} leaves evaluated")
-
-
-def range_text(lo: Number, hi: Number) -> str:
-    if lo == hi:
-        return f"= {format_value(lo)}"
-    if hi == INF:
-        return "?" if lo == -INF else f"≥ {format_value(lo)}"
-    if lo == -INF:
-        return f"≤ {format_value(hi)}"
-    return f"∈ [{format_value(lo)}, {format_value(hi)}]"
 
 
 def build_view(tree: Tree, algorithm: str | Algorithm = "alphabeta", *,
@@ -85,7 +77,7 @@ def build_view(tree: Tree, algorithm: str | Algorithm = "alphabeta", *,
                beta: Number | None = None, keep_events: bool = False) -> SearchView:
     """Run the search (the fast algorithm for the result and PV, the trace for the rest).
 
-    An algorithm without a teaching trace (gtsearch.trace.TRACERS) is drawn
+    An algorithm without a teaching trace (gtsearch.algorithms.steps.TRACERS) is drawn
     from its result alone: the leaves it evaluated, no cutoffs, no events.
     """
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
@@ -188,7 +180,7 @@ class RangeTracker:
 def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
     """Every step as its JSON object plus what the picture needs.
 
-    Besides the trace's own keys (gtsearch.trace.event_dict) each step has
+    Besides the trace's own keys (gtsearch.render.trace.event_dict) each step has
     ``text`` (the line the text trace prints), ``ranges`` (nodes whose range
     changed: ``[node, text]``), ``pruned`` (heads of subtrees known from now on
     never to be evaluated: the skipped children of a cutoff, or what a

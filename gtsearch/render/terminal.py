@@ -6,8 +6,8 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .trace import Labels, format_value
-from .tree import Tree
+from ..tree import Tree
+from .labels import Labels, format_extended
 from .view import SearchView
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
     base = STYLE_PRUNED if dim else ("bold" if on_pv else "")
     text.append(labels.label(n), style=base)
     if tree.end[n] == n + 1:
-        text.append("  " + format_value(tree.number(n)), style=base)
+        text.append("  " + format_extended(tree.number(n)), style=base)
         rank = view.rank.get(n)
         if rank is not None:
             text.append(f"  {EVALUATED} #{rank}", style=STYLE_EVALUATED)
@@ -210,7 +210,7 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
             cut = view.cutoffs.get(n)
             if cut is not None:
                 sign = "≥ β" if cut.side == "beta" else "≤ α"
-                text.append(f"  cutoff: {format_value(cut.value)} {sign} = {format_value(cut.bound)}",
+                text.append(f"  cutoff: {format_extended(cut.value)} {sign} = {format_extended(cut.bound)}",
                             style="magenta")
     if on_pv:
         text.append(f"  {PV_MARK}", style=STYLE_PV)

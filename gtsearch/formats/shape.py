@@ -1,16 +1,25 @@
-"""The full form shared by JSON and YAML: turns document events into TreeBuilder calls."""
+"""The shape rules of tree files, shared by the readers: Shape turns document events into a tree.
+
+:class:`Shape` reads the full form of JSON and YAML from a stream of events
+(a scalar, the start or end of a list or mapping, a YAML alias) and enforces
+its rules; :func:`number_problem` is the one check of a value read from a
+file, which the s-expression reader uses too; :class:`FormatBuilder` is the
+TreeBuilder every reader feeds (names, the node limit and empty lists are
+checked there, see gtsearch.builder).
+"""
 
 from __future__ import annotations
 
 import math
 import re
 from array import array
-from itertools import islice
 from collections.abc import Callable
 from typing import Any
 
+from ..builder import TreeBuilder
 from ..errors import TreeFormatError, clipped, shown
-from ..tree import DEFAULT_MAX_NODES, MAX_EXACT_INT, Meta, Tree, TreeBuilder, check_number
+from ..numbers import MAX_EXACT_INT, check_number, too_large
+from ..tree import DEFAULT_MAX_NODES, Meta, Tree
 
 Locate = Callable[[Any], "tuple[int | None, int | None]"]
 
@@ -18,10 +27,23 @@ NODE_KEYS = ("name", "value", "children")
 DOC_KEYS = ("tree", "root", "title", "description", "expect")
 
 
-def too_large(text: str, what: str = "value") -> str:
-    """The message for an integer literal outside ±2**53 (``text`` as written)."""
-    shown = text if len(text) <= 40 else f"{text[:12]}... ({len(text):,} characters)"
-    return f"{what} {shown} is too large: integers must lie within ±2**53 to stay exact"
+#: the words that name the player at the root
+ROOT_WORDS = ("max", "min")
+
+
+def number_problem(value: Any, text: str, what: str = "value") -> str | None:
+    """Why a scalar read from a file cannot be a value, or None when it can.
+
+    ``value`` is the scalar as parsed (int, float, str, bool, None, ...),
+    ``text`` as written: integers must lie within ±2**53, floats be finite,
+    and anything else is not a number.
+    """
+    t = type(value)
+    if t is int:
+        return None if -MAX_EXACT_INT <= value <= MAX_EXACT_INT else too_large(text, what)
+    if t is float:
+        return None if math.isfinite(value) else f"{what} {shown(text)} is not a finite number"
+    return not_a_number(value, text, what)
 
 
 class FormatBuilder(TreeBuilder):
@@ -75,14 +97,6 @@ class FormatBuilder(TreeBuilder):
             nxt = end[c]
             self.copy(c)
             c = nxt
-
-
-_RUN_INT = re.compile(r"[-+]?[0-9]+")
-
-
-def run_offset(run: str, k: int) -> int:
-    """Where the k-th integer (0-based) of a run of integers read at once starts in it."""
-    return next(islice(_RUN_INT.finditer(run), k, None)).start()
 
 
 class CountingBuilder:
@@ -239,16 +253,19 @@ class Shape:
 
     def number(self, value: Any, text: str, what: str, pos: Any) -> int | float:
         """Check a scalar that must be a number; return it."""
-        t = type(value)
-        if t is int:
-            if -MAX_EXACT_INT <= value <= MAX_EXACT_INT:
-                return value  # type: ignore[no-any-return]
-            raise self.fail(too_large(text, what), pos)
-        if t is float:
-            if math.isfinite(value):
-                return value  # type: ignore[no-any-return]
-            raise self.fail(f"{what} {shown(text)} is not a finite number", pos)
-        raise self.fail(not_a_number(value, text, what), pos)
+        problem = number_problem(value, text, what)
+        if problem is not None:
+            raise self.fail(problem, pos)
+        return value  # type: ignore[no-any-return]
+
+    def in_list(self) -> bool:
+        """Whether the next value is an item of a list of children."""
+        return self.stack[-1].__class__ is _Seq
+
+    def expects_tree(self) -> bool:
+        """Whether the next value is the document wrapper's ``tree``."""
+        ctx = self.stack[-1]
+        return ctx.__class__ is _Wrap and ctx.key == "tree"
 
     @property
     def done(self) -> bool:
@@ -371,7 +388,7 @@ class Shape:
     def _doc_field(self, key: str, value: Any, text: str, pos: Any) -> None:
         if key == "root":
             word = text if self.text_names else value
-            if word not in ("max", "min"):
+            if word not in ROOT_WORDS:
                 got = shown(value) if isinstance(value, str) else shown(text)
                 raise self.fail(f"root must be 'max' or 'min', got {got}", pos)
             self.meta.root = word

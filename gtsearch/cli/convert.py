@@ -1,4 +1,4 @@
-"""``gtsearch gen``: write a seeded uniform tree, streaming, in any format."""
+"""``gtsearch convert`` and ``gtsearch gen``: write trees, from a file or from a seed."""
 
 from __future__ import annotations
 
@@ -8,18 +8,42 @@ from typing import TextIO
 
 import click
 
-from .errors import UsageError
-from .generate import ORDERS, write_uniform
+from ..errors import UsageError
+from ..formats import dump_tree, format_for_path
+from ..sources.uniform import ORDERS, parse_value_range, write_uniform
+from .common import (FORMAT_NAMES, STDIN, format_of_output, input_format_option, load,
+                     max_nodes_option, write_output)
 
 
-def _value_range(text: str) -> tuple[int, int]:
-    lo, sep, hi = text.partition(":")
-    try:
-        if not sep:
-            raise ValueError
-        return int(lo), int(hi)
-    except ValueError:
-        raise UsageError(f"--values takes LO:HI with two integers, e.g. -100:100, got {text!r}") from None
+@click.command("convert")
+@click.argument("file", metavar="FILE")
+@click.option("--to", "to_format", type=click.Choice(FORMAT_NAMES, case_sensitive=False),
+              default=None,
+              help="Output format; may be left out when -o names a file with a known extension.")
+@click.option("-o", "--output", default=None, metavar="OUT",
+              help="Write to OUT instead of standard output.")
+@input_format_option
+@max_nodes_option
+def convert_command(file: str, to_format: str | None, output: str | None,
+                    input_format: str | None, max_nodes: int) -> None:
+    """Convert a tree file to another format without loss.
+
+    Structure, order, names, values, static values, the root player and the
+    metadata all survive the round trip.
+
+    \b
+    Examples:
+      gtsearch convert tree.yaml --to sexp
+      gtsearch convert tree.json -o tree.yaml
+      cat tree.sexp | gtsearch convert - --to json -o tree.json
+    """
+    if to_format is None:
+        to_format = format_of_output(output)
+    tree, _load_seconds = load(file, input_format, max_nodes)
+    text = dump_tree(tree, to_format.lower())
+    if not text.endswith("\n"):
+        text += "\n"
+    write_output(STDIN if output is None else output, text)
 
 
 @click.command("gen")
@@ -46,25 +70,23 @@ def gen_command(branching: int, depth: int, seed: int, value_range: str, order: 
       gtsearch gen -b 4 -d 11 --seed 1 -o b4d11.json
       gtsearch gen -b 3 -d 5 --order best --format sexp | gtsearch eval - -a all
     """
-    lo, hi = _value_range(value_range)
+    lo, hi = parse_value_range(value_range)
     if fmt is None:
-        name = (output or "").removesuffix(".gz")
-        fmt = next((f for f, exts in (("yaml", (".yaml", ".yml")), ("sexp", (".sexp", ".lisp", ".scm", ".sx")))
-                    if name.endswith(exts)), "json")
+        known = format_for_path(output) if output else None
+        fmt = known.name if known is not None else "json"
+
+    def write(out: TextIO) -> None:
+        write_uniform(out, branching, depth, fmt, seed=seed, lo=lo, hi=hi, order=order)
+
     if output is None:
-        _write(sys.stdout, branching, depth, fmt, seed, lo, hi, order)
+        write(sys.stdout)
         return
     try:
         if output.endswith(".gz"):
             with gzip.open(output, "wt", encoding="utf-8", compresslevel=6) as out:
-                _write(out, branching, depth, fmt, seed, lo, hi, order)
+                write(out)
         else:
             with open(output, "w", encoding="utf-8") as out:
-                _write(out, branching, depth, fmt, seed, lo, hi, order)
+                write(out)
     except OSError as e:
         raise UsageError(f"{output}: cannot write: {e.strerror or e}") from None
-
-
-def _write(out: TextIO, branching: int, depth: int, fmt: str, seed: int, lo: int, hi: int,
-           order: str) -> None:
-    write_uniform(out, branching, depth, fmt, seed=seed, lo=lo, hi=hi, order=order)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from .errors import GtsearchError
-from .trace import Labels, format_value
-from .tree import Tree
+from ..errors import GtsearchError
+from ..tree import Tree
+from .labels import Labels, format_extended
 from .view import SearchView
 
 #: pictures with more nodes than this are refused (use --max-depth)
@@ -74,7 +74,7 @@ def layout(view: SearchView, max_depth: int | None = None) -> Layout:
     nodes, hidden = drawn_nodes(tree, max_depth)
     end = tree.end
     depth = tree.depth
-    widest = max((len(format_value(tree.number(n))) for n in nodes if end[n] == n + 1), default=1)
+    widest = max((len(format_extended(tree.number(n))) for n in nodes if end[n] == n + 1), default=1)
     names = max((len(tree.names.get(n, "")) for n in nodes if end[n] == n + 1), default=0)
     leaf_width = max(30.0, 7.5 * widest + 12)
     dx = max(MIN_DX, leaf_width + 14, 6.5 * names + 10)
@@ -103,7 +103,7 @@ def _short_range(view: SearchView, n: int) -> str:
 
 
 def short_range(text: str) -> str:
-    """A range (gtsearch.view.range_text) short enough for a triangle: 3, ≤2, ≥5, 2..5, or nothing."""
+    """A range (gtsearch.render.labels.range_text) short enough for a triangle: 3, ≤2, ≥5, 2..5, or nothing."""
     if text == "?":
         return ""
     if text.startswith("= "):
@@ -206,7 +206,7 @@ def _svg_node(view: SearchView, lay: Layout, labels: Labels, n: int, pv: set[int
     player = "leaf" if leaf else ("MAX" if is_max else "MIN")
     tip = f"{labels.label(n)} ({player})"
     if leaf:
-        tip += f" = {format_value(tree.number(n))}"
+        tip += f" = {format_extended(tree.number(n))}"
     parts = [f'<g id="node-{n}" data-node="{n}" class="{" ".join(cls)}">',
              f"<title>{escape(tip)}</title>"]
     shape_attrs = f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}'
@@ -216,7 +216,7 @@ def _svg_node(view: SearchView, lay: Layout, labels: Labels, n: int, pv: set[int
                      f'width="{lw:.1f}" height="{LEAF_H}" rx="3" {shape_attrs}/>')
         parts.append(f'<text class="value" x="{x:.1f}" y="{y + 4.5:.1f}" font-size="13" '
                      f'text-anchor="middle" fill="{text_fill}">'
-                     f"{escape(format_value(tree.number(n)))}</text>")
+                     f"{escape(format_extended(tree.number(n)))}</text>")
         rank = view.rank.get(n) if state else None
         parts.append(f'<text id="rank-{n}" class="rank" x="{x:.1f}" y="{y + LEAF_H / 2 + 14:.1f}" '
                      f'font-size="10" text-anchor="middle" fill="{COLOR_EVALUATED}">'
@@ -276,7 +276,7 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
         label = labels.label(n) if tree.names.get(n) is not None or not leaf else ""
         attrs: list[str] = []
         if leaf:
-            text = (label + "\n" if label else "") + format_value(tree.number(n))
+            text = (label + "\n" if label else "") + format_extended(tree.number(n))
             rank = view.rank.get(n)
             if rank is not None:
                 text += f"\n#{rank}"

@@ -2,59 +2,20 @@
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-from typing import TYPE_CHECKING
-
 import click
 
-from .cli import (NUMBER, STDIN, _display_name, _load, _plan, _stdout_is_terminal, alpha_option,
-                  beta_option, input_format_option, max_nodes_option, root_option, write_output)
-from .errors import UsageError
-from .numbers import Number
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-    from .algorithms import Algorithm
-    from .tree import Tree
+from ..algorithms.params import check_one
+from ..errors import UsageError
+from ..numbers import Number
+from ..render.console import console
+from .common import (NUMBER, STDIN, alpha_option, beta_option, display_name, input_format_option,
+                     load_with_root, max_nodes_option, root_option, write_output)
 
 algo_option = click.option(
     "-a", "--algo", "algo", default="alphabeta", show_default=True, metavar="NAME",
     help="The algorithm (aliases work: ab, sss*, dual*, bs*...). See 'gtsearch algorithms'.")
 bound_option = click.option("--bound", type=NUMBER, default=None, metavar="V",
                             help="Bound for f1, sss-bounded (V) and dual-bounded (L).")
-
-
-def _one_algorithm(name: str, bound: Number | None, alpha: Number | None,
-                   beta: Number | None) -> tuple[Algorithm, dict[str, Number]]:
-    """The one algorithm named, with its parameters checked as eval checks them."""
-    plan = _plan([name], bound, alpha, beta)
-    if len(plan) != 1:
-        raise UsageError("show and trace follow one algorithm at a time; name one with --algo")
-    return plan[0]
-
-
-def _tree(file: str, root: str | None, input_format: str | None, max_nodes: int) -> Tree:
-    tree, _seconds = _load(file, input_format, max_nodes)
-    if root is not None:
-        tree = tree.with_root(root.lower() == "max")
-    return tree
-
-
-def _console() -> Console:
-    """Colours on a terminal; plain text (no ANSI at all) off one or with NO_COLOR set.
-
-    FORCE_COLOR asks for colours off a terminal too, as rich's own convention has it.
-    """
-    from rich.console import Console
-
-    terminal = _stdout_is_terminal()
-    plain = bool(os.environ.get("NO_COLOR")) or not (terminal or os.environ.get("FORCE_COLOR"))
-    wide = not terminal and "COLUMNS" not in os.environ
-    return Console(highlight=False, emoji=False, width=200 if wide else None,
-                   color_system=None if plain else "auto", force_terminal=not plain)
 
 
 # -- show ----------------------------------------------------------------------------------
@@ -102,32 +63,32 @@ def show_command(file: str, algo: str, bound: Number | None, alpha: Number | Non
       gtsearch show big.json --max-depth 3
       gtsearch show tree.json -a alphabeta --dot - | dot -Tpng -o tree.png
     """
-    from .view import build_view
+    from ..render.view import build_view
 
     outs = [o for o in (dot_out, svg_out, html_out) if o is not None]
     if sum(1 for o in outs if o == STDIN) > 1:
         raise UsageError("only one of --dot, --svg and --html can go to standard output ('-')")
-    algorithm, params = _one_algorithm(algo, bound, alpha, beta)
-    tree = _tree(file, root, input_format, max_nodes)
-    name = _display_name(file)
+    algorithm, params = check_one([algo], bound, alpha, beta)
+    tree = load_with_root(file, root, input_format, max_nodes)
+    name = display_name(file)
     view = build_view(tree, algorithm, keep_events=html_out is not None, **params)
     texts: list[tuple[str, str]] = []
     if dot_out is not None:
-        from .export import to_dot
+        from ..render.svg import to_dot
 
         texts.append((dot_out, to_dot(view, max_depth, source=name)))
     if svg_out is not None:
-        from .export import to_svg
+        from ..render.svg import to_svg
 
         texts.append((svg_out, to_svg(view, max_depth, source=name)))
     if html_out is not None:
-        from .replay import to_html
+        from ..render.replay import to_html
 
         texts.append((html_out, to_html(view, max_depth, source=name)))
     if not quiet and STDIN not in outs:
-        from .draw import Options, print_view
+        from ..render.terminal import Options, print_view
 
-        print_view(view, _console(), Options(max_depth=max_depth, max_lines=max_lines or None,
+        print_view(view, console(), Options(max_depth=max_depth, max_lines=max_lines or None,
                                              fold=fold), source=name)
     for path, text in texts:
         write_output(path, text)
@@ -166,11 +127,14 @@ def trace_command(file: str, algo: str, bound: Number | None, alpha: Number | No
       gtsearch trace tree.yaml --algo sss
       gtsearch trace tree.json -a dual-bounded --bound 4 --format json
     """
-    from .trace import Labels, event_dict, trace, trace_text
+    from ..algorithms.steps import trace
+    from ..render.labels import Labels
+    from ..render.trace import event_dict, trace_text
+    from ..render.tables import json_records
 
-    algorithm, params = _one_algorithm(algo, bound, alpha, beta)
-    tree = _tree(file, root, input_format, max_nodes)
-    name = _display_name(file)
+    algorithm, params = check_one([algo], bound, alpha, beta)
+    tree = load_with_root(file, root, input_format, max_nodes)
+    name = display_name(file)
     events = trace(tree, algorithm, open_lists=open_lists, **params)
     if output_format == "text":
         for line in trace_text(events, tree, algorithm.name, name):
@@ -181,4 +145,4 @@ def trace_command(file: str, algo: str, bound: Number | None, alpha: Number | No
         d = event_dict(ev, step, labels)
         if step == 0:
             d = {"step": 0, "event": "start", "file": name, **d}
-        sys.stdout.write(json.dumps(d, ensure_ascii=False, allow_nan=False) + "\n")
+        click.echo(json_records([d], ascii_only=False), nl=False)

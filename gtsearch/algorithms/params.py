@@ -1,0 +1,110 @@
+"""Algorithm names and parameters, read and checked in one place for every command and for search().
+
+The command line, search(), the step-by-step traces, compare and experiment
+all go through :func:`plan` (several algorithms, as ``--algo`` names them) or
+:func:`check` (one algorithm): the same rules and the same messages
+everywhere.  A parameter is a number the user gives (``--bound``, ``--alpha``,
+``--beta``); it obeys the rule leaves obey (finite, integers within ±2**53).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+from ..errors import UsageError
+from ..numbers import MAX_EXACT_INT, Number, format_number, too_large
+from .registry import ALGORITHMS, Algorithm, find_algorithm
+
+#: the parameters of a planned search, as search() takes them
+Params = dict[str, Number]
+
+
+def check_value(option: str, v: Number) -> None:
+    """Refuse a parameter that a leaf could not have: not finite, or an integer beyond ±2**53."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise UsageError(f"{option} must be a number, got {v!r}")
+    if isinstance(v, int):
+        if not -MAX_EXACT_INT <= v <= MAX_EXACT_INT:
+            text = str(v) if v.bit_length() < 14_000 else f"<an integer of {v.bit_length():,} bits>"
+            raise UsageError(too_large(text, option))
+    elif not math.isfinite(v):
+        raise UsageError(f"{option} {v!r} is not a finite number")
+
+
+def named(names: Iterable[str]) -> list[tuple[Algorithm, bool]]:
+    """The registry entries that ``--algo`` values name, in order, without repeats.
+
+    Each value may be a comma list; ``all`` stands for every algorithm that
+    needs no bound.  The flag says whether the entry was named explicitly (an
+    entry named both ways counts as explicit).  An empty list is an error.
+    """
+    chosen: dict[str, tuple[Algorithm, bool]] = {}
+    for raw in names:
+        for name in raw.split(","):
+            name = name.strip()
+            if not name:
+                continue
+            if name.lower() == "all":
+                for algo in ALGORITHMS:
+                    if not algo.needs_bound:
+                        chosen.setdefault(algo.name, (algo, False))
+            else:
+                algo = find_algorithm(name)
+                chosen[algo.name] = (algo, True)
+    if not chosen:
+        raise UsageError("--algo names no algorithm; give a name such as alphabeta, or 'all'")
+    return list(chosen.values())
+
+
+def plan(names: Sequence[str], bound: Number | None = None, alpha: Number | None = None,
+         beta: Number | None = None) -> list[tuple[Algorithm, Params]]:
+    """The algorithms to run (default alphabeta), each with the parameters it takes.
+
+    Algorithms named one by one must accept every option given; ``all``
+    hands each option only to the algorithms that take it.
+    """
+    for option, v in (("--bound", bound), ("--alpha", alpha), ("--beta", beta)):
+        if v is not None:
+            check_value(option, v)
+    if alpha is not None and beta is not None and not alpha < beta:
+        raise UsageError(f"the window needs alpha < beta, got --alpha {format_number(alpha)} "
+                         f"--beta {format_number(beta)}")
+    takers = ", ".join(a.name for a in ALGORITHMS if a.takes == "bound")
+    out: list[tuple[Algorithm, Params]] = []
+    for algo, explicit in named(names or ("alphabeta",)):
+        params: Params = {}
+        if bound is not None:
+            if algo.takes == "bound":
+                params["bound"] = bound
+            elif explicit:
+                raise UsageError(f"--bound does not apply to {algo.name}; it is for {takers}: "
+                                 "drop --bound or choose one of those with --algo")
+        elif algo.needs_bound:
+            raise UsageError(f"{algo.name} needs --bound: it needs a bound to start from; add --bound V")
+        for key, v in (("alpha", alpha), ("beta", beta)):
+            if v is not None:
+                if algo.takes == "window":
+                    params[key] = v
+                elif explicit:
+                    raise UsageError(f"--alpha/--beta apply to alphabeta only, not to {algo.name}: "
+                                     "drop them or choose alphabeta with --algo")
+        out.append((algo, params))
+    return out
+
+
+def check(algorithm: str | Algorithm, bound: Number | None = None, alpha: Number | None = None,
+          beta: Number | None = None) -> tuple[Algorithm, Params]:
+    """One algorithm (a name or an entry) with its parameters checked as :func:`plan` checks them."""
+    algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
+    ((_, params),) = plan([algo.name], bound, alpha, beta)
+    return algo, params
+
+
+def check_one(names: Sequence[str], bound: Number | None = None, alpha: Number | None = None,
+              beta: Number | None = None) -> tuple[Algorithm, Params]:
+    """The one algorithm ``names`` must name (show and trace follow one search at a time)."""
+    planned = plan(names, bound, alpha, beta)
+    if len(planned) != 1:
+        raise UsageError("show and trace follow one algorithm at a time; name one with --algo")
+    return planned[0]

@@ -1,0 +1,89 @@
+"""The algorithm registry: ALGORITHMS, one entry per algorithm, and find_algorithm().
+
+Every command, the docs test and the cross-check tests read this tuple: an
+algorithm exists for gtsearch when it has an entry here (name, aliases, a
+one-line summary, which numeric option it takes, its source) pointing at one
+function of a family module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ..errors import UsageError
+from . import depthfirst, mt, scout, sss
+from .base import Outcome
+
+
+class Algorithm(NamedTuple):
+    """One registry entry: how the command line names it and what it accepts."""
+
+    name: str
+    aliases: tuple[str, ...]
+    summary: str
+    #: "bound" (f1, sss-bounded, dual-bounded), "window" (alphabeta) or None
+    takes: str | None
+    #: True when the algorithm cannot run without --bound
+    needs_bound: bool
+    source: str
+    run: Callable[..., Outcome]
+
+
+ALGORITHMS: tuple[Algorithm, ...] = (
+    Algorithm("minimax", ("backsearch", "f", "negamax", "mm"),
+              "every leaf, left to right: Knuth's F(p), the textbooks' BackSearch",
+              None, False, "Knuth & Moore 1975, procedure F", depthfirst.minimax),
+    Algorithm("f1", ("branch-and-bound", "bb"),
+              "one-sided branch and bound: Knuth & Moore's F1(p, bound); --bound V (default +inf)",
+              "bound", False, "Knuth & Moore 1975, procedure F1", depthfirst.f1),
+    Algorithm("alphabeta", ("ab", "f2", "alpha-beta"),
+              "alpha-beta pruning: Knuth & Moore's F2(p, alpha, beta); --alpha/--beta window",
+              "window", False, "Knuth & Moore 1975, procedure F2", depthfirst.alphabeta),
+    Algorithm("sss", ("sss*", "sssstar", "stockman"),
+              "Stockman's SSS*: best-first over MAX's solution trees, OPEN list of states",
+              None, False, "Stockman 1979", sss.sss),
+    Algorithm("sss-bounded", ("bs*", "bs", "sss*-bounded", "sssb"),
+              "SSS* started from the upper bound --bound V (exact if the value < V)",
+              "bound", True, "Stockman 1979; Sun & Ma 1993 (BS*)", sss.sss),
+    Algorithm("dual", ("dual*", "dualstar"),
+              "DUAL*: SSS* with the roles of MAX and MIN exchanged",
+              None, False, "Marsland, Reinefeld & Schaeffer 1987; Sun & Ma 1993", sss.dual),
+    Algorithm("dual-bounded", ("dual*-bounded", "dualb"),
+              "DUAL* started from the lower bound --bound L (exact if the value > L)",
+              "bound", True, "Sun & Ma 1993", sss.dual),
+    Algorithm("negascout", ("pvs", "nega-scout", "ns"),
+              "NegaScout / PVS: first child with the full window, the others with null "
+              "windows, re-searched on a fail high",
+              None, False, "Reinefeld 1983; Marsland & Campbell 1982 (PVS)", scout.negascout),
+    Algorithm("scout", ("pearl-scout",),
+              "Pearl's SCOUT: TEST whether each later child beats the best so far, "
+              "EVAL it only then",
+              None, False, "Pearl 1980", scout.scout),
+    Algorithm("mt-sss", ("mt-sss*", "mtd+inf", "mtd(+inf)"),
+              "MT-SSS*: MTD(+inf), null-window passes with a transposition table; "
+              "SSS*'s leaves in SSS*'s order",
+              None, False, "Plaat, Schaeffer, Pijls & de Bruin 1996", mt.mt_sss),
+    Algorithm("mt-dual", ("mt-dual*", "mtd-inf", "mtd(-inf)"),
+              "MT-DUAL*: MTD(-inf), null-window passes with a transposition table; "
+              "DUAL*'s leaf set",
+              None, False, "Plaat, Schaeffer, Pijls & de Bruin 1996", mt.mt_dual),
+    Algorithm("mtdf", ("mtd(f)", "mtd-f"),
+              "MTD(f): MT passes from the first guess --bound F (default 0) until the "
+              "bounds meet",
+              "bound", False, "Plaat, Schaeffer, Pijls & de Bruin 1996", mt.mtdf),
+)
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("_", "-")
+
+
+def find_algorithm(name: str) -> Algorithm:
+    """The registry entry called ``name`` or one of its aliases (case-insensitive)."""
+    key = _key(name)
+    for algo in ALGORITHMS:
+        if key == algo.name or key in algo.aliases:
+            return algo
+    names = ", ".join(a.name for a in ALGORITHMS)
+    raise UsageError(f"unknown algorithm {name!r}; choose from {names} (or 'all')")

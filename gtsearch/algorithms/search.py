@@ -1,0 +1,61 @@
+"""search(): run one registered algorithm on a tree and return its SearchResult."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from ..numbers import Number
+from ..result import SearchResult
+from ..tree import Tree
+from .base import Stats
+from .params import check
+from .pv import principal_variation
+from .registry import Algorithm
+
+
+def search(
+    tree: Tree,
+    algorithm: str | Algorithm = "alphabeta",
+    *,
+    bound: Number | None = None,
+    alpha: Number | None = None,
+    beta: Number | None = None,
+    leaf_order: bool = False,
+    stats: Stats | None = None,
+) -> SearchResult:
+    """Run one algorithm on ``tree`` and return its SearchResult (values in MAX's terms).
+
+    ``bound`` is f1's bound, SSS-bounded's V, DUAL-bounded's L or MTD(f)'s
+    first guess; ``alpha`` and ``beta`` are alphabeta's window (checked by
+    :func:`gtsearch.algorithms.params.check`).  ``leaf_order`` keeps the
+    evaluated leaves; ``stats`` receives the counters as the search runs
+    (a progress display reads them).
+    """
+    algo, params = check(algorithm, bound, alpha, beta)
+    if stats is None:
+        stats = Stats()
+    t0 = time.perf_counter()
+    outcome = algo.run(tree, stats, **params)
+    pv = principal_variation(tree, stats.leaves, outcome)
+    seconds = time.perf_counter() - t0
+    return SearchResult(
+        algorithm=algo.name,
+        value=outcome.number(tree, pv, params),
+        exact=outcome.bound is None,
+        bound=outcome.bound,
+        pv=tuple(tree.path_of(pv[-1])) if pv else (),
+        pv_labels=tuple(tree.names.get(n) for n in pv[1:]),
+        leaves=len(stats.leaves),
+        leaves_total=tree.n_leaves,
+        seconds=seconds,
+        nodes=stats.nodes,
+        leaf_order=_leaf_paths(tree, stats.leaves) if leaf_order else None,
+        params=params,
+        extra=stats.extra,
+    )
+
+
+def _leaf_paths(tree: Tree, leaves: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    paths = tree.paths_of(leaves)
+    return tuple(paths[int(n)] for n in leaves)

@@ -1,0 +1,230 @@
+"""TreeBuilder: a Tree built node by node in preorder, checked as it grows; derived trees.
+
+Owns the rules every reader shares about the shape of a tree (an internal node
+has children; names are unique, printable, 1 to 1000 characters; values obey
+:func:`gtsearch.numbers.check_number`; at most ``max_nodes`` nodes, counted as
+they arrive, before memory is spent on a hostile file), and the trees built
+from other trees or from Python lists.  Imports only the ground modules.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator
+from typing import Any
+
+from .errors import GtsearchError, TreeFormatError, shown
+from .numbers import check_number
+from .tree import DEFAULT_MAX_NODES, NAN, Meta, Tree, index_array
+
+_DONE = object()
+
+
+class TreeBuilder:
+    """Builds a Tree node by node in preorder, as a streaming parser meets them.
+
+    Parsers call :meth:`open` for an internal node, :meth:`leaf` for a leaf and
+    :meth:`close` at the end of an internal node, passing the place in the file
+    (line, column) so that errors point at it.  The node limit is checked as
+    nodes arrive, before memory is spent on a hostile file.
+    """
+
+    def __init__(self, source: str = "<input>", max_nodes: int = DEFAULT_MAX_NODES) -> None:
+        self.source = source
+        self.max_nodes = max_nodes
+        self.end = index_array(max_nodes)
+        self.values = array("d")
+        self.floats = bytearray()
+        self.names: dict[int, str] = {}
+        self._by_name: dict[str, int] = {}
+        self.stack: list[int] = []
+        self.n_leaves = 0
+
+    # errors ---------------------------------------------------------------
+    def error(self, message: str, line: int | None = None, column: int | None = None) -> TreeFormatError:
+        return TreeFormatError(message, self.source, line, column)
+
+    def _new(self, line: int | None, column: int | None) -> int:
+        n = len(self.values)
+        if n >= self.max_nodes:
+            raise self.error(
+                f"the tree has more than {self.max_nodes:,} nodes; raise --max-nodes to load it",
+                line, column)
+        return n
+
+    def _name(self, n: int, name: Any, line: int | None, column: int | None) -> None:
+        if name is None:
+            return
+        if not isinstance(name, str):
+            raise self.error(f"name {shown(name)} is not a string", line, column)
+        if not name or len(name) > 1000 or not name.isprintable():
+            raise self.error(f"malformed name {shown(name)}: names are 1 to 1000 printable characters",
+                             line, column)
+        if name in self._by_name:
+            raise self.error(f"duplicate name {shown(name)}: names must be unique in a tree", line, column)
+        self._by_name[name] = n
+        self.names[n] = name
+
+    @property
+    def size(self) -> int:
+        return len(self.values)
+
+    @property
+    def level(self) -> int:
+        """How many internal nodes are open (the depth of the next node)."""
+        return len(self.stack)
+
+    # nodes ------------------------------------------------------------------
+    def open(self, name: str | None = None, static: Any = None,
+             line: int | None = None, column: int | None = None) -> int:
+        """Start an internal node; its children follow until :meth:`close`."""
+        n = self._new(line, column)
+        if static is None:
+            v, fl = NAN, False
+        else:
+            try:
+                v, fl = check_number(static, "static value")
+            except ValueError as e:
+                raise self.error(str(e), line, column) from None
+        self._name(n, name, line, column)
+        self.end.append(0)
+        self.values.append(v)
+        self.floats.append(fl)
+        self.stack.append(n)
+        return n
+
+    def leaf(self, value: Any, name: str | None = None,
+             line: int | None = None, column: int | None = None) -> int:
+        """Add a leaf worth ``value`` (MAX's payoff)."""
+        n = self._new(line, column)
+        try:
+            v, fl = check_number(value)
+        except ValueError as e:
+            raise self.error(str(e), line, column) from None
+        self._name(n, name, line, column)
+        self.end.append(n + 1)
+        self.values.append(v)
+        self.floats.append(fl)
+        self.n_leaves += 1
+        return n
+
+    def open_float(self, v: float, fl: bool, name: str | None = None) -> int:
+        """:meth:`open` for a value already checked (copies of trees)."""
+        n = self._new(None, None)
+        self._name(n, name, None, None)
+        self.end.append(0)
+        self.values.append(v)
+        self.floats.append(fl)
+        self.stack.append(n)
+        return n
+
+    def leaf_float(self, v: float, fl: bool, name: str | None = None) -> int:
+        """:meth:`leaf` for a value already checked (copies of trees)."""
+        n = self._new(None, None)
+        self._name(n, name, None, None)
+        self.end.append(n + 1)
+        self.values.append(v)
+        self.floats.append(fl)
+        self.n_leaves += 1
+        return n
+
+    def close(self, line: int | None = None, column: int | None = None) -> None:
+        """End the innermost open internal node."""
+        n = self.stack.pop()
+        size = len(self.values)
+        if size == n + 1:
+            raise self.error("empty list: an internal node needs at least one child", line, column)
+        self.end[n] = size
+
+    def copy(self, start: int, line: int | None = None, column: int | None = None) -> None:
+        """Repeat the finished subtree at ``start`` as the next node (YAML aliases)."""
+        stop = self.end[start]
+        count = stop - start
+        base = len(self.values)
+        if base + count > self.max_nodes:
+            raise self.error(
+                f"the tree has more than {self.max_nodes:,} nodes once aliases are expanded; "
+                "raise --max-nodes to load it", line, column)
+        shift = base - start
+        self.end.extend(array(self.end.typecode, (e + shift for e in self.end[start:stop])))
+        self.values.extend(self.values[start:stop])
+        self.floats.extend(self.floats[start:stop])
+        self.n_leaves += sum(1 for n in range(start, stop) if self.end[n] == n + 1)
+        for n in range(start, stop):
+            name = self.names.get(n)
+            if name is not None:
+                raise self.error(
+                    f"duplicate name {shown(name)}: the alias repeats a named subtree, "
+                    "and names must be unique in a tree", line, column)
+
+    def finish(self, *, root_max: bool = True, meta: Meta | None = None) -> Tree:
+        if self.stack:
+            raise self.error("unexpected end of input: a list is not closed")
+        if not self.values:
+            raise self.error("the file holds no tree")
+        return Tree(self.end, self.values, names=self.names, floats=self.floats,
+                    root_max=root_max, meta=meta, source=self.source, n_leaves=self.n_leaves)
+
+
+def truncated(tree: Tree, limit: int) -> Tree:
+    """The tree cut at depth ``limit``: nodes there become leaves worth their static value.
+
+    A node at the limit that has children but no static value is an error.
+    """
+    if limit < 0:
+        raise GtsearchError(f"--depth must be 0 or more, got {limit}")
+    end, values = tree.end, tree.values
+    depth = tree.depth
+    b = TreeBuilder(tree.source, max_nodes=len(end) + 1)
+    stack: list[int] = []  # old nodes still open in the new tree
+    n = 0
+    size = len(end)
+    while n < size:
+        while stack and end[stack[-1]] <= n:
+            stack.pop()
+            b.close()
+        name = tree.names.get(n)
+        fl = bool(tree.floats is not None and tree.floats[n])
+        if end[n] == n + 1:
+            b.leaf_float(values[n], fl, name)
+            n += 1
+        elif depth[n] >= limit:
+            v = values[n]
+            if v != v:
+                raise GtsearchError(
+                    f"{tree.source}: node {tree.describe(n)} at the depth limit {limit} "
+                    "has children but no static value to stand for them")
+            b.leaf_float(v, fl, name)
+            n = end[n]
+        else:
+            b.open_float(values[n], fl, name)
+            stack.append(n)
+            n += 1
+    while stack:
+        stack.pop()
+        b.close()
+    return b.finish(root_max=tree.root_max, meta=tree.meta)
+
+
+def from_nested(obj: Any, *, root_max: bool = True, source: str = "<tree>") -> Tree:
+    """Build a tree from nested lists of numbers (the bare form), without recursion."""
+    b = TreeBuilder(source)
+    stack: list[Iterator[Any]] = []
+    item: Any = obj
+    while True:
+        if isinstance(item, (list, tuple)):
+            b.open()
+            stack.append(iter(item))
+        else:
+            b.leaf(item)
+        while stack:
+            nxt = next(stack[-1], _DONE)
+            if nxt is _DONE:
+                stack.pop()
+                b.close()
+                continue
+            item = nxt
+            break
+        else:
+            break
+    return b.finish(root_max=root_max)

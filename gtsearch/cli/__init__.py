@@ -1,0 +1,129 @@
+"""gtsearch.cli: the command line (click only): parse, call the library, hand results to render.
+
+Owns the commands and everything a user sees of errors: one module per
+command group (:mod:`.evaluate`: eval; :mod:`.info`: algorithms, validate;
+:mod:`.convert`: convert, gen; :mod:`.show`: show, trace; :mod:`.research`:
+compare, experiment), the shared options, loading and error lines in
+:mod:`.common`, and here the group that maps errors, ^C, a closed pipe and an
+unwritable standard output to exit statuses.  The only package that imports
+click; it may import every other layer.  Command modules are imported only
+when their command runs or is listed, so ``gtsearch eval`` starts fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from ..errors import GtsearchError
+from .common import (EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, ClosedStdout, output_error, report,
+                     silence_stdout)
+
+#: every command: name -> "module:attribute", imported when it runs or is listed
+COMMANDS: dict[str, str] = {
+    "eval": "gtsearch.cli.evaluate:eval_command",
+    "algorithms": "gtsearch.cli.info:algorithms_command",
+    "validate": "gtsearch.cli.info:validate_command",
+    "convert": "gtsearch.cli.convert:convert_command",
+    "gen": "gtsearch.cli.convert:gen_command",
+    "show": "gtsearch.cli.show:show_command",
+    "trace": "gtsearch.cli.show:trace_command",
+    "compare": "gtsearch.cli.research:compare_command",
+    "experiment": "gtsearch.cli.research:experiment_command",
+}
+
+
+class GtsearchGroup(click.Group):
+    """The command group; it turns errors, ^C and a closed or failing output into exit statuses."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in COMMANDS:
+            import importlib
+
+            module, attr = COMMANDS[cmd_name].split(":")
+            command = getattr(importlib.import_module(module), attr)
+        return command
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        # with file descriptor 1 closed Python has no sys.stdout: output must fail, not vanish
+        closed = sys.stdout is None
+        if closed:
+            sys.stdout = ClosedStdout()  # type: ignore[assignment]
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as e:  # writing --help or --version, before any command runs
+            err = output_error(e)
+            if err is None:
+                raise
+            silence_stdout()
+            sys.exit(report(err))
+        finally:
+            if closed:
+                sys.stdout = None  # type: ignore[assignment]
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                # a closed pipe or a full disk may only show when the last output is flushed
+                sys.stdout.flush()
+        except GtsearchError as err:
+            raise click.exceptions.Exit(report(err)) from None
+        except BrokenPipeError:
+            silence_stdout()
+            raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+        except OSError as e:
+            err = output_error(e)
+            if err is None:
+                raise
+            silence_stdout()
+            raise click.exceptions.Exit(report(err)) from None
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from .. import __version__
+
+    click.echo(f"gtsearch {__version__}")
+    ctx.exit()
+
+
+@click.group(cls=GtsearchGroup, context_settings={"help_option_names": ["-h", "--help"],
+                                                  "max_content_width": 100})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the version and exit.")
+def cli() -> None:
+    """Evaluate two-player game trees with minimax, alpha-beta, SSS* and DUAL*.
+
+    Trees are YAML, JSON or s-expression files ('-' reads standard input).
+    Every algorithm reports its value, principal variation and the exact
+    number of leaves it evaluated.
+
+    \b
+    Examples:
+      gtsearch eval tree.yaml
+      gtsearch eval -a all --format json trees/*.json
+      echo '((3 12 8) (2 4 6) (14 5 2))' | gtsearch eval -
+      gtsearch algorithms
+
+    \b
+    Exit status:
+      0  success
+      1  a check failed (--expect, or an 'expect:' in the file)
+      2  usage error, bad input file, or output that cannot be written
+      130 interrupted; 141 output pipe closed early
+    """
+
+
+__all__ = ["COMMANDS", "GtsearchGroup", "cli"]

@@ -1,0 +1,115 @@
+"""The text of single things: values, bounds, PVs, paths, durations, node labels.
+
+Pure functions (and the small Labels cache) shared by every renderer: a
+value prints as the file wrote it, a bound with ``≥``/``≤``, infinities as
+``+∞``/``-∞`` (``"+inf"``/``"-inf"`` in JSON, which has no infinity), a node
+by its name or its dotted path of child indices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from ..numbers import INF, Number, format_bounded, format_number
+from ..result import SearchResult
+from ..tree import Tree
+
+ARROW = " → "
+
+
+def format_value(result: SearchResult) -> str:
+    """The value, with ``≥``/``≤`` in front when the result is only a lower/upper bound."""
+    return format_bounded(result.value, result.bound)
+
+
+def format_pv(result: SearchResult) -> str:
+    """The PV as moves from the root: labels where named, else child indices (``b → b1``)."""
+    if not result.pv:
+        return "(root)"
+    labels = result.pv_labels or (None,) * len(result.pv)
+    return ARROW.join(label if label is not None else str(i)
+                      for i, label in zip(result.pv, labels))
+
+
+def format_path(path: Sequence[int]) -> str:
+    """A node as its child indices from the root, dotted (``2.0``); the root is ``(root)``."""
+    return ".".join(map(str, path)) if path else "(root)"
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration for people: µs, ms or s with three significant figures."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.3g} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.3g} ms"
+    return f"{seconds:.3g} s"
+
+
+def params_text(params: Mapping[str, Any]) -> str:
+    return " ".join(f"{k}={format_number(v)}" for k, v in params.items())
+
+
+def format_extended(v: Number | None) -> str:
+    """A number for people: as the file wrote it, infinities as +∞ and -∞."""
+    if v is None:
+        return "-"
+    if v == INF:
+        return "+∞"
+    if v == -INF:
+        return "-∞"
+    return format_number(v)
+
+
+def json_value(v: Number) -> Number | str:
+    """A number for JSON, which has no infinity: the strings "+inf" and "-inf" stand for them."""
+    if v == INF:
+        return "+inf"
+    if v == -INF:
+        return "-inf"
+    return v
+
+
+class Labels:
+    """Node labels (the name, else the dotted path of child indices; "root") and paths, remembered."""
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self._paths: dict[int, tuple[int, ...]] = {0: ()}
+
+    def path(self, n: int) -> tuple[int, ...]:
+        path = self._paths.get(n)
+        if path is None:
+            p = self.tree.parent[n]
+            index = sum(1 for _ in _before(self.tree.children(p), n))
+            path = self._paths[n] = (*self.path(p), index) if p in self._paths else (
+                tuple(self.tree.path_of(n)))
+        return path
+
+    def label(self, n: int) -> str:
+        name = self.tree.names.get(n)
+        if name is not None:
+            return name
+        path = self.path(n)
+        return ".".join(map(str, path)) if path else "root"
+
+    def player(self, n: int) -> str:
+        return "MAX" if self.tree.is_max(n) else "MIN"
+
+
+def _before(children: Iterator[int], n: int) -> Iterator[int]:
+    for c in children:
+        if c == n:
+            return
+        yield c
+
+
+def range_text(lo: Number, hi: Number) -> str:
+    """What is known of a value: ``= 3``, ``≥ 3``, ``≤ 3``, ``∈ [2, 5]``, or ``?`` (nothing)."""
+    if lo == hi:
+        return f"= {format_extended(lo)}"
+    if hi == INF:
+        return "?" if lo == -INF else f"≥ {format_extended(lo)}"
+    if lo == -INF:
+        return f"≤ {format_extended(hi)}"
+    return f"∈ [{format_extended(lo)}, {format_extended(hi)}]"

@@ -1,0 +1,156 @@
+"""The research workbench's tables: compare's side-by-side table, experiment's summary and growth."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..numbers import format_number
+from ..result import SearchResult
+from .labels import format_seconds, format_value
+from .tables import csv_cell
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..tree import Tree
+
+BEST = "★"
+
+
+def render_compare(name: str, tree: Tree, results: Sequence[SearchResult],
+                    console: Console) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    values = {format_value(r) for r in results if r.exact}
+    shown = values.pop() if len(values) == 1 else "disputed"
+    table = Table(title=f"{name}: {tree.n_leaves} leaves, value {shown}", title_justify="left")
+    # (header, cell of a result); a column that no result fills is left out
+    columns: list[tuple[str, Callable[[SearchResult], str]]] = [
+        ("algorithm", algorithm_cell),
+        ("value", format_value),
+        ("leaves", lambda r: str(r.leaves)),
+        ("share", lambda r: _percent(r.extra["share"])),
+        ("re-read", lambda r: str(r.extra.get("re_evaluations") or "")),
+        ("nodes", lambda r: str(r.nodes)),
+        ("OPEN peak", lambda r: str(r.extra.get("open_max", ""))),
+        ("MT passes", lambda r: str(r.extra.get("passes", ""))),
+        ("time", lambda r: format_seconds(r.seconds)),
+        ("best", lambda r: BEST if r.extra["best"] else ""),
+    ]
+    grid = [[cell(r) for _, cell in columns] for r in results]
+    keep = [k for k, (header, _) in enumerate(columns)
+            if header == "best" or any(row[k] for row in grid)]
+    for k in keep:
+        header = columns[k][0]
+        table.add_column(header, justify="left" if header == "algorithm" else
+                         "center" if header == "best" else "right",
+                         style="cyan" if header == "algorithm" else
+                         "bold" if header == "value" else None)
+    for row in grid:
+        table.add_row(*(Text(row[k]) for k in keep))
+    console.print(table)
+
+
+def algorithm_cell(r: SearchResult) -> str:
+    params = " ".join(f"{k}={format_number(v)}" for k, v in r.params.items())
+    return r.algorithm + (f" ({params})" if params else "")
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.3g}%"
+
+
+#: how the title names the trees of each --order
+ORDER_WORDS = {"random": "random trees", "best": "best-first ordered trees",
+               "worst": "worst-first ordered trees"}
+
+
+def sweep_title(records: Sequence[dict[str, Any]]) -> str:
+    r = records[0]
+    trials = len({rec["trial"] for rec in records})
+    return (f"{trials} {ORDER_WORDS[r['order']]} per (b, d), integer leaves in "
+            f"{r['lo']}..{r['hi']}, seed {r['seed']}")
+
+
+def table_csv(rows: Sequence[dict[str, Any]], keys: Sequence[str]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(keys)
+    for row in rows:
+        writer.writerow([csv_cell(row.get(k)) for k in keys])
+    return out.getvalue()
+
+
+def records_csv(records: Sequence[dict[str, Any]]) -> str:
+    from ..research.experiment import RECORD_KEYS
+
+    return table_csv(records, RECORD_KEYS)
+
+
+def _pm(mean: float, se: float) -> str:
+    """mean ± standard error, the mean rounded where the error's second figure is."""
+    if se <= 0:
+        return f"{mean:g}" if mean < 1e6 else f"{mean:.0f}"
+    decimals = max(0, 1 - math.floor(math.log10(se)))
+    return f"{mean:.{decimals}f} ± {se:.{decimals}f}"
+
+
+def render_experiment(rows: Sequence[dict[str, Any]], growth: Sequence[dict[str, Any]],
+                       title: str, console: Console) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    algos = list(dict.fromkeys(r["algorithm"] for r in rows))
+    cells: dict[tuple[int, int], dict[str, dict[str, Any]]] = {}
+    for r in rows:
+        cells.setdefault((r["b"], r["d"]), {})[r["algorithm"]] = r
+    # titles above the tables, not in them: a narrow table would fold them
+    console.print(Text(f"Mean leaves evaluated ± standard error: {title}"))
+    table = Table()
+    table.add_column("b", justify="right")
+    table.add_column("d", justify="right")
+    for name in algos:
+        table.add_column(name, justify="right")
+    table.add_column("minimal", justify="right", style="dim")
+    table.add_column("b^d", justify="right", style="dim")
+    for (b, d), by_algo in cells.items():
+        best = min(r["mean"] for r in by_algo.values())
+        out = [Text(str(b)), Text(str(d))]
+        for name in algos:
+            row = by_algo.get(name)
+            text = "" if row is None else _pm(row["mean"], row["stderr"])
+            out.append(Text(text, style="bold" if row is not None and row["mean"] == best else ""))
+        any_row = next(iter(by_algo.values()))
+        out += [Text(str(any_row["minimal_tree"])), Text(str(any_row["full_tree"]))]
+        table.add_row(*out)
+    console.print(table)
+
+    depths = {(g["b"]): g["ratio_depths"] for g in growth if g["ratio_depths"] is not None}
+    if not depths:
+        return
+    console.print(Text("Growth per ply, (N(d)/N(d-2))^(1/2) at the deepest d, beside Pearl's "
+                       "R(b) for alpha-beta and sqrt(b) for the minimal tree"))
+    gtable = Table()
+    gtable.add_column("b", justify="right")
+    gtable.add_column("d", justify="right")
+    gtable.add_column("R(b) Pearl", justify="right", style="bold")
+    gtable.add_column("sqrt(b)", justify="right", style="dim")
+    for name in algos:
+        gtable.add_column(name, justify="right")
+    by_b: dict[int, dict[str, dict[str, Any]]] = {}
+    for g in growth:
+        by_b.setdefault(g["b"], {})[g["algorithm"]] = g
+    for b, by_algo in sorted(by_b.items()):
+        if b not in depths:
+            continue
+        d0, d1 = depths[b]
+        first = next(iter(by_algo.values()))
+        figures = [str(b), f"{d0}→{d1}", f"{first['pearl_r']:.3f}", f"{first['sqrt_b']:.3f}"]
+        figures += [f"{by_algo[name]['ratio']:.3f}" if name in by_algo else "" for name in algos]
+        gtable.add_row(*(Text(c) for c in figures))
+    console.print(gtable)

@@ -1,0 +1,185 @@
+"""The events of a step-by-step search as text lines and JSON objects (``gtsearch trace``).
+
+Pure functions of the events of :mod:`gtsearch.algorithms.events` and the
+tree: one line of text per step (numbered, indented by depth, OPEN after
+SSS*/DUAL* steps) and one JSON object per step (the schema in docs/pictures.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..algorithms.events import (LIVE, Cutoff, Enter, Event, Leaf, Result, Return, Start, State,
+                                 Take)
+from ..numbers import Number
+from ..tree import Tree
+from .labels import Labels, format_extended, json_value
+
+
+def state_text(s: State, labels: Labels) -> str:
+    return f"({labels.label(s.node)}, {s.status.upper()}, {format_extended(s.h)})"
+
+
+def states_text(states: tuple[State, ...], labels: Labels) -> str:
+    return " ".join(state_text(s, labels) for s in states) if states else "(empty)"
+
+
+def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
+    """What one event says, in one line (no step number, no indentation).
+
+    ``algorithm`` decides how a window reads: minimax has none, f1 one bound.
+    """
+    lab = labels.label
+    if isinstance(ev, Start):
+        if ev.open is not None:
+            return "OPEN: " + states_text(ev.open, labels)
+        return f"start at {lab(0)} ({labels.player(0)})"
+    if isinstance(ev, Enter):
+        text = f"enter {lab(ev.node)} ({labels.player(ev.node)})"
+        window = window_text(ev, labels, algorithm)
+        return f"{text}  {window}" if window else text
+    if isinstance(ev, Leaf):
+        text = f"leaf {lab(ev.node)} = {format_extended(ev.value)}  (leaf #{ev.rank})"
+        if ev.parent_best is not None:
+            p = labels.tree.parent[ev.node]
+            text += f"  {lab(p)}: best so far {format_extended(ev.parent_best)}"
+        return text
+    if isinstance(ev, Cutoff):
+        who = lab(ev.node)
+        if ev.side == "beta":
+            why = f"{format_extended(ev.value)} ≥ β = {format_extended(ev.bound)}"
+            reason = "MIN above will not allow this" if ev.node else "the root's bound is reached"
+        else:
+            why = f"{format_extended(ev.value)} ≤ α = {format_extended(ev.bound)}"
+            reason = "MAX above has a better move" if ev.node else "the root's bound is reached"
+        skipped = ", ".join(lab(c) for c in ev.skipped)
+        leaves = f"{ev.pruned_leaves} leaf" if ev.pruned_leaves == 1 else f"{ev.pruned_leaves} leaves"
+        return f"cutoff at {who}: {why} ({reason}); skip {skipped} ({leaves} pruned)"
+    if isinstance(ev, Return):
+        rel = {"exact": "=", "lower": "≥", "upper": "≤"}[ev.kind]
+        text = f"return {lab(ev.node)} {rel} {format_extended(ev.value)}"
+        if ev.parent_best is not None:
+            p = labels.tree.parent[ev.node]
+            text += f"  {lab(p)}: best so far {format_extended(ev.parent_best)}"
+        return text
+    if isinstance(ev, Take):
+        return f"take {state_text(ev.state, labels)}  case {ev.case}: " + _case_text(ev, labels)
+    rel = {None: "", "lower": "≥ ", "upper": "≤ "}[ev.bound]
+    kind = "exact" if ev.bound is None else f"{ev.bound} bound"
+    return (f"result: value {rel}{format_extended(ev.value)} ({kind}), "
+            f"{ev.leaves} of {labels.tree.n_leaves} leaves evaluated")
+
+
+def window_text(ev: Enter, labels: Labels, algorithm: str) -> str:
+    """The window a node is entered with, as the algorithm sees it (minimax: none, f1: one bound)."""
+    if algorithm == "minimax":
+        return ""
+    if algorithm == "f1":  # one bound: MAX nodes stop at beta, MIN nodes at alpha
+        if labels.tree.is_max(ev.node):
+            return f"bound β = {format_extended(ev.beta)}"
+        return f"bound α = {format_extended(ev.alpha)}"
+    return f"α = {format_extended(ev.alpha)}, β = {format_extended(ev.beta)}"
+
+
+def _case_text(ev: Take, labels: Labels) -> str:
+    lab = labels.label
+    n = ev.node
+    ins = states_text(ev.inserted, labels)
+    if ev.case == 1:
+        return f"the root is solved: value {format_extended(ev.state.h)}"
+    if ev.case == 2:
+        return (f"evaluate {lab(n)} = {format_extended(ev.leaf_value)} (leaf #{ev.rank}), "
+                f"insert {ins}")
+    if ev.case == 3:
+        return f"{lab(n)} is {labels.player(n)}: insert all its children {ins}"
+    if ev.case == 4:
+        return f"{lab(n)} is {labels.player(n)}: insert its first child {ins}"
+    p = labels.tree.parent[n]
+    if ev.case == 5:
+        text = f"{lab(p)} is {labels.player(p)}: {lab(n)} solves it, insert {ins}"
+        if ev.purged:
+            text += ", purge " + states_text(ev.purged, labels)
+        return text
+    if ev.inserted[0].status == LIVE:
+        return f"{lab(p)} is {labels.player(p)}: next sibling, insert {ins}"
+    return f"{lab(p)} is {labels.player(p)}: {lab(n)} was its last child, insert {ins}"
+
+
+def trace_text(events: Iterator[Event], tree: Tree, algorithm: str,
+               source: str) -> Iterator[str]:
+    """The trace as lines of text: a header, then one numbered line per step.
+
+    Depth-first steps are indented by the node's depth; SSS*/DUAL* steps are
+    followed by OPEN as it stands after them (when the events carry it).
+    """
+    labels = Labels(tree)
+    depth = tree.depth
+    who = tree.names.get(0)
+    root = f"root {who} is " if who is not None else "root "
+    yield (f"{algorithm} on {source}: {root}{labels.player(0)}, {tree.n_nodes} nodes, "
+           f"{tree.n_leaves} leaves")
+    for step, ev in enumerate(events):
+        if isinstance(ev, Start):
+            if ev.params:
+                yield "parameters: " + ", ".join(f"{k} = {format_extended(v)}"
+                                                 for k, v in ev.params.items())
+            if ev.open is not None:
+                yield f"{0:4d}  " + event_text(ev, labels)
+            continue
+        if isinstance(ev, Result):
+            yield "      " + event_text(ev, labels, algorithm)
+            continue
+        indent = "" if isinstance(ev, Take) else "  " * depth[ev.node]
+        yield f"{step:4d}  {indent}" + event_text(ev, labels, algorithm)
+        if isinstance(ev, Take) and ev.open is not None:
+            yield "      OPEN: " + states_text(ev.open, labels)
+
+
+def state_dict(s: State, labels: Labels) -> dict[str, Any]:
+    return {"node": s.node, "label": labels.label(s.node), "status": s.status,
+            "h": json_value(s.h)}
+
+
+def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
+    """One event as a JSON object (the schema in docs/pictures.md)."""
+    tree = labels.tree
+    d: dict[str, Any] = {"step": step}
+    if isinstance(ev, Start):
+        d.update(event="start", algorithm=ev.algorithm,
+                 params={k: json_value(v) for k, v in ev.params.items()},
+                 root="max" if tree.root_max else "min", nodes=tree.n_nodes,
+                 leaves_total=tree.n_leaves)
+        if ev.open is not None:
+            d["open"] = [state_dict(s, labels) for s in ev.open]
+        return d
+    if isinstance(ev, Result):
+        d.update(event="result", value=json_value(ev.value), exact=ev.bound is None,
+                 bound=ev.bound, leaves=ev.leaves, leaves_total=tree.n_leaves)
+        return d
+    name = {Enter: "enter", Leaf: "leaf", Cutoff: "cutoff", Return: "return", Take: "take"}
+    d.update(event=name[type(ev)], node=ev.node, path=list(labels.path(ev.node)),
+             label=labels.label(ev.node), player="max" if tree.is_max(ev.node) else "min")
+    if isinstance(ev, Enter):
+        d.update(alpha=json_value(ev.alpha), beta=json_value(ev.beta))
+    elif isinstance(ev, Leaf):
+        d.update(value=ev.value, rank=ev.rank, parent_best=_maybe(ev.parent_best))
+    elif isinstance(ev, Cutoff):
+        d.update(value=json_value(ev.value), side=ev.side, bound=json_value(ev.bound),
+                 skipped=list(ev.skipped), skipped_labels=[labels.label(c) for c in ev.skipped],
+                 pruned_leaves=ev.pruned_leaves)
+    elif isinstance(ev, Return):
+        d.update(value=json_value(ev.value), kind=ev.kind, parent_best=_maybe(ev.parent_best))
+    else:
+        d.update(status=ev.state.status, h=json_value(ev.state.h), case=ev.case,
+                 inserted=[state_dict(s, labels) for s in ev.inserted],
+                 purged=[state_dict(s, labels) for s in ev.purged])
+        if ev.case == 2:
+            d.update(value=ev.leaf_value, rank=ev.rank)
+        if ev.open is not None:
+            d["open"] = [state_dict(s, labels) for s in ev.open]
+    return d
+
+
+def _maybe(v: Number | None) -> Number | str | None:
+    return None if v is None else json_value(v)

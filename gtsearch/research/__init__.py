@@ -1,0 +1,8 @@
+"""gtsearch.research: comparing algorithms on trees and sweeping them over seeded random trees.
+
+Owns the research workbench's logic: running several algorithms on one tree
+and checking that they agree (:mod:`.compare`), and sweeps over grids of
+seeded random trees with shards, merging, statistics and Pearl's R(b)
+(:mod:`.experiment`).  Imports algorithms, sources and the ground modules;
+never click, rich, render or cli.
+"""
