@@ -35,6 +35,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,9 @@ def tree_file(b: int, d: int, fmt: str) -> Path:
 
 
 # -- the textbook baseline ---------------------------------------------------------------
-def textbook_alphabeta(node: Any, alpha: float, beta: float, maximizing: bool, count: list[int]) -> float:
+def textbook_alphabeta(
+    node: Any, alpha: float, beta: float, maximizing: bool, count: list[int]
+) -> float:
     """Alpha-beta as the textbooks and most Python peers write it: recursive, nested lists."""
     if not isinstance(node, list):
         count[0] += 1
@@ -99,19 +102,25 @@ def textbook_alphabeta(node: Any, alpha: float, beta: float, maximizing: bool, c
 # -- whole processes -------------------------------------------------------------------------
 #: run in a child: report the peak resident memory of this very process (VmHWM) at exit.
 #: (ru_maxrss of a child counts the parent's pages copied by fork, before exec; VmHWM does not.)
-_REPORT = ("import atexit, sys\n"
-           "def _hwm():\n"
-           "    for line in open('/proc/self/status'):\n"
-           "        if line.startswith('VmHWM:'):\n"
-           "            sys.stderr.write('VmHWM ' + line.split()[1] + '\\n')\n"
-           "atexit.register(_hwm)\n")
+_REPORT = (
+    "import atexit, sys\n"
+    "def _hwm():\n"
+    "    for line in open('/proc/self/status'):\n"
+    "        if line.startswith('VmHWM:'):\n"
+    "            sys.stderr.write('VmHWM ' + line.split()[1] + '\\n')\n"
+    "atexit.register(_hwm)\n"
+)
 
 
 def peak_rss_mib(code: str, argv: list[str] | None = None) -> tuple[float, float]:
     """Peak resident memory (MiB) and wall time of a fresh Python process running ``code``."""
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _REPORT + code, *(argv or [])],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", _REPORT + code, *(argv or [])],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     wall = time.perf_counter() - t0
     marks = [line for line in proc.stderr.splitlines() if line.startswith("VmHWM ")]
     if proc.returncode != 0 or not marks:
@@ -167,15 +176,20 @@ def measure_loads(b: int, d: int, repeat: int, rows: list[list[str]]) -> tuple[A
     paths = {fmt: tree_file(b, d, fmt) for fmt in FORMATS}
     json_text = paths["json"].read_text()
     t_json, nested = best_of(lambda: json.loads(json_text), repeat)
-    yaml_text = paths["yaml"].read_text()
     # PyYAML's C loader takes about a minute per million leaves: once is enough
-    t_yaml, _ = best_of(lambda: yaml.load(yaml_text, Loader=yaml.CSafeLoader), 1)
-    del yaml_text
+    t_yaml, _ = best_of(partial(yaml.load, paths["yaml"].read_text(), Loader=yaml.CSafeLoader), 1)
     kept = None
     for fmt, path in paths.items():
-        t, tree = best_of(lambda: load_tree(str(path)), repeat)
+        t, tree = best_of(partial(load_tree, str(path)), repeat)
         ratio = t / t_json
-        row = [f"b={b} d={d}", fmt, f"{tree.n_nodes:,}", f"{t:.3f}", f"{t_json:.3f}", f"{ratio:.2f}x"]
+        row = [
+            f"b={b} d={d}",
+            fmt,
+            f"{tree.n_nodes:,}",
+            f"{t:.3f}",
+            f"{t_json:.3f}",
+            f"{ratio:.2f}x",
+        ]
         if fmt == "json":
             row.append(f"target ≤ 1.5x: {verdict(ratio <= 1.5)}")
             kept = tree
@@ -183,26 +197,43 @@ def measure_loads(b: int, d: int, repeat: int, rows: list[list[str]]) -> tuple[A
             row.append(f"target ≤ 2x: {verdict(ratio <= 2.0)}")
         else:
             speedup = t_yaml / t
-            row.append(f"yaml.load CSafeLoader {t_yaml:.2f} s: {speedup:.0f}x faster, "
-                       f"target ≥ 5x: {verdict(speedup >= 5)}")
+            row.append(
+                f"yaml.load CSafeLoader {t_yaml:.2f} s: {speedup:.0f}x faster, "
+                f"target ≥ 5x: {verdict(speedup >= 5)}"
+            )
         rows.append(row)
     return kept, nested
 
 
-def measure_searches(b: int, d: int, tree: Any, nested: Any, repeat: int, rows: list[list[str]]) -> None:
+def measure_searches(
+    b: int, d: int, tree: Any, nested: Any, repeat: int, rows: list[list[str]]
+) -> None:
     """Every algorithm that needs no bound, against the textbook alpha-beta on the nested lists."""
     count = [0]
-    t_base, _ = best_of(lambda: (count.__setitem__(0, 0),
-                                 textbook_alphabeta(nested, -float("inf"), float("inf"), True, count)),
-                        repeat)
+    t_base, _ = best_of(
+        lambda: (
+            count.__setitem__(0, 0),
+            textbook_alphabeta(nested, -float("inf"), float("inf"), True, count),
+        ),
+        repeat,
+    )
     base_lps = count[0] / t_base
-    rows.append([f"b={b} d={d}", "textbook alpha-beta (baseline)", f"{count[0]:,}",
-                 f"{t_base:.3f}", f"{base_lps / 1e6:.2f}", "1.00x", ""])
+    rows.append(
+        [
+            f"b={b} d={d}",
+            "textbook alpha-beta (baseline)",
+            f"{count[0]:,}",
+            f"{t_base:.3f}",
+            f"{base_lps / 1e6:.2f}",
+            "1.00x",
+            "",
+        ]
+    )
     ab_per_leaf = None
     for algo in ALGORITHMS:
         if algo.needs_bound:
             continue
-        t, r = best_of(lambda: search(tree, algo), repeat)
+        t, r = best_of(partial(search, tree, algo), repeat)
         lps = r.leaves / t
         ratio = lps / base_lps
         note = ""
@@ -213,9 +244,20 @@ def measure_searches(b: int, d: int, tree: Any, nested: Any, repeat: int, rows: 
             note = f"target ≥ 10x: {verdict(ratio >= 10)}"
         elif algo.name in ("sss", "dual") and ab_per_leaf:
             per_leaf = (t / r.leaves) / ab_per_leaf
-            note = f"time per leaf {per_leaf:.2f}x alphabeta's, target ≤ 3x: {verdict(per_leaf <= 3)}"
-        rows.append([f"b={b} d={d}", algo.name, f"{r.leaves:,}", f"{t:.3f}",
-                     f"{lps / 1e6:.2f}", f"{ratio:.2f}x", note])
+            note = (
+                f"time per leaf {per_leaf:.2f}x alphabeta's, target ≤ 3x: {verdict(per_leaf <= 3)}"
+            )
+        rows.append(
+            [
+                f"b={b} d={d}",
+                algo.name,
+                f"{r.leaves:,}",
+                f"{t:.3f}",
+                f"{lps / 1e6:.2f}",
+                f"{ratio:.2f}x",
+                note,
+            ]
+        )
 
 
 def main() -> None:
@@ -226,8 +268,10 @@ def main() -> None:
     args = parser.parse_args()
     trees = QUICK if args.quick else TREES
     rep = Report()
-    rep.say(f"gtsearch benchmark, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
-            f"{os.cpu_count()} cores; best of {args.repeat}")
+    rep.say(
+        f"gtsearch benchmark, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
+        f"{os.cpu_count()} cores; best of {args.repeat}"
+    )
     rep.say()
 
     # Each tree is loaded, searched and dropped before the next one, so that no
@@ -241,16 +285,30 @@ def main() -> None:
         tree, nested = measure_loads(b, d, args.repeat, load_rows)
         measure_searches(b, d, tree, nested, args.repeat, search_rows)
         per_node = tree_bytes(tree) / tree.n_nodes
-        mem_rows.append([f"b={b} d={d}", f"{tree.n_nodes:,}", f"{per_node:g} bytes/node",
-                         f"target ≤ 24: {verdict(per_node <= 24)}", "", ""])
+        mem_rows.append(
+            [
+                f"b={b} d={d}",
+                f"{tree.n_nodes:,}",
+                f"{per_node:g} bytes/node",
+                f"target ≤ 24: {verdict(per_node <= 24)}",
+                "",
+                "",
+            ]
+        )
         del tree, nested
         gc.collect()
     rep.say("## Loading (seconds; the file read from the page cache is included)")
-    rep.table(["tree", "format", "nodes", "gtsearch", "json.loads", "ratio", "against target"], load_rows)
-    rep.say("## Searching (seconds; leaves per second in millions; ratio of leaves per second "
-            "to the textbook alpha-beta's)")
-    rep.table(["tree", "algorithm", "leaves", "seconds", "M leaves/s", "vs baseline", "against target"],
-              search_rows)
+    rep.table(
+        ["tree", "format", "nodes", "gtsearch", "json.loads", "ratio", "against target"], load_rows
+    )
+    rep.say(
+        "## Searching (seconds; leaves per second in millions; ratio of leaves per second "
+        "to the textbook alpha-beta's)"
+    )
+    rep.table(
+        ["tree", "algorithm", "leaves", "seconds", "M leaves/s", "vs baseline", "against target"],
+        search_rows,
+    )
 
     # 3. memory
     big = (4, 11) if (4, 11) in trees else trees[0]
@@ -258,13 +316,24 @@ def main() -> None:
     rss_json, _ = peak_rss_mib(f"import json; json.load(open({path!r}))")
     rss_ours, wall = peak_rss_mib(
         "import sys, runpy; sys.argv[0] = 'gtsearch'; runpy.run_module('gtsearch', run_name='__main__')",
-        ["eval", path, "--algo", "alphabeta", "--format", "json"])
+        ["eval", path, "--algo", "alphabeta", "--format", "json"],
+    )
     ratio = rss_ours / rss_json
-    mem_rows.append([f"b={big[0]} d={big[1]} JSON file", "peak RSS", f"gtsearch eval {rss_ours:.0f} MiB",
-                     f"json.load {rss_json:.0f} MiB", f"{ratio:.2f}x",
-                     f"target ≤ 1.5x: {verdict(ratio <= 1.5)} (eval took {wall:.1f} s)"])
+    mem_rows.append(
+        [
+            f"b={big[0]} d={big[1]} JSON file",
+            "peak RSS",
+            f"gtsearch eval {rss_ours:.0f} MiB",
+            f"json.load {rss_json:.0f} MiB",
+            f"{ratio:.2f}x",
+            f"target ≤ 1.5x: {verdict(ratio <= 1.5)} (eval took {wall:.1f} s)",
+        ]
+    )
     rep.say("## Memory")
-    rep.table(["tree", "nodes / what", "gtsearch", "baseline / target", "ratio", "against target"], mem_rows)
+    rep.table(
+        ["tree", "nodes / what", "gtsearch", "baseline / target", "ratio", "against target"],
+        mem_rows,
+    )
 
     # 4. start-up
     tiny = DATA / "tiny.json"
@@ -275,11 +344,18 @@ def main() -> None:
     t_eval = median_wall(cmd, 21)
     ratio = t_eval / t_pass
     rep.say("## Start-up (whole process, median of 21 runs)")
-    rep.table(["command", "seconds", "ratio", "against target"], [
-        ["python -c pass", f"{t_pass:.4f}", "1.00x", ""],
-        ["gtsearch eval tiny.json (9 leaves)", f"{t_eval:.4f}", f"{ratio:.2f}x",
-         f"target ≤ 4x: {verdict(ratio <= 4)}"],
-    ])
+    rep.table(
+        ["command", "seconds", "ratio", "against target"],
+        [
+            ["python -c pass", f"{t_pass:.4f}", "1.00x", ""],
+            [
+                "gtsearch eval tiny.json (9 leaves)",
+                f"{t_eval:.4f}",
+                f"{ratio:.2f}x",
+                f"target ≤ 4x: {verdict(ratio <= 4)}",
+            ],
+        ],
+    )
     if args.out:
         Path(args.out).write_text("\n".join(rep.lines) + "\n")
 

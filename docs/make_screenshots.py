@@ -14,16 +14,24 @@ import sys
 from pathlib import Path
 
 from gtsearch import load_tree
-from gtsearch.render.terminal import Options, print_view
-from gtsearch.render.svg import to_svg
 from gtsearch.render.replay import to_html
+from gtsearch.render.svg import to_svg
+from gtsearch.render.terminal import Options, print_view
 from gtsearch.render.view import build_view
 
 DOCS = Path(__file__).resolve().parent
 REPO = DOCS.parent
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def terminal_svg(sample: str, algo: str, width: int = 100) -> str:
@@ -31,8 +39,15 @@ def terminal_svg(sample: str, algo: str, width: int = 100) -> str:
     from rich.console import Console
     from rich.text import Text
 
-    console = Console(record=True, width=width, force_terminal=True, color_system="truecolor",
-                      file=io.StringIO(), highlight=False, emoji=False)
+    console = Console(
+        record=True,
+        width=width,
+        force_terminal=True,
+        color_system="truecolor",
+        file=io.StringIO(),
+        highlight=False,
+        emoji=False,
+    )
     command = f"$ gtsearch show {sample}" + ("" if algo == "alphabeta" else f" --algo {algo}")
     console.print(Text(command, style="bold green"))
     view = build_view(load_tree(str(REPO / sample)), algo)
@@ -51,9 +66,10 @@ def main() -> int:
     tmp.mkdir(exist_ok=True)
     shots: list[tuple[Path, Path, str | None, int]] = []  # (page, png, selector, steps)
 
-    for sample, algo, name in (("sample_trees/aima-fig5-2.yaml", "alphabeta", "show-aima-alphabeta"),
-                               ("sample_trees/wikipedia-alphabeta.json", "sss",
-                                "show-wikipedia-sss")):
+    for sample, algo, name in (
+        ("sample_trees/aima-fig5-2.yaml", "alphabeta", "show-aima-alphabeta"),
+        ("sample_trees/wikipedia-alphabeta.json", "sss", "show-wikipedia-sss"),
+    ):
         page = tmp / f"{name}.svg"
         page.write_text(terminal_svg(sample, algo), encoding="utf-8")
         shots.append((page, DOCS / f"{name}.png", "svg", 0))
@@ -61,15 +77,20 @@ def main() -> int:
     wiki = load_tree(str(REPO / "sample_trees/wikipedia-alphabeta.json"))
     svg = to_svg(build_view(wiki, "alphabeta"), source="sample_trees/wikipedia-alphabeta.json")
     (DOCS / "tree-wikipedia-alphabeta.svg").write_text(svg, encoding="utf-8")
-    shots.append((DOCS / "tree-wikipedia-alphabeta.svg", DOCS / "tree-wikipedia-alphabeta.png",
-                  "svg", 0))
+    shots.append(
+        (DOCS / "tree-wikipedia-alphabeta.svg", DOCS / "tree-wikipedia-alphabeta.png", "svg", 0)
+    )
 
     aima = load_tree(str(REPO / "sample_trees/aima-fig5-2.yaml"))
-    html = to_html(build_view(aima, "sss", keep_events=True), source="sample_trees/aima-fig5-2.yaml")
+    html = to_html(
+        build_view(aima, "sss", keep_events=True), source="sample_trees/aima-fig5-2.yaml"
+    )
     (DOCS / "replay-aima-sss.html").write_text(html, encoding="utf-8")
     shots.append((DOCS / "replay-aima-sss.html", DOCS / "replay-aima-sss.png", None, 11))
-    html = to_html(build_view(wiki, "alphabeta", keep_events=True),
-                   source="sample_trees/wikipedia-alphabeta.json")
+    html = to_html(
+        build_view(wiki, "alphabeta", keep_events=True),
+        source="sample_trees/wikipedia-alphabeta.json",
+    )
     page = tmp / "replay-wikipedia-alphabeta.html"
     page.write_text(html, encoding="utf-8")
     shots.append((page, DOCS / "replay-wikipedia-alphabeta.png", None, 27))

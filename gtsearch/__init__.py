@@ -28,10 +28,16 @@ __all__ = [
 #: where each public name lives; imported on first use (PEP 562), so that
 #: importing one submodule, as the command line does, does not import them all
 _HOME = {
-    "ALGORITHMS": "algorithms", "find_algorithm": "algorithms", "search": "algorithms",
-    "GtsearchError": "errors", "TreeFormatError": "errors",
-    "dump_tree": "formats", "load_tree": "formats", "loads_tree": "formats",
-    "SearchResult": "result", "Tree": "tree",
+    "ALGORITHMS": "algorithms",
+    "find_algorithm": "algorithms",
+    "search": "algorithms",
+    "GtsearchError": "errors",
+    "TreeFormatError": "errors",
+    "dump_tree": "formats",
+    "load_tree": "formats",
+    "loads_tree": "formats",
+    "SearchResult": "result",
+    "Tree": "tree",
 }
 
 __version__: str  # set on first use by __getattr__ below

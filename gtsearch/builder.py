@@ -41,7 +41,9 @@ class TreeBuilder:
         self.n_leaves = 0
 
     # errors ---------------------------------------------------------------
-    def error(self, message: str, line: int | None = None, column: int | None = None) -> TreeFormatError:
+    def error(
+        self, message: str, line: int | None = None, column: int | None = None
+    ) -> TreeFormatError:
         return TreeFormatError(message, self.source, line, column)
 
     def _new(self, line: int | None, column: int | None) -> int:
@@ -49,7 +51,9 @@ class TreeBuilder:
         if n >= self.max_nodes:
             raise self.error(
                 f"the tree has more than {self.max_nodes:,} nodes; raise --max-nodes to load it",
-                line, column)
+                line,
+                column,
+            )
         return n
 
     def _name(self, n: int, name: Any, line: int | None, column: int | None) -> None:
@@ -58,10 +62,15 @@ class TreeBuilder:
         if not isinstance(name, str):
             raise self.error(f"name {shown(name)} is not a string", line, column)
         if not name or len(name) > 1000 or not name.isprintable():
-            raise self.error(f"malformed name {shown(name)}: names are 1 to 1000 printable characters",
-                             line, column)
+            raise self.error(
+                f"malformed name {shown(name)}: names are 1 to 1000 printable characters",
+                line,
+                column,
+            )
         if name in self._by_name:
-            raise self.error(f"duplicate name {shown(name)}: names must be unique in a tree", line, column)
+            raise self.error(
+                f"duplicate name {shown(name)}: names must be unique in a tree", line, column
+            )
         self._by_name[name] = n
         self.names[n] = name
 
@@ -75,8 +84,13 @@ class TreeBuilder:
         return len(self.stack)
 
     # nodes ------------------------------------------------------------------
-    def open(self, name: str | None = None, static: Any = None,
-             line: int | None = None, column: int | None = None) -> int:
+    def open(
+        self,
+        name: str | None = None,
+        static: Any = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> int:
         """Start an internal node; its children follow until :meth:`close`."""
         n = self._new(line, column)
         if static is None:
@@ -93,8 +107,13 @@ class TreeBuilder:
         self.stack.append(n)
         return n
 
-    def leaf(self, value: Any, name: str | None = None,
-             line: int | None = None, column: int | None = None) -> int:
+    def leaf(
+        self,
+        value: Any,
+        name: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> int:
         """Add a leaf worth ``value`` (MAX's payoff)."""
         n = self._new(line, column)
         try:
@@ -144,7 +163,10 @@ class TreeBuilder:
         if base + count > self.max_nodes:
             raise self.error(
                 f"the tree has more than {self.max_nodes:,} nodes once aliases are expanded; "
-                "raise --max-nodes to load it", line, column)
+                "raise --max-nodes to load it",
+                line,
+                column,
+            )
         shift = base - start
         self.end.extend(array(self.end.typecode, (e + shift for e in self.end[start:stop])))
         self.values.extend(self.values[start:stop])
@@ -155,15 +177,26 @@ class TreeBuilder:
             if name is not None:
                 raise self.error(
                     f"duplicate name {shown(name)}: the alias repeats a named subtree, "
-                    "and names must be unique in a tree", line, column)
+                    "and names must be unique in a tree",
+                    line,
+                    column,
+                )
 
     def finish(self, *, root_max: bool = True, meta: Meta | None = None) -> Tree:
         if self.stack:
             raise self.error("unexpected end of input: a list is not closed")
         if not self.values:
             raise self.error("the file holds no tree")
-        return Tree(self.end, self.values, names=self.names, floats=self.floats,
-                    root_max=root_max, meta=meta, source=self.source, n_leaves=self.n_leaves)
+        return Tree(
+            self.end,
+            self.values,
+            names=self.names,
+            floats=self.floats,
+            root_max=root_max,
+            meta=meta,
+            source=self.source,
+            n_leaves=self.n_leaves,
+        )
 
 
 def truncated(tree: Tree, limit: int) -> Tree:
@@ -193,7 +226,8 @@ def truncated(tree: Tree, limit: int) -> Tree:
             if v != v:
                 raise GtsearchError(
                     f"{tree.source}: node {tree.describe(n)} at the depth limit {limit} "
-                    "has children but no static value to stand for them")
+                    "has children but no static value to stand for them"
+                )
             b.leaf_float(v, fl, name)
             n = end[n]
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -16,10 +17,10 @@ def as_numpy(a: Sequence[int] | Sequence[float] | np.ndarray) -> np.ndarray:
     return np.asarray(a)
 
 
-def to_array(a: np.ndarray) -> array:
+def to_array(a: np.ndarray) -> array[Any]:
     """An ``array.array`` with the contents of a 1-d int32/int64/float64 numpy array."""
     code = {np.dtype(np.int32): "i", np.dtype(np.int64): "q", np.dtype(np.float64): "d"}[a.dtype]
-    out = array(code)
+    out: array[Any] = array(code)
     out.frombytes(np.ascontiguousarray(a).tobytes())
     return out
 
@@ -31,5 +32,7 @@ def depths(end: Sequence[int] | np.ndarray) -> np.ndarray:
     idx = np.arange(size, dtype=np.int64)
     internal = idx[e != idx + 1]
     # +1 from the first node inside each internal node, -1 from its end
-    delta = np.bincount(internal + 1, minlength=size + 1) - np.bincount(e[internal], minlength=size + 1)
+    delta = np.bincount(internal + 1, minlength=size + 1) - np.bincount(
+        e[internal], minlength=size + 1
+    )
     return np.cumsum(delta[:size], dtype=np.int32)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Union
+from typing import Any
 
 from .errors import shown
 
-Number = Union[int, float]
+Number = int | float
 
 INF = float("inf")
 #: integers beyond this (in absolute value) would not survive the float64 arrays exactly

@@ -40,9 +40,14 @@ class Meta:
 
     __slots__ = ("title", "description", "expect", "root", "extra")
 
-    def __init__(self, title: str | None = None, description: str | None = None,
-                 expect: Number | None = None, root: str | None = None,
-                 extra: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        title: str | None = None,
+        description: str | None = None,
+        expect: Number | None = None,
+        root: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
         self.title = title
         self.description = description
         self.expect = expect
@@ -60,16 +65,16 @@ class Meta:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in zip(self.__slots__, self._fields()))
+        inner = ", ".join(f"{k}={v!r}" for k, v in zip(self.__slots__, self._fields(), strict=True))
         return f"Meta({inner})"
 
 
-def index_array(n: int) -> array:
+def index_array(n: int) -> array[int]:
     """An empty int array wide enough for node numbers up to n."""
     return array("i") if n < 2**31 - 1 else array("q")
 
 
-def _zeros(n: int) -> array:
+def _zeros(n: int) -> array[int]:
     a = index_array(n)
     a.frombytes(bytes(a.itemsize * n))
     return a
@@ -78,8 +83,18 @@ def _zeros(n: int) -> array:
 class Tree:
     """A game tree in flat preorder arrays (see the module docstring)."""
 
-    __slots__ = ("end", "values", "floats", "names", "root_max", "meta", "source",
-                 "_parent", "_depth", "_n_leaves")
+    __slots__ = (
+        "end",
+        "values",
+        "floats",
+        "names",
+        "root_max",
+        "meta",
+        "source",
+        "_parent",
+        "_depth",
+        "_n_leaves",
+    )
 
     def __init__(
         self,
@@ -92,7 +107,7 @@ class Tree:
         meta: Meta | None = None,
         source: str = "<tree>",
         n_leaves: int | None = None,
-        depth: array | None = None,
+        depth: array[int] | None = None,
     ) -> None:
         self.end = end
         self.values = values
@@ -102,8 +117,8 @@ class Tree:
         self.root_max = root_max
         self.meta = meta or Meta()
         self.source = source
-        self._parent: array | None = None
-        self._depth: array | None = depth
+        self._parent: array[int] | None = None
+        self._depth: array[int] | None = depth
         self._n_leaves: int | None = n_leaves
 
     # -- shape -------------------------------------------------------------
@@ -139,7 +154,7 @@ class Tree:
         raise IndexError(f"node {n} has no child {i}")
 
     @property
-    def parent(self) -> array:
+    def parent(self) -> array[int]:
         """parent[n] for every node (-1 for the root), built on first use."""
         if self._parent is None:
             self._walk()
@@ -147,7 +162,7 @@ class Tree:
         return self._parent
 
     @property
-    def depth(self) -> array:
+    def depth(self) -> array[int]:
         """depth[n] for every node (0 at the root), built on first use (numpy for large trees)."""
         if self._depth is None and len(self.end) >= NUMPY_MIN_NODES:
             from .flat import depths, to_array
@@ -183,11 +198,11 @@ class Tree:
             from .flat import as_numpy
 
             return int(as_numpy(self.depth).max())
-        return max(self.depth)
+        return int(max(self.depth))
 
     def is_max(self, n: int) -> bool:
         """Whether MAX is to move at node n."""
-        return self.root_max == (self.depth[n] % 2 == 0)
+        return bool(self.root_max == (self.depth[n] % 2 == 0))
 
     # -- values and names ----------------------------------------------------
     def number(self, n: int) -> Number:
@@ -266,8 +281,15 @@ class Tree:
     # -- derived trees -------------------------------------------------------
     def with_root(self, root_max: bool) -> Tree:
         """The same tree with the other (or the same) player to move at the root."""
-        t = Tree(self.end, self.values, names=self.names, floats=self.floats,
-                 root_max=root_max, meta=self.meta, source=self.source)
+        t = Tree(
+            self.end,
+            self.values,
+            names=self.names,
+            floats=self.floats,
+            root_max=root_max,
+            meta=self.meta,
+            source=self.source,
+        )
         t._parent, t._depth, t._n_leaves = self._parent, self._depth, self._n_leaves
         return t
 
@@ -359,5 +381,3 @@ class Tree:
         return True
 
     __hash__ = None  # type: ignore[assignment]
-
-

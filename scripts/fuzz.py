@@ -51,15 +51,93 @@ MAX_LEN = 16_384
 
 #: tokens the mutators splice in (also the libFuzzer dictionary)
 TOKENS = [
-    "[", "]", "{", "}", "(", ")", ",", ":", ": ", "- ", "\n", "\r\n", "\t", " ", "#", ";", ".", '"',
-    "'", "\\", '"name"', '"value"', '"children"', '"tree"', '"root"', '"title"', '"expect"',
-    "name: ", "value: ", "children: ", "tree: ", "root: min", "expect: ", "title: ", ":value",
-    "(tree", ":root", ":expect", ":title", "&a ", "*a", "&b ", "*b", "<<: ", "<<", "---", "...",
-    "!!python/object/apply:os.system", "!!int", "!custom", "%TAG ! tag:x,2000:\n", "? ",
-    "\ufeff", "\x00", "\x85", "\u2028", "é", "nan", "inf", "-inf", ".inf", ".nan", "Infinity",
-    "NaN", "null", "~", "nil", "#t", "true", "yes", "no", "1e400", "1.0e+400", "-0", "0x1F",
-    "1_000", "190:20:30", "2001-12-14", "9007199254740993", "1" + "0" * 400, "1" + ":0" * 180 + ".5",
-    "[" * 200, "]" * 200, "(" * 200, ")" * 200, "- " * 100, "\x1f\x8b",
+    "[",
+    "]",
+    "{",
+    "}",
+    "(",
+    ")",
+    ",",
+    ":",
+    ": ",
+    "- ",
+    "\n",
+    "\r\n",
+    "\t",
+    " ",
+    "#",
+    ";",
+    ".",
+    '"',
+    "'",
+    "\\",
+    '"name"',
+    '"value"',
+    '"children"',
+    '"tree"',
+    '"root"',
+    '"title"',
+    '"expect"',
+    "name: ",
+    "value: ",
+    "children: ",
+    "tree: ",
+    "root: min",
+    "expect: ",
+    "title: ",
+    ":value",
+    "(tree",
+    ":root",
+    ":expect",
+    ":title",
+    "&a ",
+    "*a",
+    "&b ",
+    "*b",
+    "<<: ",
+    "<<",
+    "---",
+    "...",
+    "!!python/object/apply:os.system",
+    "!!int",
+    "!custom",
+    "%TAG ! tag:x,2000:\n",
+    "? ",
+    "\ufeff",
+    "\x00",
+    "\x85",
+    "\u2028",
+    "é",
+    "nan",
+    "inf",
+    "-inf",
+    ".inf",
+    ".nan",
+    "Infinity",
+    "NaN",
+    "null",
+    "~",
+    "nil",
+    "#t",
+    "true",
+    "yes",
+    "no",
+    "1e400",
+    "1.0e+400",
+    "-0",
+    "0x1F",
+    "1_000",
+    "190:20:30",
+    "2001-12-14",
+    "9007199254740993",
+    "1" + "0" * 400,
+    "1" + ":0" * 180 + ".5",
+    "[" * 200,
+    "]" * 200,
+    "(" * 200,
+    ")" * 200,
+    "- " * 100,
+    "\x1f\x8b",
 ]
 
 
@@ -67,14 +145,19 @@ TOKENS = [
 def seeds() -> list[bytes]:
     """Sample trees, the corpus (bad and good), and a few generated documents."""
     found: list[bytes] = []
-    for folder in (REPO / "sample_trees", REPO / "tests" / "cases" / "bad",
-                   REPO / "tests" / "cases" / "good", REPO / "tests" / "cases" / "formats"):
+    for folder in (
+        REPO / "sample_trees",
+        REPO / "tests" / "cases" / "bad",
+        REPO / "tests" / "cases" / "good",
+        REPO / "tests" / "cases" / "formats",
+    ):
         if folder.is_dir():
             for p in sorted(folder.iterdir()):
                 if p.is_file() and not p.name.endswith(".expected") and p.stat().st_size <= MAX_LEN:
                     data = p.read_bytes()
-                    found.append(gzip.decompress(data) if p.suffix == ".gz" and _gunzips(data)
-                                 else data)
+                    found.append(
+                        gzip.decompress(data) if p.suffix == ".gz" and _gunzips(data) else data
+                    )
     sys.path.insert(0, str(REPO))
     from gtsearch.formats import dump_tree
     from gtsearch.sources.uniform import uniform_tree
@@ -110,11 +193,11 @@ def mutate(rng: random.Random, data: bytes, pool: list[bytes]) -> bytes:
         elif op == 4:
             data = data[:i]
         elif op == 5 and i < n:
-            data = data[:i] + bytes([data[i] ^ (1 << rng.randrange(8))]) + data[i + 1:]
+            data = data[:i] + bytes([data[i] ^ (1 << rng.randrange(8))]) + data[i + 1 :]
         elif op == 6:
             other = rng.choice(pool)
             k = rng.randint(0, len(other))
-            data = data[:i] + other[k:k + rng.randint(1, 200)] + data[j:]
+            data = data[:i] + other[k : k + rng.randint(1, 200)] + data[j:]
         else:
             data = data[:i] + rng.choice(TOKENS).encode() + data[i:]
     return data[:MAX_LEN]
@@ -138,8 +221,11 @@ class Target:
         self.Tree = Tree
         self.load_tree = load_tree
         self.parse_bare = parse_bare
-        self.general: dict[str, Callable[..., Any]] = {"json": jsonfmt.parse, "yaml": yamlfmt.parse,
-                                                       "sexp": sexp.parse}
+        self.general: dict[str, Callable[..., Any]] = {
+            "json": jsonfmt.parse,
+            "yaml": yamlfmt.parse,
+            "sexp": sexp.parse,
+        }
         self.scratch = Path(tempfile.mkdtemp(prefix=f"fuzz-{name}-", dir=workdir))
         self.run: Callable[[bytes], None] = getattr(self, f"run_{name}")
 
@@ -182,8 +268,18 @@ class Target:
             assert fast.n_leaves == general.n_leaves
             assert list(fast.depth) == list(general.depth)
 
-    _NAMES = ("t.json", "t.yaml", "t.yml", "t.sexp", "t.lisp", "t.txt", "t.json.gz", "t.yaml.gz",
-              "t.sexp.gz", "-")
+    _NAMES = (
+        "t.json",
+        "t.yaml",
+        "t.yml",
+        "t.sexp",
+        "t.lisp",
+        "t.txt",
+        "t.json.gz",
+        "t.yaml.gz",
+        "t.sexp.gz",
+        "-",
+    )
 
     def _file(self, data: bytes) -> tuple[str, str | None, bytes]:
         """Where to put the input, the --input-format to give, and the bytes to write."""
@@ -205,8 +301,9 @@ class Target:
             if name != "-":
                 Path(source).write_bytes(body)
             try:
-                tree = self.load_tree(source if name != "-" else "-", input_format=fmt,
-                                      max_nodes=MAX_NODES)
+                tree = self.load_tree(
+                    source if name != "-" else "-", input_format=fmt, max_nodes=MAX_NODES
+                )
             except self.TreeFormatError as e:
                 _check_error(e, source)
             else:
@@ -222,8 +319,9 @@ class Target:
         path.write_bytes(body)
         options = ["--input-format", fmt] if fmt else []
         command = ["eval", "-a", "all", "--format", "json"] if data[:1] < b"\x80" else ["validate"]
-        result = CliRunner().invoke(self.cli, [*command, str(path), "--max-nodes", "2000", *options],
-                                    catch_exceptions=True)
+        result = CliRunner().invoke(
+            self.cli, [*command, str(path), "--max-nodes", "2000", *options], catch_exceptions=True
+        )
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
         assert result.exit_code in (0, 1, 2), (result.exit_code, result.stderr)
@@ -294,17 +392,28 @@ class Stats:
         folder.mkdir(exist_ok=True)
         stem = folder / f"{self.target}-{self.crashes}"
         stem.with_suffix(".bin").write_bytes(data)
-        stem.with_suffix(".txt").write_text("".join(traceback.format_exception(error)),
-                                            encoding="utf-8")
+        stem.with_suffix(".txt").write_text(
+            "".join(traceback.format_exception(error)), encoding="utf-8"
+        )
         self.save()
 
     def save(self) -> None:
         self.saved = time.monotonic()
-        self.path.write_text(json.dumps({
-            "target": self.target, "engine": self.engine, "inputs": self.count,
-            "seconds": round(self.saved - self.started, 1), "crashes": self.crashes,
-            "slowest_seconds": round(self.slowest, 4), "slowest_bytes": self.slowest_size,
-        }) + "\n", encoding="utf-8")
+        self.path.write_text(
+            json.dumps(
+                {
+                    "target": self.target,
+                    "engine": self.engine,
+                    "inputs": self.count,
+                    "seconds": round(self.saved - self.started, 1),
+                    "crashes": self.crashes,
+                    "slowest_seconds": round(self.slowest, 4),
+                    "slowest_bytes": self.slowest_size,
+                }
+            )
+            + "\n",
+            encoding="utf-8",
+        )
 
 
 def child(target_name: str, seconds: float, workdir: Path, engine: str, seed: int) -> None:
@@ -318,9 +427,9 @@ def child(target_name: str, seconds: float, workdir: Path, engine: str, seed: in
             import gtsearch.cli
             import gtsearch.formats
             import gtsearch.formats.bare
-            import gtsearch.formats.shape
             import gtsearch.formats.jsonfmt
             import gtsearch.formats.sexp
+            import gtsearch.formats.shape
             import gtsearch.formats.yamlfmt
             import gtsearch.tree  # noqa: F401  (imported here to be instrumented)
     target = Target(target_name, workdir)
@@ -332,8 +441,10 @@ def child(target_name: str, seconds: float, workdir: Path, engine: str, seed: in
         for k, s in enumerate(pool):
             (corpus / f"seed-{k}").write_bytes(s)
         dictionary = workdir / "tokens.dict"
-        dictionary.write_text("".join(f'"{_dict_escape(t)}"\n' for t in TOKENS
-                                      if len(t.encode()) < 64), encoding="utf-8")
+        dictionary.write_text(
+            "".join(f'"{_dict_escape(t)}"\n' for t in TOKENS if len(t.encode()) < 64),
+            encoding="utf-8",
+        )
 
         def one(data: bytes) -> None:
             # a crash propagates: atheris prints it, keeps the input as an artifact and stops
@@ -341,13 +452,25 @@ def child(target_name: str, seconds: float, workdir: Path, engine: str, seed: in
             target.run(data)
             stats.record(time.perf_counter() - t0, data)
 
-        atheris.Setup([sys.argv[0], str(corpus), f"-max_total_time={int(seconds)}",
-                       f"-timeout={HANG_SECONDS}", f"-max_len={MAX_LEN}", f"-dict={dictionary}",
-                       "-rss_limit_mb=3072", f"-seed={seed}", "-print_final_stats=1",
-                       f"-artifact_prefix={workdir}/crashes/{target_name}-"], one)
+        atheris.Setup(
+            [
+                sys.argv[0],
+                str(corpus),
+                f"-max_total_time={int(seconds)}",
+                f"-timeout={HANG_SECONDS}",
+                f"-max_len={MAX_LEN}",
+                f"-dict={dictionary}",
+                "-rss_limit_mb=3072",
+                f"-seed={seed}",
+                "-print_final_stats=1",
+                f"-artifact_prefix={workdir}/crashes/{target_name}-",
+            ],
+            one,
+        )
         (workdir / "crashes").mkdir(exist_ok=True)
         atheris.Fuzz()
         return
+
     # A crash ends this process: the hook keeps the input and the traceback first.
     def crashed(kind: type[BaseException], error: BaseException, tb: Any) -> None:
         stats.crash(stats.current, error)
@@ -374,8 +497,9 @@ def child(target_name: str, seconds: float, workdir: Path, engine: str, seed: in
 
 def _dict_escape(token: str) -> str:
     """A token in libFuzzer's dictionary syntax (\\xNN for anything but plain ASCII)."""
-    return "".join(chr(b) if 0x20 <= b < 0x7F and b not in b'"\\' else f"\\x{b:02x}"
-                   for b in token.encode())
+    return "".join(
+        chr(b) if 0x20 <= b < 0x7F and b not in b'"\\' else f"\\x{b:02x}" for b in token.encode()
+    )
 
 
 def _libfuzzer_units(log: Path) -> int:
@@ -389,18 +513,35 @@ def _libfuzzer_units(log: Path) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1],
+    )
     parser.add_argument("--seconds", type=float, default=60, help="time per target (default 60)")
-    parser.add_argument("--targets", default=",".join(TARGETS),
-                        help=f"comma list of targets (default: all of {', '.join(TARGETS)})")
-    parser.add_argument("--engine", choices=("atheris", "random"), default=None,
-                        help="default: atheris when installed, else random")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="targets fuzzed at once (default: the number of CPUs)")
-    parser.add_argument("--workdir", default=None, help="where corpora, crashes and the slowest "
-                        "inputs go (default: a new temporary directory)")
+    parser.add_argument(
+        "--targets",
+        default=",".join(TARGETS),
+        help=f"comma list of targets (default: all of {', '.join(TARGETS)})",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=("atheris", "random"),
+        default=None,
+        help="default: atheris when installed, else random",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="targets fuzzed at once (default: the number of CPUs)",
+    )
+    parser.add_argument(
+        "--workdir",
+        default=None,
+        help="where corpora, crashes and the slowest "
+        "inputs go (default: a new temporary directory)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -418,8 +559,11 @@ def main() -> int:
     unknown = sorted(set(targets) - set(TARGETS))
     if unknown:
         parser.error(f"unknown targets {unknown}; choose from {', '.join(TARGETS)}")
-    print(f"fuzzing {', '.join(targets)} for {args.seconds:g} s each with {engine}, "
-          f"{args.jobs} at a time; work directory {workdir}", flush=True)
+    print(
+        f"fuzzing {', '.join(targets)} for {args.seconds:g} s each with {engine}, "
+        f"{args.jobs} at a time; work directory {workdir}",
+        flush=True,
+    )
     waiting = list(targets)
     running: dict[str, subprocess.Popen[bytes]] = {}
     status: dict[str, int] = {}
@@ -428,9 +572,23 @@ def main() -> int:
             name = waiting.pop(0)
             with open(workdir / f"log-{name}.txt", "wb") as log:  # the child keeps its own copy
                 running[name] = subprocess.Popen(
-                    [sys.executable, __file__, "--child", name, "--seconds", str(args.seconds),
-                     "--engine", engine, "--workdir", str(workdir), "--seed", str(args.seed)],
-                    stdout=log, stderr=subprocess.STDOUT)
+                    [
+                        sys.executable,
+                        __file__,
+                        "--child",
+                        name,
+                        "--seconds",
+                        str(args.seconds),
+                        "--engine",
+                        engine,
+                        "--workdir",
+                        str(workdir),
+                        "--seed",
+                        str(args.seed),
+                    ],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
         time.sleep(0.5)
         for name, proc in list(running.items()):
             if proc.poll() is not None:
@@ -445,17 +603,27 @@ def main() -> int:
         s = json.loads(path.read_text()) if path.exists() else {}
         inputs = max(s.get("inputs", 0), _libfuzzer_units(workdir / f"log-{name}.txt"))
         secs = max(s.get("seconds", 0.0), 1e-9) if s.get("inputs") == inputs else args.seconds
-        artifacts = [a for kind in ("crash", "timeout", "oom", "leak")
-                     for a in (workdir / "crashes").glob(f"{name}-{kind}-*")]
+        artifacts = [
+            a
+            for kind in ("crash", "timeout", "oom", "leak")
+            for a in (workdir / "crashes").glob(f"{name}-{kind}-*")
+        ]
         crashes = s.get("crashes", 0) + len(artifacts)
         total += inputs
         bad = bad or bool(crashes) or status.get(name, 0) != 0
-        summary[name] = {"inputs": inputs, "crashes": crashes, "exit": status.get(name),
-                         "slowest_seconds": s.get("slowest_seconds", 0)}
-        print(f"{name:8} {inputs:>10,} {inputs / secs:>7.0f} {crashes:>7} "
-              f"{s.get('slowest_seconds', 0):>8.3f}s  exit {status.get(name)}")
-    (workdir / "summary.json").write_text(json.dumps({"engine": engine, "seconds": args.seconds,
-                                                      "targets": summary}, indent=1) + "\n")
+        summary[name] = {
+            "inputs": inputs,
+            "crashes": crashes,
+            "exit": status.get(name),
+            "slowest_seconds": s.get("slowest_seconds", 0),
+        }
+        print(
+            f"{name:8} {inputs:>10,} {inputs / secs:>7.0f} {crashes:>7} "
+            f"{s.get('slowest_seconds', 0):>8.3f}s  exit {status.get(name)}"
+        )
+    (workdir / "summary.json").write_text(
+        json.dumps({"engine": engine, "seconds": args.seconds, "targets": summary}, indent=1) + "\n"
+    )
     print(f"{'total':8} {total:>10,}")
     crashes = sorted((workdir / "crashes").glob("*")) if (workdir / "crashes").exists() else []
     if crashes:

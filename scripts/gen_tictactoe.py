@@ -30,7 +30,7 @@ import io
 import json
 import sys
 from collections.abc import Iterator
-from typing import IO, Union
+from typing import IO
 
 NODES = 549_946
 LEAVES = 255_168
@@ -48,7 +48,7 @@ DESCRIPTION = (
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 LINES_THROUGH = tuple(tuple(line for line in LINES if sq in line) for sq in range(9))
 
-Event = Union[tuple[str, str], tuple[str, str, int], tuple[str]]
+Event = tuple[str, str] | tuple[str, str, int] | tuple[str]
 
 
 def events() -> Iterator[Event]:
@@ -174,8 +174,15 @@ def write_sexp(out: IO[str], stats: Stats) -> None:
 
 
 WRITERS = {"json": write_json, "yaml": write_yaml, "sexp": write_sexp}
-EXTENSIONS = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".sexp": "sexp",
-              ".lisp": "sexp", ".scm": "sexp", ".sx": "sexp"}
+EXTENSIONS = {
+    ".json": "json",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".sexp": "sexp",
+    ".lisp": "sexp",
+    ".scm": "sexp",
+    ".sx": "sexp",
+}
 
 
 def format_of(path: str) -> str:
@@ -260,7 +267,9 @@ def check_json(path: str) -> tuple[int, int, int]:
             return int(node["value"])
         squares = [int(c["name"][-1]) for c in node["children"]]
         assert squares == sorted(squares), f"children of {name!r} out of order"
-        assert all(c["name"] == played + str(s) for c, s in zip(node["children"], squares))
+        assert all(
+            c["name"] == played + str(s) for c, s in zip(node["children"], squares, strict=True)
+        )
         values = [minimax(c, not is_max, c["name"]) for c in node["children"]]
         return max(values) if is_max else min(values)
 
@@ -269,13 +278,22 @@ def check_json(path: str) -> tuple[int, int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog="example: python scripts/gen_tictactoe.py tictactoe.json.gz")
-    p.add_argument("output", nargs="?", help="file to write (.json/.yaml/.sexp, optional .gz; - for stdout)")
-    p.add_argument("--format", choices=sorted(WRITERS), help="output format (default: from the extension)")
-    p.add_argument("--check", action="store_true",
-                   help="verify the counts with an independent minimax (and read JSON output back)")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example: python scripts/gen_tictactoe.py tictactoe.json.gz",
+    )
+    p.add_argument(
+        "output", nargs="?", help="file to write (.json/.yaml/.sexp, optional .gz; - for stdout)"
+    )
+    p.add_argument(
+        "--format", choices=sorted(WRITERS), help="output format (default: from the extension)"
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="verify the counts with an independent minimax (and read JSON output back)",
+    )
     args = p.parse_args(argv)
     if not args.output and not args.check:
         p.error("give an output file, or --check")
@@ -294,8 +312,11 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.close()
             return 0
         if args.output != "-":
-            print(f"{args.output}: {written.nodes:,} nodes, {written.leaves:,} leaves, "
-                  f"value {written.value}", file=sys.stderr)
+            print(
+                f"{args.output}: {written.nodes:,} nodes, {written.leaves:,} leaves, "
+                f"value {written.value}",
+                file=sys.stderr,
+            )
     if not args.check:
         return 0
 
@@ -309,8 +330,11 @@ def main(argv: list[str] | None = None) -> int:
     for what, got in results.items():
         good = got == expected
         ok &= good
-        print(f"{what}: {got[0]:,} nodes, {got[1]:,} leaves, value {got[2]}"
-              f" {'ok' if good else 'MISMATCH, expected %s' % (expected,)}", file=sys.stderr)
+        print(
+            f"{what}: {got[0]:,} nodes, {got[1]:,} leaves, value {got[2]}"
+            f" {'ok' if good else f'MISMATCH, expected {expected}'}",
+            file=sys.stderr,
+        )
     return 0 if ok else 1
 
 

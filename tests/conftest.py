@@ -11,9 +11,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_TREES = ROOT / "sample_trees"
+
+
 def load_script(name: str) -> ModuleType:
     """Import scripts/<name>.py as a module (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location(f"_scripts_{name}", ROOT / "scripts" / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(
+        f"_scripts_{name}", ROOT / "scripts" / f"{name}.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -15,7 +15,9 @@ def values(kind: str) -> st.SearchStrategy[Any]:
         return st.integers(-20, 20)
     if kind == "ties":
         return st.integers(0, 3)
-    return st.floats(-10, 10, allow_nan=False, allow_infinity=False, width=32).map(float) | st.sampled_from([0.5, -1.25, 2.0])
+    return st.floats(-10, 10, allow_nan=False, allow_infinity=False, width=32).map(
+        float
+    ) | st.sampled_from([0.5, -1.25, 2.0])
 
 
 @st.composite
@@ -23,15 +25,20 @@ def ragged_trees(draw: st.DrawFn, max_leaves: int = 40, max_children: int = 4) -
     """Trees of any shape: chains, ragged branching, leaves at every depth."""
     kind = draw(st.sampled_from(["int", "ties", "float"]))
     leaf = values(kind)
-    return draw(st.recursive(leaf, lambda kids: st.lists(kids, min_size=1, max_size=max_children),
-                             max_leaves=max_leaves))
+    return draw(
+        st.recursive(
+            leaf,
+            lambda kids: st.lists(kids, min_size=1, max_size=max_children),
+            max_leaves=max_leaves,
+        )
+    )
 
 
 @st.composite
 def uniform_trees(draw: st.DrawFn, max_b: int = 4, max_d: int = 4) -> Nested:
     b = draw(st.integers(1, max_b))
     d = draw(st.integers(0, max_d))
-    while b ** d > 200:
+    while b**d > 200:
         d -= 1
     kind = draw(st.sampled_from(["int", "ties", "float"]))
     leaf = values(kind)

@@ -169,7 +169,7 @@ def km_minimal(b: int, d: int) -> int:
 @pytest.mark.parametrize("root_max", [True, False])
 def test_knuth_moore_minimal_tree(b: int, d: int, root_max: bool) -> None:
     rng = random.Random(b * 100 + d)
-    nested = uniform_from([rng.randint(-100, 100) for _ in range(b ** d)], b, d)
+    nested = uniform_from([rng.randint(-100, 100) for _ in range(b**d)], b, d)
     tree = Tree.from_nested(order(nested, root_max, best_first=True), root_max=root_max)
     for name in ("alphabeta", "sss", "dual"):
         assert search(tree, name).leaves == km_minimal(b, d), name
@@ -179,11 +179,11 @@ def test_knuth_moore_minimal_tree(b: int, d: int, root_max: bool) -> None:
 @pytest.mark.parametrize("d", [1, 2, 3])
 def test_worst_first_shallow_evaluates_everything(b: int, d: int) -> None:
     rng = random.Random(7 * b + d)
-    distinct = rng.sample(range(-1000, 1000), b ** d)
+    distinct = rng.sample(range(-1000, 1000), b**d)
     for root_max in (True, False):
         nested = order(uniform_from(distinct, b, d), root_max, best_first=False)
         tree = Tree.from_nested(nested, root_max=root_max)
-        assert search(tree, "alphabeta").leaves == b ** d
+        assert search(tree, "alphabeta").leaves == b**d
 
 
 def test_root_is_a_leaf() -> None:

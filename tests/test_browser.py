@@ -21,8 +21,16 @@ pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +57,10 @@ def open_replay(browser: Any, tmp_path: Path, sample: str, algo: str) -> tuple[A
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("request", lambda r: errors.append(f"request {r.url}")
-            if not r.url.startswith("file://") else None)
+    page.on(
+        "request",
+        lambda r: errors.append(f"request {r.url}") if not r.url.startswith("file://") else None,
+    )
     page.goto(page_file.as_uri())
     return page, errors
 
@@ -87,8 +97,9 @@ def test_sss_replay_on_the_aima_tree(browser: Any, tmp_path: Path) -> None:
     assert page.inner_text("#step") == "17 / 19"
     assert texts(page, "#open li") == ["(A, SOLVED, 3)"]
     assert "purge (c1, SOLVED, 2) (d3, SOLVED, 2)" in page.text_content("#desc")
-    assert sorted(page.locator("g.node.pruned").evaluate_all(
-        "els => els.map(e => e.dataset.node)")) == ["7", "8"]
+    assert sorted(
+        page.locator("g.node.pruned").evaluate_all("els => els.map(e => e.dataset.node)")
+    ) == ["7", "8"]
     assert page.locator("line.edge.pruned").count() == 2
 
     page.click("#last")
@@ -108,8 +119,10 @@ def test_alphabeta_replay_shows_the_stack_and_the_cutoff(browser: Any, tmp_path:
     assert not page.is_visible("#open-box") and page.is_visible("#stack-box")
     click_next(page, 9)
     assert page.text_content("#desc").startswith("cutoff at C: 2 ≤ α = 3")
-    assert texts(page, "#stack li") == ["A (MAX)  α = -∞, β = +∞  best 3",
-                                        "C (MIN)  α = 3, β = +∞  best 2"]
+    assert texts(page, "#stack li") == [
+        "A (MAX)  α = -∞, β = +∞  best 3",
+        "C (MIN)  α = 3, β = +∞  best 2",
+    ]
     assert page.text_content("#range-5") == "≤2"
     assert page.locator("g.node.pruned").count() == 2
     assert page.inner_text("#counts") == "leaves evaluated: 4 of 9 · pruned so far: 2"

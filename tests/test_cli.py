@@ -16,16 +16,27 @@ from click.testing import CliRunner, Result
 import gtsearch
 import gtsearch.cli.common as cli_module
 from gtsearch import ALGORITHMS, dump_tree, load_tree
+from gtsearch.builder import TreeBuilder
 from gtsearch.cli import cli
 from gtsearch.formats import format_for_path
-from gtsearch.builder import TreeBuilder
 from gtsearch.tree import Meta, Tree
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 AIMA_SEXP = "((3 12 8) (2 4 6) (14 5 2))\n"
 #: the keys interface.md promises in every JSON line
-JSON_KEYS = {"file", "algorithm", "value", "exact", "bound", "pv", "pv_labels", "leaves",
-             "leaves_total", "seconds", "load_seconds"}
+JSON_KEYS = {
+    "file",
+    "algorithm",
+    "value",
+    "exact",
+    "bound",
+    "pv",
+    "pv_labels",
+    "leaves",
+    "leaves_total",
+    "seconds",
+    "load_seconds",
+}
 UNBOUNDED = [a.name for a in ALGORITHMS if not a.needs_bound]
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_TREES = REPO / "sample_trees"
@@ -56,8 +67,7 @@ def aima_named() -> Tree:
     """AIMA figure 5.2 with names, static values and metadata (expect: 3)."""
     b = TreeBuilder("<test>")
     b.open(name="a", static=4)
-    for name, static, leaves in (("b", 5, (3, 12, 8)), ("c", 1, (2, 4, 6)),
-                                 ("d", 4, (14, 5, 2))):
+    for name, static, leaves in (("b", 5, (3, 12, 8)), ("c", 1, (2, 4, 6)), ("d", 4, (14, 5, 2))):
         b.open(name=name, static=static)
         for i, v in enumerate(leaves, 1):
             b.leaf(v, f"{name}{i}")
@@ -126,8 +136,20 @@ def test_eval_table(aima: str, named: str) -> None:
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "\x1b" not in out  # not a terminal: no colours, no styles
-    for text in ("file", "algorithm", "value", "PV", "leaves", "time",
-                 "t.json", "named.json", "alphabeta", "0 → 0", "b → b1", "7 / 9"):
+    for text in (
+        "file",
+        "algorithm",
+        "value",
+        "PV",
+        "leaves",
+        "time",
+        "t.json",
+        "named.json",
+        "alphabeta",
+        "0 → 0",
+        "b → b1",
+        "7 / 9",
+    ):
         assert text in out, text
 
 
@@ -265,25 +287,36 @@ def test_eval_expect(aima: str) -> None:
     assert run("eval", aima, "--expect", "3").exit_code == 0
     result = run("eval", aima, "-a", "alphabeta,sss", "--expect", "4")
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == ["t.json: alphabeta: value 3, expected 4",
-                                          "t.json: sss: value 3, expected 4"]
+    assert result.stderr.splitlines() == [
+        "t.json: alphabeta: value 3, expected 4",
+        "t.json: sss: value 3, expected 4",
+    ]
     assert len(records(result)) == 2  # all output is still printed
 
 
 def test_eval_expect_one_line(aima: str) -> None:
-    assert_error(run("eval", aima, "--expect", "3.5", "--format", "table"), 1,
-                 "t.json: alphabeta: value 3, expected 3.5")
+    assert_error(
+        run("eval", aima, "--expect", "3.5", "--format", "table"),
+        1,
+        "t.json: alphabeta: value 3, expected 3.5",
+    )
 
 
 def test_eval_expect_against_bounds(aima: str) -> None:
     # f1 with bound 3 proves "value >= 3"
     assert run("eval", aima, "-a", "f1", "--bound", "3", "--expect", "7").exit_code == 0
-    assert_error(run("eval", aima, "-a", "f1", "--bound", "3", "--expect", "2"), 1,
-                 "t.json: f1: value ≥ 3, expected 2")
+    assert_error(
+        run("eval", aima, "-a", "f1", "--bound", "3", "--expect", "2"),
+        1,
+        "t.json: f1: value ≥ 3, expected 2",
+    )
     # dual-bounded with L = 4 proves "value <= 4"
     assert run("eval", aima, "-a", "dual-bounded", "--bound", "4", "--expect", "1").exit_code == 0
-    assert_error(run("eval", aima, "-a", "dual-bounded", "--bound", "4", "--expect", "5"), 1,
-                 "value ≤ 4, expected 5")
+    assert_error(
+        run("eval", aima, "-a", "dual-bounded", "--bound", "4", "--expect", "5"),
+        1,
+        "value ≤ 4, expected 5",
+    )
 
 
 def test_eval_file_expect() -> None:
@@ -305,8 +338,11 @@ def test_eval_file_expect() -> None:
 def test_eval_several_files(aima: str, named: str) -> None:
     recs = records(run("eval", aima, named, "-a", "minimax,alphabeta"))
     assert [(r["file"], r["algorithm"]) for r in recs] == [
-        ("t.json", "minimax"), ("t.json", "alphabeta"),
-        ("named.json", "minimax"), ("named.json", "alphabeta")]
+        ("t.json", "minimax"),
+        ("t.json", "alphabeta"),
+        ("named.json", "minimax"),
+        ("named.json", "alphabeta"),
+    ]
     assert recs[0]["load_seconds"] == recs[1]["load_seconds"]
 
 
@@ -317,8 +353,11 @@ def test_eval_stdin() -> None:
     assert [(r["value"], r["leaves"]) for r in recs] == [(3, 7)]
     recs = records(run("eval", "-", "--input-format", "sexp", input=AIMA_SEXP))
     assert [(r["value"], r["leaves"]) for r in recs] == [(3, 7)]
-    recs = records(run("eval", "-", "--input-format", "yaml", input="- [3, 12, 8]\n- [2, 4, 6]\n"
-                                                                     "- [14, 5, 2]\n"))
+    recs = records(
+        run(
+            "eval", "-", "--input-format", "yaml", input="- [3, 12, 8]\n- [2, 4, 6]\n- [14, 5, 2]\n"
+        )
+    )
     assert [(r["value"], r["leaves"]) for r in recs] == [(3, 7)]
 
 
@@ -393,7 +432,7 @@ def test_algorithms_lists_every_algorithm() -> None:
     text = run("algorithms").stdout  # plain lines off a terminal
     lines = text.splitlines()
     assert len(lines) == len(ALGORITHMS)
-    for algo, line in zip(ALGORITHMS, lines):
+    for algo, line in zip(ALGORITHMS, lines, strict=True):
         assert line.split()[0] == algo.name
         assert algo.summary in line
         assert all(alias in line for alias in algo.aliases)
@@ -414,8 +453,16 @@ def test_validate(aima: str, named: str) -> None:
     result = run("validate", aima, named)
     assert result.exit_code == 0, result.stderr
     first, second = result.stdout.splitlines()
-    for text in ("t.json", "13 nodes", "9 leaves", "depth 2", "branching 3-3", "root max",
-                 "0 names", "0 static values"):
+    for text in (
+        "t.json",
+        "13 nodes",
+        "9 leaves",
+        "depth 2",
+        "branching 3-3",
+        "root max",
+        "0 names",
+        "0 static values",
+    ):
         assert text in first, text
     for text in ("13 names", "4 static values", "AIMA figure 5.2", "expect 3"):
         assert text in second, text
@@ -424,10 +471,22 @@ def test_validate(aima: str, named: str) -> None:
 def test_validate_json(aima: str) -> None:
     Path("leaf.json").write_text("7", encoding="utf-8")
     recs = records(run("validate", aima, "leaf.json", "--format", "json"))
-    assert recs[0] == {"file": "t.json", "ok": True, "nodes": 13, "leaves": 9, "internal": 4,
-                       "depth": 2, "branching_min": 3, "branching_mean": 3.0, "branching_max": 3,
-                       "root": "max", "names": 0, "static_values": 0, "title": None,
-                       "expect": None}
+    assert recs[0] == {
+        "file": "t.json",
+        "ok": True,
+        "nodes": 13,
+        "leaves": 9,
+        "internal": 4,
+        "depth": 2,
+        "branching_min": 3,
+        "branching_mean": 3.0,
+        "branching_max": 3,
+        "root": "max",
+        "names": 0,
+        "static_values": 0,
+        "title": None,
+        "expect": None,
+    }
     assert (recs[1]["nodes"], recs[1]["depth"], recs[1]["branching_min"]) == (1, 0, None)
 
 
@@ -480,8 +539,12 @@ def test_convert_stdin() -> None:
 
 def test_convert_errors(named: str) -> None:
     assert_error(run("convert", "missing.json", "--to", "yaml"), 2, "missing.json")
-    assert_error(run("convert", named, "--to", "yaml", "-o", "no/such/dir/x.yaml"), 2,
-                 "no/such/dir/x.yaml", "cannot write")
+    assert_error(
+        run("convert", named, "--to", "yaml", "-o", "no/such/dir/x.yaml"),
+        2,
+        "no/such/dir/x.yaml",
+        "cannot write",
+    )
 
 
 # -- help, version, errors ----------------------------------------------------------------
@@ -549,8 +612,13 @@ print("HEAVY", status, *heavy, file=sys.stderr)
 
 def imported(*args: str) -> tuple[str, set[str], str]:
     """Run the CLI in a fresh interpreter: exit status, heavy modules it imported, stdout."""
-    proc = subprocess.run([sys.executable, "-c", LIGHT_RUN, *args],
-                          capture_output=True, text=True, env=_env(), timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", LIGHT_RUN, *args],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
+    )
     _, status, *heavy = proc.stderr.splitlines()[-1].split()
     return status, set(heavy), proc.stdout
 
@@ -569,8 +637,14 @@ def test_eval_small_json_does_not_import_yaml(aima: str) -> None:
 
 
 def test_python_dash_m() -> None:
-    proc = subprocess.run([sys.executable, "-m", "gtsearch", "eval", "-", "-a", "all"],
-                          input=AIMA_SEXP, capture_output=True, text=True, env=_env(), timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gtsearch", "eval", "-", "-a", "all"],
+        input=AIMA_SEXP,
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.splitlines()) == len(UNBOUNDED)
 
@@ -579,9 +653,14 @@ def test_closed_pipe_ends_quietly(aima: str) -> None:
     read_end, write_end = os.pipe()
     os.close(read_end)  # like `| head -1` that has already quit
     try:
-        proc = subprocess.run([sys.executable, "-m", "gtsearch", "eval", aima, "-a", "all"],
-                              stdout=write_end, stderr=subprocess.PIPE, text=True, env=_env(),
-                              timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "gtsearch", "eval", aima, "-a", "all"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_env(),
+            timeout=60,
+        )
     finally:
         os.close(write_end)
     assert proc.stderr == ""
@@ -600,8 +679,13 @@ def test_terminal_gets_a_table(aima: str, no_color: bool) -> None:
         env["NO_COLOR"] = "1"
     leader, follower = pty.openpty()
     try:
-        proc = subprocess.run([sys.executable, "-m", "gtsearch", "eval", aima],
-                              stdout=follower, stderr=subprocess.PIPE, env=env, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "gtsearch", "eval", aima],
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            env=env,
+            timeout=60,
+        )
         os.close(follower)
         chunks = []
         while True:

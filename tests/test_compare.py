@@ -113,8 +113,10 @@ def test_root_and_depth() -> None:
 def test_expect() -> None:
     result = run("compare", "-", "-a", "ab,sss", "--expect", "4", input=AIMA)
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == ["<stdin>: alphabeta: value 3, expected 4",
-                                          "<stdin>: sss: value 3, expected 4"]
+    assert result.stderr.splitlines() == [
+        "<stdin>: alphabeta: value 3, expected 4",
+        "<stdin>: sss: value 3, expected 4",
+    ]
     assert len(records(result)) == 2  # the results are still printed
 
 
@@ -132,8 +134,9 @@ def test_disagreement_exits_1(monkeypatch: pytest.MonkeyPatch) -> None:
     _lie(monkeypatch, "scout", value=4)
     result = run("compare", "-", "-a", "minimax,ab,scout", "--format", "table", input=AIMA)
     assert result.exit_code == 1
-    assert result.stderr == ("<stdin>: the exact results disagree: 3 (minimax, alphabeta) "
-                             "vs 4 (scout)\n")
+    assert result.stderr == (
+        "<stdin>: the exact results disagree: 3 (minimax, alphabeta) vs 4 (scout)\n"
+    )
     assert "value disputed" in result.stdout
 
 
@@ -152,9 +155,11 @@ def test_bad_file_among_good() -> None:
 
 
 def test_usage_errors() -> None:
-    for args, fragment in ((["-a", "nope"], "unknown algorithm"),
-                           (["-a", "sss-bounded"], "needs a bound"),
-                           (["-a", "minimax", "--bound", "3"], "--bound does not apply")):
+    for args, fragment in (
+        (["-a", "nope"], "unknown algorithm"),
+        (["-a", "sss-bounded"], "needs a bound"),
+        (["-a", "minimax", "--bound", "3"], "--bound does not apply"),
+    ):
         result = run("compare", "-", *args, input=AIMA)
         assert result.exit_code == 2 and fragment in result.stderr, result.stderr
     result = run("compare", "-", "-", input=AIMA)

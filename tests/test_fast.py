@@ -15,15 +15,19 @@ from gtsearch.tree import Tree
 from .strategies import trees
 
 SYNTAX = {"json": ("[", "]", ","), "yaml": ("[", "]", ", "), "sexp": ("(", ")", " ")}
-ORIGINAL = {f.name: __import__(f"gtsearch.formats.{m}", fromlist=["parse"]).parse
-            for f, m in zip(FORMATS, ("yamlfmt", "jsonfmt", "sexp"))}
+ORIGINAL = {
+    f.name: __import__(f"gtsearch.formats.{m}", fromlist=["parse"]).parse
+    for f, m in zip(FORMATS, ("yamlfmt", "jsonfmt", "sexp"), strict=True)
+}
 
 
 def bare_text(nested: object, fmt: str, space: str = "") -> str:
     """Nested lists written in a format's bare syntax, without recursion worries (small trees)."""
     opening, closing, sep = SYNTAX[fmt]
     if isinstance(nested, list):
-        return opening + space + sep.join(bare_text(c, fmt, space) for c in nested) + space + closing
+        return (
+            opening + space + sep.join(bare_text(c, fmt, space) for c in nested) + space + closing
+        )
     return repr(nested) if isinstance(nested, float) else str(nested)
 
 
@@ -49,23 +53,57 @@ def test_generated_trees(fmt: str) -> None:
     assert fast is not None and fast == tree == ORIGINAL[fmt](text, "t")
 
 
-@pytest.mark.parametrize("fmt,text", [
-    ("json", "[[1,2],[3,-4.5e3]]"), ("json", "[0,-0,7]"), ("json", "5"), ("yaml", "[1, 2.5]"),
-    ("sexp", "((1 2) (3 -4.25))"), ("sexp", "(1(2)3)"), ("json", " [ [ 1 ] ]\n"),
-])
+@pytest.mark.parametrize(
+    "fmt,text",
+    [
+        ("json", "[[1,2],[3,-4.5e3]]"),
+        ("json", "[0,-0,7]"),
+        ("json", "5"),
+        ("yaml", "[1, 2.5]"),
+        ("sexp", "((1 2) (3 -4.25))"),
+        ("sexp", "(1(2)3)"),
+        ("json", " [ [ 1 ] ]\n"),
+    ],
+)
 def test_accepted(fmt: str, text: str) -> None:
     fast = parse_bare(text, fmt, "t", 10**9)
     assert fast is not None and fast == ORIGINAL[fmt](text, "t")
 
 
-@pytest.mark.parametrize("fmt,text", [
-    ("json", "[]"), ("json", "[[1,2],]"), ("json", "[1 2]"), ("json", "[1,,2]"), ("json", "[01]"),
-    ("json", "[1]]"), ("json", "[[1]"), ("json", "[1],[2]"), ("json", "[1e400]"), ("json", "[+1]"),
-    ("json", "[1-2]"), ("json", "[-]"), ("json", '["a"]'), ("json", "[1.]"), ("json", "[9007199254740993]"),
-    ("yaml", "[1e5]"), ("yaml", "[010]"), ("yaml", "- 1"), ("yaml", "[1, 2] # c"), ("yaml", "---\n[1]"),
-    ("sexp", "()"), ("sexp", "(1 . 2)"), ("sexp", "(a 1)"), ("sexp", "(1))"), ("sexp", "(1 2"),
-    ("sexp", "(1e5)"), ("json", ""), ("json", "\u00e9"), ("json", "[1]\ufeff"),
-])
+@pytest.mark.parametrize(
+    "fmt,text",
+    [
+        ("json", "[]"),
+        ("json", "[[1,2],]"),
+        ("json", "[1 2]"),
+        ("json", "[1,,2]"),
+        ("json", "[01]"),
+        ("json", "[1]]"),
+        ("json", "[[1]"),
+        ("json", "[1],[2]"),
+        ("json", "[1e400]"),
+        ("json", "[+1]"),
+        ("json", "[1-2]"),
+        ("json", "[-]"),
+        ("json", '["a"]'),
+        ("json", "[1.]"),
+        ("json", "[9007199254740993]"),
+        ("yaml", "[1e5]"),
+        ("yaml", "[010]"),
+        ("yaml", "- 1"),
+        ("yaml", "[1, 2] # c"),
+        ("yaml", "---\n[1]"),
+        ("sexp", "()"),
+        ("sexp", "(1 . 2)"),
+        ("sexp", "(a 1)"),
+        ("sexp", "(1))"),
+        ("sexp", "(1 2"),
+        ("sexp", "(1e5)"),
+        ("json", ""),
+        ("json", "\u00e9"),
+        ("json", "[1]\ufeff"),
+    ],
+)
 def test_declined(fmt: str, text: str) -> None:
     assert parse_bare(text, fmt, "t", 10**9) is None
 
@@ -79,7 +117,9 @@ def test_node_limit_is_checked_before_building() -> None:
 
 
 @pytest.mark.parametrize("fmt", ["json", "yaml", "sexp"])
-def test_large_texts_take_the_fast_path_through_loads_tree(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_large_texts_take_the_fast_path_through_loads_tree(
+    fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import gtsearch.formats.bare as fast
 
     tree = uniform_tree(4, 8, seed=9)  # 87,381 nodes: over FAST_MIN_CHARS in every format

@@ -17,6 +17,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gtsearch.builder import TreeBuilder
 from gtsearch.errors import GtsearchError, TreeFormatError
 from gtsearch.formats import (
     FORMATS,
@@ -31,7 +32,6 @@ from gtsearch.formats import (
     sniff_format,
     yamlfmt,
 )
-from gtsearch.builder import TreeBuilder
 from gtsearch.tree import Meta, Tree
 
 CASES = Path(__file__).parent / "cases"
@@ -85,26 +85,40 @@ def test_registry() -> None:
     assert loads_tree("(1 2)", "lisp") == Tree.from_nested([1, 2])
 
 
-@pytest.mark.parametrize(("path", "name"), [
-    ("t.yaml", "yaml"), ("t.YML", "yaml"), ("t.json", "json"), ("t.json.gz", "json"),
-    ("dir.d/t.sexp", "sexp"), ("t.lisp", "sexp"), ("t.scm", "sexp"), ("t.sx.gz", "sexp"),
-    ("t.txt", None), ("-", None), ("t.gz", None),
-])
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [
+        ("t.yaml", "yaml"),
+        ("t.YML", "yaml"),
+        ("t.json", "json"),
+        ("t.json.gz", "json"),
+        ("dir.d/t.sexp", "sexp"),
+        ("t.lisp", "sexp"),
+        ("t.scm", "sexp"),
+        ("t.sx.gz", "sexp"),
+        ("t.txt", None),
+        ("-", None),
+        ("t.gz", None),
+    ],
+)
 def test_format_for_path(path: str, name: str | None) -> None:
     found = format_for_path(path)
     assert (found.name if found else None) == name
 
 
-@pytest.mark.parametrize(("text", "name"), [
-    ("((3 12 8) (2 4 6))", "sexp"),
-    ("; comment\n  (1 2)", "sexp"),
-    ("[[1, 2], [3]]", "json"),
-    ('\ufeff  {"tree": [1]}', "json"),
-    ("# a comment\n[1, 2]", "yaml"),  # JSON has no comments: that is YAML
-    ("- 1\n- 2\n", "yaml"),
-    ("tree: [1]", "yaml"),
-    ("", "yaml"),
-])
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("((3 12 8) (2 4 6))", "sexp"),
+        ("; comment\n  (1 2)", "sexp"),
+        ("[[1, 2], [3]]", "json"),
+        ('\ufeff  {"tree": [1]}', "json"),
+        ("# a comment\n[1, 2]", "yaml"),  # JSON has no comments: that is YAML
+        ("- 1\n- 2\n", "yaml"),
+        ("tree: [1]", "yaml"),
+        ("", "yaml"),
+    ],
+)
 def test_sniff_format(text: str, name: str) -> None:
     assert sniff_format(text).name == name
 
@@ -113,7 +127,7 @@ def test_sniff_format(text: str, name: str) -> None:
 def test_read_text_plain_gzip_bom(tmp_path: Path) -> None:
     (tmp_path / "a.json").write_bytes(b"\xef\xbb\xbf[1, 2]\n")
     assert read_text(str(tmp_path / "a.json")) == "[1, 2]\n"
-    (tmp_path / "b.json.gz").write_bytes(gzip.compress("[1, \"é\"]".encode()))
+    (tmp_path / "b.json.gz").write_bytes(gzip.compress('[1, "é"]'.encode()))
     assert read_text(str(tmp_path / "b.json.gz")) == '[1, "é"]'
     (tmp_path / "c.yaml").write_bytes(gzip.compress(b"[1, 2]"))  # gzip magic without .gz
     assert load_tree(str(tmp_path / "c.yaml")) == Tree.from_nested([1, 2])
@@ -169,11 +183,14 @@ BARE = {
 }
 BARE_BLOCK_YAML = "- [3, 12, 8]\n- - 2\n  - 4\n  - 6\n- - 14\n  - 5\n  - 2\n"
 
-FULL_SPEC = {"name": "A", "children": [
-    {"name": "B", "value": 5, "children": [{"name": "b1", "value": 3}, 12, 8]},
-    {"value": 2.0, "children": [2, -4.5, {"name": "c3", "value": 6}]},
-    [14, 5, 2],
-]}
+FULL_SPEC = {
+    "name": "A",
+    "children": [
+        {"name": "B", "value": 5, "children": [{"name": "b1", "value": 3}, 12, 8]},
+        {"value": 2.0, "children": [2, -4.5, {"name": "c3", "value": 6}]},
+        [14, 5, 2],
+    ],
+}
 FULL_META = Meta(title="AIMA Figure 5.2", description="two plies", expect=3, root="min")
 FULL = {
     "yaml": """\
@@ -235,8 +252,9 @@ def test_full_form(name: str) -> None:
 
 
 def test_yaml_names_are_text_and_values_keep_their_kind() -> None:
-    t = yamlfmt.parse("name: 1\n"
-                      "children: [{name: yes, value: 2.0}, {name: '3', value: 0x10}, 1_000]\n")
+    t = yamlfmt.parse(
+        "name: 1\nchildren: [{name: yes, value: 2.0}, {name: '3', value: 0x10}, 1_000]\n"
+    )
     assert t.names == {0: "1", 1: "yes", 2: "3"}
     assert t.to_nested() == [2.0, 16, 1000]
     assert isinstance(t.number(1), float) and isinstance(t.number(2), int)
@@ -247,8 +265,15 @@ def test_yaml_names_are_text_and_values_keep_their_kind() -> None:
 
 def test_json_numbers() -> None:
     t = jsonfmt.parse("[2.0, 2, -0, 1e2, 1E-2, -3.25e+1, 9007199254740992]")
-    assert [type(v).__name__ for v in t.to_nested()] == ["float", "int", "int", "float", "float",
-                                                          "float", "int"]
+    assert [type(v).__name__ for v in t.to_nested()] == [
+        "float",
+        "int",
+        "int",
+        "float",
+        "float",
+        "float",
+        "int",
+    ]
     assert t.to_nested() == [2.0, 2, 0, 100.0, 0.01, -32.5, 2**53]
 
 
@@ -277,33 +302,52 @@ def test_bom_and_crlf() -> None:
 
 
 def test_yaml_flow_document_details() -> None:
-    text = ("--- # a flow document\n"
-            "[1, 'two''s' , {name: \"x\\ty\", value: 3}, 4, ]  # end\n...\n# bye\n")
-    with pytest.raises(TreeFormatError, match="value \"two's\" is a string"):
+    text = (
+        "--- # a flow document\n"
+        "[1, 'two''s' , {name: \"x\\ty\", value: 3}, 4, ]  # end\n...\n# bye\n"
+    )
+    with pytest.raises(TreeFormatError, match='value "two\'s" is a string'):
         yamlfmt.parse(text)
-    t = yamlfmt.parse("{\"name\":\"a\",children: [1, {name: b c, value: -2}],}\n")
+    t = yamlfmt.parse('{"name":"a",children: [1, {name: b c, value: -2}],}\n')
     assert t.names == {0: "a", 2: "b c"} and t.to_nested() == [1, -2]
     t = yamlfmt.parse("[1, # one\n  2]")
     assert t.to_nested() == [1, 2]
 
 
-@pytest.mark.parametrize("text", [
-    "{children:[1]}", "{value :[1]}", "{value\n: 1}", "\t[1]", "[a\x85b]", "[-]", "[1]\n... # c\n",
-    "{'value':1}", "[1,\n\t2]", "[a\n b]", "[&x 1, *x]", "[!!int 1]", "[? a]",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{children:[1]}",
+        "{value :[1]}",
+        "{value\n: 1}",
+        "\t[1]",
+        "[a\x85b]",
+        "[-]",
+        "[1]\n... # c\n",
+        "{'value':1}",
+        "[1,\n\t2]",
+        "[a\n b]",
+        "[&x 1, *x]",
+        "[!!int 1]",
+        "[? a]",
+    ],
+)
 def test_flow_reader_agrees_with_libyaml_on_edge_cases(text: str) -> None:
     test_flow_reader_agrees_with_libyaml.hypothesis.inner_test(text)  # type: ignore[attr-defined]
 
 
 def test_yaml_block_nodes_read_at_once_or_event_by_event() -> None:
-    text = ("- {name: a, value: 1}\n- {name: b, value: 2, children: [3]}\n"
-            "- {name: c, children: [4]}\n- {value: 5, name: d}\n- name: e\n  value: 6.5\n"
-            "- {name: f, value: 7}\n")
+    text = (
+        "- {name: a, value: 1}\n- {name: b, value: 2, children: [3]}\n"
+        "- {name: c, children: [4]}\n- {value: 5, name: d}\n- name: e\n  value: 6.5\n"
+        "- {name: f, value: 7}\n"
+    )
     t = yamlfmt.parse(text)
     assert t == jsonfmt.parse(
         '[{"name": "a", "value": 1}, {"name": "b", "value": 2, "children": [3]},'
         ' {"name": "c", "children": [4]}, {"value": 5, "name": "d"}, {"name": "e", "value": 6.5},'
-        ' {"name": "f", "value": 7}]')
+        ' {"name": "f", "value": 7}]'
+    )
     with pytest.raises(TreeFormatError) as e:
         yamlfmt.parse("- {name: a, value: 1}\n- {name: b, value: x}\n")
     assert str(e.value) == "<input>:2:20: value 'x' is a string, expected a number"
@@ -317,8 +361,9 @@ def test_yaml_aliases_repeat_subtrees() -> None:
     t = yamlfmt.parse("tree:\n- &a [1, [2, 3]]\n- *a\n- &v 4\n- {value: *v, children: *a}\n")
     assert t.to_nested() == [[1, [2, 3]], [1, [2, 3]], 4, [1, [2, 3]]]
     assert t.static(12) == 4 and t.names == {}
-    t = yamlfmt.parse("- name: n\n  children: &kids [5, 6]\n"
-                      "- *kids\n- {name: m, children: *kids}\n")
+    t = yamlfmt.parse(
+        "- name: n\n  children: &kids [5, 6]\n- *kids\n- {name: m, children: *kids}\n"
+    )
     assert t.to_nested() == [[5, 6], [5, 6], [5, 6]] and t.names == {1: "n", 7: "m"}
     # flow documents with anchors go through libyaml
     assert yamlfmt.parse("[&x [1, 2], *x]").to_nested() == [[1, 2], [1, 2]]
@@ -329,8 +374,10 @@ def test_yaml_alias_expansion_counts_against_the_limit() -> None:
     assert len(yamlfmt.parse(text, max_nodes=18)) == 18
     with pytest.raises(TreeFormatError) as e:
         yamlfmt.parse(text, max_nodes=17)
-    assert str(e.value) == ("<input>:2:12: the tree has more than 17 nodes once aliases are "
-                            "expanded; raise --max-nodes to load it")
+    assert str(e.value) == (
+        "<input>:2:12: the tree has more than 17 nodes once aliases are "
+        "expanded; raise --max-nodes to load it"
+    )
 
 
 def test_billion_laughs_fails_fast() -> None:
@@ -344,13 +391,16 @@ def test_billion_laughs_fails_fast() -> None:
     assert time.perf_counter() - start < 2
 
 
-@pytest.mark.parametrize("text", [
-    "!!python/object/apply:os.system ['true']\n",
-    "- !!int '3'\n",
-    "- !custom 3\n",
-    "tree: !!seq [1]\n",
-    "[1, !!float 2]\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "!!python/object/apply:os.system ['true']\n",
+        "- !!int '3'\n",
+        "- !custom 3\n",
+        "tree: !!seq [1]\n",
+        "[1, !!float 2]\n",
+    ],
+)
 def test_yaml_tags_refused(text: str) -> None:
     with pytest.raises(TreeFormatError, match=r"tag '!.*' is not allowed"):
         yamlfmt.parse(text)
@@ -378,13 +428,17 @@ def test_full_writers() -> None:
     t = build(FULL_SPEC, root_max=False, meta=FULL_META)
     assert sexp.dump(t) == (
         '(tree\n  :root min\n  :title "AIMA Figure 5.2"\n  :description "two plies"\n  :expect 3\n'
-        "  (A (B :value 5 (b1 . 3) 12 8) (:value 2.0 2 -4.5 (c3 . 6)) (14 5 2)))\n")
+        "  (A (B :value 5 (b1 . 3) 12 8) (:value 2.0 2 -4.5 (c3 . 6)) (14 5 2)))\n"
+    )
     assert json.loads(jsonfmt.dump(t))["tree"]["children"][1] == {
-        "value": 2.0, "children": [2, -4.5, {"name": "c3", "value": 6}]}
+        "value": 2.0,
+        "children": [2, -4.5, {"name": "c3", "value": 6}],
+    }
     assert yamlfmt.dump(t) == (
         "root: min\ntitle: AIMA Figure 5.2\ndescription: two plies\nexpect: 3\ntree:\n  name: A\n"
         "  children:\n  - {name: B, value: 5, children: [{name: b1, value: 3}, 12, 8]}\n"
-        "  - {value: 2.0, children: [2, -4.5, {name: c3, value: 6}]}\n  - [14, 5, 2]\n")
+        "  - {value: 2.0, children: [2, -4.5, {name: c3, value: 6}]}\n  - [14, 5, 2]\n"
+    )
     # root is written when MIN or when the file stated it
     assert "root" not in jsonfmt.dump(build([1, {"name": "x", "value": 2}]))
     assert '"root": "max"' in jsonfmt.dump(build([1], meta=Meta(root="max")))
@@ -406,18 +460,78 @@ def test_good_case_files(path: str) -> None:
 
 
 # -- round trips ----------------------------------------------------------------------------------
-TRICKY_NAMES = ["tree", "nil", "yes", "No", "1", "-1", "1e3", "0x1F", ".inf", "inf", "NaN", "a b",
-                'q"uote', "back\\slash", ":value", "#t", ".", "(x)", "é", "名前", "a,b", "a: b",
-                "- x", "~", "null", "#c", "'", "x;y", "[1]", "{a}", " lead", "trail ", "*star",
-                "&amp", "!bang", "%pct", "@at", "`tick", "|", ">", "?q", "2001-12-14", "<<", "="]
-TRICKY_TEXTS = ["", " ", "line\nbreak", "tab\there", "\x00nul", "\x85nel", "\u2028", "é",
-                "\U0001f600",
-                "# not a comment", "'single'", '"double"', "\\", "trailing\n", "\r\n", "\ufeffbom"]
+TRICKY_NAMES = [
+    "tree",
+    "nil",
+    "yes",
+    "No",
+    "1",
+    "-1",
+    "1e3",
+    "0x1F",
+    ".inf",
+    "inf",
+    "NaN",
+    "a b",
+    'q"uote',
+    "back\\slash",
+    ":value",
+    "#t",
+    ".",
+    "(x)",
+    "é",
+    "名前",
+    "a,b",
+    "a: b",
+    "- x",
+    "~",
+    "null",
+    "#c",
+    "'",
+    "x;y",
+    "[1]",
+    "{a}",
+    " lead",
+    "trail ",
+    "*star",
+    "&amp",
+    "!bang",
+    "%pct",
+    "@at",
+    "`tick",
+    "|",
+    ">",
+    "?q",
+    "2001-12-14",
+    "<<",
+    "=",
+]
+TRICKY_TEXTS = [
+    "",
+    " ",
+    "line\nbreak",
+    "tab\there",
+    "\x00nul",
+    "\x85nel",
+    "\u2028",
+    "é",
+    "\U0001f600",
+    "# not a comment",
+    "'single'",
+    '"double"',
+    "\\",
+    "trailing\n",
+    "\r\n",
+    "\ufeffbom",
+]
 
 names_st = st.one_of(
     st.sampled_from(TRICKY_NAMES),
-    st.text(st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Co", "Cn", "Zl", "Zp")),
-            min_size=1, max_size=6).filter(str.isprintable),
+    st.text(
+        st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Co", "Cn", "Zl", "Zp")),
+        min_size=1,
+        max_size=6,
+    ).filter(str.isprintable),
 )
 texts_st = st.one_of(st.sampled_from(TRICKY_TEXTS), st.text(max_size=20))
 numbers_st = st.one_of(
@@ -431,8 +545,9 @@ numbers_st = st.one_of(
 @st.composite
 def full_trees(draw: st.DrawFn) -> Tree:
     """Random trees with names on some nodes, static values, floats, a MIN root and metadata."""
-    shape = draw(st.recursive(st.just(0), lambda kids: st.lists(kids, min_size=1, max_size=4),
-                              max_leaves=25))
+    shape = draw(
+        st.recursive(st.just(0), lambda kids: st.lists(kids, min_size=1, max_size=4), max_leaves=25)
+    )
     b = TreeBuilder("<random>")
     used: set[str] = set()
 
@@ -487,8 +602,10 @@ HAND_MADE = [
     build({"name": "tree", "children": [1, {"name": "tree2", "value": 2}]}),
     build({"name": "tree", "value": 5}),
     Tree.from_nested([[[[[[[1]]]]]], [2.5, [-3]]]),
-    build([list(range(40)), {"name": "x" * 100, "value": 1, "children": list(range(50))}],
-          meta=Meta(title="t" * 200)),
+    build(
+        [list(range(40)), {"name": "x" * 100, "value": 1, "children": list(range(50))}],
+        meta=Meta(title="t" * 200),
+    ),
 ]
 
 
@@ -562,8 +679,10 @@ def test_yaml_deep_flow_with_anchor_is_refused_clearly() -> None:
     text = "[" * 2000 + "&a 1" + "]" * 2000
     with pytest.raises(TreeFormatError) as e:
         yamlfmt.parse(text, "deep.yaml")
-    assert str(e.value).startswith("deep.yaml:1:2001: cannot read '&a 1]]]]]]]]]]]]]]]]' here: "
-                                   "a flow collection nested 1,000 levels deep or more")
+    assert str(e.value).startswith(
+        "deep.yaml:1:2001: cannot read '&a 1]]]]]]]]]]]]]]]]' here: "
+        "a flow collection nested 1,000 levels deep or more"
+    )
     assert yamlfmt.parse("[" * 900 + "&a 1" + "]" * 900).max_depth() == 900  # shallow: libyaml
 
 
@@ -580,31 +699,35 @@ def test_yaml_deep_flow_tree_under_a_block_wrapper() -> None:
     with pytest.raises(TreeFormatError) as e:
         yamlfmt.parse("tree: " + deep[:-1] + "\n")
     assert str(e.value).startswith(
-        "<input>:1:200007: unexpected end of input: the collection opened at 1:7")
+        "<input>:1:200007: unexpected end of input: the collection opened at 1:7"
+    )
     text = "tree:\n- " + deep + "\n"  # deep flow inside block style: libyaml would take minutes
     with pytest.raises(TreeFormatError, match=r"2:10002: flow collections nested 10,000 levels"):
         yamlfmt.parse(text)
 
 
-@pytest.mark.parametrize("text", [
-    "title: x\ntree: [1, [2, 3]]\nexpect: 3\n",
-    "root: min\ntree: # c\n  [1,\n 2]  # end\n",
-    "tree:\n[1]\n",
-    'title: "a\ntree: [1]\nb"\ntree: [2]\n',
-    "tree: [1, yes]\n",
-    "colour: red\ntree: [1, yes]\n",
-    "tree: [1]\ncolour: red\n",
-    "tree: [1]\n  x: 2\n",
-    "tree: [1] , x\n",
-    "tree: [&a 1, *a]\n",
-    "title: &t x\ndescription: *t\ntree: [1]\n",
-    "name: a\ntree: [1]\n",
-    "tree: {name: a, children: [1]}\n",
-    "tree: {title: x, tree: [1]}\n",
-    "tree: [1]\ntree: [2]\n",
-    "tree: [1]\n---\n[2]\n",
-    "root: [x]\ntree: [1]\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "title: x\ntree: [1, [2, 3]]\nexpect: 3\n",
+        "root: min\ntree: # c\n  [1,\n 2]  # end\n",
+        "tree:\n[1]\n",
+        'title: "a\ntree: [1]\nb"\ntree: [2]\n',
+        "tree: [1, yes]\n",
+        "colour: red\ntree: [1, yes]\n",
+        "tree: [1]\ncolour: red\n",
+        "tree: [1]\n  x: 2\n",
+        "tree: [1] , x\n",
+        "tree: [&a 1, *a]\n",
+        "title: &t x\ndescription: *t\ntree: [1]\n",
+        "name: a\ntree: [1]\n",
+        "tree: {name: a, children: [1]}\n",
+        "tree: {title: x, tree: [1]}\n",
+        "tree: [1]\ntree: [2]\n",
+        "tree: [1]\n---\n[2]\n",
+        "root: [x]\ntree: [1]\n",
+    ],
+)
 def test_yaml_block_wrapper_with_flow_tree_agrees_with_libyaml(text: str) -> None:
     test_flow_reader_agrees_with_libyaml.hypothesis.inner_test(text)  # type: ignore[attr-defined]
     try:
@@ -618,8 +741,9 @@ def test_yaml_block_wrapper_with_flow_tree_agrees_with_libyaml(text: str) -> Non
 
 
 def test_big_bare_json_is_fast() -> None:
-    t = Tree.from_nested([[[list(range(j, j + 10)) for j in range(10)] for _ in range(10)]
-                          for _ in range(100)])  # 111,111 nodes
+    t = Tree.from_nested(
+        [[[list(range(j, j + 10)) for j in range(10)] for _ in range(10)] for _ in range(100)]
+    )  # 111,111 nodes
     for name in NAMES:
         text = fmt(name).dump(t)
         start = time.perf_counter()
@@ -704,12 +828,60 @@ def test_fuzz_bytes(data: bytes, tmp_path_factory: pytest.TempPathFactory) -> No
 
 
 # The flow reader must read what libyaml reads, and refuse what it refuses.
-FLOW_SCALARS = ["1", "-2", "0", "2.5", "-0.5", "1.0e+3", "1e3", "0x1F", "0o17", "1_000", "+3",
-                "012", "yes", "no", "~", "null", "true", ".inf", "-.inf", ".nan", "abc", "a b",
-                "a:b", "a#b",
-                "'1'", "'it''s'", '"x\\ty"', '"\\u00e9"', '"2"', "190:20", "2001-12-14", "-", "- 1",
-                "name", "value", "children", "tree", "title", "root", "max", "min", "expect",
-                "[-]", "-a", "a\n b", "'a\n b'", "&x 1", "*x", "!!int 3", "? a", "a  b", "é"]
+FLOW_SCALARS = [
+    "1",
+    "-2",
+    "0",
+    "2.5",
+    "-0.5",
+    "1.0e+3",
+    "1e3",
+    "0x1F",
+    "0o17",
+    "1_000",
+    "+3",
+    "012",
+    "yes",
+    "no",
+    "~",
+    "null",
+    "true",
+    ".inf",
+    "-.inf",
+    ".nan",
+    "abc",
+    "a b",
+    "a:b",
+    "a#b",
+    "'1'",
+    "'it''s'",
+    '"x\\ty"',
+    '"\\u00e9"',
+    '"2"',
+    "190:20",
+    "2001-12-14",
+    "-",
+    "- 1",
+    "name",
+    "value",
+    "children",
+    "tree",
+    "title",
+    "root",
+    "max",
+    "min",
+    "expect",
+    "[-]",
+    "-a",
+    "a\n b",
+    "'a\n b'",
+    "&x 1",
+    "*x",
+    "!!int 3",
+    "? a",
+    "a  b",
+    "é",
+]
 
 
 @st.composite
@@ -723,14 +895,33 @@ def flow_texts(draw: st.DrawFn) -> str:
             sep = draw(st.sampled_from([", ", ",", " ,\n ", ", # c\n"]))
             trail = draw(st.sampled_from(["", ",", ", "]))
             return "[" + sep.join(items) + (trail if items else "") + "]"
-        keys = draw(st.lists(st.sampled_from(["name", "value", "children", "tree", "title", "root",
-                                              "expect", "'name'", '"value"', "foo"]),
-                             max_size=3))
+        keys = draw(
+            st.lists(
+                st.sampled_from(
+                    [
+                        "name",
+                        "value",
+                        "children",
+                        "tree",
+                        "title",
+                        "root",
+                        "expect",
+                        "'name'",
+                        '"value"',
+                        "foo",
+                    ]
+                ),
+                max_size=3,
+            )
+        )
         colon = draw(st.sampled_from([": ", ":", " : ", "\n: ", ":\n  "]))
         return "{" + ", ".join(k + colon + node(depth + 1) for k in keys) + "}"
 
-    return draw(st.sampled_from(["", "# c\n", "--- ", "---\n"])) + node(0) + draw(
-        st.sampled_from(["", "\n", " # end\n", "\n...\n", "\n---\n[1]\n"]))
+    return (
+        draw(st.sampled_from(["", "# c\n", "--- ", "---\n"]))
+        + node(0)
+        + draw(st.sampled_from(["", "\n", " # end\n", "\n...\n", "\n---\n[1]\n"]))
+    )
 
 
 @settings(max_examples=300, deadline=None)

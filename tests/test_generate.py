@@ -23,7 +23,7 @@ def test_streamed_and_in_memory_trees_are_the_same(how: str, b: int, d: int) -> 
     write_uniform(out, b, d, "json", seed=5, order=how)
     from_text = Tree.from_nested(json.loads(out.getvalue()))
     assert from_text == uniform_tree(b, d, seed=5, order=how)
-    assert from_text.n_leaves == b ** d
+    assert from_text.n_leaves == b**d
 
 
 def test_seed_names_the_tree() -> None:
@@ -57,7 +57,9 @@ def test_worst_first_order() -> None:
     assert minimax(nested) == search(tree, "minimax").value
 
 
-@pytest.mark.parametrize("fmt,first", [("json", "[[-66,45],"), ("yaml", "[[-66, 45], "), ("sexp", "((-66 45) ")])
+@pytest.mark.parametrize(
+    "fmt,first", [("json", "[[-66,45],"), ("yaml", "[[-66, 45], "), ("sexp", "((-66 45) ")]
+)
 def test_formats(fmt: str, first: str) -> None:
     out = io.StringIO()
     write_uniform(out, 2, 3, fmt, seed=1)

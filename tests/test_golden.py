@@ -15,55 +15,70 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
+from functools import cache
 from heapq import heappop, heappush
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 import pytest
 
 from gtsearch.algorithms import ALGORITHMS, search
 from gtsearch.formats import load_tree
+from gtsearch.numbers import Number
 from gtsearch.tree import Tree
 
 from .test_mt import ref_mtd
 from .test_scout import reference as scout_reference
 
-Number = Union[int, float]
-Nested = Union[Number, list[Any]]
+Nested = Number | list[Any]
 Path_ = tuple[int, ...]
 INF = math.inf
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_trees"
 TREE_SUFFIXES = (".yaml", ".yml", ".json", ".sexp", ".lisp", ".scm", ".sx")
-SAMPLE_FILES = sorted(p.name for p in SAMPLE_DIR.iterdir()
-                      if p.name.removesuffix(".gz").endswith(TREE_SUFFIXES))
+SAMPLE_FILES = sorted(
+    p.name for p in SAMPLE_DIR.iterdir() if p.name.removesuffix(".gz").endswith(TREE_SUFFIXES)
+)
 
 # --------------------------------------------------------------------------
 # Golden values: /work/shared/trees/literature.md (root MAX, children as written)
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 WIKIPEDIA = [[[[5, 6], [7, 4, 5]], [[3]]], [[[6], [6, 9]], [[7]]], [[[5]], [[9, 8], [6]]]]
-STOCKMAN = [[[[30, 54], [21, 73]], [[9, 71], [43, 91]]], [[[28, 94], [78, 52]], [[22, 35], [53, 80]]]]
+STOCKMAN = [
+    [[[30, 54], [21, 73]], [[9, 71], [43, 91]]],
+    [[[28, 94], [78, 52]], [[22, 35], [53, 80]]],
+]
 MEEDEN = [[[7, 6], [8, 5], [2, 3]], [[0, -2], [6, 2]], [[5, 8], [9, 2]]]
 
 LITERATURE: dict[str, dict[str, Any]] = {
-    "aima": dict(tree=AIMA, value=3,
-                 leaves=dict(minimax=9, f1=7, alphabeta=7, sss=7, dual=7),
-                 order=dict(alphabeta=[3, 12, 8, 2, 14, 5, 2], sss=[3, 2, 14, 5, 2, 12, 8])),
-    "wikipedia": dict(tree=WIKIPEDIA, value=6,
-                      leaves=dict(minimax=14, f1=9, alphabeta=9, sss=7, dual=7), order={}),
-    "stockman": dict(tree=STOCKMAN, value=52,
-                     leaves=dict(minimax=16, f1=15, alphabeta=13, sss=8, dual=13),
-                     order=dict(sss=[30, 21, 28, 78, 52, 22, 53, 80])),
-    "meeden": dict(tree=MEEDEN, value=8,
-                   leaves=dict(minimax=14, f1=10, alphabeta=10, sss=7, dual=9), order={}),
+    "aima": dict(
+        tree=AIMA,
+        value=3,
+        leaves=dict(minimax=9, f1=7, alphabeta=7, sss=7, dual=7),
+        order=dict(alphabeta=[3, 12, 8, 2, 14, 5, 2], sss=[3, 2, 14, 5, 2, 12, 8]),
+    ),
+    "wikipedia": dict(
+        tree=WIKIPEDIA, value=6, leaves=dict(minimax=14, f1=9, alphabeta=9, sss=7, dual=7), order={}
+    ),
+    "stockman": dict(
+        tree=STOCKMAN,
+        value=52,
+        leaves=dict(minimax=16, f1=15, alphabeta=13, sss=8, dual=13),
+        order=dict(sss=[30, 21, 28, 78, 52, 22, 53, 80]),
+    ),
+    "meeden": dict(
+        tree=MEEDEN, value=8, leaves=dict(minimax=14, f1=10, alphabeta=10, sss=7, dual=9), order={}
+    ),
 }
 #: which sample files hold which literature tree (checked: no file is forgotten)
 LITERATURE_FILES = {
-    "aima-fig5-2.yaml": "aima", "aima-fig5-2.bare.json": "aima",
-    "aima-fig5-2.bare.sexp": "aima", "aima-fig5-2.bare.yaml": "aima",
-    "wikipedia-alphabeta.json": "wikipedia", "stockman-binary-d4.sexp": "stockman",
+    "aima-fig5-2.yaml": "aima",
+    "aima-fig5-2.bare.json": "aima",
+    "aima-fig5-2.bare.sexp": "aima",
+    "aima-fig5-2.bare.yaml": "aima",
+    "wikipedia-alphabeta.json": "wikipedia",
+    "stockman-binary-d4.sexp": "stockman",
     "meeden-alphabeta.yaml": "meeden",
 }
 #: the hand-made trees: value, and the value with --depth 1 and 2 (computed
@@ -84,15 +99,15 @@ TTT_COUNTS: dict[tuple[str, tuple[tuple[str, Number], ...]], int] = {
     ("alphabeta", ()): 7_330,
     ("sss", ()): 7_153,
     ("dual", ()): 6_792,
-    ("sss-bounded", (("bound", 1),)): 6_635,   # exact: the value 0 < 1
-    ("sss-bounded", (("bound", 0),)): 390,     # "value >= 0"
+    ("sss-bounded", (("bound", 1),)): 6_635,  # exact: the value 0 < 1
+    ("sss-bounded", (("bound", 0),)): 390,  # "value >= 0"
     ("dual-bounded", (("bound", -1),)): 6_720,  # exact: the value 0 > -1
-    ("dual-bounded", (("bound", 0),)): 6_470,   # "value <= 0"
-    ("negascout", ()): 6_825,                  # 6,805 distinct leaves, 20 read again
-    ("scout", ()): 7_192,                      # 6,810 distinct leaves, 382 read again
-    ("mt-sss", ()): 7_153,                     # = sss, leaf for leaf
-    ("mt-dual", ()): 6_792,                    # = dual, the same leaf set
-    ("mtdf", ()): 6_720,                       # first guess 0 (the value): two passes
+    ("dual-bounded", (("bound", 0),)): 6_470,  # "value <= 0"
+    ("negascout", ()): 6_825,  # 6,805 distinct leaves, 20 read again
+    ("scout", ()): 7_192,  # 6,810 distinct leaves, 382 read again
+    ("mt-sss", ()): 7_153,  # = sss, leaf for leaf
+    ("mt-dual", ()): 6_792,  # = dual, the same leaf set
+    ("mtdf", ()): 6_720,  # first guess 0 (the value): two passes
     ("mtdf", (("bound", 1),)): 6_635,
     ("mtdf", (("bound", -1),)): 6_792,
 }
@@ -143,7 +158,9 @@ def ref_f1(node: Nested, sign: int, bound: float, path: Path_, out: list[Path_])
     return m
 
 
-def ref_f2(node: Nested, sign: int, alpha: float, beta: float, path: Path_, out: list[Path_]) -> float:
+def ref_f2(
+    node: Nested, sign: int, alpha: float, beta: float, path: Path_, out: list[Path_]
+) -> float:
     """Knuth & Moore's F2 (fail-hard, negamax)."""
     if is_leaf(node):
         out.append(path)
@@ -171,6 +188,7 @@ def ref_sss(tree: Nested, root_max: bool, h0: float = INF) -> tuple[float, list[
     Ties go to the smallest path, i.e. the leftmost node.  Case 5's purge is
     lazy: a state below a node in ``solved`` is dropped when it comes out.
     """
+
     def is_max(path: Path_) -> bool:
         return root_max == (len(path) % 2 == 0)
 
@@ -207,6 +225,7 @@ def ref_sss(tree: Nested, root_max: bool, h0: float = INF) -> tuple[float, list[
 
 def ref_dual(tree: Nested, root_max: bool, l0: float = -INF) -> tuple[float, list[Path_]]:
     """DUAL*: every rule of ref_sss mirrored (lower bounds, lowest first)."""
+
     def is_max(path: Path_) -> bool:
         return root_max == (len(path) % 2 == 0)
 
@@ -240,8 +259,9 @@ def ref_dual(tree: Nested, root_max: bool, l0: float = -INF) -> tuple[float, lis
                 heappush(open_, (h, path + (0,), LIVE))
 
 
-def reference(name: str, tree: Nested, root_max: bool,
-              params: dict[str, Number]) -> tuple[float, str | None, list[Path_]] | None:
+def reference(
+    name: str, tree: Nested, root_max: bool, params: dict[str, Number]
+) -> tuple[float, str | None, list[Path_]] | None:
     """(value, bound kind, leaves) by the textbook algorithm ``name``, MAX's terms; None if unknown."""
     out: list[Path_] = []
     sign = 1 if root_max else -1
@@ -282,6 +302,7 @@ def reference(name: str, tree: Nested, root_max: bool,
 # The parameters each algorithm is run with, as offsets from the tree's value v
 # (resolved in the test, so that collection does not need to load the trees).
 
+
 def _cases() -> list[tuple[str, tuple[tuple[str, float], ...]]]:
     cases: list[tuple[str, tuple[tuple[str, float], ...]]] = []
     for algo in ALGORITHMS:
@@ -290,8 +311,10 @@ def _cases() -> list[tuple[str, tuple[tuple[str, float], ...]]]:
         if algo.takes == "bound":
             cases += [(algo.name, (("bound", d),)) for d in (1, 0, -1)]
         elif algo.takes == "window":
-            cases += [(algo.name, (("alpha", a), ("beta", b)))
-                      for a, b in ((-0.5, 0.5), (0.5, 1.5), (-1.5, -0.5))]
+            cases += [
+                (algo.name, (("alpha", a), ("beta", b)))
+                for a, b in ((-0.5, 0.5), (0.5, 1.5), (-1.5, -0.5))
+            ]
     return cases
 
 
@@ -303,7 +326,7 @@ def _case_id(case: tuple[str, tuple[tuple[str, float], ...]]) -> str:
     return name + "".join(f"[{k}=v{d:+g}]" for k, d in offsets)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> Tree:
     return load_tree(str(SAMPLE_DIR / name))
 
@@ -321,9 +344,11 @@ def check_pv(tree: Tree, nested: Nested, result: Any, value: Number) -> None:
     for i in result.pv:
         assert not is_leaf(node) and 0 <= i < len(node), f"PV {result.pv} leaves the tree"
         node, is_max = node[i], not is_max
-        assert ref_value(node, is_max) == value, f"PV {result.pv}: a node on it is not worth {value}"
+        assert ref_value(node, is_max) == value, (
+            f"PV {result.pv}: a node on it is not worth {value}"
+        )
     assert is_leaf(node), f"PV {result.pv} stops above the leaves"
-    labels = tuple(tree.name(tree.node_at(result.pv[:k + 1])) for k in range(len(result.pv)))
+    labels = tuple(tree.name(tree.node_at(result.pv[: k + 1])) for k in range(len(result.pv)))
     assert tuple(result.pv_labels) == labels
 
 
@@ -367,7 +392,8 @@ def test_sample_tree(filename: str, case: tuple[str, tuple[tuple[str, float], ..
         ref_v, ref_bound, ref_leaves = ref
         assert [tuple(p) for p in result.leaf_order] == ref_leaves, (
             f"{name}: leaves {leaf_values(nested, result.leaf_order)}, "
-            f"reference {leaf_values(nested, ref_leaves)}")
+            f"reference {leaf_values(nested, ref_leaves)}"
+        )
         assert result.bound == ref_bound
         if name != "alphabeta":  # fail-soft alpha-beta may return a tighter bound than F2
             assert result.value == ref_v
@@ -380,7 +406,8 @@ def test_sample_tree(filename: str, case: tuple[str, tuple[tuple[str, float], ..
         if name in lit["leaves"]:
             assert result.leaves == lit["leaves"][name], (
                 f"{filename} {name}: {result.leaves} leaves "
-                f"{leaf_values(nested, result.leaf_order)}, literature.md says {lit['leaves'][name]}")
+                f"{leaf_values(nested, result.leaf_order)}, literature.md says {lit['leaves'][name]}"
+            )
         if name in lit["order"]:
             assert leaf_values(nested, result.leaf_order) == lit["order"][name]
 
@@ -407,7 +434,9 @@ def test_every_literature_tree_has_a_sample_file() -> None:
     assert set(LITERATURE_FILES) | set(HAND) == set(SAMPLE_FILES)
     assert set(LITERATURE_FILES.values()) == set(LITERATURE)
     # the AIMA tree in every format, and one hand-made tree per format
-    aima = {f.rsplit(".", 1)[1] for f, k in LITERATURE_FILES.items() if k == "aima" and ".bare." in f}
+    aima = {
+        f.rsplit(".", 1)[1] for f, k in LITERATURE_FILES.items() if k == "aima" and ".bare." in f
+    }
     assert aima == {"json", "sexp", "yaml"}
     assert {f.rsplit(".", 1)[1] for f in HAND} == {"json", "sexp", "yaml"}
 
@@ -461,8 +490,9 @@ def test_tictactoe_tree(tictactoe: Tree, tictactoe_nested: list[Any]) -> None:
 
 
 @pytest.mark.parametrize("case", TTT_CASES, ids=_ttt_id)
-def test_tictactoe(tictactoe: Tree, tictactoe_nested: list[Any],
-                   case: tuple[str, tuple[tuple[str, Number], ...]]) -> None:
+def test_tictactoe(
+    tictactoe: Tree, tictactoe_nested: list[Any], case: tuple[str, tuple[tuple[str, Number], ...]]
+) -> None:
     name, params_items = case
     params = dict(params_items)
     result = search(tictactoe, name, **params)
@@ -480,8 +510,9 @@ def test_tictactoe_covers_every_algorithm() -> None:
 
 
 @pytest.mark.parametrize("case", [c for c in TTT_CASES if c[0] != "minimax"], ids=_ttt_id)
-def test_tictactoe_matches_reference(tictactoe: Tree, tictactoe_nested: list[Any],
-                                     case: tuple[str, tuple[tuple[str, Number], ...]]) -> None:
+def test_tictactoe_matches_reference(
+    tictactoe: Tree, tictactoe_nested: list[Any], case: tuple[str, tuple[tuple[str, Number], ...]]
+) -> None:
     """The pruning algorithms evaluate the reference's leaves, in its order."""
     name, params_items = case
     params = dict(params_items)
@@ -520,7 +551,9 @@ def minimal_tree(b: int, d: int) -> int:
 
 
 @pytest.mark.parametrize("name", ["alphabeta", "sss", "dual"])
-@pytest.mark.parametrize("b, d", [(b, d) for b in range(2, 6) for d in range(1, 7)] + [(40, 2), (40, 3)])
+@pytest.mark.parametrize(
+    "b, d", [(b, d) for b in range(2, 6) for d in range(1, 7)] + [(40, 2), (40, 3)]
+)
 def test_knuth_moore_minimal_tree(name: str, b: int, d: int) -> None:
     nested = uniform_tree(b, d, "best")
     tree = Tree.from_nested(nested)
@@ -529,19 +562,24 @@ def test_knuth_moore_minimal_tree(name: str, b: int, d: int) -> None:
     assert result.leaves == minimal_tree(b, d)
 
 
-@pytest.mark.parametrize("d, leaves", [
-    (2, 79), (3, 1639), (4, 3199),
-    # literature.md prints 65569 for d=5, but 40**3 + 40**2 - 1 is 65599: a typo there
-    # (reported in the closing note of the core issue); the formula is the source.
-    (5, 65599),
-])
+@pytest.mark.parametrize(
+    "d, leaves",
+    [
+        (2, 79),
+        (3, 1639),
+        (4, 3199),
+        # literature.md prints 65569 for d=5, but 40**3 + 40**2 - 1 is 65599: a typo there
+        # (reported in the closing note of the core issue); the formula is the source.
+        (5, 65599),
+    ],
+)
 def test_knuth_moore_formula_b40(d: int, leaves: int) -> None:
     """literature.md's numbers for b=40 (depths 2 and 3 are also searched above)."""
     assert minimal_tree(40, d) == leaves
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-@pytest.mark.parametrize("d, leaves", list(zip(range(1, 7), [2, 3, 5, 8, 13, 21])))
+@pytest.mark.parametrize("d, leaves", list(zip(range(1, 7), [2, 3, 5, 8, 13, 21], strict=True)))
 def test_f1_best_first_binary(d: int, leaves: int, seed: int) -> None:
     nested = uniform_tree(2, d, "best", seed)
     result = search(Tree.from_nested(nested), "f1")

@@ -57,8 +57,11 @@ SAMPLE_TREES = REPO / "sample_trees"
 BAD_CASES = sorted(p.name for p in BAD.iterdir() if not p.name.endswith(".expected"))
 GOOD_CASES = sorted(p.name for p in GOOD.iterdir() if not p.name.endswith(".expected"))
 UNBOUNDED = [a.name for a in ALGORITHMS if not a.needs_bound]
-GENERAL: dict[str, Callable[..., Tree]] = {"json": jsonfmt.parse, "yaml": yamlfmt.parse,
-                                           "sexp": sexp.parse}
+GENERAL: dict[str, Callable[..., Tree]] = {
+    "json": jsonfmt.parse,
+    "yaml": yamlfmt.parse,
+    "sexp": sexp.parse,
+}
 #: file-level errors have no place in the file: ``path: message``
 FILE_LEVEL = ("cannot read", "not a valid gzip file", "gzip data expanding")
 ON_POSIX = sys.platform != "win32"
@@ -134,69 +137,193 @@ def assert_one_error_line(stderr: str, path: str) -> str:
 
 # -- the corpus covers every kind of bad input the issue names -------------------------------------
 CATEGORIES = {
-    "syntax errors at line:column": ["json-missing-comma.json", "json-single-quotes.json",
-                                     "yaml-syntax.yaml", "yaml-tab-indent.yaml",
-                                     "sexp-dotted-extra.sexp", "sexp-invalid-number.sexp"],
-    "truncated": ["json-truncated.json", "json-truncated-string.json", "json-truncated-object.json",
-                  "json-truncated.json.gz", "yaml-truncated-flow.yaml", "yaml-truncated-block.yaml",
-                  "yaml-truncated-quoted.yaml", "sexp-truncated.sexp", "sexp-truncated-string.sexp"],
-    "empty": ["json-empty.json", "json-blank.json", "yaml-empty.yaml", "yaml-blank.yaml",
-              "yaml-only-comments.yaml", "yaml-doc-marker-only.yaml", "sexp-empty.sexp",
-              "sexp-blank.sexp", "sexp-only-comments.sexp"],
-    "binary garbage": ["json-binary-png.json", "json-nul.json", "json-gzip-not-json.json.gz",
-                       "yaml-binary.yaml", "yaml-binary-zip.yaml", "sexp-binary-elf.sexp"],
-    "invalid UTF-8": ["json-invalid-utf8.json", "json-utf16.json", "yaml-invalid-utf8.yaml",
-                      "yaml-truncated-utf8.yaml", "sexp-utf16.sexp", "sexp-invalid-utf8.sexp"],
+    "syntax errors at line:column": [
+        "json-missing-comma.json",
+        "json-single-quotes.json",
+        "yaml-syntax.yaml",
+        "yaml-tab-indent.yaml",
+        "sexp-dotted-extra.sexp",
+        "sexp-invalid-number.sexp",
+    ],
+    "truncated": [
+        "json-truncated.json",
+        "json-truncated-string.json",
+        "json-truncated-object.json",
+        "json-truncated.json.gz",
+        "yaml-truncated-flow.yaml",
+        "yaml-truncated-block.yaml",
+        "yaml-truncated-quoted.yaml",
+        "sexp-truncated.sexp",
+        "sexp-truncated-string.sexp",
+    ],
+    "empty": [
+        "json-empty.json",
+        "json-blank.json",
+        "yaml-empty.yaml",
+        "yaml-blank.yaml",
+        "yaml-only-comments.yaml",
+        "yaml-doc-marker-only.yaml",
+        "sexp-empty.sexp",
+        "sexp-blank.sexp",
+        "sexp-only-comments.sexp",
+    ],
+    "binary garbage": [
+        "json-binary-png.json",
+        "json-nul.json",
+        "json-gzip-not-json.json.gz",
+        "yaml-binary.yaml",
+        "yaml-binary-zip.yaml",
+        "sexp-binary-elf.sexp",
+    ],
+    "invalid UTF-8": [
+        "json-invalid-utf8.json",
+        "json-utf16.json",
+        "yaml-invalid-utf8.yaml",
+        "yaml-truncated-utf8.yaml",
+        "sexp-utf16.sexp",
+        "sexp-invalid-utf8.sexp",
+    ],
     "a stray byte order mark": ["json-bom-inside.json"],
-    "empty lists": ["json-empty-list.json", "json-children-empty.json", "yaml-empty-list.yaml",
-                    "sexp-empty-list.sexp", "sexp-name-only.sexp"],
-    "strings as values": ["json-string-value.json", "json-string-static.json", "yaml-string.yaml",
-                          "yaml-string-quoted.yaml", "yaml-string-top.yaml", "yaml-1e3.yaml",
-                          "sexp-string-child.sexp", "sexp-string-top.sexp"],
-    "booleans": ["json-boolean.json", "yaml-boolean.yaml", "sexp-bool.sexp", "sexp-bool-false.sexp"],
+    "empty lists": [
+        "json-empty-list.json",
+        "json-children-empty.json",
+        "yaml-empty-list.yaml",
+        "sexp-empty-list.sexp",
+        "sexp-name-only.sexp",
+    ],
+    "strings as values": [
+        "json-string-value.json",
+        "json-string-static.json",
+        "yaml-string.yaml",
+        "yaml-string-quoted.yaml",
+        "yaml-string-top.yaml",
+        "yaml-1e3.yaml",
+        "sexp-string-child.sexp",
+        "sexp-string-top.sexp",
+    ],
+    "booleans": [
+        "json-boolean.json",
+        "yaml-boolean.yaml",
+        "sexp-bool.sexp",
+        "sexp-bool-false.sexp",
+    ],
     "null": ["json-null.json", "yaml-null.yaml", "yaml-empty-value.yaml", "sexp-nil.sexp"],
     "NaN": ["json-nan.json", "yaml-nan.yaml", "sexp-nan.sexp"],
-    "infinity": ["json-1e400.json", "json-infinity.json", "json-neg-infinity.json", "yaml-inf.yaml",
-                 "yaml-neg-inf.yaml", "yaml-float-1e400.yaml", "yaml-sexagesimal-overflow.yaml",
-                 "sexp-1e400.sexp", "sexp-inf.sexp", "sexp-infinity.sexp", "sexp-neg-inf.sexp"],
-    "huge integers (10**400)": ["json-big-int.json", "json-int-2-53.json", "yaml-big-int.yaml",
-                                "yaml-huge-int.yaml", "sexp-big-int.sexp", "sexp-huge-int.sexp"],
-    "names that collide": ["json-duplicate-name.json", "json-name-collision-deep.json",
-                           "yaml-duplicate-name.yaml", "yaml-alias-named.yaml",
-                           "sexp-duplicate-name.sexp", "sexp-string-name-collision.sexp"],
-    "malformed names": ["json-malformed-name.json", "json-name-not-string.json",
-                        "json-long-name.json", "yaml-name-list.yaml", "sexp-malformed-name.sexp",
-                        "sexp-long-symbol.sexp"],
-    "unknown keys": ["json-unknown-key.json", "json-unknown-first-key.json",
-                     "json-unknown-wrapper-key.json", "yaml-unknown-key.yaml",
-                     "yaml-unknown-wrapper-key.yaml", "sexp-unknown-keyword.sexp",
-                     "sexp-wrapper-unknown-keyword.sexp"],
-    "duplicate keys": ["json-duplicate-key.json", "yaml-duplicate-key.yaml",
-                       "sexp-duplicate-root.sexp"],
-    "YAML tags": ["yaml-tag-python.yaml", "yaml-tag-python-new.yaml", "yaml-tag-python-name.yaml",
-                  "yaml-tag-custom.yaml", "yaml-tag-mapping.yaml", "yaml-tag-verbatim.yaml",
-                  "yaml-tag-directive.yaml", "yaml-tag-binary.yaml"],
-    "several YAML documents": ["yaml-several-docs.yaml", "yaml-several-docs-block.yaml",
-                               "yaml-several-docs-end-marker.yaml"],
-    "YAML merge keys": ["yaml-merge-key.yaml", "yaml-merge-key-alias.yaml",
-                        "yaml-merge-key-wrapper.yaml"],
-    "YAML alias bombs and loops": ["yaml-billion-laughs.yaml", "yaml-billion-laughs-flow.yaml",
-                                   "yaml-recursive-alias.yaml", "yaml-alias-unknown.yaml"],
-    "unbalanced parentheses": ["sexp-unbalanced-open.sexp", "sexp-unbalanced-close.sexp",
-                               "sexp-unbalanced-deep-close.sexp", "sexp-truncated.sexp"],
-    "stray dots": ["sexp-stray-dot.sexp", "sexp-dot-alone.sexp", "sexp-dot-first.sexp",
-                   "sexp-dot-end.sexp", "sexp-double-dot.sexp"],
-    "s-expression strings": ["sexp-string-child.sexp", "sexp-string-top.sexp",
-                             "sexp-unterminated-string.sexp", "sexp-bad-escape.sexp",
-                             "sexp-quote.sexp"],
-    "tokens of 5,000 characters": ["json-long-string.json", "json-long-name.json",
-                                   "yaml-long-scalar.yaml", "yaml-long-alias.yaml",
-                                   "sexp-long-symbol.sexp"],
-    "broken gzip": ["json-bad-gzip.json.gz", "json-truncated.json.gz", "json-gzip-garbage.json.gz",
-                    "json-gzip-not-json.json.gz"],
+    "infinity": [
+        "json-1e400.json",
+        "json-infinity.json",
+        "json-neg-infinity.json",
+        "yaml-inf.yaml",
+        "yaml-neg-inf.yaml",
+        "yaml-float-1e400.yaml",
+        "yaml-sexagesimal-overflow.yaml",
+        "sexp-1e400.sexp",
+        "sexp-inf.sexp",
+        "sexp-infinity.sexp",
+        "sexp-neg-inf.sexp",
+    ],
+    "huge integers (10**400)": [
+        "json-big-int.json",
+        "json-int-2-53.json",
+        "yaml-big-int.yaml",
+        "yaml-huge-int.yaml",
+        "sexp-big-int.sexp",
+        "sexp-huge-int.sexp",
+    ],
+    "names that collide": [
+        "json-duplicate-name.json",
+        "json-name-collision-deep.json",
+        "yaml-duplicate-name.yaml",
+        "yaml-alias-named.yaml",
+        "sexp-duplicate-name.sexp",
+        "sexp-string-name-collision.sexp",
+    ],
+    "malformed names": [
+        "json-malformed-name.json",
+        "json-name-not-string.json",
+        "json-long-name.json",
+        "yaml-name-list.yaml",
+        "sexp-malformed-name.sexp",
+        "sexp-long-symbol.sexp",
+    ],
+    "unknown keys": [
+        "json-unknown-key.json",
+        "json-unknown-first-key.json",
+        "json-unknown-wrapper-key.json",
+        "yaml-unknown-key.yaml",
+        "yaml-unknown-wrapper-key.yaml",
+        "sexp-unknown-keyword.sexp",
+        "sexp-wrapper-unknown-keyword.sexp",
+    ],
+    "duplicate keys": [
+        "json-duplicate-key.json",
+        "yaml-duplicate-key.yaml",
+        "sexp-duplicate-root.sexp",
+    ],
+    "YAML tags": [
+        "yaml-tag-python.yaml",
+        "yaml-tag-python-new.yaml",
+        "yaml-tag-python-name.yaml",
+        "yaml-tag-custom.yaml",
+        "yaml-tag-mapping.yaml",
+        "yaml-tag-verbatim.yaml",
+        "yaml-tag-directive.yaml",
+        "yaml-tag-binary.yaml",
+    ],
+    "several YAML documents": [
+        "yaml-several-docs.yaml",
+        "yaml-several-docs-block.yaml",
+        "yaml-several-docs-end-marker.yaml",
+    ],
+    "YAML merge keys": [
+        "yaml-merge-key.yaml",
+        "yaml-merge-key-alias.yaml",
+        "yaml-merge-key-wrapper.yaml",
+    ],
+    "YAML alias bombs and loops": [
+        "yaml-billion-laughs.yaml",
+        "yaml-billion-laughs-flow.yaml",
+        "yaml-recursive-alias.yaml",
+        "yaml-alias-unknown.yaml",
+    ],
+    "unbalanced parentheses": [
+        "sexp-unbalanced-open.sexp",
+        "sexp-unbalanced-close.sexp",
+        "sexp-unbalanced-deep-close.sexp",
+        "sexp-truncated.sexp",
+    ],
+    "stray dots": [
+        "sexp-stray-dot.sexp",
+        "sexp-dot-alone.sexp",
+        "sexp-dot-first.sexp",
+        "sexp-dot-end.sexp",
+        "sexp-double-dot.sexp",
+    ],
+    "s-expression strings": [
+        "sexp-string-child.sexp",
+        "sexp-string-top.sexp",
+        "sexp-unterminated-string.sexp",
+        "sexp-bad-escape.sexp",
+        "sexp-quote.sexp",
+    ],
+    "tokens of 5,000 characters": [
+        "json-long-string.json",
+        "json-long-name.json",
+        "yaml-long-scalar.yaml",
+        "yaml-long-alias.yaml",
+        "sexp-long-symbol.sexp",
+    ],
+    "broken gzip": [
+        "json-bad-gzip.json.gz",
+        "json-truncated.json.gz",
+        "json-gzip-garbage.json.gz",
+        "json-gzip-not-json.json.gz",
+    ],
     "long runs of blanks (regular-expression backtracking)": [
-        "yaml-blanks-then-scalar.yaml", "yaml-tree-then-blanks.yaml",
-        "yaml-blanks-before-quoted.yaml"],
+        "yaml-blanks-then-scalar.yaml",
+        "yaml-tree-then-blanks.yaml",
+        "yaml-blanks-before-quoted.yaml",
+    ],
 }
 
 
@@ -242,7 +369,9 @@ def test_corpus_through_the_cli(name: str, monkeypatch: pytest.MonkeyPatch) -> N
     for command in ("eval", "validate"):
         result = run(command, name)
         assert result.exit_code == 2, (command, result.stdout, result.stderr)
-        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        assert result.exception is None or isinstance(result.exception, SystemExit), (
+            result.exception
+        )
         assert result.stdout == ""
         assert result.stderr == expected_line(name) + "\n"
         assert_one_error_line(result.stderr, name)
@@ -255,29 +384,51 @@ def test_good_cases_through_the_cli(name: str, monkeypatch: pytest.MonkeyPatch) 
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
     [record] = [json.loads(line) for line in result.stdout.splitlines()]
-    tree = Tree.from_nested(json.loads(expected_line(name, GOOD).replace("(", "[").replace(")", "]")
-                                       .replace(" ", ",")))
+    tree = Tree.from_nested(
+        json.loads(expected_line(name, GOOD).replace("(", "[").replace(")", "]").replace(" ", ","))
+    )
     assert record["leaves_total"] == tree.n_leaves
 
 
 def test_whole_corpus_in_a_real_process() -> None:
     """``gtsearch validate`` on every bad file at once: one line each on stderr, in order."""
     with timed("the whole corpus, one process (validate)"):
-        proc = subprocess.run([*GTSEARCH, "validate", *BAD_CASES], cwd=BAD, capture_output=True,
-                              text=True, env=_env(), timeout=300)
+        proc = subprocess.run(
+            [*GTSEARCH, "validate", *BAD_CASES],
+            cwd=BAD,
+            capture_output=True,
+            text=True,
+            env=_env(),
+            timeout=300,
+        )
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert "Traceback" not in proc.stderr
     assert proc.stderr.splitlines() == [expected_line(n) for n in BAD_CASES]
 
 
-@pytest.mark.parametrize("name", ["json-truncated.json", "yaml-tag-python.yaml",
-                                  "yaml-billion-laughs.yaml", "sexp-unbalanced-open.sexp",
-                                  "json-binary-png.json", "json-bad-gzip.json.gz",
-                                  "yaml-sexagesimal-overflow.yaml", "sexp-long-symbol.sexp"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "json-truncated.json",
+        "yaml-tag-python.yaml",
+        "yaml-billion-laughs.yaml",
+        "sexp-unbalanced-open.sexp",
+        "json-binary-png.json",
+        "json-bad-gzip.json.gz",
+        "yaml-sexagesimal-overflow.yaml",
+        "sexp-long-symbol.sexp",
+    ],
+)
 def test_bad_files_in_real_processes(name: str) -> None:
-    proc = subprocess.run([*GTSEARCH, "eval", name, "-a", "all"], cwd=BAD, capture_output=True,
-                          text=True, env=_env(), timeout=120)
+    proc = subprocess.run(
+        [*GTSEARCH, "eval", name, "-a", "all"],
+        cwd=BAD,
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=120,
+    )
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == expected_line(name) + "\n"
     assert_one_error_line(proc.stderr, name)
@@ -297,10 +448,13 @@ EVIL_TAGS = [
 
 
 @pytest.mark.parametrize("tag", EVIL_TAGS)
-@pytest.mark.parametrize("where", ["tree: {tag}\n", "- 1\n- {tag}\n", "[1, {tag}]\n",
-                                   "tree:\n  name: a\n  children: {tag}\n"])
-def test_yaml_tags_construct_nothing(tag: str, where: str, tmp_path: Path,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "where",
+    ["tree: {tag}\n", "- 1\n- {tag}\n", "[1, {tag}]\n", "tree:\n  name: a\n  children: {tag}\n"],
+)
+def test_yaml_tags_construct_nothing(
+    tag: str, where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A tag that would run code or create a file is refused, and no constructor ever runs."""
     marker = tmp_path / "pwned"
     path = tmp_path / "evil.yaml"
@@ -311,13 +465,25 @@ def test_yaml_tags_construct_nothing(tag: str, where: str, tmp_path: Path,
         def constructing(*args: Any, **kwargs: Any) -> Any:
             calls.append(name)
             raise AssertionError(f"{name} was called")
+
         return constructing
 
-    for cls in (yaml.constructor.BaseConstructor, yaml.constructor.SafeConstructor,
-                yaml.constructor.FullConstructor, yaml.constructor.UnsafeConstructor):
-        for attr in ("construct_document", "construct_object", "construct_python_object_apply",
-                     "construct_python_object_new", "construct_python_name",
-                     "construct_python_module", "make_python_instance", "find_python_name"):
+    for cls in (
+        yaml.constructor.BaseConstructor,
+        yaml.constructor.SafeConstructor,
+        yaml.constructor.FullConstructor,
+        yaml.constructor.UnsafeConstructor,
+    ):
+        for attr in (
+            "construct_document",
+            "construct_object",
+            "construct_python_object_apply",
+            "construct_python_object_new",
+            "construct_python_name",
+            "construct_python_module",
+            "make_python_instance",
+            "find_python_name",
+        ):
             if attr in vars(cls):
                 monkeypatch.setattr(cls, attr, spy(f"{cls.__name__}.{attr}"))
     # refused as a tag, or as bad YAML where the tag cannot stand (in a flow list, say)
@@ -329,12 +495,21 @@ def test_yaml_tags_construct_nothing(tag: str, where: str, tmp_path: Path,
 def test_yaml_tag_runs_nothing_in_a_real_process(tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
     (tmp_path / "evil.yaml").write_text(
-        f"tree: !!python/object/apply:os.system ['touch {marker}']\n", encoding="utf-8")
-    proc = subprocess.run([*GTSEARCH, "eval", "evil.yaml"], cwd=tmp_path, capture_output=True,
-                          text=True, env=_env(), timeout=60)
+        f"tree: !!python/object/apply:os.system ['touch {marker}']\n", encoding="utf-8"
+    )
+    proc = subprocess.run(
+        [*GTSEARCH, "eval", "evil.yaml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
+    )
     assert proc.returncode == 2 and not marker.exists()
-    assert proc.stderr == ("evil.yaml:1:7: tag '!!python/object/apply:os.system' is not allowed: "
-                           "tree files hold only numbers, lists and mappings\n")
+    assert proc.stderr == (
+        "evil.yaml:1:7: tag '!!python/object/apply:os.system' is not allowed: "
+        "tree files hold only numbers, lists and mappings\n"
+    )
 
 
 # -- depth: 100,000 levels everywhere, 1,000,000 in subprocesses -----------------------------------
@@ -349,7 +524,9 @@ def chain(kind: str, depth: int, leaf: str = "1") -> str:
     if kind == "yaml-block":
         return "- " * depth + leaf + "\n"
     if kind == "json-named":
-        return "".join(f'{{"name": "n{i}", "children": [' for i in range(depth)) + leaf + "]}" * depth
+        return (
+            "".join(f'{{"name": "n{i}", "children": [' for i in range(depth)) + leaf + "]}" * depth
+        )
     if kind == "sexp-named":
         return "".join(f"(n{i} " for i in range(depth)) + leaf + ")" * depth
     if kind == "yaml-named":
@@ -363,8 +540,9 @@ CHAIN_KINDS = ["json", "sexp", "yaml-flow", "yaml-block"]
 
 
 @pytest.mark.slow
-def test_100k_deep_chains_evaluate_with_every_algorithm(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_100k_deep_chains_evaluate_with_every_algorithm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Each format, flow and block YAML, bare and named: loads and searches through the CLI."""
     monkeypatch.chdir(tmp_path)
     files = []
@@ -377,7 +555,9 @@ def test_100k_deep_chains_evaluate_with_every_algorithm(tmp_path: Path,
         result = run("eval", *bare, "-a", "all", "--format", "json")
     assert result.exit_code == 0, result.stderr
     records = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [(r["file"], r["algorithm"]) for r in records] == [(f, a) for f in bare for a in UNBOUNDED]
+    assert [(r["file"], r["algorithm"]) for r in records] == [
+        (f, a) for f in bare for a in UNBOUNDED
+    ]
     for r in records:
         assert (r["value"], r["exact"], r["leaves"], r["leaves_total"]) == (1, True, 1, 1), r
         assert r["pv"] == [0] * DEPTH
@@ -441,9 +621,13 @@ def test_million_deep_chains_in_subprocesses(tmp_path: Path) -> None:
         small.write_text(chain(kind, 250_000), encoding="utf-8")
         big.write_text(chain(kind, 1_000_000), encoding="utf-8")
         algorithms = ["alphabeta", "sss", "minimax"] if kind == "json" else []
-        procs[kind] = subprocess.Popen([sys.executable, "-c", MILLION, kind, str(small), str(big),
-                                        *algorithms], stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, text=True, env=_env())
+        procs[kind] = subprocess.Popen(
+            [sys.executable, "-c", MILLION, kind, str(small), str(big), *algorithms],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_env(),
+        )
     for kind, proc in procs.items():
         out, err = proc.communicate(timeout=600)
         assert proc.returncode == 0, (kind, proc.returncode, err[-2000:])
@@ -482,8 +666,9 @@ def _expanded() -> Any:
     return [a, [a, b], kids, [kids, a], b]
 
 
-def test_aliases_evaluate_like_the_expanded_tree(tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_aliases_evaluate_like_the_expanded_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     Path("aliases.yaml").write_text(ALIAS_YAML, encoding="utf-8")
     Path("expanded.json").write_text(json.dumps(_expanded()), encoding="utf-8")
@@ -494,7 +679,9 @@ def test_aliases_evaluate_like_the_expanded_tree(tmp_path: Path,
     for name in ("aliases.yaml", "expanded.json"):
         result = run("eval", name, "-a", "all", "--format", "json")
         assert result.exit_code == 0, result.stderr
-        results[name] = [tuple(r[k] for k in keys) for r in map(json.loads, result.stdout.splitlines())]
+        results[name] = [
+            tuple(r[k] for k in keys) for r in map(json.loads, result.stdout.splitlines())
+        ]
     assert results["aliases.yaml"] == results["expanded.json"]
     assert len(results["aliases.yaml"]) == len(UNBOUNDED)
     assert results["aliases.yaml"][0][5] == Tree.from_nested(_expanded()).n_leaves == 81
@@ -510,8 +697,9 @@ def _laughs(levels: int = 10, width: int = 10, flow: bool = False) -> str:
 
 
 @pytest.mark.parametrize("flow", [False, True], ids=["block", "flow"])
-def test_alias_bomb_is_refused_before_it_expands(flow: bool, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_alias_bomb_is_refused_before_it_expands(
+    flow: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Ten levels of ten aliases (10**10 leaves): exit 2 naming --max-nodes, well under a second."""
     monkeypatch.chdir(tmp_path)
     Path("laughs.yaml").write_text(_laughs(flow=flow), encoding="utf-8")
@@ -582,9 +770,16 @@ def test_node_limit_fails_fast_with_little_memory(tmp_path: Path) -> None:
     for fmt in ("json", "sexp", "yaml"):
         path = tmp_path / f"big{EXT[fmt]}"
         path.write_text(_big_text(fmt, 1_250_000), encoding="utf-8")
-        procs[fmt] = (path, subprocess.Popen([sys.executable, "-c", LIMIT, fmt, str(path)],
-                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                             text=True, env=_env()))
+        procs[fmt] = (
+            path,
+            subprocess.Popen(
+                [sys.executable, "-c", LIMIT, fmt, str(path)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=_env(),
+            ),
+        )
     for fmt, (path, proc) in procs.items():
         out, err = proc.communicate(timeout=600)
         assert proc.returncode == 0, err[-2000:]
@@ -593,8 +788,9 @@ def test_node_limit_fails_fast_with_little_memory(tmp_path: Path) -> None:
         assert f["nodes"] == 5_000_001
         # node 1000 is the '3' of the 250th group (node 0 is the outer bracket, 4 nodes a group)
         column = {"json": 2 + 249 * 8 + 5, "sexp": 2 + 249 * 8 + 5, "yaml": 2 + 249 * 11 + 7}[fmt]
-        assert f["error"] == (f"{path}:1:{column}: the tree has more than 1,000 nodes; "
-                              "raise --max-nodes to load it")
+        assert f["error"] == (
+            f"{path}:1:{column}: the tree has more than 1,000 nodes; raise --max-nodes to load it"
+        )
         assert f["fast_gives_way"]
         assert f["fail_s"] < 0.25 * f["full_s"], f
         assert f["fast_s"] < 0.1 * f["full_s"], f
@@ -603,8 +799,14 @@ def test_node_limit_fails_fast_with_little_memory(tmp_path: Path) -> None:
     # and through the command line
     path = procs["json"][0]
     t0 = time.perf_counter()
-    proc = subprocess.run([*GTSEARCH, "eval", path.name, "--max-nodes", "1000"], cwd=tmp_path,
-                          capture_output=True, text=True, env=_env(), timeout=120)
+    proc = subprocess.run(
+        [*GTSEARCH, "eval", path.name, "--max-nodes", "1000"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=120,
+    )
     TIMES["5,000,001 nodes, --max-nodes 1000, CLI process"] = time.perf_counter() - t0
     assert (proc.returncode, proc.stdout) == (2, "")
     assert_one_error_line(proc.stderr, path.name)
@@ -614,6 +816,7 @@ def test_node_limit_fails_fast_with_little_memory(tmp_path: Path) -> None:
 def test_node_limit_error_is_the_same_in_every_reader(fmt: str) -> None:
     """The vectorised reader, the streaming reader and loads_tree name the same node."""
     text = _big_text(fmt, 30_000)  # over FAST_MIN_CHARS: loads_tree tries the vectorised reader
+
     def general(limit: int) -> Tree:
         return GENERAL[fmt](text, "t", max_nodes=limit)
 
@@ -645,16 +848,23 @@ def test_gzip_bomb_is_refused_as_it_expands(tmp_path: Path) -> None:
         f.write(squeeze.compress(b"[1]") + squeeze.flush())
     assert (tmp_path / "bomb.json.gz").stat().st_size < (1 << 20)
     with timed("gzip bomb (72 MiB of blanks) through a process"):
-        proc = subprocess.run([*GTSEARCH, "eval", "bomb.json.gz"], cwd=tmp_path,
-                              capture_output=True, text=True, env=_env(), timeout=120)
+        proc = subprocess.run(
+            [*GTSEARCH, "eval", "bomb.json.gz"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env=_env(),
+            timeout=120,
+        )
     assert (proc.returncode, proc.stdout) == (2, "")
     line = assert_one_error_line(proc.stderr, "bomb.json.gz")
     assert f"more than {GZIP_MAX_RATIO}-fold" in line and "decompression bomb" in line
     # gzip at an ordinary ratio still loads, several members and zero padding included
     tree = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
     body = json.dumps(tree).encode()
-    (tmp_path / "ok.json.gz").write_bytes(gzip.compress(body[:9]) + gzip.compress(body[9:])
-                                          + b"\0" * 10)
+    (tmp_path / "ok.json.gz").write_bytes(
+        gzip.compress(body[:9]) + gzip.compress(body[9:]) + b"\0" * 10
+    )
     assert load_tree(str(tmp_path / "ok.json.gz")).to_nested() == tree
 
 
@@ -664,8 +874,9 @@ def test_vectorised_reader_leaves_tabs_to_yaml() -> None:
     assert parse_bare(text, "yaml", "t", 10**9) is None
     with pytest.raises(TreeFormatError) as e:
         loads_tree(text, "yaml", "t")
-    assert str(e.value) == ("t:1:1: found character that cannot start any token while scanning "
-                            "for the next token")
+    assert str(e.value) == (
+        "t:1:1: found character that cannot start any token while scanning for the next token"
+    )
     assert loads_tree(text, "json", "t").n_leaves == 40_000  # JSON allows the tab
 
 
@@ -706,8 +917,9 @@ def test_readers_take_linear_time_on_repeated_patterns() -> None:
     """Every reader on 3,000 and 12,000 repetitions of adversarial units (blanks, comments,
     brackets, anchors...): about 4x the time, never 16x; in a process with a time limit, so
     that exponential backtracking fails the test instead of hanging it."""
-    proc = subprocess.run([sys.executable, "-c", SCALING], capture_output=True, text=True,
-                          env=_env(), timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-c", SCALING], capture_output=True, text=True, env=_env(), timeout=600
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     worst = json.loads(proc.stdout)
     ratio, seconds, fmt, unit, tail = worst[0]
@@ -718,10 +930,26 @@ def test_readers_take_linear_time_on_repeated_patterns() -> None:
 @pytest.mark.skipif(not ON_POSIX, reason="the fuzzer's hang alarm needs SIGALRM")
 def test_fuzz_script_runs(tmp_path: Path) -> None:
     """scripts/fuzz.py (the long fuzzing sessions) still works: two targets, two seconds."""
-    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "fuzz.py"), "--seconds", "2",
-                           "--engine", "random", "--targets", "json,load", "--jobs", "2",
-                           "--workdir", str(tmp_path)], capture_output=True, text=True,
-                          env=_env(), timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "scripts" / "fuzz.py"),
+            "--seconds",
+            "2",
+            "--engine",
+            "random",
+            "--targets",
+            "json,load",
+            "--jobs",
+            "2",
+            "--workdir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert set(summary["targets"]) == {"json", "load"}
@@ -731,8 +959,11 @@ def test_fuzz_script_runs(tmp_path: Path) -> None:
 
 # -- fuzzing: the vectorised reader, and the sample files ---------------------------------------
 SYNTAX = {"json": ("[", "]", ","), "yaml": ("[", "]", ", "), "sexp": ("(", ")", " ")}
-BARE_NOISE = {"json": "[],0123456789-+.eE \n", "yaml": "[],0123456789-+.eE \n#a",
-              "sexp": "()0123456789-+.eE \n;a"}
+BARE_NOISE = {
+    "json": "[],0123456789-+.eE \n",
+    "yaml": "[],0123456789-+.eE \n#a",
+    "sexp": "()0123456789-+.eE \n;a",
+}
 
 
 def bare_text(nested: Any, fmt: str) -> str:
@@ -751,8 +982,12 @@ def near_bare(draw: st.DrawFn, fmt: str) -> str:
         j = draw(st.integers(i, min(len(text), i + 4)))
         piece = draw(st.text(BARE_NOISE[fmt], min_size=1, max_size=3))
         op = draw(st.sampled_from(["delete", "insert", "replace", "repeat"]))
-        text = {"delete": text[:i] + text[j:], "insert": text[:i] + piece + text[i:],
-                "replace": text[:i] + piece + text[j:], "repeat": text[:j] + text[i:j] + text[j:]}[op]
+        text = {
+            "delete": text[:i] + text[j:],
+            "insert": text[:i] + piece + text[i:],
+            "replace": text[:i] + piece + text[j:],
+            "repeat": text[:j] + text[i:j] + text[j:],
+        }[op]
     return text
 
 
@@ -809,13 +1044,13 @@ def test_fuzz_sample_file_mutations(name: str, data: st.DataObject) -> None:
         elif op == "cut":
             raw = raw[:i]
         elif i < len(raw):
-            raw = raw[:i] + bytes([raw[i] ^ (1 << data.draw(st.integers(0, 7)))]) + raw[i + 1:]
+            raw = raw[:i] + bytes([raw[i] ^ (1 << data.draw(st.integers(0, 7)))]) + raw[i + 1 :]
     squeeze = data.draw(st.booleans())  # as gzip, and then perhaps with a byte of it broken
     fmt = find_format(format_for_path(name).name)  # type: ignore[union-attr]
     blob = gzip.compress(raw, mtime=0) if squeeze else raw
     if squeeze and data.draw(st.booleans()):
         k = data.draw(st.integers(0, len(blob) - 1))
-        blob = blob[:k] + bytes([blob[k] ^ 0xFF]) + blob[k + 1:]
+        blob = blob[:k] + bytes([blob[k] ^ 0xFF]) + blob[k + 1 :]
     _load_bytes(blob, name + (".gz" if squeeze else ""), fmt.name)
 
 
@@ -846,21 +1081,24 @@ def big_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.skipif(not ON_POSIX, reason="needs a POSIX shell and pipes")
-@pytest.mark.parametrize("command", [
-    "eval {big} -a all --leaves --format json",
-    "eval {big} -a all --format csv",
-    "convert {big} --to yaml",
-    "gen -b 4 -d 9 --format sexp",
-    "show {big} --max-lines 100000",
-    "trace {big} -a alphabeta",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "eval {big} -a all --leaves --format json",
+        "eval {big} -a all --format csv",
+        "convert {big} --to yaml",
+        "gen -b 4 -d 9 --format sexp",
+        "show {big} --max-lines 100000",
+        "trace {big} -a alphabeta",
+    ],
+)
 def test_output_piped_into_head_ends_quietly(command: str, big_json: Path) -> None:
     """``| head -1``: the first line arrives, then no BrokenPipeError, no traceback, no noise."""
     exe = " ".join(GTSEARCH)
-    script = (f"{exe} {command.format(big=big_json)} | head -1; "
-              "echo \"status ${PIPESTATUS[0]}\" >&2")
-    proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=_env(),
-                          timeout=300)
+    script = f'{exe} {command.format(big=big_json)} | head -1; echo "status ${{PIPESTATUS[0]}}" >&2'
+    proc = subprocess.run(
+        ["bash", "-c", script], capture_output=True, text=True, env=_env(), timeout=300
+    )
     assert len(proc.stdout.splitlines()) == 1
     *noise, status = proc.stderr.splitlines()
     assert noise == [], proc.stderr
@@ -874,6 +1112,7 @@ def _cpu_seconds(pid: int) -> float:
 
 def _block_yaml(path: Path, b: int, d: int) -> None:
     """A uniform tree in block style (``- - - 1``), which libyaml reads event by event."""
+
     def lines() -> Iterator[str]:
         for i in range(b**d):
             t, j = (d - 1, 0) if i == 0 else (0, i)
@@ -886,20 +1125,39 @@ def _block_yaml(path: Path, b: int, d: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see a busy process")
+@pytest.mark.skipif(
+    not Path("/proc/self/stat").exists(), reason="needs /proc to see a busy process"
+)
 @pytest.mark.parametrize("what", ["search", "yaml-load"])
 def test_ctrl_c_exits_130_with_one_line(what: str, tmp_path: Path) -> None:
     """SIGINT to a busy ``gtsearch`` (a long search, or a slow YAML load): status 130, one line."""
     if what == "search":
-        result = run("gen", "-b", "4", "-d", "10", "--order", "worst", "--seed", "1",
-                     "-o", str(tmp_path / "worst.json"))
+        result = run(
+            "gen",
+            "-b",
+            "4",
+            "-d",
+            "10",
+            "--order",
+            "worst",
+            "--seed",
+            "1",
+            "-o",
+            str(tmp_path / "worst.json"),
+        )
         assert result.exit_code == 0, result.stderr
         args = ["eval", "worst.json", "-a", "minimax", "-a", "sss", "-a", "scout", "-a", "dual"]
     else:
         _block_yaml(tmp_path / "block.yaml", 4, 10)
         args = ["validate", "block.yaml"]
-    proc = subprocess.Popen([*GTSEARCH, *args], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=_env())
+    proc = subprocess.Popen(
+        [*GTSEARCH, *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+    )
     try:
         deadline = time.monotonic() + 60
         while _cpu_seconds(proc.pid) < 1.5 and proc.poll() is None:  # past start-up: busy
@@ -936,8 +1194,10 @@ def test_unreadable_inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert result.exit_code == 2 and json.loads(result.stdout)["value"] == 2
 
 
-@pytest.mark.skipif(not ON_POSIX or os.geteuid() == 0,
-                    reason="root reads files whatever their mode (see /proc/self/mem above)")
+@pytest.mark.skipif(
+    not ON_POSIX or os.geteuid() == 0,
+    reason="root reads files whatever their mode (see /proc/self/mem above)",
+)
 def test_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     Path("secret.json").write_text("[1]", encoding="utf-8")
@@ -950,11 +1210,18 @@ def test_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 @pytest.mark.skipif(not ON_POSIX, reason="needs a POSIX shell")
 def test_standard_input_empty_or_closed() -> None:
     exe = " ".join(GTSEARCH)
-    for stdin, line in (("</dev/null", "<stdin>:1:1: the file is empty"),
-                        ("<&-", "<stdin>: cannot read standard input: it is closed")):
+    for stdin, line in (
+        ("</dev/null", "<stdin>:1:1: the file is empty"),
+        ("<&-", "<stdin>: cannot read standard input: it is closed"),
+    ):
         for command in ("eval -", "validate -", "convert - --to json"):
-            proc = subprocess.run(["sh", "-c", f"exec {exe} {command} {stdin}"],
-                                  capture_output=True, text=True, env=_env(), timeout=60)
+            proc = subprocess.run(
+                ["sh", "-c", f"exec {exe} {command} {stdin}"],
+                capture_output=True,
+                text=True,
+                env=_env(),
+                timeout=60,
+            )
             assert (proc.returncode, proc.stdout) == (2, ""), (command, stdin, proc.stderr)
             assert proc.stderr == line + "\n", (command, stdin, proc.stderr)
 
@@ -966,15 +1233,32 @@ def test_standard_output_closed(big_json: Path, tmp_path: Path) -> None:
     A command with nothing to write to standard output still succeeds.
     """
     exe = " ".join(GTSEARCH)
-    for command in (f"eval {big_json} -a all", f"validate {big_json}", "--version", "--help",
-                    f"convert {big_json} --to yaml"):
-        proc = subprocess.run(["sh", "-c", f"exec {exe} {command} >&-"],
-                              capture_output=True, text=True, env=_env(), timeout=120)
-        assert (proc.returncode, proc.stderr) == (2, "<stdout>: cannot write: it is closed\n"), \
-            (command, proc.stderr)
+    for command in (
+        f"eval {big_json} -a all",
+        f"validate {big_json}",
+        "--version",
+        "--help",
+        f"convert {big_json} --to yaml",
+    ):
+        proc = subprocess.run(
+            ["sh", "-c", f"exec {exe} {command} >&-"],
+            capture_output=True,
+            text=True,
+            env=_env(),
+            timeout=120,
+        )
+        assert (proc.returncode, proc.stderr) == (2, "<stdout>: cannot write: it is closed\n"), (
+            command,
+            proc.stderr,
+        )
     out = tmp_path / "out.yaml"
-    proc = subprocess.run(["sh", "-c", f"exec {exe} convert {big_json} -o {out} >&-"],
-                          capture_output=True, text=True, env=_env(), timeout=120)
+    proc = subprocess.run(
+        ["sh", "-c", f"exec {exe} convert {big_json} -o {out} >&-"],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=120,
+    )
     assert (proc.returncode, proc.stderr) == (0, "") and out.stat().st_size > 0
 
 
@@ -983,21 +1267,39 @@ def test_standard_output_full(big_json: Path) -> None:
     """A full disk (``> /dev/full``): one line saying so, exit 2, no traceback."""
     for args in (["eval", str(big_json), "-a", "all"], ["--version"]):
         with open("/dev/full", "w") as full:
-            proc = subprocess.run([*GTSEARCH, *args], stdout=full, stderr=subprocess.PIPE,
-                                  text=True, env=_env(), timeout=120)
+            proc = subprocess.run(
+                [*GTSEARCH, *args],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=_env(),
+                timeout=120,
+            )
         assert (proc.returncode, proc.stderr) == (
-            2, "<stdout>: cannot write: no space left on device\n"), (args, proc.stderr)
+            2,
+            "<stdout>: cannot write: no space left on device\n",
+        ), (args, proc.stderr)
 
 
 ANSI = re.compile(r"\x1b\[")
 COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|9[0-7]|4[0-9]|10[0-7])(?:;[0-9;]*)?m")
 
 
-@pytest.mark.parametrize("args", [
-    ["eval", "{t}", "--format", "table"], ["eval", "{t}", "-a", "all"], ["algorithms"],
-    ["validate", "{t}"], ["show", "{t}"], ["trace", "{t}"], ["eval", "missing.json"],
-    ["eval", "{t}", "--bound", "nan"], ["--help"], ["eval", "-h"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["eval", "{t}", "--format", "table"],
+        ["eval", "{t}", "-a", "all"],
+        ["algorithms"],
+        ["validate", "{t}"],
+        ["show", "{t}"],
+        ["trace", "{t}"],
+        ["eval", "missing.json"],
+        ["eval", "{t}", "--bound", "nan"],
+        ["--help"],
+        ["eval", "-h"],
+    ],
+)
 @pytest.mark.parametrize("no_color", [False, True], ids=["plain", "NO_COLOR"])
 def test_no_escapes_off_a_terminal(args: list[str], no_color: bool, tmp_path: Path) -> None:
     """Standard output and error are pipes: plain text, whatever TERM says."""
@@ -1005,15 +1307,28 @@ def test_no_escapes_off_a_terminal(args: list[str], no_color: bool, tmp_path: Pa
     env = _env(TERM="xterm-256color", **({"NO_COLOR": "1"} if no_color else {}))
     if not no_color:
         env.pop("NO_COLOR", None)
-    proc = subprocess.run([*GTSEARCH, *(a.format(t="t.json") for a in args)], cwd=tmp_path,
-                          capture_output=True, text=True, env=env, timeout=60)
+    proc = subprocess.run(
+        [*GTSEARCH, *(a.format(t="t.json") for a in args)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert proc.stdout or proc.stderr
     assert not ANSI.search(proc.stdout + proc.stderr), (proc.stdout + proc.stderr)[:500]
 
 
 @pytest.mark.skipif(not ON_POSIX, reason="needs a pseudo-terminal")
-@pytest.mark.parametrize("args", [["eval", "t.json", "--format", "table"], ["algorithms"],
-                                  ["show", "t.json"], ["eval", "missing.json"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["eval", "t.json", "--format", "table"],
+        ["algorithms"],
+        ["show", "t.json"],
+        ["eval", "missing.json"],
+    ],
+)
 def test_no_colour_on_a_terminal_with_no_color(args: list[str], tmp_path: Path) -> None:
     import pty
 
@@ -1021,8 +1336,9 @@ def test_no_colour_on_a_terminal_with_no_color(args: list[str], tmp_path: Path) 
     env = _env(TERM="xterm-256color", COLUMNS="100", NO_COLOR="1")
     leader, follower = pty.openpty()
     try:
-        proc = subprocess.run([*GTSEARCH, *args], cwd=tmp_path, stdout=follower, stderr=follower,
-                              env=env, timeout=60)
+        proc = subprocess.run(
+            [*GTSEARCH, *args], cwd=tmp_path, stdout=follower, stderr=follower, env=env, timeout=60
+        )
         os.close(follower)
         chunks = []
         while True:
@@ -1042,26 +1358,32 @@ def test_no_colour_on_a_terminal_with_no_color(args: list[str], tmp_path: Path) 
 
 
 # -- bounds and windows that make no sense ---------------------------------------------------------
-@pytest.mark.parametrize(("args", "hint"), [
-    (["--alpha", "5", "--beta", "2"], "needs alpha < beta"),
-    (["--alpha", "3", "--beta", "3.0"], "needs alpha < beta"),
-    (["-a", "minimax", "--bound", "2"], "drop --bound or choose one of those with --algo"),
-    (["-a", "alphabeta", "--bound", "2"], "drop --bound"),
-    (["-a", "sss", "--alpha", "1"], "drop them or choose alphabeta"),
-    (["-a", "dual", "--beta", "1"], "drop them or choose alphabeta"),
-    (["-a", "sss-bounded"], "add --bound V"),
-    (["-a", "dual-bounded"], "add --bound V"),
-    *[([option, value], "give a finite number such as 3 or -2.5")
-      for option in ("--bound", "--alpha", "--beta", "--expect")
-      for value in ("abc", "nan", "inf", "-inf", "1e400", "-1e400", "", "0x10", "3,5")],
-    (["-a", ""], "names no algorithm"),
-    (["-a", "nosuch"], "unknown algorithm"),
-    (["--max-nodes", "0"], "x>=1"),
-    (["--depth", "-1"], "x>=0"),
-    (["--root", "both"], "'max', 'min'"),
-])
-def test_nonsense_options_are_usage_errors(args: list[str], hint: str, tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("args", "hint"),
+    [
+        (["--alpha", "5", "--beta", "2"], "needs alpha < beta"),
+        (["--alpha", "3", "--beta", "3.0"], "needs alpha < beta"),
+        (["-a", "minimax", "--bound", "2"], "drop --bound or choose one of those with --algo"),
+        (["-a", "alphabeta", "--bound", "2"], "drop --bound"),
+        (["-a", "sss", "--alpha", "1"], "drop them or choose alphabeta"),
+        (["-a", "dual", "--beta", "1"], "drop them or choose alphabeta"),
+        (["-a", "sss-bounded"], "add --bound V"),
+        (["-a", "dual-bounded"], "add --bound V"),
+        *[
+            ([option, value], "give a finite number such as 3 or -2.5")
+            for option in ("--bound", "--alpha", "--beta", "--expect")
+            for value in ("abc", "nan", "inf", "-inf", "1e400", "-1e400", "", "0x10", "3,5")
+        ],
+        (["-a", ""], "names no algorithm"),
+        (["-a", "nosuch"], "unknown algorithm"),
+        (["--max-nodes", "0"], "x>=1"),
+        (["--depth", "-1"], "x>=0"),
+        (["--root", "both"], "'max', 'min'"),
+    ],
+)
+def test_nonsense_options_are_usage_errors(
+    args: list[str], hint: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     Path("t.json").write_text("[[3, 12, 8], [2, 4, 6], [14, 5, 2]]", encoding="utf-8")
     if args[0] in ("--bound",):

@@ -24,8 +24,14 @@ Path_ = tuple[int, ...]
 
 
 # -- Plaat et al.'s MT and MTD, recursive, integers, on the ranked tree ----------------------
-def ref_mt(node: Any, gamma: int, is_max: bool, path: Path_, table: dict[Path_, list[int]],
-           out: list[Path_]) -> int:
+def ref_mt(
+    node: Any,
+    gamma: int,
+    is_max: bool,
+    path: Path_,
+    table: dict[Path_, list[int]],
+    out: list[Path_],
+) -> int:
     """MT(n, gamma): a null-window (gamma - 1, gamma) search with a transposition table."""
     entry = table.get(path)
     if entry is not None:
@@ -87,8 +93,11 @@ def ref_mtd(nested: Any, root_max: bool, first: float) -> tuple[Any, list[Path_]
 
 
 # -- properties --------------------------------------------------------------------------------
-guesses = (st.integers(-22, 22).map(float) | st.sampled_from([0.5, -1.25, 2.0, 3.0])
-           | st.floats(-12, 12, allow_nan=False, width=32).map(float))
+guesses = (
+    st.integers(-22, 22).map(float)
+    | st.sampled_from([0.5, -1.25, 2.0, 3.0])
+    | st.floats(-12, 12, allow_nan=False, width=32).map(float)
+)
 
 
 @settings(max_examples=250, deadline=None)
@@ -165,8 +174,11 @@ def test_registry_entries(name: str) -> None:
 
 
 def test_eval_takes_the_first_guess_as_bound() -> None:
-    result = CliRunner().invoke(cli, ["eval", "-", "-a", "mtdf", "--bound", "3", "--format",
-                                      "json"], input="((3 12 8) (2 4 6) (14 5 2))")
+    result = CliRunner().invoke(
+        cli,
+        ["eval", "-", "-a", "mtdf", "--bound", "3", "--format", "json"],
+        input="((3 12 8) (2 4 6) (14 5 2))",
+    )
     assert result.exit_code == 0, result.stderr
     assert '"params": {"bound": 3}' in result.stdout and '"value": 3' in result.stdout
     assert '"passes": 2' in result.stdout

@@ -9,16 +9,29 @@ from hypothesis import strategies as st
 from gtsearch.numbers import agrees, format_number, parse_number
 
 
-@pytest.mark.parametrize(("text", "value"), [("3", 3), ("-4", -4), ("+7", 7), (" 12 ", 12),
-                                             ("1_000", 1000), ("2.5", 2.5), ("-0.5", -0.5),
-                                             ("1e3", 1000.0), ("3.0", 3.0), (".5", 0.5)])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("3", 3),
+        ("-4", -4),
+        ("+7", 7),
+        (" 12 ", 12),
+        ("1_000", 1000),
+        ("2.5", 2.5),
+        ("-0.5", -0.5),
+        ("1e3", 1000.0),
+        ("3.0", 3.0),
+        (".5", 0.5),
+    ],
+)
 def test_parse_number(text: str, value: float) -> None:
     parsed = parse_number(text)
     assert parsed == value and type(parsed) is type(value)
 
 
-@pytest.mark.parametrize("text", ["", "abc", "3x", "inf", "-inf", "Infinity", "nan", "1e999",
-                                  "0x10", "1,5"])
+@pytest.mark.parametrize(
+    "text", ["", "abc", "3x", "inf", "-inf", "Infinity", "nan", "1e999", "0x10", "1,5"]
+)
 def test_parse_number_rejects(text: str) -> None:
     with pytest.raises(ValueError, match="number"):
         parse_number(text)
@@ -32,7 +45,12 @@ def test_parse_format_round_trip(v: float) -> None:
 
 def test_format_number() -> None:
     assert [format_number(v) for v in (3, 2.5, 3.0, -0.0, 10**20)] == [
-        "3", "2.5", "3.0", "-0.0", "100000000000000000000"]
+        "3",
+        "2.5",
+        "3.0",
+        "-0.0",
+        "100000000000000000000",
+    ]
 
 
 def test_agrees() -> None:

@@ -20,8 +20,9 @@ def fenced_blocks(text: str) -> list[str]:
 
 def test_starts_with_the_two_setup_commands() -> None:
     first, second = fenced_blocks(README)[:2]
-    assert first.strip() == ("python -m pip install -e . && "
-                             "gtsearch eval sample_trees/aima-fig5-2.yaml --algo alphabeta")
+    assert first.strip() == (
+        "python -m pip install -e . && gtsearch eval sample_trees/aima-fig5-2.yaml --algo alphabeta"
+    )
     assert second.strip() == "python -m pip install -e '.[test]' && python -m pytest"
     assert second.strip() in CI.splitlines(), ".ci/run runs the README's test command"
 
@@ -51,8 +52,9 @@ def test_exit_codes_are_documented() -> None:
 
 
 def test_the_sample_session_is_real() -> None:
-    result = CliRunner().invoke(cli, ["eval", "sample_trees/aima-fig5-2.yaml", "-a", "sss", "--leaves",
-                                      "--format", "json"])
+    result = CliRunner().invoke(
+        cli, ["eval", "sample_trees/aima-fig5-2.yaml", "-a", "sss", "--leaves", "--format", "json"]
+    )
     line = result.output.strip()
     shown = next(b for b in fenced_blocks(README) if '"algorithm": "sss"' in b)
     expected = next(x for x in shown.splitlines() if x.startswith("{"))

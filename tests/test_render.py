@@ -11,16 +11,42 @@ from rich.console import Console
 
 from gtsearch.algorithms import ALGORITHMS
 from gtsearch.render.labels import format_path, format_pv, format_seconds, format_value
-from gtsearch.render.tables import (CSV_COLUMNS, algorithm_dict, algorithms_text, csv_text,
-                                    json_lines, render_algorithms, render_table, summary_line,
-                                    takes_text)
+from gtsearch.render.tables import (
+    CSV_COLUMNS,
+    algorithm_dict,
+    algorithms_text,
+    csv_text,
+    json_lines,
+    render_algorithms,
+    render_table,
+    summary_line,
+    takes_text,
+)
 from gtsearch.result import SearchResult
 
-EXACT = SearchResult(algorithm="alphabeta", value=3, exact=True, bound=None, pv=(0, 0),
-                     pv_labels=("b", "b1"), leaves=7, leaves_total=9, seconds=0.000123)
-LOWER = SearchResult(algorithm="f1", value=2.5, exact=False, bound="lower", pv=(1, 0),
-                     pv_labels=(None, None), leaves=4, leaves_total=9, seconds=0.5,
-                     params={"bound": 2.5})
+EXACT = SearchResult(
+    algorithm="alphabeta",
+    value=3,
+    exact=True,
+    bound=None,
+    pv=(0, 0),
+    pv_labels=("b", "b1"),
+    leaves=7,
+    leaves_total=9,
+    seconds=0.000123,
+)
+LOWER = SearchResult(
+    algorithm="f1",
+    value=2.5,
+    exact=False,
+    bound="lower",
+    pv=(1, 0),
+    pv_labels=(None, None),
+    leaves=4,
+    leaves_total=9,
+    seconds=0.5,
+    params={"bound": 2.5},
+)
 UPPER = LOWER._replace(algorithm="dual-bounded", value=4, bound="upper", params={"bound": 4})
 MIXED = EXACT._replace(pv=(2, 1, 0), pv_labels=("d", None, "x"))
 WITH_LEAVES = EXACT._replace(leaf_order=((0, 0), (0, 1), (0, 2), (1, 0), (2, 0), (2, 1), (2, 2)))
@@ -34,14 +60,18 @@ def render(rows: list, **console: object) -> str:
 
 
 # -- pieces ----------------------------------------------------------------------------
-@pytest.mark.parametrize(("result", "text"), [(EXACT, "3"), (LOWER, "≥ 2.5"), (UPPER, "≤ 4"),
-                                              (EXACT._replace(value=3.0), "3.0")])
+@pytest.mark.parametrize(
+    ("result", "text"),
+    [(EXACT, "3"), (LOWER, "≥ 2.5"), (UPPER, "≤ 4"), (EXACT._replace(value=3.0), "3.0")],
+)
 def test_format_value(result: SearchResult, text: str) -> None:
     assert format_value(result) == text
 
 
-@pytest.mark.parametrize(("result", "text"), [(EXACT, "b → b1"), (LOWER, "1 → 0"),
-                                              (MIXED, "d → 1 → x"), (ROOT_ONLY, "(root)")])
+@pytest.mark.parametrize(
+    ("result", "text"),
+    [(EXACT, "b → b1"), (LOWER, "1 → 0"), (MIXED, "d → 1 → x"), (ROOT_ONLY, "(root)")],
+)
 def test_format_pv(result: SearchResult, text: str) -> None:
     assert format_pv(result) == text
 
@@ -83,8 +113,7 @@ def test_table_markup_in_names_is_text() -> None:
 
 def test_table_colours_only_on_a_terminal_without_no_color() -> None:
     assert "\x1b[" in render([("t", 0.0, EXACT)], force_terminal=True, color_system="standard")
-    plain = render([("t", 0.0, EXACT)], force_terminal=True, color_system="standard",
-                   no_color=True)
+    plain = render([("t", 0.0, EXACT)], force_terminal=True, color_system="standard", no_color=True)
     assert "\x1b[36m" not in plain  # cyan
 
 
@@ -95,11 +124,13 @@ def test_json_lines_are_to_dict() -> None:
     assert text.endswith("\n")
     lines = text.splitlines()
     assert len(lines) == 3
-    for (file, load, result), line in zip(rows, lines):
+    for (file, load, result), line in zip(rows, lines, strict=True):
         assert json.loads(line) == result.to_dict(file, load)
-    assert lines[0].startswith('{"file": "t.yaml", "algorithm": "alphabeta", "value": 3, '
-                               '"exact": true, "bound": null, "pv": [0, 0], '
-                               '"pv_labels": ["b", "b1"], "leaves": 7, "leaves_total": 9, ')
+    assert lines[0].startswith(
+        '{"file": "t.yaml", "algorithm": "alphabeta", "value": 3, '
+        '"exact": true, "bound": null, "pv": [0, 0], '
+        '"pv_labels": ["b", "b1"], "leaves": 7, "leaves_total": 9, '
+    )
     assert '"value": 2.5, "exact": false, "bound": "lower"' in lines[1]
     assert json.loads(lines[2])["leaf_order"][3] == [1, 0]
     assert json_lines([]) == ""
@@ -116,19 +147,39 @@ def test_csv() -> None:
     rows = list(csv.reader(io.StringIO(text)))
     assert tuple(rows[0]) == CSV_COLUMNS
     assert len(rows) == 3
-    first, second = (dict(zip(rows[0], row)) for row in rows[1:])
-    assert first == {"file": "t.yaml", "algorithm": "alphabeta", "value": "3", "exact": "true",
-                     "bound": "", "pv": "0.0", "pv_labels": "b b1", "leaves": "7",
-                     "leaves_total": "9", "seconds": "0.000123", "load_seconds": "0.001",
-                     "nodes": "0", "params": ""}
+    first, second = (dict(zip(rows[0], row, strict=True)) for row in rows[1:])
+    assert first == {
+        "file": "t.yaml",
+        "algorithm": "alphabeta",
+        "value": "3",
+        "exact": "true",
+        "bound": "",
+        "pv": "0.0",
+        "pv_labels": "b b1",
+        "leaves": "7",
+        "leaves_total": "9",
+        "seconds": "0.000123",
+        "load_seconds": "0.001",
+        "nodes": "0",
+        "params": "",
+    }
     assert (second["file"], second["value"], second["exact"], second["bound"]) == (
-        "a, b.json", "2.5", "false", "lower")
+        "a, b.json",
+        "2.5",
+        "false",
+        "lower",
+    )
     assert (second["pv_labels"], second["load_seconds"], second["params"]) == ("", "", "bound=2.5")
 
 
 def test_csv_mixed_labels_leaves_and_extra_columns() -> None:
-    text = csv_text([("t", 0.0, MIXED._replace(extra={"max_open": 5})), ("t", 0.0, WITH_LEAVES),
-                     ("t", 0.0, ROOT_ONLY)])
+    text = csv_text(
+        [
+            ("t", 0.0, MIXED._replace(extra={"max_open": 5})),
+            ("t", 0.0, WITH_LEAVES),
+            ("t", 0.0, ROOT_ONLY),
+        ]
+    )
     rows = list(csv.DictReader(io.StringIO(text)))
     assert list(rows[0])[-2:] == ["max_open", "leaf_order"]
     assert (rows[0]["pv"], rows[0]["pv_labels"], rows[0]["max_open"]) == ("2.1.0", "d - x", "5")
@@ -145,11 +196,13 @@ def test_csv_empty() -> None:
 def test_algorithms_text_and_table() -> None:
     lines = algorithms_text(ALGORITHMS).splitlines()
     assert len(lines) == len(ALGORITHMS)
-    for algo, line in zip(ALGORITHMS, lines):
+    for algo, line in zip(ALGORITHMS, lines, strict=True):
         assert line.startswith(algo.name + " ")
         assert line.endswith(algo.summary)
         assert takes_text(algo) in line
-    assert len({line.index(a.summary) for a, line in zip(ALGORITHMS, lines)}) == 1  # aligned
+    assert (
+        len({line.index(a.summary) for a, line in zip(ALGORITHMS, lines, strict=True)}) == 1
+    )  # aligned
     out = io.StringIO()
     render_algorithms(ALGORITHMS, Console(file=out, width=200))
     for algo in ALGORITHMS:
@@ -169,13 +222,37 @@ def test_takes_text_and_dict() -> None:
 
 
 def test_summary_line() -> None:
-    summary = {"nodes": 13, "leaves": 9, "internal": 4, "depth": 2, "branching_min": 2,
-               "branching_mean": 3.0, "branching_max": 4, "root": "min", "names": 13,
-               "static_values": 4, "title": "AIMA", "expect": 2.5}
+    summary = {
+        "nodes": 13,
+        "leaves": 9,
+        "internal": 4,
+        "depth": 2,
+        "branching_min": 2,
+        "branching_mean": 3.0,
+        "branching_max": 4,
+        "root": "min",
+        "names": 13,
+        "static_values": 4,
+        "title": "AIMA",
+        "expect": 2.5,
+    }
     assert summary_line("t.yaml", summary) == (
         "t.yaml: ok: 13 nodes, 9 leaves, depth 2, branching 2-4 (mean 3), root min, 13 names, "
-        "4 static values, expect 2.5, title 'AIMA'")
-    leaf = dict(summary, nodes=1, leaves=1, internal=0, depth=0, branching_min=None,
-                branching_mean=None, branching_max=None, title=None, expect=None)
-    assert summary_line("x", leaf) == ("x: ok: 1 nodes, 1 leaves, depth 0, branching - "
-                                       "(a single leaf), root min, 13 names, 4 static values")
+        "4 static values, expect 2.5, title 'AIMA'"
+    )
+    leaf = dict(
+        summary,
+        nodes=1,
+        leaves=1,
+        internal=0,
+        depth=0,
+        branching_min=None,
+        branching_mean=None,
+        branching_max=None,
+        title=None,
+        expect=None,
+    )
+    assert summary_line("x", leaf) == (
+        "x: ok: 1 nodes, 1 leaves, depth 0, branching - "
+        "(a single leaf), root min, 13 names, 4 static values"
+    )

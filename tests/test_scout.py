@@ -49,8 +49,9 @@ def ranked(nested: Any) -> Any:
     return build(nested)
 
 
-def ref_negascout(node: Any, sign: int, alpha: float, beta: float, path: Path_,
-                  out: list[Path_]) -> float:
+def ref_negascout(
+    node: Any, sign: int, alpha: float, beta: float, path: Path_, out: list[Path_]
+) -> float:
     """Reinefeld's NegaScout, fail-soft, integer null windows; a leaf child is not re-searched."""
     if not isinstance(node, list):
         out.append(path)
@@ -240,7 +241,9 @@ def test_deep_comb_does_not_recurse(name: str) -> None:
     rng = random.Random(1)
     nested: Any = 0
     for _ in range(5000):
-        nested = [rng.randint(-9, 9), nested] if rng.random() < 0.5 else [nested, rng.randint(-9, 9)]
+        nested = (
+            [rng.randint(-9, 9), nested] if rng.random() < 0.5 else [nested, rng.randint(-9, 9)]
+        )
     tree = Tree.from_nested(nested)
     r = search(tree, name)
     assert r.value == search(tree, "minimax").value

@@ -18,12 +18,12 @@ from click.testing import CliRunner, Result
 import gtsearch.render.console as console_module
 from gtsearch import load_tree, loads_tree, search
 from gtsearch.cli import cli
-from gtsearch.render.terminal import Options, draw_text
-from gtsearch.render.svg import MAX_PICTURE_NODES, to_dot, to_svg
-from gtsearch.render.replay import replay_data, to_html
-from gtsearch.tree import Tree
 from gtsearch.render.labels import range_text
+from gtsearch.render.replay import replay_data, to_html
+from gtsearch.render.svg import MAX_PICTURE_NODES, to_dot, to_svg
+from gtsearch.render.terminal import Options, draw_text
 from gtsearch.render.view import build_view, replay_steps, value_ranges
+from gtsearch.tree import Tree
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "tests" / "cases" / "show"
@@ -60,8 +60,13 @@ def assert_usage_error(result: Result, *fragments: str) -> None:
 
 
 # -- golden drawings and traces ------------------------------------------------------------
-GOLDEN = [(AIMA, "aima", "alphabeta"), (AIMA, "aima", "sss"), (AIMA, "aima", "dual"),
-          (WIKI, "wikipedia", "alphabeta"), (WIKI, "wikipedia", "sss")]
+GOLDEN = [
+    (AIMA, "aima", "alphabeta"),
+    (AIMA, "aima", "sss"),
+    (AIMA, "aima", "dual"),
+    (WIKI, "wikipedia", "alphabeta"),
+    (WIKI, "wikipedia", "sss"),
+]
 
 
 @pytest.mark.parametrize(("path", "stem", "algo"), GOLDEN)
@@ -83,8 +88,10 @@ def test_aima_sss_trace_shows_the_leaves_in_order() -> None:
     out = run("trace", AIMA, "-a", "sss").stdout
     values = [int(v) for v in re.findall(r"case 2: evaluate \w+ = (\d+)", out)]
     assert values == [3, 2, 14, 5, 2, 12, 8]
-    assert "case 5: A is MAX: B solves it, insert (A, SOLVED, 3), purge (c1, SOLVED, 2) " \
-           "(d3, SOLVED, 2)" in out
+    assert (
+        "case 5: A is MAX: B solves it, insert (A, SOLVED, 3), purge (c1, SOLVED, 2) "
+        "(d3, SOLVED, 2)" in out
+    )
     assert "case 1: the root is solved: value 3" in out
 
 
@@ -109,9 +116,14 @@ def test_trace_json_lines(algo: str) -> None:
     assert end["event"] == "result"
     fast = search(load_tree(WIKI), algo, leaf_order=True)
     assert (end["value"], end["exact"], end["bound"], end["leaves"]) == (
-        fast.value, fast.exact, fast.bound, fast.leaves)
-    leaves = [r["path"] for r in steps
-              if r["event"] == "leaf" or r["event"] == "take" and r["case"] == 2]
+        fast.value,
+        fast.exact,
+        fast.bound,
+        fast.leaves,
+    )
+    leaves = [
+        r["path"] for r in steps if r["event"] == "leaf" or r["event"] == "take" and r["case"] == 2
+    ]
     assert leaves == [list(p) for p in fast.leaf_order or ()]
     kinds = {r["event"] for r in steps}
     if algo in ("sss", "dual"):
@@ -129,8 +141,10 @@ def test_trace_json_lines(algo: str) -> None:
 
 
 def test_trace_json_infinities_are_strings() -> None:
-    records = [json.loads(x) for x in run("trace", AIMA, "-a", "sss", "--format", "json")
-               .stdout.splitlines()]
+    records = [
+        json.loads(x)
+        for x in run("trace", AIMA, "-a", "sss", "--format", "json").stdout.splitlines()
+    ]
     assert records[0]["open"] == [{"node": 0, "label": "A", "status": "live", "h": "+inf"}]
     records = [json.loads(x) for x in run("trace", AIMA, "--format", "json").stdout.splitlines()]
     assert records[1]["alpha"] == "-inf" and records[1]["beta"] == "+inf"
@@ -149,8 +163,12 @@ def test_trace_bounded_and_min_root() -> None:
 def test_trace_no_open() -> None:
     out = run("trace", AIMA, "-a", "sss", "--no-open").stdout
     assert "OPEN" not in out and "case 5" in out
-    records = [json.loads(x) for x in run("trace", AIMA, "-a", "sss", "--no-open", "--format",
-                                          "json").stdout.splitlines()]
+    records = [
+        json.loads(x)
+        for x in run(
+            "trace", AIMA, "-a", "sss", "--no-open", "--format", "json"
+        ).stdout.splitlines()
+    ]
     assert all("open" not in r for r in records[1:])
 
 
@@ -189,8 +207,9 @@ def test_max_depth_and_max_lines_say_what_is_left_out() -> None:
     assert "output cut: nodes deeper than 1 are not drawn; 12 nodes not shown" in text
     text = draw_text(view, Options(max_lines=4))
     assert "output cut after 4 lines: 11 more nodes not drawn" in text
-    drawn = [line for line in text.splitlines()[2:] if "MAX" in line or "MIN" in line
-             or "● #" in line]
+    drawn = [
+        line for line in text.splitlines()[2:] if "MAX" in line or "MIN" in line or "● #" in line
+    ]
     assert len(drawn) == 4
     full = draw_text(view, Options(max_lines=None))
     assert "output cut" not in full and full.count("●") == 8 + 1
@@ -210,17 +229,27 @@ def test_show_cli_options(tmp_path: Path) -> None:
     result = run("show", AIMA, "--max-depth", "1", "--max-lines", "0")
     assert result.exit_code == 0
     assert "output cut: nodes deeper than 1 are not drawn; 9 nodes not shown" in result.stdout
-    assert run("show", AIMA, "--root", "min", "-a", "sss").stdout.splitlines()[1].startswith(
-        "sss: value 6, PV C → c3")
-    assert run("show", AIMA, "-a", "ab", "--alpha", "4").stdout.splitlines()[1].startswith(
-        "alphabeta (alpha 4): value ≤ 3 (upper bound)")
-    assert run("show", AIMA, "-a", "f1", "--bound", "2").stdout.splitlines()[1].startswith(
-        "f1 (bound 2): value ≥ 3 (lower bound)")
+    assert (
+        run("show", AIMA, "--root", "min", "-a", "sss")
+        .stdout.splitlines()[1]
+        .startswith("sss: value 6, PV C → c3")
+    )
+    assert (
+        run("show", AIMA, "-a", "ab", "--alpha", "4")
+        .stdout.splitlines()[1]
+        .startswith("alphabeta (alpha 4): value ≤ 3 (upper bound)")
+    )
+    assert (
+        run("show", AIMA, "-a", "f1", "--bound", "2")
+        .stdout.splitlines()[1]
+        .startswith("f1 (bound 2): value ≥ 3 (lower bound)")
+    )
     dot = run("show", AIMA, "--dot", "-")
     assert dot.exit_code == 0 and dot.stdout.startswith("digraph ") and "MAX" not in dot.stdout
     out = tmp_path / "t"
-    quiet = run("show", AIMA, "-q", "--dot", f"{out}.dot", "--svg", f"{out}.svg", "--html",
-                f"{out}.html")
+    quiet = run(
+        "show", AIMA, "-q", "--dot", f"{out}.dot", "--svg", f"{out}.svg", "--html", f"{out}.html"
+    )
     assert quiet.exit_code == 0 and quiet.stdout == ""
     assert Path(f"{out}.dot").read_text().startswith("digraph")
     ET.parse(f"{out}.svg")
@@ -229,16 +258,20 @@ def test_show_cli_options(tmp_path: Path) -> None:
 
 def test_show_errors(tmp_path: Path) -> None:
     assert_usage_error(run("show", AIMA, "-a", "nope"), "unknown algorithm 'nope'")
-    assert_usage_error(run("show", AIMA, "-a", "alphabeta", "--bound", "3"), "--bound does not apply")
+    assert_usage_error(
+        run("show", AIMA, "-a", "alphabeta", "--bound", "3"), "--bound does not apply"
+    )
     assert_usage_error(run("show", AIMA, "-a", "sss-bounded"), "needs a bound")
     assert_usage_error(run("show", AIMA, "-a", "all"), "one algorithm at a time")
     assert_usage_error(run("show", AIMA, "--dot", "-", "--svg", "-"), "only one of")
-    assert_usage_error(run("show", AIMA, "--svg", str(tmp_path / "no" / "such" / "dir.svg")),
-                       "cannot write")
+    assert_usage_error(
+        run("show", AIMA, "--svg", str(tmp_path / "no" / "such" / "dir.svg")), "cannot write"
+    )
     assert_usage_error(run("show", str(tmp_path / "missing.yaml")), "missing.yaml")
     assert_usage_error(run("trace", AIMA, "-a", "dual-bounded"), "needs a bound")
-    assert_usage_error(run("trace", AIMA, "-a", "alphabeta", "--alpha", "3", "--beta", "3"),
-                       "alpha < beta")
+    assert_usage_error(
+        run("trace", AIMA, "-a", "alphabeta", "--alpha", "3", "--beta", "3"), "alpha < beta"
+    )
 
 
 def test_picture_size_limit(tmp_path: Path) -> None:
@@ -247,12 +280,18 @@ def test_picture_size_limit(tmp_path: Path) -> None:
     for _ in range(13):
         nested = [nested, nested]
     big.write_text(json.dumps(nested))
-    assert_usage_error(run("show", str(big), "-q", "--svg", str(tmp_path / "big.svg")),
-                       f"more than {MAX_PICTURE_NODES:,} nodes", "--max-depth")
+    assert_usage_error(
+        run("show", str(big), "-q", "--svg", str(tmp_path / "big.svg")),
+        f"more than {MAX_PICTURE_NODES:,} nodes",
+        "--max-depth",
+    )
     ok = run("show", str(big), "-q", "--max-depth", "4", "--svg", str(tmp_path / "big.svg"))
     assert ok.exit_code == 0, ok.stderr
-    nodes = [g for g in ET.parse(tmp_path / "big.svg").iter(f"{SVG_NS}g")
-             if "node" in g.get("class", "").split()]
+    nodes = [
+        g
+        for g in ET.parse(tmp_path / "big.svg").iter(f"{SVG_NS}g")
+        if "node" in g.get("class", "").split()
+    ]
     assert len(nodes) == 31
 
 
@@ -265,9 +304,16 @@ def svg_parts(svg: str) -> tuple[list[ET.Element], list[ET.Element]]:
     return nodes, edges
 
 
-@pytest.mark.parametrize(("path", "algo", "n_nodes", "pruned", "pv_len"), [
-    (AIMA, "alphabeta", 13, 2, 2), (AIMA, "sss", 13, 2, 2), (AIMA, "minimax", 13, 0, 2),
-    (WIKI, "alphabeta", 33, 8, 4), (WIKI, "sss", 33, 12, 4)])
+@pytest.mark.parametrize(
+    ("path", "algo", "n_nodes", "pruned", "pv_len"),
+    [
+        (AIMA, "alphabeta", 13, 2, 2),
+        (AIMA, "sss", 13, 2, 2),
+        (AIMA, "minimax", 13, 0, 2),
+        (WIKI, "alphabeta", 33, 8, 4),
+        (WIKI, "sss", 33, 12, 4),
+    ],
+)
 def test_svg_and_dot_files(path: str, algo: str, n_nodes: int, pruned: int, pv_len: int) -> None:
     tree = load_tree(path)
     view = build_view(tree, algo)
@@ -277,7 +323,8 @@ def test_svg_and_dot_files(path: str, algo: str, n_nodes: int, pruned: int, pv_l
     dashed = [e for e in edges if e.get("stroke-dasharray")]
     assert len(dashed) == pruned
     assert {int(e.get("data-node", -1)) for e in dashed} == {
-        n for n in range(tree.n_nodes) if not view.searched[n]}
+        n for n in range(tree.n_nodes) if not view.searched[n]
+    }
     bold = [e for e in edges if float(e.get("stroke-width", 0)) >= 3]
     assert sorted(int(e.get("data-node", -1)) for e in bold) == view.pv[1:]
     assert len(bold) == pv_len
@@ -308,15 +355,17 @@ def test_svg_for_the_replay_is_bare() -> None:
 
 
 def test_dot_escapes_names() -> None:
-    tree = loads_tree('{"tree": {"name": "say \\"hi\\" \\\\ there", "children": [1, 2]}}',
-                      input_format="json")
+    tree = loads_tree(
+        '{"tree": {"name": "say \\"hi\\" \\\\ there", "children": [1, 2]}}', input_format="json"
+    )
     dot = to_dot(build_view(tree, "minimax"))
     assert 'label="say \\"hi\\" \\\\ there\\n= 2"' in dot
 
 
 def test_html_is_self_contained_and_embeds_the_trace() -> None:
-    tree = loads_tree('{"tree": {"name": "</script><b>x", "children": [[3, 1], [0, 9]]}}',
-                      input_format="json")
+    tree = loads_tree(
+        '{"tree": {"name": "</script><b>x", "children": [[3, 1], [0, 9]]}}', input_format="json"
+    )
     view = build_view(tree, "sss", keep_events=True)
     page = to_html(view)
     assert page.count("</script>") == 2  # the JSON and the code; the name cannot close them
@@ -332,9 +381,11 @@ def test_html_is_self_contained_and_embeds_the_trace() -> None:
 
 
 def test_replay_steps_prune_only_what_is_never_evaluated() -> None:
-    for nested in ([[3, 12, 8], [2, 4, 6], [14, 5, 2]],
-                   [[[[5, 6], [7, 4, 5]], [[3]]], [[[6], [6, 9]], [[7]]], [[[5]], [[9, 8], [6]]]],
-                   [[1, [2, 3]], [[0, 4], 5], [6]]):
+    for nested in (
+        [[3, 12, 8], [2, 4, 6], [14, 5, 2]],
+        [[[[5, 6], [7, 4, 5]], [[3]]], [[[6], [6, 9]], [[7]]], [[[5]], [[9, 8], [6]]]],
+        [[1, [2, 3]], [[0, 4], 5], [6]],
+    ):
         for root_max in (True, False):
             tree = Tree.from_nested(nested, root_max=root_max)
             for algo in ("minimax", "alphabeta", "f1", "sss", "dual"):
@@ -380,8 +431,12 @@ def doc_sessions() -> list[tuple[str, str, str]]:
         for block in re.findall(r"^```\n(.*?)^```", text, re.M | re.S):
             lines = block.splitlines()
             commands = [x for x in lines if x.startswith("$ ")]
-            if (len(commands) != 1 or not lines[0].startswith("$ gtsearch ")
-                    or len(lines) < 2 or "..." in lines):
+            if (
+                len(commands) != 1
+                or not lines[0].startswith("$ gtsearch ")
+                or len(lines) < 2
+                or "..." in lines
+            ):
                 continue
             args = shlex.split(lines[0][2:])
             if args[1] not in ("show", "trace"):

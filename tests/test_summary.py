@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
-from gtsearch.summary import summarize
 from gtsearch.builder import TreeBuilder
+from gtsearch.summary import summarize
 from gtsearch.tree import Meta, Tree
 
 
 def test_bare_tree() -> None:
     s = summarize(Tree.from_nested([[3, 12, 8], [2, 4], [[14, 5], 2, 1, 0]]))
-    assert s == {"nodes": 15, "leaves": 10, "internal": 5, "depth": 3, "branching_min": 2,
-                 "branching_mean": 2.8, "branching_max": 4, "root": "max", "names": 0,
-                 "static_values": 0, "title": None, "expect": None}
+    assert s == {
+        "nodes": 15,
+        "leaves": 10,
+        "internal": 5,
+        "depth": 3,
+        "branching_min": 2,
+        "branching_mean": 2.8,
+        "branching_max": 4,
+        "root": "max",
+        "names": 0,
+        "static_values": 0,
+        "title": None,
+        "expect": None,
+    }
 
 
 def test_full_tree() -> None:
@@ -27,7 +38,12 @@ def test_full_tree() -> None:
     assert (s["nodes"], s["leaves"], s["internal"], s["depth"]) == (4, 2, 2, 2)
     assert (s["branching_min"], s["branching_mean"], s["branching_max"]) == (1, 1.5, 2)
     assert (s["root"], s["names"], s["static_values"], s["title"], s["expect"]) == (
-        "min", 2, 2, "t", 1)
+        "min",
+        2,
+        2,
+        "t",
+        1,
+    )
 
 
 def test_single_leaf() -> None:

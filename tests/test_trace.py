@@ -12,10 +12,19 @@ from hypothesis import strategies as st
 
 from gtsearch import load_tree, search
 from gtsearch.algorithms import ALGORITHMS
-from gtsearch.errors import UsageError
-from gtsearch.algorithms.events import (LIVE, SOLVED, Cutoff, Enter, Leaf, Result, Return, Start,
-                                        Take)
+from gtsearch.algorithms.events import (
+    LIVE,
+    SOLVED,
+    Cutoff,
+    Enter,
+    Leaf,
+    Result,
+    Return,
+    Start,
+    Take,
+)
 from gtsearch.algorithms.steps import TRACERS, trace
+from gtsearch.errors import UsageError
 from gtsearch.render.labels import Labels
 from gtsearch.render.trace import event_dict, trace_text
 from gtsearch.tree import Tree
@@ -62,7 +71,7 @@ SPEC_ALGORITHMS = ["minimax", "f1", "alphabeta", "sss", "sss-bounded", "dual", "
 
 
 def test_every_spec_algorithm_is_traced() -> None:
-    assert TRACED[:len(SPEC_ALGORITHMS)] == SPEC_ALGORITHMS == list(TRACERS)
+    assert TRACED[: len(SPEC_ALGORITHMS)] == SPEC_ALGORITHMS == list(TRACERS)
 
 
 def test_untraced_algorithms_are_refused_clearly() -> None:
@@ -73,13 +82,20 @@ def test_untraced_algorithms_are_refused_clearly() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(trees, st.booleans(), st.sampled_from(TRACED), st.integers(-12, 12),
-       st.integers(-12, 12), st.booleans())
+@given(
+    trees,
+    st.booleans(),
+    st.sampled_from(TRACED),
+    st.integers(-12, 12),
+    st.integers(-12, 12),
+    st.booleans(),
+)
 @example([[3, 12, 8], [2, 4, 6], [14, 5, 2]], True, "sss", 0, 0, False)
 @example(4, False, "dual-bounded", 4, 0, True)
 @example([[1, 1], [1, 1]], False, "alphabeta", 1, 2, True)
-def test_trace_evaluates_the_fast_leaves_in_order(nested: object, root_max: bool, name: str,
-                                                 a: int, b: int, use: bool) -> None:
+def test_trace_evaluates_the_fast_leaves_in_order(
+    nested: object, root_max: bool, name: str, a: int, b: int, use: bool
+) -> None:
     tree = Tree.from_nested(nested, root_max=root_max)
     events = check_same_as_fast(tree, name, params_for(name, a, b, use))
     labels = Labels(tree)
@@ -150,7 +166,8 @@ def test_aima_sss_leaf_order() -> None:
     assert [tree.number(n) for n in evaluated(events)] == [3, 12, 8, 2, 14, 5, 2]
     cut = [ev for ev in events if isinstance(ev, Cutoff)]
     assert [(ev.node, ev.side, ev.bound, ev.pruned_leaves) for ev in cut] == [
-        (tree.node_at([1]), "alpha", 3, 2)]
+        (tree.node_at([1]), "alpha", 3, 2)
+    ]
 
 
 def test_errors() -> None:

@@ -7,8 +7,8 @@ import math
 import pytest
 from hypothesis import given, settings
 
-from gtsearch.errors import GtsearchError, TreeFormatError
 from gtsearch.builder import TreeBuilder
+from gtsearch.errors import GtsearchError, TreeFormatError
 from gtsearch.tree import Meta, Tree
 
 from .strategies import trees
@@ -65,10 +65,18 @@ def test_truncated_uses_static_values() -> None:
         tree.truncated(-1)
 
 
-@pytest.mark.parametrize("value,message", [
-    (True, "boolean"), (None, "null"), ("3", "not a number"), (math.nan, "not a finite number"),
-    (math.inf, "not a finite number"), (10**400, "too large"), (2**53 + 1, "too large"),
-])
+@pytest.mark.parametrize(
+    "value,message",
+    [
+        (True, "boolean"),
+        (None, "null"),
+        ("3", "not a number"),
+        (math.nan, "not a finite number"),
+        (math.inf, "not a finite number"),
+        (10**400, "too large"),
+        (2**53 + 1, "too large"),
+    ],
+)
 def test_builder_refuses_bad_values(value: object, message: str) -> None:
     b = TreeBuilder("t.json")
     b.open()

@@ -17,5 +17,13 @@ from .params import check, plan
 from .registry import ALGORITHMS, Algorithm, find_algorithm
 from .search import search
 
-__all__ = ["ALGORITHMS", "Algorithm", "Outcome", "Stats", "check", "find_algorithm", "plan",
-           "search"]
+__all__ = [
+    "ALGORITHMS",
+    "Algorithm",
+    "Outcome",
+    "Stats",
+    "check",
+    "find_algorithm",
+    "plan",
+    "search",
+]

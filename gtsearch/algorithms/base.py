@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..numbers import INF, Number
+from ..numbers import Number
 from ..tree import Tree
 
 

@@ -17,16 +17,17 @@ Fail-soft F2 evaluates the same leaves as Knuth & Moore's F2 for any window
 
 from __future__ import annotations
 
-from ..tree import Tree
 from ..numbers import INF
+from ..tree import Tree
 from .base import Outcome, Stats, window_outcome
 
 #: trees this large use the vectorised bottom-up pass for full minimax (numpy)
 VECTOR_MIN_NODES = 200_000
 
 
-def _negamax(tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool,
-             prune: bool) -> tuple[float, list[int]]:
+def _negamax(
+    tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, prune: bool
+) -> tuple[float, list[int]]:
     """Negamax value of the root for the player to move there, searched with (alpha, beta).
 
     ``prune`` False: no cutoffs at all (minimax); ``deep`` False: children get no
@@ -153,7 +154,9 @@ def f1(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
     return Outcome(-m, "upper" if m >= b else None, pv=line)
 
 
-def alphabeta(tree: Tree, stats: Stats, alpha: float | None = None, beta: float | None = None) -> Outcome:
+def alphabeta(
+    tree: Tree, stats: Stats, alpha: float | None = None, beta: float | None = None
+) -> Outcome:
     """Knuth & Moore's F2(root, alpha, beta) in fail-soft form; window in MAX's terms."""
     lo = -INF if alpha is None else alpha
     hi = INF if beta is None else beta

@@ -23,8 +23,8 @@ counts the MT passes.
 
 from __future__ import annotations
 
-from ..tree import Tree
 from ..numbers import INF
+from ..tree import Tree
 from .base import Outcome, Stats
 
 

@@ -57,8 +57,12 @@ def named(names: Iterable[str]) -> list[tuple[Algorithm, bool]]:
     return list(chosen.values())
 
 
-def plan(names: Sequence[str], bound: Number | None = None, alpha: Number | None = None,
-         beta: Number | None = None) -> list[tuple[Algorithm, Params]]:
+def plan(
+    names: Sequence[str],
+    bound: Number | None = None,
+    alpha: Number | None = None,
+    beta: Number | None = None,
+) -> list[tuple[Algorithm, Params]]:
     """The algorithms to run (default alphabeta), each with the parameters it takes.
 
     Algorithms named one by one must accept every option given; ``all``
@@ -68,8 +72,10 @@ def plan(names: Sequence[str], bound: Number | None = None, alpha: Number | None
         if v is not None:
             check_value(option, v)
     if alpha is not None and beta is not None and not alpha < beta:
-        raise UsageError(f"the window needs alpha < beta, got --alpha {format_number(alpha)} "
-                         f"--beta {format_number(beta)}")
+        raise UsageError(
+            f"the window needs alpha < beta, got --alpha {format_number(alpha)} "
+            f"--beta {format_number(beta)}"
+        )
     takers = ", ".join(a.name for a in ALGORITHMS if a.takes == "bound")
     out: list[tuple[Algorithm, Params]] = []
     for algo, explicit in named(names or ("alphabeta",)):
@@ -78,31 +84,45 @@ def plan(names: Sequence[str], bound: Number | None = None, alpha: Number | None
             if algo.takes == "bound":
                 params["bound"] = bound
             elif explicit:
-                raise UsageError(f"--bound does not apply to {algo.name}; it is for {takers}: "
-                                 "drop --bound or choose one of those with --algo")
+                raise UsageError(
+                    f"--bound does not apply to {algo.name}; it is for {takers}: "
+                    "drop --bound or choose one of those with --algo"
+                )
         elif algo.needs_bound:
-            raise UsageError(f"{algo.name} needs --bound: it needs a bound to start from; add --bound V")
+            raise UsageError(
+                f"{algo.name} needs --bound: it needs a bound to start from; add --bound V"
+            )
         for key, v in (("alpha", alpha), ("beta", beta)):
             if v is not None:
                 if algo.takes == "window":
                     params[key] = v
                 elif explicit:
-                    raise UsageError(f"--alpha/--beta apply to alphabeta only, not to {algo.name}: "
-                                     "drop them or choose alphabeta with --algo")
+                    raise UsageError(
+                        f"--alpha/--beta apply to alphabeta only, not to {algo.name}: "
+                        "drop them or choose alphabeta with --algo"
+                    )
         out.append((algo, params))
     return out
 
 
-def check(algorithm: str | Algorithm, bound: Number | None = None, alpha: Number | None = None,
-          beta: Number | None = None) -> tuple[Algorithm, Params]:
+def check(
+    algorithm: str | Algorithm,
+    bound: Number | None = None,
+    alpha: Number | None = None,
+    beta: Number | None = None,
+) -> tuple[Algorithm, Params]:
     """One algorithm (a name or an entry) with its parameters checked as :func:`plan` checks them."""
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
     ((_, params),) = plan([algo.name], bound, alpha, beta)
     return algo, params
 
 
-def check_one(names: Sequence[str], bound: Number | None = None, alpha: Number | None = None,
-              beta: Number | None = None) -> tuple[Algorithm, Params]:
+def check_one(
+    names: Sequence[str],
+    bound: Number | None = None,
+    alpha: Number | None = None,
+    beta: Number | None = None,
+) -> tuple[Algorithm, Params]:
     """The one algorithm ``names`` must name (show and trace follow one search at a time)."""
     planned = plan(names, bound, alpha, beta)
     if len(planned) != 1:

@@ -60,11 +60,16 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
 
     v = outcome.value
     top_lo, top_hi = lo.get(0, -INF), hi.get(0, INF)
-    if outcome.bound is None and not top_lo == top_hi == v or (
-            outcome.bound == "lower" and not top_lo >= v) or (
-            outcome.bound == "upper" and not top_hi <= v):
-        raise AssertionError(f"bug: the evaluated leaves bound the root to [{top_lo}, {top_hi}], "
-                             f"which does not prove the {outcome.bound or 'exact'} value {v}")
+    if (
+        outcome.bound is None
+        and not top_lo == top_hi == v
+        or (outcome.bound == "lower" and not top_lo >= v)
+        or (outcome.bound == "upper" and not top_hi <= v)
+    ):
+        raise AssertionError(
+            f"bug: the evaluated leaves bound the root to [{top_lo}, {top_hi}], "
+            f"which does not prove the {outcome.bound or 'exact'} value {v}"
+        )
     path = [0]
     n, is_max = 0, tree.root_max
     while end[n] != n + 1:

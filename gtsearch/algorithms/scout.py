@@ -39,8 +39,8 @@ from collections.abc import Generator
 from math import nextafter
 from typing import Any
 
-from ..tree import Tree
 from ..numbers import INF
+from ..tree import Tree
 from .base import Outcome, Stats
 
 #: a search step: yields the sub-search it needs, receives its result, returns its own

@@ -24,8 +24,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from heapq import heappop, heappush
 
-from ..tree import Tree
 from ..numbers import INF
+from ..tree import Tree
 from .base import Outcome, Stats
 from .pv import Prover
 
@@ -217,8 +217,9 @@ def _sss_core(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float
                     n, is_max = p, False
 
 
-def _solution_line(tree: Tree, stats: Stats, h: float, exact: bool, mirror: float,
-                   solver: dict[int, int]) -> list[int]:
+def _solution_line(
+    tree: Tree, stats: Stats, h: float, exact: bool, mirror: float, solver: dict[int, int]
+) -> list[int]:
     """The PV from the solved solution tree, in the mirrored tree's terms.
 
     The last solution tree SSS* solved proves value >= h (mirrored): at its
@@ -251,7 +252,9 @@ def sss(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
     h0 = INF if bound is None else bound
     h, solver = _sss_core(tree, stats, h0, 1.0)
     exact = h < h0
-    return Outcome(h, None if exact else "lower", pv=_solution_line(tree, stats, h, exact, 1.0, solver))
+    return Outcome(
+        h, None if exact else "lower", pv=_solution_line(tree, stats, h, exact, 1.0, solver)
+    )
 
 
 def dual(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
@@ -259,4 +262,6 @@ def dual(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
     l0 = -INF if bound is None else bound
     h, solver = _sss_core(tree, stats, -l0, -1.0)
     exact = -h > l0
-    return Outcome(-h, None if exact else "upper", pv=_solution_line(tree, stats, h, exact, -1.0, solver))
+    return Outcome(
+        -h, None if exact else "upper", pv=_solution_line(tree, stats, h, exact, -1.0, solver)
+    )

@@ -34,15 +34,20 @@ from collections.abc import Callable, Iterator
 from ..errors import UsageError
 from ..numbers import INF, Number
 from ..tree import Tree
-from .events import (LIVE, SOLVED, Cutoff, Enter, Event, Leaf, Result, Return, Start, State,
-                     Take)
+from .events import LIVE, SOLVED, Cutoff, Enter, Event, Leaf, Result, Return, Start, State, Take
 from .params import check
 from .registry import Algorithm, find_algorithm
 
 
-def trace(tree: Tree, algorithm: str | Algorithm = "alphabeta", *, bound: Number | None = None,
-          alpha: Number | None = None, beta: Number | None = None,
-          open_lists: bool = False) -> Iterator[Event]:
+def trace(
+    tree: Tree,
+    algorithm: str | Algorithm = "alphabeta",
+    *,
+    bound: Number | None = None,
+    alpha: Number | None = None,
+    beta: Number | None = None,
+    open_lists: bool = False,
+) -> Iterator[Event]:
     """The events of one search, from :class:`Start` to :class:`Result`.
 
     Parameters as for :func:`gtsearch.search`.  ``open_lists`` puts a copy of
@@ -51,8 +56,10 @@ def trace(tree: Tree, algorithm: str | Algorithm = "alphabeta", *, bound: Number
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
     tracer = TRACERS.get(algo.name)
     if tracer is None:
-        raise UsageError(f"there is no step-by-step trace of {algo.name}; traced algorithms: "
-                         + ", ".join(TRACERS))
+        raise UsageError(
+            f"there is no step-by-step trace of {algo.name}; traced algorithms: "
+            + ", ".join(TRACERS)
+        )
     _, params = check(algo, bound, alpha, beta)
     return tracer(tree, params, open_lists)
 
@@ -105,8 +112,11 @@ def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[E
         # the user's bound is in MAX's terms: a MAX root stops at value >= bound,
         # a MIN root at value <= bound (gtsearch.algorithms.depthfirst.f1)
         given = params.get("bound")
-        alpha0, beta0 = (-INF, INF if given is None else given) if root_max else (
-            -INF if given is None else given, INF)
+        alpha0, beta0 = (
+            (-INF, INF if given is None else given)
+            if root_max
+            else (-INF if given is None else given, INF)
+        )
     else:
         alpha0, beta0 = -INF, INF
     yield Start(0, mode, dict(params), None)
@@ -133,7 +143,9 @@ def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[E
                     yield from _cut(tree, f)
                 continue
             if mode == "alphabeta":
-                a, b = (max(f.alpha, f.best), f.beta) if f.is_max else (f.alpha, min(f.beta, f.best))
+                a, b = (
+                    (max(f.alpha, f.best), f.beta) if f.is_max else (f.alpha, min(f.beta, f.best))
+                )
             elif mode == "f1":
                 a, b = (f.best, INF) if f.is_max else (-INF, f.best)
             else:
@@ -220,8 +232,9 @@ class _Open:
         return tuple(self.states[n] for _, n in self.keys)
 
 
-def _best_first(tree: Tree, name: str, dual: bool, params: dict[str, Number],
-                open_lists: bool) -> Iterator[Event]:
+def _best_first(
+    tree: Tree, name: str, dual: bool, params: dict[str, Number], open_lists: bool
+) -> Iterator[Event]:
     """SSS* (``dual`` False) or DUAL*, from (root, LIVE, bound) or (root, LIVE, ±inf)."""
     end = tree.end
     number = tree.number
@@ -266,8 +279,16 @@ def _best_first(tree: Tree, name: str, dual: bool, params: dict[str, Number],
                 inserted.append(State(c, LIVE, h) if c < end[p] else State(p, SOLVED, h))
         for new in inserted:
             opened.insert(new)
-        yield Take(n, s, case, tuple(inserted), purged, leaf_value, taken_rank,
-                   opened.snapshot() if open_lists else None)
+        yield Take(
+            n,
+            s,
+            case,
+            tuple(inserted),
+            purged,
+            leaf_value,
+            taken_rank,
+            opened.snapshot() if open_lists else None,
+        )
         if case == 1:
             exact = h > h0 if dual else h < h0
             yield Result(0, h, None if exact else ("upper" if dual else "lower"), rank)

@@ -16,7 +16,6 @@ from ..flat import as_numpy
 from ..tree import Tree
 from .base import Outcome, Stats
 
-
 #: deeper trees are searched node by node: the passes here cost one numpy call per level
 MAX_LEVELS = 4096
 
@@ -28,23 +27,25 @@ def node_values(tree: Tree) -> np.ndarray:
     size = len(end)
     depth = as_numpy(tree.depth)  # kept by the fast reader, else built with numpy
     # nodes by level, preorder inside a level (a stable sort on 16 bits is a radix sort)
-    order = np.argsort(depth.astype(np.uint16) if size and depth.max() < 2**16 else depth, kind="stable")
+    order = np.argsort(
+        depth.astype(np.uint16) if size and depth.max() < 2**16 else depth, kind="stable"
+    )
     counts = np.bincount(depth)
     starts = np.concatenate(([0], np.cumsum(counts)))
     leaf = end == np.arange(1, size + 1)
     for d in range(len(counts) - 2, -1, -1):
-        level = order[starts[d]:starts[d + 1]]
+        level = order[starts[d] : starts[d + 1]]
         parents = level[~leaf[level]]
         if not len(parents):
             continue
-        below = order[starts[d + 1]:starts[d + 2]]
+        below = order[starts[d + 1] : starts[d + 2]]
         # the children of the parents, in order, are exactly the next level's
         # nodes; each parent's run starts where its first child (parent + 1) is
         first = np.searchsorted(below, parents + 1)
         is_max = tree.root_max == (d % 2 == 0)
         reduce = np.maximum if is_max else np.minimum
         vals[parents] = reduce.reduceat(vals[below], first)
-    return vals
+    return np.asarray(vals)
 
 
 def minimax_levels(tree: Tree, stats: Stats) -> Outcome:

@@ -18,8 +18,14 @@ from typing import Any
 import click
 
 from ..errors import GtsearchError
-from .common import (EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, ClosedStdout, output_error, report,
-                     silence_stdout)
+from .common import (
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
+    ClosedStdout,
+    output_error,
+    report,
+    silence_stdout,
+)
 
 #: every command: name -> "module:attribute", imported when it runs or is listed
 COMMANDS: dict[str, str] = {
@@ -54,18 +60,18 @@ class GtsearchGroup(click.Group):
         # with file descriptor 1 closed Python has no sys.stdout: output must fail, not vanish
         closed = sys.stdout is None
         if closed:
-            sys.stdout = ClosedStdout()  # type: ignore[assignment]
+            sys.stdout = ClosedStdout()  # a stand-in with write(), flush(), isatty()
         try:
             return super().main(*args, **kwargs)
         except OSError as e:  # writing --help or --version, before any command runs
-            err = output_error(e)
-            if err is None:
+            failed = output_error(e)
+            if failed is None:
                 raise
             silence_stdout()
-            sys.exit(report(err))
+            sys.exit(report(failed))
         finally:
             if closed:
-                sys.stdout = None  # type: ignore[assignment]
+                sys.stdout = None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -83,11 +89,11 @@ class GtsearchGroup(click.Group):
             click.echo("interrupted", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
         except OSError as e:
-            err = output_error(e)
-            if err is None:
+            failed = output_error(e)
+            if failed is None:
                 raise
             silence_stdout()
-            raise click.exceptions.Exit(report(err)) from None
+            raise click.exceptions.Exit(report(failed)) from None
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -99,10 +105,18 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     ctx.exit()
 
 
-@click.group(cls=GtsearchGroup, context_settings={"help_option_names": ["-h", "--help"],
-                                                  "max_content_width": 100})
-@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
-              callback=_print_version, help="Show the version and exit.")
+@click.group(
+    cls=GtsearchGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and exit.",
+)
 def cli() -> None:
     """Evaluate two-player game trees with minimax, alpha-beta, SSS* and DUAL*.
 

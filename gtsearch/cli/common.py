@@ -33,17 +33,19 @@ EXIT_OUTPUT = 2  # standard output closed or failing, like an unwritable -o FILE
 FORMAT_NAMES = [f.name for f in FORMATS]
 STDIN = "-"
 #: errors of a write that mean the output is lost (a closed descriptor, a full disk, ...)
-WRITE_ERRORS = frozenset({errno.EBADF, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT,
-                          errno.EROFS})
+WRITE_ERRORS = frozenset(
+    {errno.EBADF, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EROFS}
+)
 
 
-class NumberParam(click.ParamType):
+class NumberParam(click.ParamType):  # type: ignore[type-arg]  # generic in click >= 8.2
     """An int when typed as one (``3``), else a finite float (``2.5``)."""
 
     name = "number"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> Number:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Number:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return value
         try:
@@ -57,22 +59,48 @@ NUMBER = NumberParam()
 
 # -- the options commands share ------------------------------------------------------------
 input_format_option = click.option(
-    "--input-format", type=click.Choice(FORMAT_NAMES, case_sensitive=False), default=None,
+    "--input-format",
+    type=click.Choice(FORMAT_NAMES, case_sensitive=False),
+    default=None,
     help="Format of the input files (default: from the extension; for '-', sniffed: "
-         "'(' s-expression, '[' or '{' JSON, else YAML).")
+    "'(' s-expression, '[' or '{' JSON, else YAML).",
+)
 max_nodes_option = click.option(
-    "--max-nodes", type=click.IntRange(min=1), default=DEFAULT_MAX_NODES, show_default=True,
-    metavar="N", help="Refuse trees with more nodes than this (YAML aliases expanded).")
+    "--max-nodes",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_NODES,
+    show_default=True,
+    metavar="N",
+    help="Refuse trees with more nodes than this (YAML aliases expanded).",
+)
 files_argument = click.argument("files", metavar="FILE...", nargs=-1, required=True)
-alpha_option = click.option("--alpha", type=NUMBER, default=None, metavar="A",
-                            help="Lower end of alphabeta's window (default -inf).")
-beta_option = click.option("--beta", type=NUMBER, default=None, metavar="B",
-                           help="Upper end of alphabeta's window (default +inf).")
-root_option = click.option("--root", type=click.Choice(["max", "min"], case_sensitive=False),
-                           default=None, help="Player to move at the root, overriding the file.")
+alpha_option = click.option(
+    "--alpha",
+    type=NUMBER,
+    default=None,
+    metavar="A",
+    help="Lower end of alphabeta's window (default -inf).",
+)
+beta_option = click.option(
+    "--beta",
+    type=NUMBER,
+    default=None,
+    metavar="B",
+    help="Upper end of alphabeta's window (default +inf).",
+)
+root_option = click.option(
+    "--root",
+    type=click.Choice(["max", "min"], case_sensitive=False),
+    default=None,
+    help="Player to move at the root, overriding the file.",
+)
 depth_option = click.option(
-    "--depth", type=click.IntRange(min=0), default=None, metavar="N",
-    help="Cut the tree at depth N: nodes there count as leaves worth their static value.")
+    "--depth",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Cut the tree at depth N: nodes there count as leaves worth their static value.",
+)
 
 
 # -- errors and output ------------------------------------------------------------------------
@@ -149,8 +177,9 @@ def format_of_output(output: str | None) -> str:
         raise UsageError(f"give the output format with --to ({choices})")
     fmt = format_for_path(output)
     if fmt is None:
-        raise UsageError(f"cannot tell the format of {output!r} from its extension; "
-                         f"give --to ({choices})")
+        raise UsageError(
+            f"cannot tell the format of {output!r} from its extension; give --to ({choices})"
+        )
     return fmt.name
 
 
@@ -174,8 +203,7 @@ def load(path: str, input_format: str | None, max_nodes: int) -> tuple[Tree, flo
     return tree, time.perf_counter() - t0
 
 
-def load_with_root(path: str, root: str | None, input_format: str | None,
-                   max_nodes: int) -> Tree:
+def load_with_root(path: str, root: str | None, input_format: str | None, max_nodes: int) -> Tree:
     """Load one tree file and apply --root."""
     tree, _seconds = load(path, input_format, max_nodes)
     if root is not None:
@@ -183,8 +211,14 @@ def load_with_root(path: str, root: str | None, input_format: str | None,
     return tree
 
 
-def prepare(path: str, root: str | None, depth: int | None, expect: Number | None,
-            input_format: str | None, max_nodes: int) -> tuple[Tree, float, Number | None]:
+def prepare(
+    path: str,
+    root: str | None,
+    depth: int | None,
+    expect: Number | None,
+    input_format: str | None,
+    max_nodes: int,
+) -> tuple[Tree, float, Number | None]:
     """Load a file, apply --root/--depth, and say which value it must have.
 
     A file's 'expect:' applies unless --expect replaces it or --root/--depth
@@ -204,8 +238,9 @@ def prepare(path: str, root: str | None, depth: int | None, expect: Number | Non
     return tree, load_seconds, expected
 
 
-def run_search(name: str, tree: Tree, algo: Algorithm, leaves: bool,
-               params: dict[str, Number]) -> SearchResult:
+def run_search(
+    name: str, tree: Tree, algo: Algorithm, params: dict[str, Number], leaves: bool = False
+) -> SearchResult:
     """search(), with a progress display on a terminal's stderr when it takes a while."""
     from ..render.progress import progress
 

@@ -11,21 +11,34 @@ import click
 from ..errors import UsageError
 from ..formats import dump_tree, format_for_path
 from ..sources.uniform import ORDERS, parse_value_range, write_uniform
-from .common import (FORMAT_NAMES, STDIN, format_of_output, input_format_option, load,
-                     max_nodes_option, write_output)
+from .common import (
+    FORMAT_NAMES,
+    STDIN,
+    format_of_output,
+    input_format_option,
+    load,
+    max_nodes_option,
+    write_output,
+)
 
 
 @click.command("convert")
 @click.argument("file", metavar="FILE")
-@click.option("--to", "to_format", type=click.Choice(FORMAT_NAMES, case_sensitive=False),
-              default=None,
-              help="Output format; may be left out when -o names a file with a known extension.")
-@click.option("-o", "--output", default=None, metavar="OUT",
-              help="Write to OUT instead of standard output.")
+@click.option(
+    "--to",
+    "to_format",
+    type=click.Choice(FORMAT_NAMES, case_sensitive=False),
+    default=None,
+    help="Output format; may be left out when -o names a file with a known extension.",
+)
+@click.option(
+    "-o", "--output", default=None, metavar="OUT", help="Write to OUT instead of standard output."
+)
 @input_format_option
 @max_nodes_option
-def convert_command(file: str, to_format: str | None, output: str | None,
-                    input_format: str | None, max_nodes: int) -> None:
+def convert_command(
+    file: str, to_format: str | None, output: str | None, input_format: str | None, max_nodes: int
+) -> None:
     """Convert a tree file to another format without loss.
 
     Structure, order, names, values, static values, the root player and the
@@ -47,22 +60,69 @@ def convert_command(file: str, to_format: str | None, output: str | None,
 
 
 @click.command("gen")
-@click.option("-b", "--branching", type=click.IntRange(min=1), required=True, metavar="B",
-              help="Children of every internal node.")
-@click.option("-d", "--depth", type=click.IntRange(min=0), required=True, metavar="D",
-              help="Levels below the root (the tree has B**D leaves).")
-@click.option("-s", "--seed", type=int, default=0, show_default=True, metavar="S",
-              help="Seed: the same parameters always give the same tree, bit for bit.")
-@click.option("--values", "value_range", default="-100:100", show_default=True, metavar="LO:HI",
-              help="Leaf values are integers drawn from LO..HI.")
-@click.option("--order", type=click.Choice(ORDERS), default="random", show_default=True,
-              help="random leaves, or children sorted best-first / worst-first for the mover.")
-@click.option("--format", "fmt", type=click.Choice(["json", "yaml", "sexp"]), default=None,
-              help="Output format (default: from -o's extension, else json).")
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Write to FILE (a .gz name is compressed) instead of standard output.")
-def gen_command(branching: int, depth: int, seed: int, value_range: str, order: str,
-                fmt: str | None, output: str | None) -> None:
+@click.option(
+    "-b",
+    "--branching",
+    type=click.IntRange(min=1),
+    required=True,
+    metavar="B",
+    help="Children of every internal node.",
+)
+@click.option(
+    "-d",
+    "--depth",
+    type=click.IntRange(min=0),
+    required=True,
+    metavar="D",
+    help="Levels below the root (the tree has B**D leaves).",
+)
+@click.option(
+    "-s",
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    metavar="S",
+    help="Seed: the same parameters always give the same tree, bit for bit.",
+)
+@click.option(
+    "--values",
+    "value_range",
+    default="-100:100",
+    show_default=True,
+    metavar="LO:HI",
+    help="Leaf values are integers drawn from LO..HI.",
+)
+@click.option(
+    "--order",
+    type=click.Choice(ORDERS),
+    default="random",
+    show_default=True,
+    help="random leaves, or children sorted best-first / worst-first for the mover.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "yaml", "sexp"]),
+    default=None,
+    help="Output format (default: from -o's extension, else json).",
+)
+@click.option(
+    "-o",
+    "--output",
+    default=None,
+    metavar="FILE",
+    help="Write to FILE (a .gz name is compressed) instead of standard output.",
+)
+def gen_command(
+    branching: int,
+    depth: int,
+    seed: int,
+    value_range: str,
+    order: str,
+    fmt: str | None,
+    output: str | None,
+) -> None:
     """Write a uniform random (or ordered) tree, streaming in constant memory.
 
     \b

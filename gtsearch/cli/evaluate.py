@@ -10,39 +10,84 @@ from ..numbers import Number
 from ..render.console import console, stdout_is_terminal
 from ..render.tables import Row, csv_text, json_lines, render_table
 from ..research.compare import mismatch
-from .common import (NUMBER, alpha_option, beta_option, check_stdin_once, depth_option,
-                     display_name, files_argument, input_format_option, max_nodes_option,
-                     prepare, report, root_option, run_search)
+from .common import (
+    NUMBER,
+    alpha_option,
+    beta_option,
+    check_stdin_once,
+    depth_option,
+    display_name,
+    files_argument,
+    input_format_option,
+    max_nodes_option,
+    prepare,
+    report,
+    root_option,
+    run_search,
+)
 
 
 @click.command("eval")
 @files_argument
-@click.option("-a", "--algo", "algos", multiple=True, metavar="NAME",
-              help="Algorithm to run (repeatable, or a comma list; default alphabeta). "
-                   "Aliases work (ab, f2, sss*, dual*, bs*...). 'all' runs every algorithm "
-                   "that needs no bound. See 'gtsearch algorithms'.")
-@click.option("--bound", type=NUMBER, default=None, metavar="V",
-              help="Bound for f1 (default +inf), sss-bounded (V) and dual-bounded (L). With "
-                   "'--algo all' it goes to those of them that take one.")
+@click.option(
+    "-a",
+    "--algo",
+    "algos",
+    multiple=True,
+    metavar="NAME",
+    help="Algorithm to run (repeatable, or a comma list; default alphabeta). "
+    "Aliases work (ab, f2, sss*, dual*, bs*...). 'all' runs every algorithm "
+    "that needs no bound. See 'gtsearch algorithms'.",
+)
+@click.option(
+    "--bound",
+    type=NUMBER,
+    default=None,
+    metavar="V",
+    help="Bound for f1 (default +inf), sss-bounded (V) and dual-bounded (L). With "
+    "'--algo all' it goes to those of them that take one.",
+)
 @alpha_option
 @beta_option
 @root_option
 @depth_option
-@click.option("--format", "output_format", type=click.Choice(["table", "json", "csv"]),
-              default=None,
-              help="Output: a table, JSON lines (one object per file and algorithm) or CSV. "
-                   "Default: table on a terminal, json when standard output is not a terminal.")
-@click.option("--leaves", is_flag=True,
-              help="Also list the evaluated leaves in order (paths of child indices).")
-@click.option("--expect", type=NUMBER, default=None, metavar="V",
-              help="Expected value: a result that contradicts it prints a line on standard "
-                   "error and makes the exit status 1. Replaces the file's 'expect:'.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json", "csv"]),
+    default=None,
+    help="Output: a table, JSON lines (one object per file and algorithm) or CSV. "
+    "Default: table on a terminal, json when standard output is not a terminal.",
+)
+@click.option(
+    "--leaves",
+    is_flag=True,
+    help="Also list the evaluated leaves in order (paths of child indices).",
+)
+@click.option(
+    "--expect",
+    type=NUMBER,
+    default=None,
+    metavar="V",
+    help="Expected value: a result that contradicts it prints a line on standard "
+    "error and makes the exit status 1. Replaces the file's 'expect:'.",
+)
 @input_format_option
 @max_nodes_option
-def eval_command(files: tuple[str, ...], algos: tuple[str, ...], bound: Number | None,
-                 alpha: Number | None, beta: Number | None, root: str | None,
-                 depth: int | None, output_format: str | None, leaves: bool,
-                 expect: Number | None, input_format: str | None, max_nodes: int) -> None:
+def eval_command(
+    files: tuple[str, ...],
+    algos: tuple[str, ...],
+    bound: Number | None,
+    alpha: Number | None,
+    beta: Number | None,
+    root: str | None,
+    depth: int | None,
+    output_format: str | None,
+    leaves: bool,
+    expect: Number | None,
+    input_format: str | None,
+    max_nodes: int,
+) -> None:
     """Evaluate each FILE with each algorithm.
 
     '-' reads the tree from standard input. Each file is loaded once; every
@@ -67,13 +112,14 @@ def eval_command(files: tuple[str, ...], algos: tuple[str, ...], bound: Number |
     for path in files:
         name = display_name(path)
         try:
-            tree, load_seconds, expected = prepare(path, root, depth, expect, input_format,
-                                                   max_nodes)
+            tree, load_seconds, expected = prepare(
+                path, root, depth, expect, input_format, max_nodes
+            )
         except GtsearchError as err:
             status = max(status, report(err))
             continue
         for algo, params in planned:
-            result = run_search(name, tree, algo, leaves, params)
+            result = run_search(name, tree, algo, params, leaves)
             row: Row = (name, load_seconds, result)
             if fmt == "json":
                 click.echo(json_lines([row]), nl=False)

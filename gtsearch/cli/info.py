@@ -7,17 +7,33 @@ import click
 from ..algorithms import ALGORITHMS
 from ..errors import GtsearchError
 from ..render.console import console, stdout_is_terminal
-from ..render.tables import (algorithm_dict, algorithms_text, json_records, render_algorithms,
-                             summary_line)
-from .common import (check_stdin_once, display_name, files_argument, input_format_option, load,
-                     max_nodes_option, report)
+from ..render.tables import (
+    algorithm_dict,
+    algorithms_text,
+    json_records,
+    render_algorithms,
+    summary_line,
+)
+from .common import (
+    check_stdin_once,
+    display_name,
+    files_argument,
+    input_format_option,
+    load,
+    max_nodes_option,
+    report,
+)
 
 
 @click.command("algorithms")
-@click.option("--format", "output_format", type=click.Choice(["table", "text", "json"]),
-              default=None,
-              help="A table, aligned text lines, or JSON lines. Default: table on a terminal, "
-                   "text otherwise.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "text", "json"]),
+    default=None,
+    help="A table, aligned text lines, or JSON lines. Default: table on a terminal, "
+    "text otherwise.",
+)
 def algorithms_command(output_format: str | None) -> None:
     """List the algorithms: name, aliases, the options they take, and what they do.
 
@@ -37,14 +53,20 @@ def algorithms_command(output_format: str | None) -> None:
 
 @click.command("validate")
 @files_argument
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True,
-              help="One line per file, or one JSON object per file (bad files get "
-                   "\"ok\": false and the error).")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="One line per file, or one JSON object per file (bad files get "
+    '"ok": false and the error).',
+)
 @input_format_option
 @max_nodes_option
-def validate_command(files: tuple[str, ...], output_format: str, input_format: str | None,
-                     max_nodes: int) -> None:
+def validate_command(
+    files: tuple[str, ...], output_format: str, input_format: str | None, max_nodes: int
+) -> None:
     """Check tree files and summarise each: nodes, leaves, depth, branching.
 
     Every file is checked; the good ones are summarised on standard output, the

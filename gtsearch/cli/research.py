@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,8 +15,19 @@ from ..render.console import console, stdout_is_terminal
 from ..render.tables import Row, csv_text, json_lines, json_records
 from ..research.compare import compare, disagreements
 from ..sources.uniform import parse_value_range
-from .common import (NUMBER, check_stdin_once, depth_option, display_name, input_format_option,
-                     max_nodes_option, prepare, report, root_option, run_search, write_file)
+from .common import (
+    NUMBER,
+    check_stdin_once,
+    depth_option,
+    display_name,
+    input_format_option,
+    max_nodes_option,
+    prepare,
+    report,
+    root_option,
+    run_search,
+    write_file,
+)
 
 if TYPE_CHECKING:
     from ..research.experiment import Sweep
@@ -25,29 +37,62 @@ GUESS_HELP = "MTD(f)'s first guess (default 0): the closer to the value, the few
 
 @click.command("compare")
 @click.argument("files", metavar="FILE...", nargs=-1, required=True)
-@click.option("-a", "--algo", "algos", multiple=True, metavar="NAME",
-              help="Algorithms to compare (repeatable, or a comma list). Default: every "
-                   "algorithm that needs no bound ('all').")
-@click.option("--bound", type=NUMBER, default=None, metavar="V",
-              help="Bound for the algorithms that take one (f1, mtdf's first guess, and "
-                   "sss-bounded/dual-bounded when named), as in 'gtsearch eval'.")
-@click.option("--guess", type=NUMBER, default=None, metavar="F",
-              help=GUESS_HELP + " Overrides --bound for mtdf.")
+@click.option(
+    "-a",
+    "--algo",
+    "algos",
+    multiple=True,
+    metavar="NAME",
+    help="Algorithms to compare (repeatable, or a comma list). Default: every "
+    "algorithm that needs no bound ('all').",
+)
+@click.option(
+    "--bound",
+    type=NUMBER,
+    default=None,
+    metavar="V",
+    help="Bound for the algorithms that take one (f1, mtdf's first guess, and "
+    "sss-bounded/dual-bounded when named), as in 'gtsearch eval'.",
+)
+@click.option(
+    "--guess",
+    type=NUMBER,
+    default=None,
+    metavar="F",
+    help=GUESS_HELP + " Overrides --bound for mtdf.",
+)
 @root_option
 @depth_option
-@click.option("--format", "output_format", type=click.Choice(["table", "json", "csv"]),
-              default=None,
-              help="A table per file, JSON lines or CSV (one record per file and algorithm, "
-                   "with 'share' and 'best'). Default: table on a terminal, json otherwise.")
-@click.option("--expect", type=NUMBER, default=None, metavar="V",
-              help="Expected value (replaces the file's 'expect:'); a result that "
-                   "contradicts it makes the exit status 1.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json", "csv"]),
+    default=None,
+    help="A table per file, JSON lines or CSV (one record per file and algorithm, "
+    "with 'share' and 'best'). Default: table on a terminal, json otherwise.",
+)
+@click.option(
+    "--expect",
+    type=NUMBER,
+    default=None,
+    metavar="V",
+    help="Expected value (replaces the file's 'expect:'); a result that "
+    "contradicts it makes the exit status 1.",
+)
 @input_format_option
 @max_nodes_option
-def compare_command(files: tuple[str, ...], algos: tuple[str, ...], bound: Number | None,
-                    guess: Number | None, root: str | None, depth: int | None,
-                    output_format: str | None, expect: Number | None,
-                    input_format: str | None, max_nodes: int) -> None:
+def compare_command(
+    files: tuple[str, ...],
+    algos: tuple[str, ...],
+    bound: Number | None,
+    guess: Number | None,
+    root: str | None,
+    depth: int | None,
+    output_format: str | None,
+    expect: Number | None,
+    input_format: str | None,
+    max_nodes: int,
+) -> None:
     """Run every algorithm on each FILE, side by side, and check that they agree.
 
     For each algorithm: the value (≥/≤ for a bound), the leaves it evaluated,
@@ -70,8 +115,9 @@ def compare_command(files: tuple[str, ...], algos: tuple[str, ...], bound: Numbe
     planned = plan(algos or ("all",), bound)
     if guess is not None:
         if not any(algo.name == "mtdf" for algo, _ in planned):
-            raise UsageError("--guess is the first guess of mtdf, which is not among the "
-                             "algorithms: add -a mtdf")
+            raise UsageError(
+                "--guess is the first guess of mtdf, which is not among the algorithms: add -a mtdf"
+            )
         planned = [(a, {"bound": guess} if a.name == "mtdf" else p) for a, p in planned]
     fmt = output_format or ("table" if stdout_is_terminal() else "json")
     out = console() if fmt == "table" else None
@@ -80,13 +126,13 @@ def compare_command(files: tuple[str, ...], algos: tuple[str, ...], bound: Numbe
     for path in files:
         name = display_name(path)
         try:
-            tree, load_seconds, expected = prepare(path, root, depth, expect,
-                                                   input_format, max_nodes)
+            tree, load_seconds, expected = prepare(
+                path, root, depth, expect, input_format, max_nodes
+            )
         except GtsearchError as err:
             status = max(status, report(err))
             continue
-        results = compare(tree, planned,
-                          lambda algo, params: run_search(name, tree, algo, False, params))
+        results = compare(tree, planned, partial(run_search, name, tree))
         rows: list[Row] = [(name, load_seconds, r) for r in results]
         if fmt == "json":
             click.echo(json_lines(rows), nl=False)
@@ -104,56 +150,148 @@ def compare_command(files: tuple[str, ...], algos: tuple[str, ...], bound: Numbe
 
 
 #: the options that describe a sweep to run (not allowed with --merge)
-SWEEP_OPTIONS = ("branching", "depth", "trials", "seed", "order", "value_range", "algos",
-                 "guess", "jobs", "shard")
+SWEEP_OPTIONS = (
+    "branching",
+    "depth",
+    "trials",
+    "seed",
+    "order",
+    "value_range",
+    "algos",
+    "guess",
+    "jobs",
+    "shard",
+)
 
 
 @click.command("experiment")
 @click.argument("files", metavar="[FILE...]", nargs=-1)
-@click.option("-b", "--branching", default="2..4", show_default=True, metavar="RANGE",
-              help="Branching factors: B, A..B or a comma list (2..4,8).")
-@click.option("-d", "--depth", default="2..6", show_default=True, metavar="RANGE",
-              help="Depths, written like --branching.")
-@click.option("-n", "--trials", type=click.IntRange(min=1), default=20, show_default=True,
-              metavar="N", help="Trees per (b, d).")
-@click.option("-s", "--seed", type=int, default=0, show_default=True, metavar="S",
-              help="Sweep seed: trial t of (b, d) searches the tree seeded from (S, b, d, t).")
-@click.option("--order", type=click.Choice(["random", "best", "worst"]), default="random",
-              show_default=True,
-              help="random leaves, or children sorted best-first / worst-first for the mover.")
-@click.option("--values", "value_range", default="-100:100", show_default=True,
-              metavar="LO:HI", help="Leaf values are integers drawn from LO..HI.")
-@click.option("-a", "--algo", "algos", multiple=True, metavar="NAME",
-              help="Algorithms (repeatable, or a comma list). Default: every one that needs "
-                   "no bound.")
+@click.option(
+    "-b",
+    "--branching",
+    default="2..4",
+    show_default=True,
+    metavar="RANGE",
+    help="Branching factors: B, A..B or a comma list (2..4,8).",
+)
+@click.option(
+    "-d",
+    "--depth",
+    default="2..6",
+    show_default=True,
+    metavar="RANGE",
+    help="Depths, written like --branching.",
+)
+@click.option(
+    "-n",
+    "--trials",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    metavar="N",
+    help="Trees per (b, d).",
+)
+@click.option(
+    "-s",
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    metavar="S",
+    help="Sweep seed: trial t of (b, d) searches the tree seeded from (S, b, d, t).",
+)
+@click.option(
+    "--order",
+    type=click.Choice(["random", "best", "worst"]),
+    default="random",
+    show_default=True,
+    help="random leaves, or children sorted best-first / worst-first for the mover.",
+)
+@click.option(
+    "--values",
+    "value_range",
+    default="-100:100",
+    show_default=True,
+    metavar="LO:HI",
+    help="Leaf values are integers drawn from LO..HI.",
+)
+@click.option(
+    "-a",
+    "--algo",
+    "algos",
+    multiple=True,
+    metavar="NAME",
+    help="Algorithms (repeatable, or a comma list). Default: every one that needs no bound.",
+)
 @click.option("--guess", type=NUMBER, default=None, metavar="F", help=GUESS_HELP)
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=1, show_default=True,
-              metavar="J", help="Processes to run the trees in; 0 = one per core. The "
-                                "results are the same for every J.")
-@click.option("--shard", default=None, metavar="I/N",
-              help="Run only the I-th of N shares of the (b, d, trial) cells (needs -o); "
-                   "merge the shards' files with --merge.")
-@click.option("--merge", is_flag=True,
-              help="Run nothing: merge and summarise the records in FILE... (JSON lines "
-                   "written by -o), e.g. the shards of a sweep.")
-@click.option("--format", "output_format", type=click.Choice(["table", "json", "csv"]),
-              default=None,
-              help="Summary per (b, d, algorithm): a table (with the growth per ply beside "
-                   "Pearl's R(b)), JSON lines or CSV. Default: table on a terminal, json "
-                   "otherwise.")
-@click.option("-o", "--output", default=None, metavar="FILE",
-              help="Write every trial's record there: CSV if FILE ends in .csv, else JSON "
-                   "lines (what --merge reads).")
-@click.option("--plot", "plot_path", default=None, metavar="FILE",
-              help="Draw mean leaves against depth (log scale) to FILE (.png, .svg, .pdf); "
-                   "needs matplotlib: pip install 'gtsearch[plot]'.")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    metavar="J",
+    help="Processes to run the trees in; 0 = one per core. The results are the same for every J.",
+)
+@click.option(
+    "--shard",
+    default=None,
+    metavar="I/N",
+    help="Run only the I-th of N shares of the (b, d, trial) cells (needs -o); "
+    "merge the shards' files with --merge.",
+)
+@click.option(
+    "--merge",
+    is_flag=True,
+    help="Run nothing: merge and summarise the records in FILE... (JSON lines "
+    "written by -o), e.g. the shards of a sweep.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json", "csv"]),
+    default=None,
+    help="Summary per (b, d, algorithm): a table (with the growth per ply beside "
+    "Pearl's R(b)), JSON lines or CSV. Default: table on a terminal, json "
+    "otherwise.",
+)
+@click.option(
+    "-o",
+    "--output",
+    default=None,
+    metavar="FILE",
+    help="Write every trial's record there: CSV if FILE ends in .csv, else JSON "
+    "lines (what --merge reads).",
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    default=None,
+    metavar="FILE",
+    help="Draw mean leaves against depth (log scale) to FILE (.png, .svg, .pdf); "
+    "needs matplotlib: pip install 'gtsearch[plot]'.",
+)
 @max_nodes_option
 @click.pass_context
-def experiment_command(ctx: click.Context, files: tuple[str, ...], branching: str, depth: str,
-                       trials: int, seed: int, order: str, value_range: str,
-                       algos: tuple[str, ...], guess: Number | None, jobs: int,
-                       shard: str | None, merge: bool, output_format: str | None,
-                       output: str | None, plot_path: str | None, max_nodes: int) -> None:
+def experiment_command(
+    ctx: click.Context,
+    files: tuple[str, ...],
+    branching: str,
+    depth: str,
+    trials: int,
+    seed: int,
+    order: str,
+    value_range: str,
+    algos: tuple[str, ...],
+    guess: Number | None,
+    jobs: int,
+    shard: str | None,
+    merge: bool,
+    output_format: str | None,
+    output: str | None,
+    plot_path: str | None,
+    max_nodes: int,
+) -> None:
     """Run the algorithms over seeded random trees and report mean leaves ± standard error.
 
     Trees are generated in memory (as 'gtsearch gen' would write them); every
@@ -173,16 +311,17 @@ def experiment_command(ctx: click.Context, files: tuple[str, ...], branching: st
       gtsearch experiment -b 2..8 -d 2..6 -n 100 --shard 1/4 -o shard1.jsonl
       gtsearch experiment --merge shard*.jsonl --plot leaves.svg
     """
+    from ..render.research import render_experiment, sweep_title, table_csv
     from ..research import experiment as ex
-    from ..render.research import records_csv, render_experiment, sweep_title, table_csv
 
     fmt = output_format or ("table" if stdout_is_terminal() else "json")
     if merge:
         for param in ctx.command.params:
-            if (param.name in SWEEP_OPTIONS and ctx.get_parameter_source(param.name)
-                    != click.core.ParameterSource.DEFAULT):
-                raise UsageError(f"--merge summarises the files as they are; drop "
-                                 f"{param.opts[-1]}")
+            if (
+                param.name in SWEEP_OPTIONS
+                and ctx.get_parameter_source(param.name) != click.core.ParameterSource.DEFAULT
+            ):
+                raise UsageError(f"--merge summarises the files as they are; drop {param.opts[-1]}")
         if not files:
             raise UsageError("--merge needs the record files to merge: FILE...")
         records = ex.merge_records(ex.read_records(path) for path in files)
@@ -191,7 +330,7 @@ def experiment_command(ctx: click.Context, files: tuple[str, ...], branching: st
     else:
         if files:
             raise UsageError(f"unexpected argument {files[0]!r}: FILE... is for --merge")
-        sweep = _sweep(ex, branching, depth, trials, seed, order, value_range, algos, guess)
+        sweep = _sweep(branching, depth, trials, seed, order, value_range, algos, guess)
         index, count = ex.parse_shard(shard) if shard is not None else (1, 1)
         if count > 1 and output is None:
             raise UsageError("--shard needs -o FILE.jsonl to keep the records for --merge")
@@ -201,8 +340,8 @@ def experiment_command(ctx: click.Context, files: tuple[str, ...], branching: st
         with progress(f"experiment: {total:,} trees x {len(sweep.algorithms)} algorithms"):
             records = ex.run_sweep(sweep, (index, count), jobs, max_nodes)
     if output is not None:
-        write_file(output, records_csv(records) if output.endswith(".csv")
-                   else ex.records_jsonl(records))
+        csv = output.endswith(".csv")
+        write_file(output, table_csv(records, ex.RECORD_KEYS) if csv else ex.records_jsonl(records))
     rows = ex.summarize(records)
     title = sweep_title(records)
     if plot_path is not None:
@@ -217,10 +356,28 @@ def experiment_command(ctx: click.Context, files: tuple[str, ...], branching: st
         render_experiment(rows, ex.growth(rows), title, console())
 
 
-def _sweep(ex: Any, branching: str, depth: str, trials: int, seed: int, order: str,
-           value_range: str, algos: tuple[str, ...], guess: Number | None) -> Sweep:
+def _sweep(
+    branching: str,
+    depth: str,
+    trials: int,
+    seed: int,
+    order: str,
+    value_range: str,
+    algos: tuple[str, ...],
+    guess: Number | None,
+) -> Sweep:
+    from ..research import experiment as ex
+
     lo, hi = parse_value_range(value_range)
     names = [algo.name for algo, _explicit in named(algos or ("all",))]
-    return ex.Sweep(branchings=ex.parse_range(branching, "--branching", 1),
-                    depths=ex.parse_range(depth, "--depth", 0), trials=trials, seed=seed,
-                    order=order, lo=lo, hi=hi, algorithms=tuple(names), guess=guess)
+    return ex.Sweep(
+        branchings=ex.parse_range(branching, "--branching", 1),
+        depths=ex.parse_range(depth, "--depth", 0),
+        trials=trials,
+        seed=seed,
+        order=order,
+        lo=lo,
+        hi=hi,
+        algorithms=tuple(names),
+        guess=guess,
+    )

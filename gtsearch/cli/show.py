@@ -8,14 +8,35 @@ from ..algorithms.params import check_one
 from ..errors import UsageError
 from ..numbers import Number
 from ..render.console import console
-from .common import (NUMBER, STDIN, alpha_option, beta_option, display_name, input_format_option,
-                     load_with_root, max_nodes_option, root_option, write_output)
+from .common import (
+    NUMBER,
+    STDIN,
+    alpha_option,
+    beta_option,
+    display_name,
+    input_format_option,
+    load_with_root,
+    max_nodes_option,
+    root_option,
+    write_output,
+)
 
 algo_option = click.option(
-    "-a", "--algo", "algo", default="alphabeta", show_default=True, metavar="NAME",
-    help="The algorithm (aliases work: ab, sss*, dual*, bs*...). See 'gtsearch algorithms'.")
-bound_option = click.option("--bound", type=NUMBER, default=None, metavar="V",
-                            help="Bound for f1, sss-bounded (V) and dual-bounded (L).")
+    "-a",
+    "--algo",
+    "algo",
+    default="alphabeta",
+    show_default=True,
+    metavar="NAME",
+    help="The algorithm (aliases work: ab, sss*, dual*, bs*...). See 'gtsearch algorithms'.",
+)
+bound_option = click.option(
+    "--bound",
+    type=NUMBER,
+    default=None,
+    metavar="V",
+    help="Bound for f1, sss-bounded (V) and dual-bounded (L).",
+)
 
 
 # -- show ----------------------------------------------------------------------------------
@@ -26,27 +47,70 @@ bound_option = click.option("--bound", type=NUMBER, default=None, metavar="V",
 @alpha_option
 @beta_option
 @root_option
-@click.option("--max-depth", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Draw the nodes down to depth N only (the root is at depth 0); applies to "
-                   "--dot, --svg and --html too.")
-@click.option("--max-lines", type=click.IntRange(min=0), default=400, show_default=True,
-              metavar="N", help="Stop the terminal drawing after N node lines (0: no limit).")
-@click.option("--fold/--no-fold", default=True, show_default=True,
-              help="Fold each pruned subtree, and runs of 4 or more pruned siblings, into one line.")
-@click.option("--dot", "dot_out", default=None, metavar="OUT.dot",
-              help="Also write the picture as Graphviz DOT ('-': standard output).")
-@click.option("--svg", "svg_out", default=None, metavar="OUT.svg",
-              help="Also write the picture as SVG, laid out by gtsearch ('-': standard output).")
-@click.option("--html", "html_out", default=None, metavar="OUT.html",
-              help="Also write one self-contained HTML page that replays the search step by "
-                   "step ('-': standard output).")
+@click.option(
+    "--max-depth",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Draw the nodes down to depth N only (the root is at depth 0); applies to "
+    "--dot, --svg and --html too.",
+)
+@click.option(
+    "--max-lines",
+    type=click.IntRange(min=0),
+    default=400,
+    show_default=True,
+    metavar="N",
+    help="Stop the terminal drawing after N node lines (0: no limit).",
+)
+@click.option(
+    "--fold/--no-fold",
+    default=True,
+    show_default=True,
+    help="Fold each pruned subtree, and runs of 4 or more pruned siblings, into one line.",
+)
+@click.option(
+    "--dot",
+    "dot_out",
+    default=None,
+    metavar="OUT.dot",
+    help="Also write the picture as Graphviz DOT ('-': standard output).",
+)
+@click.option(
+    "--svg",
+    "svg_out",
+    default=None,
+    metavar="OUT.svg",
+    help="Also write the picture as SVG, laid out by gtsearch ('-': standard output).",
+)
+@click.option(
+    "--html",
+    "html_out",
+    default=None,
+    metavar="OUT.html",
+    help="Also write one self-contained HTML page that replays the search step by "
+    "step ('-': standard output).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Write the files only; no drawing.")
 @input_format_option
 @max_nodes_option
-def show_command(file: str, algo: str, bound: Number | None, alpha: Number | None,
-                 beta: Number | None, root: str | None, max_depth: int | None, max_lines: int,
-                 fold: bool, dot_out: str | None, svg_out: str | None, html_out: str | None,
-                 quiet: bool, input_format: str | None, max_nodes: int) -> None:
+def show_command(
+    file: str,
+    algo: str,
+    bound: Number | None,
+    alpha: Number | None,
+    beta: Number | None,
+    root: str | None,
+    max_depth: int | None,
+    max_lines: int,
+    fold: bool,
+    dot_out: str | None,
+    svg_out: str | None,
+    html_out: str | None,
+    quiet: bool,
+    input_format: str | None,
+    max_nodes: int,
+) -> None:
     """Draw the tree as one algorithm searched it.
 
     Each node shows its name (or its path of child indices), MAX or MIN, and
@@ -88,8 +152,12 @@ def show_command(file: str, algo: str, bound: Number | None, alpha: Number | Non
     if not quiet and STDIN not in outs:
         from ..render.terminal import Options, print_view
 
-        print_view(view, console(), Options(max_depth=max_depth, max_lines=max_lines or None,
-                                             fold=fold), source=name)
+        print_view(
+            view,
+            console(),
+            Options(max_depth=max_depth, max_lines=max_lines or None, fold=fold),
+            source=name,
+        )
     for path, text in texts:
         write_output(path, text)
 
@@ -102,16 +170,35 @@ def show_command(file: str, algo: str, bound: Number | None, alpha: Number | Non
 @alpha_option
 @beta_option
 @root_option
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True,
-              help="Numbered lines of text, or one JSON object per step (JSON lines).")
-@click.option("--open/--no-open", "open_lists", default=True, show_default=True,
-              help="SSS*/DUAL*: show OPEN after every step.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Numbered lines of text, or one JSON object per step (JSON lines).",
+)
+@click.option(
+    "--open/--no-open",
+    "open_lists",
+    default=True,
+    show_default=True,
+    help="SSS*/DUAL*: show OPEN after every step.",
+)
 @input_format_option
 @max_nodes_option
-def trace_command(file: str, algo: str, bound: Number | None, alpha: Number | None,
-                  beta: Number | None, root: str | None, output_format: str, open_lists: bool,
-                  input_format: str | None, max_nodes: int) -> None:
+def trace_command(
+    file: str,
+    algo: str,
+    bound: Number | None,
+    alpha: Number | None,
+    beta: Number | None,
+    root: str | None,
+    output_format: str,
+    open_lists: bool,
+    input_format: str | None,
+    max_nodes: int,
+) -> None:
     """Follow one search step by step.
 
     minimax, f1 and alphabeta: every node entered with its window (alpha,
@@ -129,8 +216,8 @@ def trace_command(file: str, algo: str, bound: Number | None, alpha: Number | No
     """
     from ..algorithms.steps import trace
     from ..render.labels import Labels
-    from ..render.trace import event_dict, trace_text
     from ..render.tables import json_records
+    from ..render.trace import event_dict, trace_text
 
     algorithm, params = check_one([algo], bound, alpha, beta)
     tree = load_with_root(file, root, input_format, max_nodes)

@@ -1,10 +1,17 @@
-"""Tree file formats (YAML, JSON, s-expressions): FORMATS, load_tree() and dump_tree()."""
+"""gtsearch.formats: tree files in YAML, JSON and s-expressions; FORMATS, load_tree(), dump_tree().
 
-# Every format reads the bare form (nested lists of numbers) and a full form
-# with names, static values and a document wrapper holding metadata; see the
-# parse() docstrings of .yamlfmt, .jsonfmt and .sexp.  No reader or writer
-# recurses on the nesting, so a tree 100,000 levels deep loads and dumps in
-# every format, and parse(dump(tree)) == tree for every pair.
+Owns reading and writing tree files: reading the bytes (gzip, BOM, UTF-8,
+standard input) and choosing a format here; what the tokenizers share
+(:mod:`.tokens`), the shape rules and the builders they feed (:mod:`.shape`,
+:mod:`.builders`), the one writer (:mod:`.writer`), the vectorised reader of
+the bare form (:mod:`.bare`), and one thin module per format on top
+(:mod:`.jsonfmt`, :mod:`.yamlfmt` with :mod:`.yaml_flow`, :mod:`.yaml_block`
+and :mod:`.yaml_scalars`, :mod:`.sexp`).  Every format reads the bare form
+and the full form (names, static values, a document wrapper with metadata);
+no reader or writer recurses on the nesting, and parse(dump(tree)) == tree
+for every format.  Imports the ground modules (tree, builder, numbers,
+errors), PyYAML and numpy; never algorithms, render, research or cli.
+"""
 
 from __future__ import annotations
 
@@ -55,8 +62,9 @@ def _bare_first(name: str, parse: Callable[..., Tree]) -> Callable[..., Tree]:
     other document.
     """
 
-    def parse_large_bare_fast(text: str, source: str = "<input>", *,
-                              max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+    def parse_large_bare_fast(
+        text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NODES
+    ) -> Tree:
         if len(text) >= FAST_MIN_CHARS:
             from .bare import parse_bare
 
@@ -135,7 +143,7 @@ def sniff_format(text: str) -> Format:
         text = text[1:]
     m = _LEAD.match(text)
     end = m.end() if m else 0
-    first = text[end:end + 1]
+    first = text[end : end + 1]
     if first == "(":
         return find_format("sexp")
     if first and first in "[{" and not _HASH_COMMENT.search(text, 0, end):
@@ -183,7 +191,7 @@ def _gunzip(data: bytes, source: str) -> bytes:
         if pending:
             chunk, pending = pending, b""
         elif pos < len(data):
-            chunk = data[pos:pos + _GZIP_STEP]
+            chunk = data[pos : pos + _GZIP_STEP]
             pos += len(chunk)
         else:
             raise corrupt  # the member is cut short
@@ -196,7 +204,9 @@ def _gunzip(data: bytes, source: str) -> bytes:
             raise TreeFormatError(
                 f"gzip data expanding more than {GZIP_MAX_RATIO}-fold past "
                 f"{GZIP_FREE_BYTES >> 20} MiB looks like a decompression bomb; "
-                "decompress the file yourself if you trust it", source)
+                "decompress the file yourself if you trust it",
+                source,
+            )
         parts.append(out)
     return b"".join(parts)
 
@@ -234,8 +244,9 @@ def read_text(path: str) -> str:
         line = data.count(b"\n", 0, start) + 1
         line_start = data.rfind(b"\n", 0, start) + 1
         column = len(data[line_start:start].decode("utf-8", "replace")) + 1
-        raise TreeFormatError(f"not UTF-8 text: byte 0x{data[start]:02x} cannot be decoded",
-                              source, line, column) from None
+        raise TreeFormatError(
+            f"not UTF-8 text: byte 0x{data[start]:02x} cannot be decoded", source, line, column
+        ) from None
     if text.startswith(BOM):
         text = text[1:]
     nul = text.find("\x00")
@@ -246,14 +257,16 @@ def read_text(path: str) -> str:
     return text
 
 
-def loads_tree(text: str, input_format: str, source: str = "<input>", *,
-               max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+def loads_tree(
+    text: str, input_format: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NODES
+) -> Tree:
     """Parse the text of a tree file in the named format."""
     return find_format(input_format).parse(text, source, max_nodes=max_nodes)
 
 
-def load_tree(path: str, *, input_format: str | None = None,
-              max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+def load_tree(
+    path: str, *, input_format: str | None = None, max_nodes: int = DEFAULT_MAX_NODES
+) -> Tree:
     """Read a tree file: the format comes from ``input_format``, else the extension, else sniffing.
 
     ``-`` reads standard input (the tree's source is then ``<stdin>``).

@@ -17,8 +17,8 @@ So both readers give identical trees, which the tests check on random trees.
 from __future__ import annotations
 
 import re
-from typing import Any
 from array import array
+from typing import Any
 
 import numpy as np
 
@@ -116,7 +116,7 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
         ok = ~((prev == _OPEN) & (nxt == _CLOSE))  # no empty list
     else:
         sep = (cls == _SEP).view(np.uint8)
-        if sep[:tok[0]].any():
+        if sep[: tok[0]].any():
             return None
         between = np.add.reduceat(sep, tok, dtype=np.int32)  # commas after each token
         del sep
@@ -124,9 +124,11 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
             return None
         commas = between[:-1]
         after_value = prev != _OPEN
-        ok = np.where(after_value,
-                      np.where(nxt == _CLOSE, commas == 0, commas == 1),
-                      (nxt != _CLOSE) & (commas == 0))  # after '[' a value, no comma
+        ok = np.where(
+            after_value,
+            np.where(nxt == _CLOSE, commas == 0, commas == 1),
+            (nxt != _CLOSE) & (commas == 0),
+        )  # after '[' a value, no comma
         del between, commas, after_value
     if not ok.all():
         return None
@@ -149,7 +151,9 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
     del last, isnum
     exp_chars = np.flatnonzero(cls == _EXP)
     minus = np.flatnonzero(cls == _MINUS)
-    inner_minus = minus[(minus > 0) & (cls[minus - 1] >= _NUM)]  # a '-' that does not start its token
+    inner_minus = minus[
+        (minus > 0) & (cls[minus - 1] >= _NUM)
+    ]  # a '-' that does not start its token
     del minus, cls
     numbers = _numbers(text, raw, fmt, num_pos, num_end, np.concatenate((exp_chars, inner_minus)))
     del exp_chars, inner_minus, num_end, num_pos, raw, data
@@ -166,8 +170,12 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
         pos = int(tok[np.flatnonzero(is_node)[max_nodes]])
         line = text.count("\n", 0, pos) + 1  # the text is ASCII: characters are bytes
         column = pos - (text.rfind("\n", 0, pos) + 1) + 1
-        raise TreeFormatError(f"the tree has more than {max_nodes:,} nodes; raise --max-nodes to load it",
-                              source, line, column)
+        raise TreeFormatError(
+            f"the tree has more than {max_nodes:,} nodes; raise --max-nodes to load it",
+            source,
+            line,
+            column,
+        )
     del tok
     end_arr = array(index_array(size).typecode, [0]) * size
     val_arr = array("d", [float("nan")]) * size
@@ -193,12 +201,20 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
         fm = np.zeros(size, dtype=np.uint8)
         fm[leaf_nodes] = float_mask
         floats = bytearray(fm.tobytes())
-    return Tree(end_arr, val_arr, floats=floats, meta=Meta(), source=source,
-                n_leaves=len(leaf_nodes), depth=depth_arr)
+    return Tree(
+        end_arr,
+        val_arr,
+        floats=floats,
+        meta=Meta(),
+        source=source,
+        n_leaves=len(leaf_nodes),
+        depth=depth_arr,
+    )
 
 
-def _numbers(text: str, raw: np.ndarray, fmt: str, pos: np.ndarray, end: np.ndarray,
-             odd_chars: np.ndarray) -> tuple[np.ndarray, np.ndarray | None] | None:
+def _numbers(
+    text: str, raw: np.ndarray, fmt: str, pos: np.ndarray, end: np.ndarray, odd_chars: np.ndarray
+) -> tuple[np.ndarray, np.ndarray | None] | None:
     """The values of the number tokens [pos, end), or None if one is not a plain literal.
 
     ``odd_chars`` are the positions of characters that make a token more than
@@ -237,7 +253,7 @@ def _numbers(text: str, raw: np.ndarray, fmt: str, pos: np.ndarray, end: np.ndar
         accept = _FLOAT_OK[fmt].match
         float_mask = np.zeros(count, dtype=np.uint8)
         for k in np.flatnonzero(odd):
-            literal = text[pos[k]:end[k]]
+            literal = text[pos[k] : end[k]]
             if not accept(literal):
                 return None
             v = float(literal)  # the patterns all need a '.' or an exponent: a float

@@ -8,9 +8,18 @@ import re
 from ..errors import TreeFormatError
 from ..numbers import format_stored
 from ..tree import DEFAULT_MAX_NODES, Tree
-from .tokens import (INT15, Locator, check_not_empty, end_pos, relocated, run_offset, shown,
-                     strip_bom)
-from .shape import FormatBuilder, Shape
+from .builders import FormatBuilder
+from .shape import Shape
+from .tokens import (
+    INT15,
+    Locator,
+    check_not_empty,
+    end_pos,
+    relocated,
+    run_offset,
+    shown,
+    strip_bom,
+)
 from .writer import Style, Syntax, layout, mapping_nodes, meta_fields, node_texts
 
 NAME = "json"
@@ -19,29 +28,60 @@ EXTENSIONS = (".json",)
 _SEP = r'(?![^ \t\n\r\[\]{},:"])'  # a number must end where a token may end
 _TOKEN = re.compile(
     r"[ \t\n\r]*(?:"
-    r"(-?(?:0|[1-9][0-9]*))" + _SEP +                                          # 1 integer
-    r"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)" + _SEP +        # 2 float
-    r"|([\[\]{},:])"                                                           # 3 punctuation
+    r"(-?(?:0|[1-9][0-9]*))"
+    + _SEP  # 1 integer
+    + r"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"
+    + _SEP  # 2 float
+    + r"|([\[\]{},:])"  # 3 punctuation
     r'|("[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*")'  # 4 string
-    r'|([^ \t\n\r\[\]{},:"]+)'                                                 # 5 other word
-    r'|(")'                                                                    # 6 a bad string
-    r")")
+    r'|([^ \t\n\r\[\]{},:"]+)'  # 5 other word
+    r'|(")'  # 6 a bad string
+    r")"
+)
 # A run of small integers inside a list, read in one match (see tokens.INT15).
-_RUN = re.compile(r"[ \t\n\r]*(" + INT15 + r"(?:[ \t\n\r]*,[ \t\n\r]*" + INT15 + r"){0,4095})"
-                  r"(?=[ \t\n\r]*[,\]])")
+_RUN = re.compile(
+    r"[ \t\n\r]*(" + INT15 + r"(?:[ \t\n\r]*,[ \t\n\r]*" + INT15 + r"){0,4095})"
+    r"(?=[ \t\n\r]*[,\]])"
+)
 # Nodes of the full form written the usual way, read in one match each.
 _W = r"[ \t\n\r]*"
 _KEY_NAME = r'"name"' + _W + ":" + _W + r'"([^"\\\x00-\x1f]*)"' + _W + "," + _W
-_LEAF = re.compile(r"\{" + _W + _KEY_NAME + r'"value"' + _W + ":" + _W + "(" + INT15 + ")" + _W
-                   + r"\}")
-_HEAD = re.compile(r"\{" + _W + _KEY_NAME + r'(?:"value"' + _W + ":" + _W + "(" + INT15 + ")" + _W
-                   + "," + _W + r')?"children"' + _W + ":" + _W + r"(\[)")
+_LEAF = re.compile(
+    r"\{" + _W + _KEY_NAME + r'"value"' + _W + ":" + _W + "(" + INT15 + ")" + _W + r"\}"
+)
+_HEAD = re.compile(
+    r"\{"
+    + _W
+    + _KEY_NAME
+    + r'(?:"value"'
+    + _W
+    + ":"
+    + _W
+    + "("
+    + INT15
+    + ")"
+    + _W
+    + ","
+    + _W
+    + r')?"children"'
+    + _W
+    + ":"
+    + _W
+    + r"(\[)"
+)
 _STRING_PREFIX = re.compile(
-    r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*')
+    r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*'
+)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NUMBERISH = re.compile(r"[-+.0-9]")
-_LITERALS = {"true": True, "false": False, "null": None,
-             "NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
+_LITERALS = {
+    "true": True,
+    "false": False,
+    "null": None,
+    "NaN": float("nan"),
+    "Infinity": float("inf"),
+    "-Infinity": float("-inf"),
+}
 _BIG = 2**64  # stands for an integer too long to convert; the shape reports it as too large
 
 # parser states
@@ -66,8 +106,9 @@ def _string(tok: str, pos: int) -> str:
         return tok[1:-1]
     value: str = json.loads(tok)  # one string: no nesting, no recursion
     if _SURROGATE.search(value):
-        raise _Error(f"invalid string {shown(tok)}: "
-                     "a \\u escape stands for half a surrogate pair", pos)
+        raise _Error(
+            f"invalid string {shown(tok)}: a \\u escape stands for half a surrogate pair", pos
+        )
     return value
 
 
@@ -88,7 +129,7 @@ def _bad_string(text: str, start: int) -> _Error:
         return _Error("unterminated string", start)
     ch = text[stop]
     if ch == "\\":
-        return _Error(f"invalid escape {text[stop:stop + 2]!r} in a string", stop)
+        return _Error(f"invalid escape {text[stop : stop + 2]!r} in a string", stop)
     return _Error(f"control character {ch!r} in a string: write it as an escape", stop)
 
 
@@ -131,10 +172,13 @@ def _run(text: str, shape: Shape) -> None:
                         continue
             start = m.start(g or 0)
             if not closers:
-                raise _Error(f"unexpected {shown(m.group(g or 0))} after the tree: "
-                             "a file holds one tree", start)
-            raise _Error(f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}",
-                         start)
+                raise _Error(
+                    f"unexpected {shown(m.group(g or 0))} after the tree: a file holds one tree",
+                    start,
+                )
+            raise _Error(
+                f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}", start
+            )
         if state <= _FIRST:
             if g == 1 and closers and closers[-1] == "]":
                 r = run(text, m.start(1))
@@ -172,8 +216,13 @@ def _run(text: str, shape: Shape) -> None:
                     r = head_match(text, start)
                     if r is not None:
                         static = r.group(2)
-                        shape.node_head(r.group(1), None if static is None else int(static),
-                                        start, r.start(1), r.start(3))
+                        shape.node_head(
+                            r.group(1),
+                            None if static is None else int(static),
+                            start,
+                            r.start(1),
+                            r.start(3),
+                        )
                         closers.append("}")
                         closers.append("]")
                         pos = r.end()
@@ -213,8 +262,9 @@ def _run(text: str, shape: Shape) -> None:
                 continue
             if g == 6:
                 raise _bad_string(text, m.start(6))
-            raise _Error(f"expected ':' after the key, got {shown(m.group(g or 0))}",
-                         m.start(g or 0))
+            raise _Error(
+                f"expected ':' after the key, got {shown(m.group(g or 0))}", m.start(g or 0)
+            )
         # _KEY_FIRST or _KEY
         if g == 4:
             tok = m.group(4)
@@ -228,11 +278,13 @@ def _run(text: str, shape: Shape) -> None:
             continue
         if g == 6:
             raise _bad_string(text, m.start(6))
-        raise _Error(f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}",
-                     m.start(g or 0))
+        raise _Error(
+            f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}", m.start(g or 0)
+        )
     if closers or state != _AFTER:
-        raise _Error(f"unexpected end of input, expected {_expected(state, closers)}",
-                     end_pos(text))
+        raise _Error(
+            f"unexpected end of input, expected {_expected(state, closers)}", end_pos(text)
+        )
 
 
 def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
@@ -265,8 +317,9 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
     text = strip_bom(text)
     check_not_empty(text, source)
     locate = Locator(text)
-    shape = Shape(FormatBuilder(source, max_nodes), locate, text_names=False,
-                  words=("a list", "an object"))
+    shape = Shape(
+        FormatBuilder(source, max_nodes), locate, text_names=False, words=("a list", "an object")
+    )
     try:
         _run(text, shape)
         return shape.finish(end_pos(text))
@@ -283,8 +336,15 @@ def _quote(s: str) -> str:
 
 
 _WRITE_LEAF, _WRITE_NODE = mapping_nodes(_quote)
-SYNTAX = Syntax(style=Style(sep=",", line_end=",", lisp=False), number=format_stored,
-                text=_quote, name=_quote, word=_quote, leaf=_WRITE_LEAF, node=_WRITE_NODE)
+SYNTAX = Syntax(
+    style=Style(sep=",", line_end=",", lisp=False),
+    number=format_stored,
+    text=_quote,
+    name=_quote,
+    word=_quote,
+    leaf=_WRITE_LEAF,
+    node=_WRITE_NODE,
+)
 
 
 def dump(tree: Tree) -> str:

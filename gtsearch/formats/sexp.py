@@ -6,11 +6,11 @@ import re
 from typing import Any
 
 from ..errors import TreeFormatError
-from ..numbers import format_stored
+from ..numbers import format_stored, too_large
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree
+from .builders import FormatBuilder
+from .shape import DOC_KEYS, ROOT_WORDS, number_problem
 from .tokens import Locator, check_not_empty, end_pos, relocated, run_offset, shown, strip_bom
-from ..numbers import too_large
-from .shape import DOC_KEYS, ROOT_WORDS, FormatBuilder, number_problem
 from .writer import Style, Syntax, layout, meta_fields, node_texts
 
 NAME = "sexp"
@@ -19,21 +19,28 @@ EXTENSIONS = (".sexp", ".lisp", ".scm", ".sx")
 _END = r'(?![^\s()";])'
 _TOKEN = re.compile(
     r"(?:\s+|;[^\n]*(?![^\n]))*(?:"
-    r"(\()"                                                                    # 1
-    r"|(\))"                                                                   # 2
-    r"|([+-]?(?:0|[1-9][0-9]*))" + _END +                                      # 3 integer
-    r"|([+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)" + _END +     # 4 float
-    r'|("(?:[^"\\]|\\.)*")'                                                    # 5 string
-    r'|([^\s()";]+)'                                                           # 6 other atom
-    r'|(")'                                                                    # 7 unterminated
-    r"|(\Z)"                                                                   # 8 the end
-    r")", re.S)
+    r"(\()"  # 1
+    r"|(\))"  # 2
+    r"|([+-]?(?:0|[1-9][0-9]*))"
+    + _END  # 3 integer
+    + r"|([+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"
+    + _END  # 4 float
+    + r'|("(?:[^"\\]|\\.)*")'  # 5 string
+    r'|([^\s()";]+)'  # 6 other atom
+    r'|(")'  # 7 unterminated
+    r"|(\Z)"  # 8 the end
+    r")",
+    re.S,
+)
 # A run of small integers, read in one match (most of a bare tree's leaves).
 _INT15 = r"[+-]?(?:0|[1-9][0-9]{0,14})" + _END
-_RUN = re.compile("(" + _INT15 + r"(?:\s+" + _INT15 + "){0,4095})")  # 4,096 at most: see tokens.INT15
+_RUN = re.compile(
+    "(" + _INT15 + r"(?:\s+" + _INT15 + "){0,4095})"
+)  # 4,096 at most: see tokens.INT15
 # A named leaf, (name . 3), read in one match.
-_PAIR = re.compile(r'\(\s*(?:"([^"\\]*)"|([^\s()";0-9+\-.:#][^\s()";]*))\s+\.\s+('
-                   + _INT15 + r')\s*\)')
+_PAIR = re.compile(
+    r'\(\s*(?:"([^"\\]*)"|([^\s()";0-9+\-.:#][^\s()";]*))\s+\.\s+(' + _INT15 + r")\s*\)"
+)
 _NUMBERISH = re.compile(r"[+-]?\.?[0-9]")
 _NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)\Z", re.I)
 _ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|["\\ntr]|.?)', re.S)
@@ -57,8 +64,18 @@ class _Error(Exception):
 
 
 class _Frame:
-    __slots__ = ("phase", "pos", "name", "name_pos", "static", "top", "kw", "kw_pos", "seen",
-                 "has_tree")
+    __slots__ = (
+        "phase",
+        "pos",
+        "name",
+        "name_pos",
+        "static",
+        "top",
+        "kw",
+        "kw_pos",
+        "seen",
+        "has_tree",
+    )
 
     def __init__(self, pos: int, top: bool) -> None:
         self.phase = _START
@@ -83,8 +100,10 @@ def _unescape(tok: str, pos: int) -> str:
         if len(e) > 1:
             code = int(e[1:], 16)
             if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
-                raise _Error(f"invalid escape {m.group()!r} in a string: not a character",
-                             pos + 1 + m.start())
+                raise _Error(
+                    f"invalid escape {m.group()!r} in a string: not a character",
+                    pos + 1 + m.start(),
+                )
             return chr(code)
         if e in _ESCAPES:
             return _ESCAPES[e]
@@ -171,8 +190,9 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
         if done:
             if g == 2:
                 raise _Error("unbalanced ')'", start)
-            raise _Error(f"unexpected {shown(m.group(g))} after the tree: a file holds one tree",
-                         start)
+            raise _Error(
+                f"unexpected {shown(m.group(g))} after the tree: a file holds one tree", start
+            )
         f = frames[-1] if frames else None
         if g == 1:  # "("
             if f is None:
@@ -260,8 +280,9 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 b.leaf(_number(kind, value, tok, "value", start, _CHILD))
                 continue
             if kind == _KEYWORD and tok == ":value":
-                raise _Error("':value' must come right after the node's name, before its children",
-                             start)
+                raise _Error(
+                    "':value' must come right after the node's name, before its children", start
+                )
             if kind == _DOT:
                 raise _Error("unexpected '.': a named leaf is written (name . value)", start)
             raise _Error(f"{_CHILD}, got {_describe(kind, tok, value)}", start)
@@ -275,8 +296,9 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 f.phase = _NAMED
                 continue
             if kind == _DOT:
-                raise _Error("'.' must follow a name: a named leaf is written (name . value)",
-                             start)
+                raise _Error(
+                    "'.' must follow a name: a named leaf is written (name . value)", start
+                )
         if phase in (_START, _NAMED, _HAS_VALUE):
             if kind == _KEYWORD:
                 if tok != ":value":
@@ -298,8 +320,9 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             f.phase = _KIDS
             continue
         if phase == _VALUE_KW:
-            f.static = _number(kind, value, tok, "static value", start,
-                               "':value' must be followed by a number")
+            f.static = _number(
+                kind, value, tok, "static value", start, "':value' must be followed by a number"
+            )
             f.phase = _HAS_VALUE
             continue
         if phase == _DOT_NEXT:
@@ -313,8 +336,11 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
         if phase == _WRAP:
             if kind == _KEYWORD:
                 if tok not in _WRAPPER_KEYWORDS:
-                    raise _Error(f"unknown keyword {shown(tok)} in the document wrapper; "
-                                 "expected :root, :title, :description or :expect", start)
+                    raise _Error(
+                        f"unknown keyword {shown(tok)} in the document wrapper; "
+                        "expected :root, :title, :description or :expect",
+                        start,
+                    )
                 if tok in f.seen:
                     raise _Error(f"duplicate {tok!r}", start)
                 f.seen.add(tok)
@@ -322,8 +348,14 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 f.kw_pos = start
                 f.phase = _WRAP_KW
                 continue
-            v = _number(kind, value, tok, "value", start,
-                        "expected a keyword (:root, :title, :description, :expect) or the tree")
+            v = _number(
+                kind,
+                value,
+                tok,
+                "value",
+                start,
+                "expected a keyword (:root, :title, :description, :expect) or the tree",
+            )
             if f.has_tree:
                 raise _Error("the document wrapper holds more than one tree", start)
             f.has_tree = True
@@ -332,28 +364,31 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
         # _WRAP_KW: the keyword's value
         kw = f.kw
         if kw == ":expect":
-            meta.expect = _number(kind, value, tok, "expect", start,
-                                  "':expect' must be followed by a number")
+            meta.expect = _number(
+                kind, value, tok, "expect", start, "':expect' must be followed by a number"
+            )
         elif kw == ":root":
             word = value if kind in (_SYMBOL, _STRING) else None
             if word not in ROOT_WORDS:
-                raise _Error("':root' must be followed by max or min, "
-                             f"got {_describe(kind, tok, value)}",
-                             start)
+                raise _Error(
+                    f"':root' must be followed by max or min, got {_describe(kind, tok, value)}",
+                    start,
+                )
             meta.root = word
         else:
             if kind not in (_SYMBOL, _STRING):
-                raise _Error(f"{kw!r} must be followed by a string, "
-                             f"got {_describe(kind, tok, value)}",
-                             start)
+                raise _Error(
+                    f"{kw!r} must be followed by a string, got {_describe(kind, tok, value)}", start
+                )
             if kw == ":title":
                 meta.title = value
             else:
                 meta.description = value
         f.phase = _WRAP
     if frames:
-        raise _Error("unbalanced '(': the list is not closed before the end of the file",
-                     frames[-1].pos)
+        raise _Error(
+            "unbalanced '(': the list is not closed before the end of the file", frames[-1].pos
+        )
     if not done:
         raise _Error("the file holds no tree", end_pos(text))
     return root_max
@@ -460,9 +495,13 @@ def _node(name: str | None, static: str | None) -> tuple[str, str]:
 
 SYNTAX = Syntax(
     style=Style(sep=" ", line_end="", lisp=True),
-    number=format_stored, text=sexp_str, name=sexp_name, word=lambda w: w,
+    number=format_stored,
+    text=sexp_str,
+    name=sexp_name,
+    word=lambda w: w,
     leaf=lambda value, name: value if name is None else f"({name} . {value})",
-    node=_node)
+    node=_node,
+)
 
 
 def dump(tree: Tree) -> str:

@@ -4,22 +4,19 @@
 (a scalar, the start or end of a list or mapping, a YAML alias) and enforces
 its rules; :func:`number_problem` is the one check of a value read from a
 file, which the s-expression reader uses too; :class:`FormatBuilder` is the
-TreeBuilder every reader feeds (names, the node limit and empty lists are
-checked there, see gtsearch.builder).
+TreeBuilder every reader feeds (gtsearch.formats.builders; names, the node
+limit and empty lists are checked by gtsearch.builder).
 """
 
 from __future__ import annotations
 
 import math
-import re
-from array import array
 from collections.abc import Callable
 from typing import Any
 
-from ..builder import TreeBuilder
 from ..errors import TreeFormatError, clipped, shown
-from ..numbers import MAX_EXACT_INT, check_number, too_large
-from ..tree import DEFAULT_MAX_NODES, Meta, Tree
+from ..numbers import MAX_EXACT_INT, too_large
+from ..tree import Meta, Tree
 
 Locate = Callable[[Any], "tuple[int | None, int | None]"]
 
@@ -46,112 +43,6 @@ def number_problem(value: Any, text: str, what: str = "value") -> str | None:
     return not_a_number(value, text, what)
 
 
-class FormatBuilder(TreeBuilder):
-    """A TreeBuilder that can also label a node after its children and copy ranges.
-
-    The full form lets ``name`` and ``value`` follow ``children`` in a mapping,
-    so a node's label may arrive after the node was opened; YAML aliases of a
-    ``children`` list repeat a run of sibling subtrees.
-    """
-
-    def label(self, n: int, name: Any = None, static: Any = None) -> None:
-        """Give node ``n`` (already open or closed) a name and/or a static value."""
-        if static is not None:
-            try:
-                v, fl = check_number(static, "static value")
-            except ValueError as e:
-                raise self.error(str(e)) from None
-            self.values[n] = v
-            self.floats[n] = fl
-        if name is not None:
-            self._name(n, name, None, None)
-
-    def int_leaves(self, ints: list[int]) -> int:
-        """Add unnamed leaves worth ``ints``, each already known to lie within ±2**53.
-
-        Only as many as the node limit leaves room for are added; the number is
-        returned, and the caller reads the rest of its run one token at a time,
-        so that the limit's error points at the very leaf that crosses it.
-        """
-        n = len(self.values)
-        k = min(len(ints), self.max_nodes - n)
-        if k <= 0:
-            return 0
-        if k < len(ints):
-            ints = ints[:k]
-        self.end.extend(range(n + 1, n + k + 1))
-        self.values.extend(ints)
-        self.floats.extend(bytes(k))
-        self.n_leaves += k
-        return k
-
-    def copy_range(self, start: int, stop: int) -> None:
-        """Repeat the sibling subtrees that fill nodes ``start .. stop-1``."""
-        if self.size + (stop - start) > self.max_nodes:
-            raise self.error(
-                f"the tree has more than {self.max_nodes:,} nodes once aliases are expanded; "
-                "raise --max-nodes to load it")
-        end = self.end
-        c = start
-        while c < stop:
-            nxt = end[c]
-            self.copy(c)
-            c = nxt
-
-
-class CountingBuilder:
-    """Stands in for FormatBuilder to count the nodes of a document without storing them.
-
-    The YAML reader runs a first pass with it when a document has aliases, so
-    that a file whose expansion exceeds the node limit (a "billion laughs")
-    is refused before any memory is spent on it.
-    """
-
-    def __init__(self, source: str = "<input>", max_nodes: int = DEFAULT_MAX_NODES) -> None:
-        self.source = source
-        self.max_nodes = max_nodes
-        self.size = 0
-        self.stack: list[int] = []
-
-    def error(self, message: str) -> TreeFormatError:
-        return TreeFormatError(message, self.source)
-
-    def _new(self) -> int:
-        n = self.size
-        if n >= self.max_nodes:
-            raise self.error(
-                f"the tree has more than {self.max_nodes:,} nodes; raise --max-nodes to load it")
-        self.size = n + 1
-        return n
-
-    def open(self, name: Any = None, static: Any = None) -> int:
-        n = self._new()
-        self.stack.append(n)
-        return n
-
-    def leaf(self, value: Any, name: Any = None) -> int:
-        return self._new()
-
-    def close(self) -> None:
-        n = self.stack.pop()
-        if self.size == n + 1:
-            raise self.error("empty list: an internal node needs at least one child")
-
-    def label(self, n: int, name: Any = None, static: Any = None) -> None:
-        pass
-
-    def copy_range(self, start: int, stop: int) -> None:
-        if self.size + (stop - start) > self.max_nodes:
-            raise self.error(
-                f"the tree has more than {self.max_nodes:,} nodes once aliases are expanded; "
-                "raise --max-nodes to load it")
-        self.size += stop - start
-
-    def finish(self, *, root_max: bool = True, meta: Meta | None = None) -> Tree:
-        # Only the count matters; an empty tree stands for "it fits".
-        return Tree(array("i"), array("d"))
-
-
 # Contexts on the shape's stack.  Plain classes with __slots__: one per open container.
 class _Top:
     __slots__ = ("done",)
@@ -175,8 +66,19 @@ class _Seq:
 class _Map:
     """A node written as a mapping (``top``: it may still turn out to be the wrapper)."""
 
-    __slots__ = ("node", "pos", "top", "key", "key_pos", "seen", "name", "name_pos",
-                 "static", "has_children", "anchor")
+    __slots__ = (
+        "node",
+        "pos",
+        "top",
+        "key",
+        "key_pos",
+        "seen",
+        "name",
+        "name_pos",
+        "static",
+        "has_children",
+        "anchor",
+    )
 
     def __init__(self, pos: Any, top: bool, anchor: str | None) -> None:
         self.node: int | None = None
@@ -232,8 +134,15 @@ class Shape:
     wrapper's ``tree`` read on its own).
     """
 
-    def __init__(self, builder: Any, locate: Locate, *, text_names: bool,
-                 words: tuple[str, str] = ("a list", "a mapping"), top_node: bool = False) -> None:
+    def __init__(
+        self,
+        builder: Any,
+        locate: Locate,
+        *,
+        text_names: bool,
+        words: tuple[str, str] = ("a list", "a mapping"),
+        top_node: bool = False,
+    ) -> None:
         self.b = builder
         self.top_node = top_node
         self.locate = locate
@@ -353,14 +262,20 @@ class Shape:
             elif key not in NODE_KEYS:
                 raise self.fail(
                     f"unknown key {shown(key)}; expected name, value or children (a node) "
-                    "or tree, root, title, description or expect (the document)", pos)
+                    "or tree, root, title, description or expect (the document)",
+                    pos,
+                )
         if ctx.__class__ is _Map:
             if key not in NODE_KEYS:
-                raise self.fail(f"unknown key {shown(key)} in a node; "
-                                "expected name, value or children", pos)
+                raise self.fail(
+                    f"unknown key {shown(key)} in a node; expected name, value or children", pos
+                )
         elif key not in DOC_KEYS:
-            raise self.fail(f"unknown key {shown(key)} in the document; "
-                            "expected tree, root, title, description or expect", pos)
+            raise self.fail(
+                f"unknown key {shown(key)} in the document; "
+                "expected tree, root, title, description or expect",
+                pos,
+            )
         if key in ctx.seen:
             raise self.fail(f"duplicate key {key!r}", pos)
         ctx.seen.add(key)
@@ -381,8 +296,13 @@ class Shape:
                 self.b.label(ctx.node, static=v)
             ctx.static = v
         else:  # children
-            got = (shown(value) if isinstance(value, str)
-                   else shown(text) if text else "nothing (null)")
+            got = (
+                shown(value)
+                if isinstance(value, str)
+                else shown(text)
+                if text
+                else "nothing (null)"
+            )
             raise self.fail(f"children must be a non-empty list, got {got}", pos)
 
     def _doc_field(self, key: str, value: Any, text: str, pos: Any) -> None:
@@ -433,8 +353,9 @@ class Shape:
             return
         raise self._field_not_scalar(ctx, self.list_word, pos)
 
-    def node_head(self, name: str, static: int | float | None, pos: Any, name_pos: Any,
-                  seq_pos: Any) -> None:
+    def node_head(
+        self, name: str, static: int | float | None, pos: Any, name_pos: Any, seq_pos: Any
+    ) -> None:
         """``{name: ..., [value: ...,] children: [`` read at once in a list (a fast path).
 
         ``static`` is a number already checked.
@@ -523,8 +444,11 @@ class Shape:
             elif kind == "seq":
                 start = target[1] + 1
             else:
-                raise self.fail(f"children must be a non-empty list, got the alias '*{anchor}' "
-                                f"of {self.map_word}", pos)
+                raise self.fail(
+                    f"children must be a non-empty list, got the alias '*{anchor}' "
+                    f"of {self.map_word}",
+                    pos,
+                )
             self.errpos = ctx.name_pos if ctx.name is not None else pos
             n = self.b.open(ctx.name, ctx.static)
             ctx.node = n

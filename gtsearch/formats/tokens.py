@@ -9,8 +9,17 @@ from typing import Any
 
 from ..errors import TreeFormatError, shown
 
-__all__ = ["BOM", "INT15", "Locator", "check_not_empty", "end_pos", "relocated", "run_offset",
-           "shown", "strip_bom"]
+__all__ = [
+    "BOM",
+    "INT15",
+    "Locator",
+    "check_not_empty",
+    "end_pos",
+    "relocated",
+    "run_offset",
+    "shown",
+    "strip_bom",
+]
 
 BOM = "\ufeff"
 #: an integer literal of at most 15 digits (exact in float64) in JSON's and YAML's syntax;
@@ -58,8 +67,9 @@ def check_not_empty(text: str, source: str) -> None:
         raise TreeFormatError("the file is empty", source, 1, 1)
 
 
-def relocated(err: TreeFormatError, locate: Callable[[Any], tuple[int | None, int | None]],
-              pos: Any) -> TreeFormatError:
+def relocated(
+    err: TreeFormatError, locate: Callable[[Any], tuple[int | None, int | None]], pos: Any
+) -> TreeFormatError:
     """``err`` with a place when it has none (TreeBuilder errors come without one)."""
     if err.line is not None or err.where is not None or pos is None:
         return err

@@ -20,9 +20,9 @@ MAX_LEVELS = 10
 
 
 class Style(NamedTuple):
-    sep: str          # between the items of a compact node
-    line_end: str     # after each item but the last of a broken node ("," or "")
-    lisp: bool        # the tail follows the last child; "(" takes its first child on its line
+    sep: str  # between the items of a compact node
+    line_end: str  # after each item but the last of a broken node ("," or "")
+    lisp: bool  # the tail follows the last child; "(" takes its first child on its line
 
 
 class Syntax(NamedTuple):
@@ -38,14 +38,14 @@ class Syntax(NamedTuple):
     #: a word the format writes bare where it can (the root player)
     word: Callable[[str], str]
     #: a leaf: (its value's text, its name's text or None) -> the leaf's text
-    leaf: Callable[[str, "str | None"], str]
+    leaf: Callable[[str, str | None], str]
     #: an internal node: (name's text or None, static value's text or None) -> (head, tail)
-    node: Callable[["str | None", "str | None"], "tuple[str, str]"]
+    node: Callable[[str | None, str | None], tuple[str, str]]
 
 
-def mapping_nodes(key: Callable[[str], str]) -> tuple[Callable[[str, str | None], str],
-                                                     Callable[[str | None, str | None],
-                                                              tuple[str, str]]]:
+def mapping_nodes(
+    key: Callable[[str], str],
+) -> tuple[Callable[[str, str | None], str], Callable[[str | None, str | None], tuple[str, str]]]:
     """The leaf and node spellings of the formats whose full form is mappings (JSON, YAML).
 
     A node without name or static value is a bare list; otherwise a mapping
@@ -85,8 +85,9 @@ def node_texts(tree: Tree, syntax: Syntax) -> tuple[list[str], list[str]]:
         if end[n] == n + 1:
             heads[n] = leaf(number(v, floats[n]), None if name is None else name_text(name))
         else:
-            heads[n], tails[n] = node(None if name is None else name_text(name),
-                                      None if v != v else number(v, floats[n]))
+            heads[n], tails[n] = node(
+                None if name is None else name_text(name), None if v != v else number(v, floats[n])
+            )
     return heads, tails
 
 
@@ -128,8 +129,9 @@ def widths(end: Sequence[int], heads: list[str], tails: list[str], seplen: int) 
     return w
 
 
-def compact(out: list[str], end: Sequence[int], heads: list[str], tails: list[str],
-            sep: str, n: int) -> None:
+def compact(
+    out: list[str], end: Sequence[int], heads: list[str], tails: list[str], sep: str, n: int
+) -> None:
     """Append the subtree at ``n`` on one line."""
     stop = end[n]
     if stop == n + 1:
@@ -149,9 +151,17 @@ def compact(out: list[str], end: Sequence[int], heads: list[str], tails: list[st
         append(tails[stack.pop()])
 
 
-def layout(out: list[str], end: Sequence[int], heads: list[str], tails: list[str],
-           style: Style, *, column: int = 0, indent: int = 0,
-           w: list[int] | None = None) -> None:
+def layout(
+    out: list[str],
+    end: Sequence[int],
+    heads: list[str],
+    tails: list[str],
+    style: Style,
+    *,
+    column: int = 0,
+    indent: int = 0,
+    w: list[int] | None = None,
+) -> None:
     """Append the whole tree (node 0) starting at ``column`` on a line indented by ``indent``.
 
     A writer describes every node by two strings: ``heads[n]`` (a leaf's whole

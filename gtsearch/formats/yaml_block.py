@@ -27,7 +27,8 @@ from yaml.events import (
 
 from ..errors import TreeFormatError
 from ..tree import DEFAULT_MAX_NODES, Tree
-from .shape import CountingBuilder, FormatBuilder, Shape
+from .builders import CountingBuilder, FormatBuilder
+from .shape import Shape
 from .tokens import Locator, check_not_empty, relocated, shown, strip_bom
 from .yaml_flow import WS, Unsupported, run_flow
 from .yaml_scalars import LOADER, check_printable, resolve_plain, show_tag
@@ -51,7 +52,7 @@ def _yaml_error(e: yaml.YAMLError, text: str, source: str) -> TreeFormatError:
     elif isinstance(e, yaml.reader.ReaderError):
         ch = e.character if isinstance(e.character, str) else chr(e.character)
         message = f"unacceptable character {ch!r}: {e.reason}"
-        offset = len(text.encode("utf-8")[:e.position].decode("utf-8", "ignore"))
+        offset = len(text.encode("utf-8")[: e.position].decode("utf-8", "ignore"))
         line, column = Locator(text)(offset)
     else:
         message, line, column = (str(e).splitlines() or ["invalid YAML"])[0], None, None
@@ -94,7 +95,6 @@ def _consume(get: Any, shape: Shape, splice: _Splice | None = None) -> Tree:
     documents = 0
     last: Any = None
     buf: deque[Any] = deque()
-    stack = shape.stack
     b = shape.b
     while True:
         ev = buf.popleft() if buf else get()
@@ -118,36 +118,64 @@ def _consume(get: Any, shape: Shape, splice: _Splice | None = None) -> Tree:
                 raise _tag_error(shape, ev.tag, mark)
             if not buf and ev.anchor is None and shape.in_list():
                 _lookahead(get, buf, 6)
-                if (len(buf) >= 4 and _plain_key(buf[0], "name") and buf[1].__class__ is ScalarEvent
-                        and buf[1].tag is None and buf[1].anchor is None):
+                if (
+                    len(buf) >= 4
+                    and _plain_key(buf[0], "name")
+                    and buf[1].__class__ is ScalarEvent
+                    and buf[1].tag is None
+                    and buf[1].anchor is None
+                ):
                     name_ev, key = buf[1], buf[2]
-                    if (_plain_key(key, "value") and buf[3].__class__ is ScalarEvent
-                            and buf[3].tag is None and buf[3].anchor is None and len(buf) >= 5):
+                    if (
+                        _plain_key(key, "value")
+                        and buf[3].__class__ is ScalarEvent
+                        and buf[3].tag is None
+                        and buf[3].anchor is None
+                        and len(buf) >= 5
+                    ):
                         v_ev, after = buf[3], buf[4]
                         raw = v_ev.value
                         if after.__class__ is MappingEndEvent:
-                            v = shape.number(resolve_plain(raw) if not v_ev.style else raw, raw,
-                                             "value", v_ev.start_mark)
+                            v = shape.number(
+                                resolve_plain(raw) if not v_ev.style else raw,
+                                raw,
+                                "value",
+                                v_ev.start_mark,
+                            )
                             shape.errpos = name_ev.start_mark
                             b.leaf(v, name_ev.value)
                             last = after
                             for _ in range(5):
                                 buf.popleft()
                             continue
-                        if (len(buf) >= 6 and _plain_key(after, "children")
-                                and buf[5].__class__ is SequenceStartEvent
-                                and buf[5].tag is None and buf[5].anchor is None):
-                            v = shape.number(resolve_plain(raw) if not v_ev.style else raw, raw,
-                                             "value", v_ev.start_mark)
-                            shape.node_head(name_ev.value, v, mark, name_ev.start_mark,
-                                            buf[5].start_mark)
+                        if (
+                            len(buf) >= 6
+                            and _plain_key(after, "children")
+                            and buf[5].__class__ is SequenceStartEvent
+                            and buf[5].tag is None
+                            and buf[5].anchor is None
+                        ):
+                            v = shape.number(
+                                resolve_plain(raw) if not v_ev.style else raw,
+                                raw,
+                                "value",
+                                v_ev.start_mark,
+                            )
+                            shape.node_head(
+                                name_ev.value, v, mark, name_ev.start_mark, buf[5].start_mark
+                            )
                             last = buf[5]
                             buf.clear()
                             continue
-                    elif (_plain_key(key, "children") and buf[3].__class__ is SequenceStartEvent
-                            and buf[3].tag is None and buf[3].anchor is None):
-                        shape.node_head(name_ev.value, None, mark, name_ev.start_mark,
-                                        buf[3].start_mark)
+                    elif (
+                        _plain_key(key, "children")
+                        and buf[3].__class__ is SequenceStartEvent
+                        and buf[3].tag is None
+                        and buf[3].anchor is None
+                    ):
+                        shape.node_head(
+                            name_ev.value, None, mark, name_ev.start_mark, buf[3].start_mark
+                        )
                         last = buf[3]
                         for _ in range(4):
                             buf.popleft()
@@ -174,8 +202,11 @@ def _consume(get: Any, shape: Shape, splice: _Splice | None = None) -> Tree:
 
 
 def _tag_error(shape: Shape, tag: str, mark: Any) -> TreeFormatError:
-    return shape.fail(f"tag {shown(show_tag(tag))} is not allowed: "
-                      "tree files hold only numbers, lists and mappings", mark)
+    return shape.fail(
+        f"tag {shown(show_tag(tag))} is not allowed: "
+        "tree files hold only numbers, lists and mappings",
+        mark,
+    )
 
 
 def parse_events(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
@@ -217,7 +248,7 @@ def deep_flow(text: str, limit: int) -> int | None:
     hits = np.flatnonzero(np.cumsum(steps) >= limit)
     if not hits.size:
         return None
-    return len(data[:int(where[hits[0]])].decode("utf-8", "ignore"))
+    return len(data[: int(where[hits[0]])].decode("utf-8", "ignore"))
 
 
 class _NoSplice(Exception):
@@ -284,7 +315,7 @@ def parse_spliced(text: str, start: int, source: str, max_nodes: int) -> Tree | 
     except TreeFormatError as e:
         error = relocated(e, locate, sub.errpos)
         stop = len(text)
-    masked = text[:start] + "0" + _NOT_NEWLINE.sub(" ", text[start + 1:stop]) + text[stop:]
+    masked = text[:start] + "0" + _NOT_NEWLINE.sub(" ", text[start + 1 : stop]) + text[stop:]
     first = locate(start)
     last = locate(stop)
     splice = _Splice(first[0] - 1, first[1] - 1, error)

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..errors import TreeFormatError
 from ..tree import Tree
-from .shape import FormatBuilder, Shape
+from .builders import FormatBuilder
+from .shape import Shape
 from .tokens import INT15, Locator, end_pos, relocated, run_offset
 from .yaml_scalars import BIG, resolve_plain
 
@@ -31,33 +32,60 @@ class Unsupported(Exception):
 # Blanks, then comments each followed by blanks: one way only to split a run of blanks, so a
 # failing match backtracks in linear time ("(?:[ ]+|#...)*" takes exponential time).
 WS = r"[ \t\r\n]*(?:(?<![^ \t\r\n])#[^\r\n]*(?![^\r\n])[ \t\r\n]*)*"
-FLOW_START = re.compile(r"[ \r\n]*(?:#[^\r\n]*(?![^\r\n])[ \r\n]*)*"
-                         r"(?:(?<![^\n])---(?![^ \t\r\n])" + WS + r")?(?=[\[{])")
+FLOW_START = re.compile(
+    r"[ \r\n]*(?:#[^\r\n]*(?![^\r\n])[ \r\n]*)*"
+    r"(?:(?<![^\n])---(?![^ \t\r\n])" + WS + r")?(?=[\[{])"
+)
 _END = r"(?![^ \t\r\n,\[\]{}])"
 _PLAIN_CH = r"(?:[^ \t\r\n,\[\]{}:]|:(?=[^ \t\r\n,\[\]{}]))"
-_PLAIN = (r"(?:[^ \t\r\n\-?:,\[\]{}#&*!|>'\"%@`]|-(?=[^ \t\r\n,\[\]{}]))" + _PLAIN_CH + "*"
-          r"(?:[ \t]+(?:[^ \t\r\n,\[\]{}:#]|:(?=[^ \t\r\n,\[\]{}]))" + _PLAIN_CH + "*)*")
+_PLAIN = (
+    r"(?:[^ \t\r\n\-?:,\[\]{}#&*!|>'\"%@`]|-(?=[^ \t\r\n,\[\]{}]))" + _PLAIN_CH + "*"
+    r"(?:[ \t]+(?:[^ \t\r\n,\[\]{}:#]|:(?=[^ \t\r\n,\[\]{}]))" + _PLAIN_CH + "*)*"
+)
 _FTOKEN = re.compile(
     WS + "(?:"
-    r"(-?(?:0|[1-9][0-9]*))" + _END +                 # 1 integer
-    r"|(-?(?:0|[1-9][0-9]*)\.[0-9]+)" + _END +        # 2 float
-    r"|([\[\]{},])"                                   # 3 flow indicators
-    r"|(:)"                                           # 4 a mapping's colon
-    r'|("(?:[^"\\\r\n]|\\[^\r\n])*")'                 # 5 double-quoted (on one line)
-    r"|('(?:[^'\r\n]|'')*')"                          # 6 single-quoted (on one line)
-    r"|(" + _PLAIN + ")"                              # 7 plain
-    r"|(.)"                                           # 8 anything else: libyaml's business
-    r"|(\Z)"                                          # 9 the end
-    ")", re.S)
+    r"(-?(?:0|[1-9][0-9]*))"
+    + _END  # 1 integer
+    + r"|(-?(?:0|[1-9][0-9]*)\.[0-9]+)"
+    + _END  # 2 float
+    + r"|([\[\]{},])"  # 3 flow indicators
+    r"|(:)"  # 4 a mapping's colon
+    r'|("(?:[^"\\\r\n]|\\[^\r\n])*")'  # 5 double-quoted (on one line)
+    r"|('(?:[^'\r\n]|'')*')"  # 6 single-quoted (on one line)
+    r"|(" + _PLAIN + ")"  # 7 plain
+    r"|(.)"  # 8 anything else: libyaml's business
+    r"|(\Z)"  # 9 the end
+    ")",
+    re.S,
+)
 # A run of small integers inside a list, read in one match (most of a bare tree's leaves).
-_RUN = re.compile("(" + INT15 + r"(?:[ \t\r\n]*,[ \t\r\n]*" + INT15 + r"){0,4095})"  # see tokens.INT15
-                  r"(?=[ \t\r\n]*[,\]])")
+_RUN = re.compile(
+    "(" + INT15 + r"(?:[ \t\r\n]*,[ \t\r\n]*" + INT15 + r"){0,4095})"  # see tokens.INT15
+    r"(?=[ \t\r\n]*[,\]])"
+)
 _TAIL = re.compile(WS)
 _DOC_MARK = re.compile(r"(---|\.\.\.)(?![^ \t\r\n])")
 _ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)")
-_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v",
-            "f": "\f", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\",
-            "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}
+_ESCAPES = {
+    "0": "\0",
+    "a": "\a",
+    "b": "\b",
+    "t": "\t",
+    "\t": "\t",
+    "n": "\n",
+    "v": "\v",
+    "f": "\f",
+    "r": "\r",
+    "e": "\x1b",
+    " ": " ",
+    '"': '"',
+    "/": "/",
+    "\\": "\\",
+    "N": "\x85",
+    "_": "\xa0",
+    "L": "\u2028",
+    "P": "\u2029",
+}
 
 
 def _double_quoted(tok: str, pos: int) -> str:
@@ -117,8 +145,10 @@ def run_flow(text: str, pos: int, shape: Shape) -> int:
         if m is None or m.lastindex == 9:  # the end of the input inside a collection
             ctx = shape.stack[-1]
             line, column = shape.locate(ctx.pos)
-            raise shape.fail(f"unexpected end of input: the collection opened at {line}:{column} "
-                             "is not closed", end_pos(text))
+            raise shape.fail(
+                f"unexpected end of input: the collection opened at {line}:{column} is not closed",
+                end_pos(text),
+            )
         g = m.lastindex or 0
         start = m.start(g)
         pos = m.end()
@@ -207,8 +237,12 @@ def run_flow(text: str, pos: int, shape: Shape) -> int:
                 continue
             raise Unsupported(start)
         # _COLON: on the key's line (a simple key); after a plain key, followed by a blank
-        if (g == 4 and "\n" not in text[key_end:start] and "\r" not in text[key_end:start]
-                and (key_quoted or pos == len(text) or text[pos] in " \t\r\n")):
+        if (
+            g == 4
+            and "\n" not in text[key_end:start]
+            and "\r" not in text[key_end:start]
+            and (key_quoted or pos == len(text) or text[pos] in " \t\r\n")
+        ):
             state = _VALUE
             continue
         raise Unsupported(start)

@@ -54,10 +54,8 @@ def resolve_plain(s: str) -> Any:
 
 def _resolve(s: str) -> Any:
     resolvers = _RESOLVERS.get(s[0] if s else "", []) + _RESOLVERS.get(None, [])
-    for tag, regexp in resolvers:
-        if regexp.match(s):
-            break
-    else:
+    tag = next((tag for tag, regexp in resolvers if regexp.match(s)), None)
+    if tag is None:
         return s
     node = yaml.ScalarNode(tag, s)
     if tag == _TAG + "int":
@@ -80,12 +78,13 @@ def _resolve(s: str) -> Any:
 
 
 def show_tag(tag: str) -> str:
-    return "!!" + tag[len(_TAG):] if tag.startswith(_TAG) else tag
+    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
 
 
 # YAML's printable characters (YAML 1.1, 5.1); libyaml refuses the others anywhere.
 _UNPRINTABLE = re.compile(
-    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
 
 
 LINE_BREAKS = re.compile("[\x85\u2028\u2029]")
@@ -103,5 +102,9 @@ def check_printable(text: str, source: str) -> None:
     m = _UNPRINTABLE.search(text)
     if m:
         line, column = Locator(text)(m.start())
-        raise TreeFormatError(f"unacceptable character {m.group()!r}: "
-                              "control characters are not allowed in YAML", source, line, column)
+        raise TreeFormatError(
+            f"unacceptable character {m.group()!r}: control characters are not allowed in YAML",
+            source,
+            line,
+            column,
+        )

@@ -17,8 +17,17 @@ from ..errors import TreeFormatError
 from ..numbers import format_stored
 from ..tree import DEFAULT_MAX_NODES, Tree
 from .tokens import Locator, check_not_empty, shown, strip_bom
-from .writer import (WIDTH, Style, Syntax, compact, layout, mapping_nodes, meta_fields, node_texts,
-                     widths)
+from .writer import (
+    WIDTH,
+    Style,
+    Syntax,
+    compact,
+    layout,
+    mapping_nodes,
+    meta_fields,
+    node_texts,
+    widths,
+)
 from .yaml_block import TREE_FLOW, deep_flow, parse_events, parse_spliced
 from .yaml_flow import FLOW_START, Unsupported, parse_flow
 from .yaml_scalars import LINE_BREAKS, check_printable, resolve_plain
@@ -88,11 +97,15 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
             deep = deep_flow(text, FALLBACK_DEPTH)
             if deep is not None:
                 line, column = Locator(text)(u.pos)
-                token = text[u.pos:u.pos + 20].split("\n")[0] or "end of input"
+                token = text[u.pos : u.pos + 20].split("\n")[0] or "end of input"
                 raise TreeFormatError(
                     f"cannot read {shown(token)} here: a flow collection nested "
                     f"{FALLBACK_DEPTH:,} levels deep or more may hold only lists, mappings, "
-                    "numbers, strings and comments", source, line, column) from None
+                    "numbers, strings and comments",
+                    source,
+                    line,
+                    column,
+                ) from None
     else:
         candidate = TREE_FLOW.search(text)
         if candidate is not None:
@@ -105,7 +118,10 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
             raise TreeFormatError(
                 f"flow collections nested {BLOCK_FLOW_DEPTH:,} levels deep or more are read only "
                 "as the whole document or as the value of the wrapper's 'tree:' (on its line)",
-                source, line, column)
+                source,
+                line,
+                column,
+            )
     return parse_events(text, source, max_nodes=max_nodes)
 
 
@@ -140,13 +156,25 @@ def yaml_number(v: float, is_float: int) -> str:
 
 
 _WRITE_LEAF, _WRITE_NODE = mapping_nodes(lambda key: key)
-SYNTAX = Syntax(style=Style(sep=", ", line_end=",", lisp=False), number=yaml_number,
-                text=yaml_str, name=yaml_str, word=lambda word: word, leaf=_WRITE_LEAF, node=_WRITE_NODE)
+SYNTAX = Syntax(
+    style=Style(sep=", ", line_end=",", lisp=False),
+    number=yaml_number,
+    text=yaml_str,
+    name=yaml_str,
+    word=lambda word: word,
+    leaf=_WRITE_LEAF,
+    node=_WRITE_NODE,
+)
 _FLOW = SYNTAX.style
 
 
-def _block(tree: Tree, heads: list[str], tails: list[str], mapping: list[bool],
-           fields: list[tuple[str, str]]) -> list[str]:
+def _block(
+    tree: Tree,
+    heads: list[str],
+    tails: list[str],
+    mapping: list[bool],
+    fields: list[tuple[str, str]],
+) -> list[str]:
     """Block style (shallow trees): nodes that fit on a line stay in flow style."""
     end = tree.end
     values = tree.values

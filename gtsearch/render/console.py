@@ -29,5 +29,10 @@ def console() -> Console:
     terminal = stdout_is_terminal()
     plain = bool(os.environ.get("NO_COLOR")) or not (terminal or os.environ.get("FORCE_COLOR"))
     wide = not terminal and "COLUMNS" not in os.environ
-    return Console(highlight=False, emoji=False, width=200 if wide else None,
-                   color_system=None if plain else "auto", force_terminal=not plain)
+    return Console(
+        highlight=False,
+        emoji=False,
+        width=200 if wide else None,
+        color_system=None if plain else "auto",
+        force_terminal=not plain,
+    )

@@ -28,8 +28,8 @@ def format_pv(result: SearchResult) -> str:
     if not result.pv:
         return "(root)"
     labels = result.pv_labels or (None,) * len(result.pv)
-    return ARROW.join(label if label is not None else str(i)
-                      for i, label in zip(result.pv, labels))
+    moves = zip(result.pv, labels, strict=True)
+    return ARROW.join(label if label is not None else str(i) for i, label in moves)
 
 
 def format_path(path: Sequence[int]) -> str:
@@ -82,8 +82,9 @@ class Labels:
         if path is None:
             p = self.tree.parent[n]
             index = sum(1 for _ in _before(self.tree.children(p), n))
-            path = self._paths[n] = (*self.path(p), index) if p in self._paths else (
-                tuple(self.tree.path_of(n)))
+            path = self._paths[n] = (
+                (*self.path(p), index) if p in self._paths else (tuple(self.tree.path_of(n)))
+            )
         return path
 
     def label(self, n: int) -> str:

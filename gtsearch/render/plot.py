@@ -21,8 +21,9 @@ def plot(rows: Sequence[dict[str, Any]], path: str, title: str | None = None) ->
         from matplotlib.figure import Figure
         from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
     except ImportError:
-        raise GtsearchError("--plot needs matplotlib: install gtsearch[plot] "
-                            "(pip install 'gtsearch[plot]')") from None
+        raise GtsearchError(
+            "--plot needs matplotlib: install gtsearch[plot] (pip install 'gtsearch[plot]')"
+        ) from None
 
     branchings = sorted({r["b"] for r in rows})
     if not branchings:
@@ -44,21 +45,41 @@ def plot(rows: Sequence[dict[str, Any]], path: str, title: str | None = None) ->
     axes = fig.subplots(1, len(branchings), squeeze=False)[0]
     colors = colormaps["tab10"].colors  # type: ignore[attr-defined]
     markers = "osD^v<>pPhX*"
-    for ax, b in zip(axes, branchings):
+    for ax, b in zip(axes, branchings, strict=True):
         # the reference sizes each summary row carries, by depth
         sizes = {r["d"]: (r["full_tree"], r["minimal_tree"]) for r in rows if r["b"] == b}
         depths = sorted(sizes)
-        ax.plot(depths, [sizes[d][0] for d in depths], color="0.6", linestyle=":",
-                linewidth=2, label="full tree $b^d$ (minimax)")
-        ax.plot(depths, [sizes[d][1] for d in depths], color="black", linestyle="--",
-                linewidth=1.2, label="minimal tree (Knuth & Moore)")
+        ax.plot(
+            depths,
+            [sizes[d][0] for d in depths],
+            color="0.6",
+            linestyle=":",
+            linewidth=2,
+            label="full tree $b^d$ (minimax)",
+        )
+        ax.plot(
+            depths,
+            [sizes[d][1] for d in depths],
+            color="black",
+            linestyle="--",
+            linewidth=1.2,
+            label="minimal tree (Knuth & Moore)",
+        )
         for k, (pts, names) in enumerate(lines.items()):
             mine = [p for p in pts if p[0] == b]
-            ax.errorbar([p[1] for p in mine], [p[2] for p in mine], yerr=[p[3] for p in mine],
-                        color=colors[k % len(colors)], marker=markers[k % len(markers)],
-                        markersize=3.5, linewidth=1.1, capsize=2,
-                        label=" = ".join(n + (" (re-reads counted)" if n in re_read else "")
-                                         for n in names))
+            ax.errorbar(
+                [p[1] for p in mine],
+                [p[2] for p in mine],
+                yerr=[p[3] for p in mine],
+                color=colors[k % len(colors)],
+                marker=markers[k % len(markers)],
+                markersize=3.5,
+                linewidth=1.1,
+                capsize=2,
+                label=" = ".join(
+                    n + (" (re-reads counted)" if n in re_read else "") for n in names
+                ),
+            )
         ax.set_yscale("log")
         ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
         ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _pos: f"{y:g}"))
@@ -70,8 +91,14 @@ def plot(rows: Sequence[dict[str, Any]], path: str, title: str | None = None) ->
     axes[0].set_ylabel("mean leaves evaluated")
     handles, labels = axes[0].get_legend_handles_labels()
     legend_width = 2.3 / width
-    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0 - legend_width, 0.5),
-               fontsize=8, frameon=False)
+    fig.legend(
+        handles,
+        labels,
+        loc="center left",
+        bbox_to_anchor=(1.0 - legend_width, 0.5),
+        fontsize=8,
+        frameon=False,
+    )
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout(rect=(0, 0, 1.0 - legend_width, 1))

@@ -29,15 +29,25 @@ def wanted(stream: Any = None) -> bool:
 
 
 @contextmanager
-def progress(description: str, count: Callable[[], int] | None = None, total: int | None = None,
-             *, delay: float = DELAY, enabled: bool | None = None) -> Iterator[None]:
+def progress(
+    description: str,
+    count: Callable[[], int] | None = None,
+    total: int | None = None,
+    *,
+    delay: float = DELAY,
+    enabled: bool | None = None,
+) -> Iterator[None]:
     """Show ``description`` with a bar (``count()`` of ``total``) or a spinner after ``delay`` s."""
     if not (wanted() if enabled is None else enabled):
         yield
         return
     done = threading.Event()
-    watcher = threading.Thread(target=_watch, args=(description, count, total, delay, done),
-                               name="gtsearch-progress", daemon=True)
+    watcher = threading.Thread(
+        target=_watch,
+        args=(description, count, total, delay, done),
+        name="gtsearch-progress",
+        daemon=True,
+    )
     watcher.start()
     try:
         yield
@@ -46,8 +56,13 @@ def progress(description: str, count: Callable[[], int] | None = None, total: in
         watcher.join()
 
 
-def _watch(description: str, count: Callable[[], int] | None, total: int | None, delay: float,
-           done: threading.Event) -> None:
+def _watch(
+    description: str,
+    count: Callable[[], int] | None,
+    total: int | None,
+    delay: float,
+    done: threading.Event,
+) -> None:
     if done.wait(delay):
         return
     from rich.console import Console
@@ -55,8 +70,10 @@ def _watch(description: str, count: Callable[[], int] | None, total: int | None,
 
     columns: list[Any] = [SpinnerColumn(), TextColumn("{task.description}")]
     if count is not None:
-        columns += [BarColumn() if total else TextColumn(""),
-                    TextColumn("{task.completed:,} leaves" + (f" of {total:,}" if total else ""))]
+        columns += [
+            BarColumn() if total else TextColumn(""),
+            TextColumn("{task.completed:,} leaves" + (f" of {total:,}" if total else "")),
+        ]
     columns.append(TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(description, total=total)

@@ -38,8 +38,13 @@ def replay_data(view: SearchView, source: str | None = None) -> dict[str, Any]:
         "parent": list(tree.parent),
         "labels": [labels.label(n) for n in range(tree.n_nodes)],
         "pv": view.pv,
-        "result": {"value": r.value, "exact": r.exact, "bound": r.bound, "leaves": r.leaves,
-                   "value_text": format_extended(r.value)},
+        "result": {
+            "value": r.value,
+            "exact": r.exact,
+            "bound": r.bound,
+            "leaves": r.leaves,
+            "value_text": format_extended(r.value),
+        },
         "steps": steps,
     }
 
@@ -55,11 +60,13 @@ def to_html(view: SearchView, max_depth: int | None = None, source: str | None =
     data = replay_data(view, source)
     svg = to_svg(view, max_depth, state=False, source=source)
     svg = svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg
-    return (_PAGE.replace("%TITLE%", escape(data["title"]))
-            .replace("%SUMMARY%", escape(data["summary"]))
-            .replace("%ALGORITHM%", escape(view.algorithm))
-            .replace("%SVG%", svg)
-            .replace("%DATA%", _script_json(data)))
+    return (
+        _PAGE.replace("%TITLE%", escape(data["title"]))
+        .replace("%SUMMARY%", escape(data["summary"]))
+        .replace("%ALGORITHM%", escape(view.algorithm))
+        .replace("%SVG%", svg)
+        .replace("%DATA%", _script_json(data))
+    )
 
 
 _PAGE = """<!DOCTYPE html>

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 BEST = "★"
 
 
-def render_compare(name: str, tree: Tree, results: Sequence[SearchResult],
-                    console: Console) -> None:
+def render_compare(
+    name: str, tree: Tree, results: Sequence[SearchResult], console: Console
+) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -43,14 +44,18 @@ def render_compare(name: str, tree: Tree, results: Sequence[SearchResult],
         ("best", lambda r: BEST if r.extra["best"] else ""),
     ]
     grid = [[cell(r) for _, cell in columns] for r in results]
-    keep = [k for k, (header, _) in enumerate(columns)
-            if header == "best" or any(row[k] for row in grid)]
+    keep = [
+        k
+        for k, (header, _) in enumerate(columns)
+        if header == "best" or any(row[k] for row in grid)
+    ]
     for k in keep:
         header = columns[k][0]
-        table.add_column(header, justify="left" if header == "algorithm" else
-                         "center" if header == "best" else "right",
-                         style="cyan" if header == "algorithm" else
-                         "bold" if header == "value" else None)
+        table.add_column(
+            header,
+            justify="left" if header == "algorithm" else "center" if header == "best" else "right",
+            style="cyan" if header == "algorithm" else "bold" if header == "value" else None,
+        )
     for row in grid:
         table.add_row(*(Text(row[k]) for k in keep))
     console.print(table)
@@ -66,15 +71,20 @@ def _percent(share: float) -> str:
 
 
 #: how the title names the trees of each --order
-ORDER_WORDS = {"random": "random trees", "best": "best-first ordered trees",
-               "worst": "worst-first ordered trees"}
+ORDER_WORDS = {
+    "random": "random trees",
+    "best": "best-first ordered trees",
+    "worst": "worst-first ordered trees",
+}
 
 
 def sweep_title(records: Sequence[dict[str, Any]]) -> str:
     r = records[0]
     trials = len({rec["trial"] for rec in records})
-    return (f"{trials} {ORDER_WORDS[r['order']]} per (b, d), integer leaves in "
-            f"{r['lo']}..{r['hi']}, seed {r['seed']}")
+    return (
+        f"{trials} {ORDER_WORDS[r['order']]} per (b, d), integer leaves in "
+        f"{r['lo']}..{r['hi']}, seed {r['seed']}"
+    )
 
 
 def table_csv(rows: Sequence[dict[str, Any]], keys: Sequence[str]) -> str:
@@ -86,12 +96,6 @@ def table_csv(rows: Sequence[dict[str, Any]], keys: Sequence[str]) -> str:
     return out.getvalue()
 
 
-def records_csv(records: Sequence[dict[str, Any]]) -> str:
-    from ..research.experiment import RECORD_KEYS
-
-    return table_csv(records, RECORD_KEYS)
-
-
 def _pm(mean: float, se: float) -> str:
     """mean ± standard error, the mean rounded where the error's second figure is."""
     if se <= 0:
@@ -100,8 +104,9 @@ def _pm(mean: float, se: float) -> str:
     return f"{mean:.{decimals}f} ± {se:.{decimals}f}"
 
 
-def render_experiment(rows: Sequence[dict[str, Any]], growth: Sequence[dict[str, Any]],
-                       title: str, console: Console) -> None:
+def render_experiment(
+    rows: Sequence[dict[str, Any]], growth: Sequence[dict[str, Any]], title: str, console: Console
+) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -133,8 +138,12 @@ def render_experiment(rows: Sequence[dict[str, Any]], growth: Sequence[dict[str,
     depths = {(g["b"]): g["ratio_depths"] for g in growth if g["ratio_depths"] is not None}
     if not depths:
         return
-    console.print(Text("Growth per ply, (N(d)/N(d-2))^(1/2) at the deepest d, beside Pearl's "
-                       "R(b) for alpha-beta and sqrt(b) for the minimal tree"))
+    console.print(
+        Text(
+            "Growth per ply, (N(d)/N(d-2))^(1/2) at the deepest d, beside Pearl's "
+            "R(b) for alpha-beta and sqrt(b) for the minimal tree"
+        )
+    )
     gtable = Table()
     gtable.add_column("b", justify="right")
     gtable.add_column("d", justify="right")

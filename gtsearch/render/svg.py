@@ -14,12 +14,12 @@ from .view import SearchView
 MAX_PICTURE_NODES = 5000
 
 # geometry of the SVG, in pixels
-DY = 78          # between levels
-MIN_DX = 54      # between leaf slots
+DY = 78  # between levels
+MIN_DX = 54  # between leaf slots
 GROUP_GAP = 0.4  # extra space, in slots, between the leaves of different parents
 MARGIN = 28
-TOP = 64         # room for the two title lines
-HALF = 19        # half the width of a triangle
+TOP = 64  # room for the two title lines
+HALF = 19  # half the width of a triangle
 LEAF_H = 22
 
 #: a white outline under a label, so that it stays readable where an edge crosses it
@@ -59,7 +59,8 @@ def drawn_nodes(tree: Tree, max_depth: int | None) -> tuple[list[int], dict[int,
         if len(nodes) > MAX_PICTURE_NODES:
             raise GtsearchError(
                 f"the picture would have more than {MAX_PICTURE_NODES:,} nodes "
-                f"(the tree has {size:,}); draw its top with --max-depth N")
+                f"(the tree has {size:,}); draw its top with --max-depth N"
+            )
         if max_depth is not None and depth[n] >= max_depth and end[n] > n + 1:
             hidden[n] = end[n] - n - 1
             n = end[n]
@@ -74,7 +75,9 @@ def layout(view: SearchView, max_depth: int | None = None) -> Layout:
     nodes, hidden = drawn_nodes(tree, max_depth)
     end = tree.end
     depth = tree.depth
-    widest = max((len(format_extended(tree.number(n))) for n in nodes if end[n] == n + 1), default=1)
+    widest = max(
+        (len(format_extended(tree.number(n))) for n in nodes if end[n] == n + 1), default=1
+    )
     names = max((len(tree.names.get(n, "")) for n in nodes if end[n] == n + 1), default=0)
     leaf_width = max(30.0, 7.5 * widest + 12)
     dx = max(MIN_DX, leaf_width + 14, 6.5 * names + 10)
@@ -103,7 +106,7 @@ def _short_range(view: SearchView, n: int) -> str:
 
 
 def short_range(text: str) -> str:
-    """A range (gtsearch.render.labels.range_text) short enough for a triangle: 3, ≤2, ≥5, 2..5, or nothing."""
+    """A range (render.labels.range_text) short enough for a triangle: 3, ≤2, ≥5, 2..5, or nothing."""
     if text == "?":
         return ""
     if text.startswith("= "):
@@ -115,8 +118,9 @@ def short_range(text: str) -> str:
 
 
 # -- SVG ------------------------------------------------------------------------------------
-def to_svg(view: SearchView, max_depth: int | None = None, *, state: bool = True,
-           source: str | None = None) -> str:
+def to_svg(
+    view: SearchView, max_depth: int | None = None, *, state: bool = True, source: str | None = None
+) -> str:
     """The picture as an SVG document.
 
     ``state`` True draws the search's outcome (evaluated leaves filled,
@@ -132,14 +136,18 @@ def to_svg(view: SearchView, max_depth: int | None = None, *, state: bool = True
     pv = set(view.pv)
     out: list[str] = []
     w, h = lay.width, lay.height
-    out.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-               f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
-               'class="gtsearch-tree">')
+    out.append(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+        f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
+        'class="gtsearch-tree">'
+    )
     title = tree.meta.title or source or tree.source
     out.append(f"<title>{escape(title)}</title>")
     out.append('<rect width="100%" height="100%" fill="white"/>')
     if state:
-        out.append(f'<text x="{MARGIN}" y="26" font-size="16" font-weight="bold">{escape(title)}</text>')
+        out.append(
+            f'<text x="{MARGIN}" y="26" font-size="16" font-weight="bold">{escape(title)}</text>'
+        )
         out.append(f'<text x="{MARGIN}" y="48" font-size="13">{escape(view.title())}</text>')
 
     # edges first, under the nodes
@@ -158,10 +166,14 @@ def to_svg(view: SearchView, max_depth: int | None = None, *, state: bool = True
                 cls.append("pv")
                 attrs = f'stroke="{COLOR_PV}" stroke-width="3.5"'
         x1, y1 = lay.x[p], lay.y[p] + (14 if tree.is_max(p) else 18)
-        x2, y2 = lay.x[n], lay.y[n] - (LEAF_H / 2 if end[n] == n + 1 else
-                                       (18 if tree.is_max(n) else 14))
-        out.append(f'<line id="edge-{n}" data-node="{n}" class="{" ".join(cls)}" '
-                   f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {attrs}/>')
+        x2, y2 = (
+            lay.x[n],
+            lay.y[n] - (LEAF_H / 2 if end[n] == n + 1 else (18 if tree.is_max(n) else 14)),
+        )
+        out.append(
+            f'<line id="edge-{n}" data-node="{n}" class="{" ".join(cls)}" '
+            f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {attrs}/>'
+        )
     out.append("</g>")
 
     out.append('<g class="nodes">')
@@ -170,21 +182,24 @@ def to_svg(view: SearchView, max_depth: int | None = None, *, state: bool = True
     out.append("</g>")
     if state:
         y = h - 22
-        out.append(f'<g class="legend" font-size="12" transform="translate({MARGIN},{y:.0f})">'
-                   f'<rect x="0" y="-11" width="22" height="14" fill="{COLOR_EVALUATED}" stroke="black"/>'
-                   '<text x="28" y="0">evaluated (#order)</text>'
-                   f'<rect x="150" y="-11" width="22" height="14" fill="white" stroke="{COLOR_PRUNED}" '
-                   'stroke-dasharray="4 3"/>'
-                   f'<text x="178" y="0" fill="{COLOR_PRUNED}">pruned</text>'
-                   f'<line x1="240" y1="-4" x2="270" y2="-4" stroke="{COLOR_PV}" stroke-width="3.5"/>'
-                   '<text x="276" y="0">principal variation</text>'
-                   '<text x="410" y="0">▲ MAX  ▼ MIN</text></g>')
+        out.append(
+            f'<g class="legend" font-size="12" transform="translate({MARGIN},{y:.0f})">'
+            f'<rect x="0" y="-11" width="22" height="14" fill="{COLOR_EVALUATED}" stroke="black"/>'
+            '<text x="28" y="0">evaluated (#order)</text>'
+            f'<rect x="150" y="-11" width="22" height="14" fill="white" stroke="{COLOR_PRUNED}" '
+            'stroke-dasharray="4 3"/>'
+            f'<text x="178" y="0" fill="{COLOR_PRUNED}">pruned</text>'
+            f'<line x1="240" y1="-4" x2="270" y2="-4" stroke="{COLOR_PV}" stroke-width="3.5"/>'
+            '<text x="276" y="0">principal variation</text>'
+            '<text x="410" y="0">▲ MAX  ▼ MIN</text></g>'
+        )
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _svg_node(view: SearchView, lay: Layout, labels: Labels, n: int, pv: set[int],
-              state: bool) -> str:
+def _svg_node(
+    view: SearchView, lay: Layout, labels: Labels, n: int, pv: set[int], state: bool
+) -> str:
     tree = view.tree
     x, y = lay.x[n], lay.y[n]
     leaf = tree.end[n] == n + 1
@@ -207,23 +222,33 @@ def _svg_node(view: SearchView, lay: Layout, labels: Labels, n: int, pv: set[int
     tip = f"{labels.label(n)} ({player})"
     if leaf:
         tip += f" = {format_extended(tree.number(n))}"
-    parts = [f'<g id="node-{n}" data-node="{n}" class="{" ".join(cls)}">',
-             f"<title>{escape(tip)}</title>"]
+    parts = [
+        f'<g id="node-{n}" data-node="{n}" class="{" ".join(cls)}">',
+        f"<title>{escape(tip)}</title>",
+    ]
     shape_attrs = f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}'
     if leaf:
         lw = lay.leaf_width
-        parts.append(f'<rect class="shape" x="{x - lw / 2:.1f}" y="{y - LEAF_H / 2:.1f}" '
-                     f'width="{lw:.1f}" height="{LEAF_H}" rx="3" {shape_attrs}/>')
-        parts.append(f'<text class="value" x="{x:.1f}" y="{y + 4.5:.1f}" font-size="13" '
-                     f'text-anchor="middle" fill="{text_fill}">'
-                     f"{escape(format_extended(tree.number(n)))}</text>")
+        parts.append(
+            f'<rect class="shape" x="{x - lw / 2:.1f}" y="{y - LEAF_H / 2:.1f}" '
+            f'width="{lw:.1f}" height="{LEAF_H}" rx="3" {shape_attrs}/>'
+        )
+        parts.append(
+            f'<text class="value" x="{x:.1f}" y="{y + 4.5:.1f}" font-size="13" '
+            f'text-anchor="middle" fill="{text_fill}">'
+            f"{escape(format_extended(tree.number(n)))}</text>"
+        )
         rank = view.rank.get(n) if state else None
-        parts.append(f'<text id="rank-{n}" class="rank" x="{x:.1f}" y="{y + LEAF_H / 2 + 14:.1f}" '
-                     f'font-size="10" text-anchor="middle" fill="{COLOR_EVALUATED}">'
-                     f'{"" if rank is None else f"#{rank}"}</text>')
+        parts.append(
+            f'<text id="rank-{n}" class="rank" x="{x:.1f}" y="{y + LEAF_H / 2 + 14:.1f}" '
+            f'font-size="10" text-anchor="middle" fill="{COLOR_EVALUATED}">'
+            f"{'' if rank is None else f'#{rank}'}</text>"
+        )
         if name is not None:
-            parts.append(f'<text class="name" x="{x:.1f}" y="{y - LEAF_H / 2 - 5:.1f}" font-size="11" '
-                         f'text-anchor="middle" fill="#555" {HALO}>{escape(name)}</text>')
+            parts.append(
+                f'<text class="name" x="{x:.1f}" y="{y - LEAF_H / 2 - 5:.1f}" font-size="11" '
+                f'text-anchor="middle" fill="#555" {HALO}>{escape(name)}</text>'
+            )
     else:
         if is_max:
             points = f"{x:.1f},{y - 18:.1f} {x - HALF - 3:.1f},{y + 14:.1f} {x + HALF + 3:.1f},{y + 14:.1f}"
@@ -233,16 +258,22 @@ def _svg_node(view: SearchView, lay: Layout, labels: Labels, n: int, pv: set[int
             ty = y - 1
         parts.append(f'<polygon class="shape" points="{points}" {shape_attrs}/>')
         value = _short_range(view, n) if state else ""
-        parts.append(f'<text id="range-{n}" class="range" x="{x:.1f}" y="{ty:.1f}" font-size="11" '
-                     f'text-anchor="middle" fill="{text_fill}">{escape(value)}</text>')
+        parts.append(
+            f'<text id="range-{n}" class="range" x="{x:.1f}" y="{ty:.1f}" font-size="11" '
+            f'text-anchor="middle" fill="{text_fill}">{escape(value)}</text>'
+        )
         if name is not None:
-            parts.append(f'<text class="name" x="{x - HALF - 8:.1f}" y="{y + 2:.1f}" font-size="12" '
-                         f'text-anchor="end" fill="{COLOR_MAX if is_max else COLOR_MIN}" {HALO}>'
-                         f"{escape(name)}</text>")
+            parts.append(
+                f'<text class="name" x="{x - HALF - 8:.1f}" y="{y + 2:.1f}" font-size="12" '
+                f'text-anchor="end" fill="{COLOR_MAX if is_max else COLOR_MIN}" {HALO}>'
+                f"{escape(name)}</text>"
+            )
         hidden = lay.hidden.get(n)
         if hidden:
-            parts.append(f'<text class="hidden" x="{x:.1f}" y="{y + 36:.1f}" font-size="10" '
-                         f'text-anchor="middle" fill="#777">… {hidden:,} nodes</text>')
+            parts.append(
+                f'<text class="hidden" x="{x:.1f}" y="{y + 36:.1f}" font-size="10" '
+                f'text-anchor="middle" fill="#777">… {hidden:,} nodes</text>'
+            )
     parts.append("</g>")
     return "".join(parts)
 
@@ -267,10 +298,12 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
     parent = tree.parent
     pv = set(view.pv)
     title = tree.meta.title or source or tree.source
-    lines = [f"digraph {_dot_string(title)} {{",
-             f"  graph [ordering=out, labelloc=t, label={_dot_string(title + chr(10) + view.title())}];",
-             '  node [fontname="Helvetica", fontsize=11];',
-             "  edge [arrowhead=none];"]
+    lines = [
+        f"digraph {_dot_string(title)} {{",
+        f"  graph [ordering=out, labelloc=t, label={_dot_string(title + chr(10) + view.title())}];",
+        '  node [fontname="Helvetica", fontsize=11];',
+        "  edge [arrowhead=none];",
+    ]
     for n in nodes:
         leaf = end[n] == n + 1
         label = labels.label(n) if tree.names.get(n) is not None or not leaf else ""
@@ -315,5 +348,12 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["Layout", "MAX_PICTURE_NODES", "drawn_nodes", "layout", "short_range", "to_dot",
-           "to_svg"]
+__all__ = [
+    "Layout",
+    "MAX_PICTURE_NODES",
+    "drawn_nodes",
+    "layout",
+    "short_range",
+    "to_dot",
+    "to_svg",
+]

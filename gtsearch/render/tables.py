@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Optional, Protocol
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..numbers import format_number
 from ..result import SearchResult
@@ -16,11 +16,25 @@ if TYPE_CHECKING:  # rich is imported only when a table is drawn
     from rich.console import Console
 
 #: one line of output: (file as the user named it, seconds to load it, the result)
-Row = tuple[str, Optional[float], SearchResult]
+Row = tuple[str, float | None, SearchResult]
 
 #: the CSV columns, in order; list fields are joined (see csv_text)
-CSV_COLUMNS = ("file", "algorithm", "value", "exact", "bound", "pv", "pv_labels", "leaves",
-               "leaves_total", "seconds", "load_seconds", "nodes", "params")
+CSV_COLUMNS = (
+    "file",
+    "algorithm",
+    "value",
+    "exact",
+    "bound",
+    "pv",
+    "pv_labels",
+    "leaves",
+    "leaves_total",
+    "seconds",
+    "load_seconds",
+    "nodes",
+    "params",
+)
+
 
 class AlgorithmInfo(Protocol):
     """What the renderers read from a registry entry (gtsearch.algorithms.Algorithm)."""
@@ -56,15 +70,22 @@ def render_table(rows: Iterable[Row], console: Console) -> None:
     for file, _load, result in rows:
         params = params_text(result.params)
         name = result.algorithm + (f" ({params})" if params else "")
-        table.add_row(Text(file), Text(name), Text(format_value(result)),
-                      Text(format_pv(result)), Text(f"{result.leaves} / {result.leaves_total}"),
-                      Text(format_seconds(result.seconds)))
+        table.add_row(
+            Text(file),
+            Text(name),
+            Text(format_value(result)),
+            Text(format_pv(result)),
+            Text(f"{result.leaves} / {result.leaves_total}"),
+            Text(format_seconds(result.seconds)),
+        )
     console.print(table)
     for file, _load, result in rows:
         if result.leaf_order is not None:
             leaves = " ".join(format_path(p) for p in result.leaf_order)
-            console.print(Text(f"{file}: {result.algorithm} evaluated {result.leaves} leaves: "
-                               f"{leaves}"), soft_wrap=True)
+            console.print(
+                Text(f"{file}: {result.algorithm} evaluated {result.leaves} leaves: {leaves}"),
+                soft_wrap=True,
+            )
 
 
 def json_records(records: Iterable[Mapping[str, Any]], *, ascii_only: bool = True) -> str:
@@ -74,8 +95,7 @@ def json_records(records: Iterable[Mapping[str, Any]], *, ascii_only: bool = Tru
     infinity is a bug upstream, and json refuses it rather than printing
     ``Infinity``.  ``ascii_only`` False keeps non-ASCII text as it is.
     """
-    return "".join(json.dumps(r, ensure_ascii=ascii_only, allow_nan=False) + "\n"
-                   for r in records)
+    return "".join(json.dumps(r, ensure_ascii=ascii_only, allow_nan=False) + "\n" for r in records)
 
 
 def json_lines(rows: Iterable[Row]) -> str:
@@ -109,8 +129,11 @@ def csv_text(rows: Iterable[Row]) -> str:
         cells["exact"] = "true" if result.exact else "false"
         cells["pv"] = format_path(result.pv) if result.pv else ""
         labels = result.pv_labels
-        cells["pv_labels"] = (" ".join("-" if x is None else x for x in labels)
-                              if any(x is not None for x in labels) else "")
+        cells["pv_labels"] = (
+            " ".join("-" if x is None else x for x in labels)
+            if any(x is not None for x in labels)
+            else ""
+        )
         cells["params"] = params_text(result.params)
         if result.leaf_order is not None:
             cells["leaf_order"] = " ".join(format_path(p) for p in result.leaf_order)
@@ -143,8 +166,14 @@ def takes_text(algo: AlgorithmInfo) -> str:
 
 def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
     """A registry entry as a JSON object."""
-    return {"name": algo.name, "aliases": list(algo.aliases), "takes": algo.takes,
-            "needs_bound": algo.needs_bound, "summary": algo.summary, "source": algo.source}
+    return {
+        "name": algo.name,
+        "aliases": list(algo.aliases),
+        "takes": algo.takes,
+        "needs_bound": algo.needs_bound,
+        "summary": algo.summary,
+        "source": algo.source,
+    }
 
 
 def algorithms_text(algos: Iterable[AlgorithmInfo]) -> str:
@@ -154,8 +183,12 @@ def algorithms_text(algos: Iterable[AlgorithmInfo]) -> str:
         return ""
     widths = [max(len(line[i]) for line in lines) for i in range(3)]
     return "".join(
-        "  ".join(cell.ljust(w) for cell, w in zip(line[:3], widths)) + "  " + line[3] + "\n"
-        for line in lines)
+        "  ".join(cell.ljust(w) for cell, w in zip(line[:3], widths, strict=True))
+        + "  "
+        + line[3]
+        + "\n"
+        for line in lines
+    )
 
 
 def render_algorithms(algos: Iterable[AlgorithmInfo], console: Console) -> None:
@@ -168,8 +201,9 @@ def render_algorithms(algos: Iterable[AlgorithmInfo], console: Console) -> None:
     for title in ("aliases", "takes", "summary"):
         table.add_column(title)
     for a in algos:
-        table.add_row(Text(a.name), Text(", ".join(a.aliases)), Text(takes_text(a)),
-                      Text(a.summary))
+        table.add_row(
+            Text(a.name), Text(", ".join(a.aliases)), Text(takes_text(a)), Text(a.summary)
+        )
     console.print(table)
 
 
@@ -178,15 +212,22 @@ def summary_line(file: str, summary: dict[str, Any]) -> str:
     """One line about a valid tree file (see gtsearch.summary.summarize)."""
     s = summary
     if s["internal"]:
-        branching = (f"branching {s['branching_min']}-{s['branching_max']} "
-                     f"(mean {s['branching_mean']:g})")
+        branching = (
+            f"branching {s['branching_min']}-{s['branching_max']} (mean {s['branching_mean']:g})"
+        )
     else:
         branching = "branching - (a single leaf)"
-    parts = [f"{s['nodes']} nodes", f"{s['leaves']} leaves", f"depth {s['depth']}", branching,
-             f"root {s['root']}", f"{s['names']} names", f"{s['static_values']} static values"]
+    parts = [
+        f"{s['nodes']} nodes",
+        f"{s['leaves']} leaves",
+        f"depth {s['depth']}",
+        branching,
+        f"root {s['root']}",
+        f"{s['names']} names",
+        f"{s['static_values']} static values",
+    ]
     if s.get("expect") is not None:
         parts.append(f"expect {format_number(s['expect'])}")
     if s.get("title"):
         parts.append(f"title {s['title']!r}")
     return f"{file}: ok: " + ", ".join(parts)
-

@@ -25,8 +25,10 @@ MIN_LABEL = 28
 EVALUATED = "●"
 PRUNED = "✂"
 PV_MARK = "★"
-LEGEND = (f"{EVALUATED} evaluated (#order)  {PRUNED} pruned  {PV_MARK} PV  "
-          "= ≥ ≤: what the evaluated leaves prove")
+LEGEND = (
+    f"{EVALUATED} evaluated (#order)  {PRUNED} pruned  {PV_MARK} PV  "
+    "= ≥ ≤: what the evaluated leaves prove"
+)
 
 STYLE_MAX = "bold red"
 STYLE_MIN = "bold blue"
@@ -45,7 +47,9 @@ class Options:
     width: int = 200
 
 
-def render(view: SearchView, options: Options | None = None, source: str | None = None) -> RenderableType:
+def render(
+    view: SearchView, options: Options | None = None, source: str | None = None
+) -> RenderableType:
     """The drawing: a title, the tree, notes on what was left out, the legend."""
     from rich.console import Group
     from rich.text import Text
@@ -71,14 +75,22 @@ def draw_text(view: SearchView, options: Options | None = None, source: str | No
 
     opts = options or Options()
     out = io.StringIO()
-    console = Console(file=out, width=opts.width, color_system=None, force_terminal=False,
-                      highlight=False, emoji=False, legacy_windows=False)
+    console = Console(
+        file=out,
+        width=opts.width,
+        color_system=None,
+        force_terminal=False,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+    )
     print_view(view, console, opts, source)
     return out.getvalue()
 
 
-def print_view(view: SearchView, console: Console, options: Options | None = None,
-               source: str | None = None) -> None:
+def print_view(
+    view: SearchView, console: Console, options: Options | None = None, source: str | None = None
+) -> None:
     opts = options or Options()
     opts.width = console.width
     console.print(render(view, opts, source), soft_wrap=False, crop=False)
@@ -145,12 +157,16 @@ def _tree(view: SearchView, opts: Options) -> tuple[RichTree, list[str]]:
 
     if below_limit:
         why = f" (the terminal is {opts.width} columns wide)" if narrow else ""
-        notes.append(f"output cut: nodes deeper than {max_depth} are not drawn{why}; "
-                     f"{below_limit:,} nodes not shown")
+        notes.append(
+            f"output cut: nodes deeper than {max_depth} are not drawn{why}; "
+            f"{below_limit:,} nodes not shown"
+        )
     if stopped:
         missing = tree.n_nodes - accounted
-        notes.append(f"output cut after {opts.max_lines:,} lines: {missing:,} more nodes not drawn "
-                     "(use --max-depth N, or --max-lines N; 0 draws everything)")
+        notes.append(
+            f"output cut after {opts.max_lines:,} lines: {missing:,} more nodes not drawn "
+            "(use --max-depth N, or --max-lines N; 0 draws everything)"
+        )
     return root, notes
 
 
@@ -201,8 +217,10 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
     else:
         is_max = tree.is_max(n)
         text.append("  ")
-        text.append("MAX" if is_max else "MIN",
-                    style=STYLE_PRUNED if dim else (STYLE_MAX if is_max else STYLE_MIN))
+        text.append(
+            "MAX" if is_max else "MIN",
+            style=STYLE_PRUNED if dim else (STYLE_MAX if is_max else STYLE_MIN),
+        )
         if dim:
             text.append(f"  {PRUNED} pruned", style=STYLE_PRUNED)
         else:
@@ -210,8 +228,10 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
             cut = view.cutoffs.get(n)
             if cut is not None:
                 sign = "≥ β" if cut.side == "beta" else "≤ α"
-                text.append(f"  cutoff: {format_extended(cut.value)} {sign} = {format_extended(cut.bound)}",
-                            style="magenta")
+                text.append(
+                    f"  cutoff: {format_extended(cut.value)} {sign} = {format_extended(cut.bound)}",
+                    style="magenta",
+                )
     if on_pv:
         text.append(f"  {PV_MARK}", style=STYLE_PV)
     return text
@@ -223,23 +243,36 @@ def _folded_label(tree: Tree, labels: Labels, n: int) -> Text:
     size = tree.end[n] - n
     leaves = sum(1 for m in range(n, tree.end[n]) if tree.end[m] == m + 1)
     player = "MAX" if tree.is_max(n) else "MIN"
-    return Text(f"{PRUNED} {labels.label(n)}  {player}  … {size:,} nodes cut "
-                f"({leaves:,} {'leaf' if leaves == 1 else 'leaves'})",
-                style=STYLE_PRUNED, no_wrap=True, overflow="ellipsis")
+    return Text(
+        f"{PRUNED} {labels.label(n)}  {player}  … {size:,} nodes cut "
+        f"({leaves:,} {'leaf' if leaves == 1 else 'leaves'})",
+        style=STYLE_PRUNED,
+        no_wrap=True,
+        overflow="ellipsis",
+    )
 
 
 def _run_label(labels: Labels, first: int, last: int, count: int, siblings: int) -> Text:
     from rich.text import Text
 
-    return Text(f"{PRUNED} {labels.label(first)} … {labels.label(last)}  … {count:,} nodes cut "
-                f"({siblings} siblings)", style=STYLE_PRUNED, no_wrap=True, overflow="ellipsis")
+    return Text(
+        f"{PRUNED} {labels.label(first)} … {labels.label(last)}  … {count:,} nodes cut "
+        f"({siblings} siblings)",
+        style=STYLE_PRUNED,
+        no_wrap=True,
+        overflow="ellipsis",
+    )
 
 
 def _more(hidden: int) -> Text:
     from rich.text import Text
 
-    return Text(f"… {hidden:,} nodes below, not drawn", style="italic dim", no_wrap=True,
-                overflow="ellipsis")
+    return Text(
+        f"… {hidden:,} nodes below, not drawn",
+        style="italic dim",
+        no_wrap=True,
+        overflow="ellipsis",
+    )
 
 
 __all__ = ["DEFAULT_MAX_LINES", "LEGEND", "Options", "draw_text", "print_view", "render"]

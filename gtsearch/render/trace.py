@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..algorithms.events import (LIVE, Cutoff, Enter, Event, Leaf, Result, Return, Start, State,
-                                 Take)
+from ..algorithms.events import LIVE, Cutoff, Enter, Event, Leaf, Result, Return, Start, State, Take
 from ..numbers import Number
 from ..tree import Tree
 from .labels import Labels, format_extended, json_value
@@ -54,7 +53,9 @@ def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
             why = f"{format_extended(ev.value)} ≤ α = {format_extended(ev.bound)}"
             reason = "MAX above has a better move" if ev.node else "the root's bound is reached"
         skipped = ", ".join(lab(c) for c in ev.skipped)
-        leaves = f"{ev.pruned_leaves} leaf" if ev.pruned_leaves == 1 else f"{ev.pruned_leaves} leaves"
+        leaves = (
+            f"{ev.pruned_leaves} leaf" if ev.pruned_leaves == 1 else f"{ev.pruned_leaves} leaves"
+        )
         return f"cutoff at {who}: {why} ({reason}); skip {skipped} ({leaves} pruned)"
     if isinstance(ev, Return):
         rel = {"exact": "=", "lower": "≥", "upper": "≤"}[ev.kind]
@@ -67,8 +68,10 @@ def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
         return f"take {state_text(ev.state, labels)}  case {ev.case}: " + _case_text(ev, labels)
     rel = {None: "", "lower": "≥ ", "upper": "≤ "}[ev.bound]
     kind = "exact" if ev.bound is None else f"{ev.bound} bound"
-    return (f"result: value {rel}{format_extended(ev.value)} ({kind}), "
-            f"{ev.leaves} of {labels.tree.n_leaves} leaves evaluated")
+    return (
+        f"result: value {rel}{format_extended(ev.value)} ({kind}), "
+        f"{ev.leaves} of {labels.tree.n_leaves} leaves evaluated"
+    )
 
 
 def window_text(ev: Enter, labels: Labels, algorithm: str) -> str:
@@ -89,8 +92,9 @@ def _case_text(ev: Take, labels: Labels) -> str:
     if ev.case == 1:
         return f"the root is solved: value {format_extended(ev.state.h)}"
     if ev.case == 2:
-        return (f"evaluate {lab(n)} = {format_extended(ev.leaf_value)} (leaf #{ev.rank}), "
-                f"insert {ins}")
+        return (
+            f"evaluate {lab(n)} = {format_extended(ev.leaf_value)} (leaf #{ev.rank}), insert {ins}"
+        )
     if ev.case == 3:
         return f"{lab(n)} is {labels.player(n)}: insert all its children {ins}"
     if ev.case == 4:
@@ -106,8 +110,7 @@ def _case_text(ev: Take, labels: Labels) -> str:
     return f"{lab(p)} is {labels.player(p)}: {lab(n)} was its last child, insert {ins}"
 
 
-def trace_text(events: Iterator[Event], tree: Tree, algorithm: str,
-               source: str) -> Iterator[str]:
+def trace_text(events: Iterator[Event], tree: Tree, algorithm: str, source: str) -> Iterator[str]:
     """The trace as lines of text: a header, then one numbered line per step.
 
     Depth-first steps are indented by the node's depth; SSS*/DUAL* steps are
@@ -117,13 +120,16 @@ def trace_text(events: Iterator[Event], tree: Tree, algorithm: str,
     depth = tree.depth
     who = tree.names.get(0)
     root = f"root {who} is " if who is not None else "root "
-    yield (f"{algorithm} on {source}: {root}{labels.player(0)}, {tree.n_nodes} nodes, "
-           f"{tree.n_leaves} leaves")
+    yield (
+        f"{algorithm} on {source}: {root}{labels.player(0)}, {tree.n_nodes} nodes, "
+        f"{tree.n_leaves} leaves"
+    )
     for step, ev in enumerate(events):
         if isinstance(ev, Start):
             if ev.params:
-                yield "parameters: " + ", ".join(f"{k} = {format_extended(v)}"
-                                                 for k, v in ev.params.items())
+                yield "parameters: " + ", ".join(
+                    f"{k} = {format_extended(v)}" for k, v in ev.params.items()
+                )
             if ev.open is not None:
                 yield f"{0:4d}  " + event_text(ev, labels)
             continue
@@ -137,8 +143,7 @@ def trace_text(events: Iterator[Event], tree: Tree, algorithm: str,
 
 
 def state_dict(s: State, labels: Labels) -> dict[str, Any]:
-    return {"node": s.node, "label": labels.label(s.node), "status": s.status,
-            "h": json_value(s.h)}
+    return {"node": s.node, "label": labels.label(s.node), "status": s.status, "h": json_value(s.h)}
 
 
 def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
@@ -146,34 +151,58 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
     tree = labels.tree
     d: dict[str, Any] = {"step": step}
     if isinstance(ev, Start):
-        d.update(event="start", algorithm=ev.algorithm,
-                 params={k: json_value(v) for k, v in ev.params.items()},
-                 root="max" if tree.root_max else "min", nodes=tree.n_nodes,
-                 leaves_total=tree.n_leaves)
+        d.update(
+            event="start",
+            algorithm=ev.algorithm,
+            params={k: json_value(v) for k, v in ev.params.items()},
+            root="max" if tree.root_max else "min",
+            nodes=tree.n_nodes,
+            leaves_total=tree.n_leaves,
+        )
         if ev.open is not None:
             d["open"] = [state_dict(s, labels) for s in ev.open]
         return d
     if isinstance(ev, Result):
-        d.update(event="result", value=json_value(ev.value), exact=ev.bound is None,
-                 bound=ev.bound, leaves=ev.leaves, leaves_total=tree.n_leaves)
+        d.update(
+            event="result",
+            value=json_value(ev.value),
+            exact=ev.bound is None,
+            bound=ev.bound,
+            leaves=ev.leaves,
+            leaves_total=tree.n_leaves,
+        )
         return d
     name = {Enter: "enter", Leaf: "leaf", Cutoff: "cutoff", Return: "return", Take: "take"}
-    d.update(event=name[type(ev)], node=ev.node, path=list(labels.path(ev.node)),
-             label=labels.label(ev.node), player="max" if tree.is_max(ev.node) else "min")
+    d.update(
+        event=name[type(ev)],
+        node=ev.node,
+        path=list(labels.path(ev.node)),
+        label=labels.label(ev.node),
+        player="max" if tree.is_max(ev.node) else "min",
+    )
     if isinstance(ev, Enter):
         d.update(alpha=json_value(ev.alpha), beta=json_value(ev.beta))
     elif isinstance(ev, Leaf):
         d.update(value=ev.value, rank=ev.rank, parent_best=_maybe(ev.parent_best))
     elif isinstance(ev, Cutoff):
-        d.update(value=json_value(ev.value), side=ev.side, bound=json_value(ev.bound),
-                 skipped=list(ev.skipped), skipped_labels=[labels.label(c) for c in ev.skipped],
-                 pruned_leaves=ev.pruned_leaves)
+        d.update(
+            value=json_value(ev.value),
+            side=ev.side,
+            bound=json_value(ev.bound),
+            skipped=list(ev.skipped),
+            skipped_labels=[labels.label(c) for c in ev.skipped],
+            pruned_leaves=ev.pruned_leaves,
+        )
     elif isinstance(ev, Return):
         d.update(value=json_value(ev.value), kind=ev.kind, parent_best=_maybe(ev.parent_best))
     else:
-        d.update(status=ev.state.status, h=json_value(ev.state.h), case=ev.case,
-                 inserted=[state_dict(s, labels) for s in ev.inserted],
-                 purged=[state_dict(s, labels) for s in ev.purged])
+        d.update(
+            status=ev.state.status,
+            h=json_value(ev.state.h),
+            case=ev.case,
+            inserted=[state_dict(s, labels) for s in ev.inserted],
+            purged=[state_dict(s, labels) for s in ev.purged],
+        )
         if ev.case == 2:
             d.update(value=ev.leaf_value, rank=ev.rank)
         if ev.open is not None:

@@ -68,13 +68,21 @@ class SearchView:
         kind = "" if r.bound is None else f" ({r.bound} bound)"
         pv = format_pv(r)
         head = self.algorithm + (f" ({params})" if params else "")
-        return (f"{head}: value {rel}{format_extended(r.value)}{kind}, PV {pv}, "
-                f"{r.leaves} of {r.leaves_total} leaves evaluated")
+        return (
+            f"{head}: value {rel}{format_extended(r.value)}{kind}, PV {pv}, "
+            f"{r.leaves} of {r.leaves_total} leaves evaluated"
+        )
 
 
-def build_view(tree: Tree, algorithm: str | Algorithm = "alphabeta", *,
-               bound: Number | None = None, alpha: Number | None = None,
-               beta: Number | None = None, keep_events: bool = False) -> SearchView:
+def build_view(
+    tree: Tree,
+    algorithm: str | Algorithm = "alphabeta",
+    *,
+    bound: Number | None = None,
+    alpha: Number | None = None,
+    beta: Number | None = None,
+    keep_events: bool = False,
+) -> SearchView:
     """Run the search (the fast algorithm for the result and PV, the trace for the rest).
 
     An algorithm without a teaching trace (gtsearch.algorithms.steps.TRACERS) is drawn
@@ -83,8 +91,10 @@ def build_view(tree: Tree, algorithm: str | Algorithm = "alphabeta", *,
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
     traced = algo.name in TRACERS
     if keep_events and not traced:
-        raise UsageError(f"the step-by-step replay needs a trace, and there is none of "
-                         f"{algo.name}; traced algorithms: " + ", ".join(TRACERS))
+        raise UsageError(
+            f"the step-by-step replay needs a trace, and there is none of "
+            f"{algo.name}; traced algorithms: " + ", ".join(TRACERS)
+        )
     result = search(tree, algo, bound=bound, alpha=alpha, beta=beta, leaf_order=not traced)
     events: list[Event] = []
     rank: dict[int, int] = {}
@@ -102,13 +112,24 @@ def build_view(tree: Tree, algorithm: str | Algorithm = "alphabeta", *,
                 events.append(ev)
     # the tests check that the orders agree; here a cheap check of the count
     if traced and result.leaves != len(rank):
-        raise AssertionError(f"bug: the trace of {algo.name} evaluates {len(rank)} leaves, "
-                             f"the algorithm {result.leaves}")
+        raise AssertionError(
+            f"bug: the trace of {algo.name} evaluates {len(rank)} leaves, "
+            f"the algorithm {result.leaves}"
+        )
     pv = [0]
     for i in result.pv:
         pv.append(tree.child(pv[-1], i))
-    return SearchView(tree, algo.name, result, rank, searched_nodes(tree, rank),
-                      value_ranges(tree, rank), pv, cutoffs, events if keep_events else None)
+    return SearchView(
+        tree,
+        algo.name,
+        result,
+        rank,
+        searched_nodes(tree, rank),
+        value_ranges(tree, rank),
+        pv,
+        cutoffs,
+        events if keep_events else None,
+    )
 
 
 def searched_nodes(tree: Tree, leaves: Iterable[int]) -> bytearray:
@@ -237,5 +258,12 @@ def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
         yield d
 
 
-__all__ = ["RangeTracker", "SearchView", "build_view", "range_text", "replay_steps",
-           "searched_nodes", "value_ranges"]
+__all__ = [
+    "RangeTracker",
+    "SearchView",
+    "build_view",
+    "range_text",
+    "replay_steps",
+    "searched_nodes",
+    "value_ranges",
+]

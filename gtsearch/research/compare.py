@@ -20,7 +20,9 @@ from ..tree import Tree
 Runner = Callable[[Algorithm, Params], SearchResult]
 
 
-def compare(tree: Tree, plan: Sequence[tuple[Algorithm, Params]], run: Runner) -> list[SearchResult]:
+def compare(
+    tree: Tree, plan: Sequence[tuple[Algorithm, Params]], run: Runner
+) -> list[SearchResult]:
     """Every planned search on one tree, each result's extra figures carrying share and best.
 
     ``share`` is the result's leaves over the tree's; ``best`` marks the
@@ -30,21 +32,27 @@ def compare(tree: Tree, plan: Sequence[tuple[Algorithm, Params]], run: Runner) -
     exact_leaves = [r.leaves for r in results if r.exact]
     best = min(exact_leaves) if exact_leaves else None
     total = tree.n_leaves
-    return [r._replace(extra={**r.extra, "share": r.leaves / total,
-                              "best": r.exact and r.leaves == best})
-            for r in results]
+    return [
+        r._replace(
+            extra={**r.extra, "share": r.leaves / total, "best": r.exact and r.leaves == best}
+        )
+        for r in results
+    ]
 
 
 def mismatch(file: str, expected: Number, result: SearchResult) -> CheckFailed | None:
     """The check failure when ``result`` contradicts the expected value, else None."""
     if agrees(result.value, result.bound, expected):
         return None
-    return CheckFailed(f"{file}: {result.algorithm}: value {format_bounded(result.value, result.bound)}, "
-                       f"expected {format_number(expected)}")
+    return CheckFailed(
+        f"{file}: {result.algorithm}: value {format_bounded(result.value, result.bound)}, "
+        f"expected {format_number(expected)}"
+    )
 
 
-def disagreements(name: str, results: Sequence[SearchResult],
-                  expected: Number | None) -> list[CheckFailed]:
+def disagreements(
+    name: str, results: Sequence[SearchResult], expected: Number | None
+) -> list[CheckFailed]:
     """What contradicts what among one file's results, each as one CheckFailed."""
     problems = []
     by_value: dict[Number, list[str]] = {}
@@ -52,16 +60,20 @@ def disagreements(name: str, results: Sequence[SearchResult],
         if r.exact:
             by_value.setdefault(r.value, []).append(r.algorithm)
     if len(by_value) > 1:
-        said = " vs ".join(f"{format_number(v)} ({', '.join(names)})"
-                           for v, names in by_value.items())
+        said = " vs ".join(
+            f"{format_number(v)} ({', '.join(names)})" for v, names in by_value.items()
+        )
         problems.append(CheckFailed(f"{name}: the exact results disagree: {said}"))
     for r in results:
         if not r.exact:
             for v, names in by_value.items():
                 if not agrees(r.value, r.bound, v):
-                    problems.append(CheckFailed(
-                        f"{name}: {r.algorithm} proved {format_bounded(r.value, r.bound)}, but "
-                        f"{names[0]} found the exact value {format_number(v)}"))
+                    problems.append(
+                        CheckFailed(
+                            f"{name}: {r.algorithm} proved {format_bounded(r.value, r.bound)}, but "
+                            f"{names[0]} found the exact value {format_number(v)}"
+                        )
+                    )
     if expected is not None:
         problems += filter(None, (mismatch(name, expected, r) for r in results))
     return problems

@@ -36,26 +36,55 @@ from ..tree import DEFAULT_MAX_NODES
 GUESS_ALGORITHM = "mtdf"
 
 #: the per-trial record, key by key (JSON lines and CSV columns, in this order)
-RECORD_KEYS = ("b", "d", "trial", "seed", "tree_seed", "order", "lo", "hi", "algorithm",
-               "params", "value", "exact", "leaves", "distinct_leaves", "nodes",
-               "leaves_total", "open_max", "passes")
+RECORD_KEYS = (
+    "b",
+    "d",
+    "trial",
+    "seed",
+    "tree_seed",
+    "order",
+    "lo",
+    "hi",
+    "algorithm",
+    "params",
+    "value",
+    "exact",
+    "leaves",
+    "distinct_leaves",
+    "nodes",
+    "leaves_total",
+    "open_max",
+    "passes",
+)
 #: the keys that say which sweep a record belongs to (equal across shards)
 SWEEP_KEYS = ("seed", "order", "lo", "hi")
 
 #: one summary row per (b, d, algorithm), key by key
-SUMMARY_KEYS = ("b", "d", "algorithm", "trials", "mean", "stderr", "min", "max", "share",
-                "minimal_tree", "full_tree", "mean_distinct")
+SUMMARY_KEYS = (
+    "b",
+    "d",
+    "algorithm",
+    "trials",
+    "mean",
+    "stderr",
+    "min",
+    "max",
+    "share",
+    "minimal_tree",
+    "full_tree",
+    "mean_distinct",
+)
 
 
 # -- reference numbers -----------------------------------------------------------------
 def minimal_tree(b: int, d: int) -> int:
     """Knuth & Moore's minimal tree: the leaves alpha-beta evaluates on a best-first ordered tree."""
-    return b ** math.ceil(d / 2) + b ** (d // 2) - 1
+    return int(b ** math.ceil(d / 2) + b ** (d // 2) - 1)
 
 
 def full_tree(b: int, d: int) -> int:
     """Every leaf of the uniform tree: b^d."""
-    return b ** d
+    return int(b**d)
 
 
 def pearl_xi(b: int) -> float:
@@ -66,8 +95,8 @@ def pearl_xi(b: int) -> float:
     while True:
         mid = (lo + hi) / 2
         if mid in (lo, hi):
-            return lo if abs(lo ** b + lo - 1) <= abs(hi ** b + hi - 1) else hi
-        if mid ** b + mid - 1 < 0:
+            return lo if abs(lo**b + lo - 1) <= abs(hi**b + hi - 1) else hi
+        if mid**b + mid - 1 < 0:
             lo = mid
         else:
             hi = mid
@@ -93,7 +122,8 @@ class Sweep:
     hi: int = 100
     #: registry names, in the order the results are reported
     algorithms: tuple[str, ...] = field(
-        default_factory=lambda: tuple(a.name for a in ALGORITHMS if not a.needs_bound))
+        default_factory=lambda: tuple(a.name for a in ALGORITHMS if not a.needs_bound)
+    )
     #: MTD(f)'s first guess (None: its default, 0)
     guess: Number | None = None
 
@@ -107,23 +137,31 @@ class Sweep:
             for d in self.depths:
                 check_params(b, d, self.lo, self.hi, self.order)
         b, d = max(self.branchings), max(self.depths)
-        nodes = sum(b ** k for k in range(d + 1))
+        nodes = sum(b**k for k in range(d + 1))
         if nodes > max_nodes:
-            raise UsageError(f"b={b} d={d} makes trees of {nodes:,} nodes, more than "
-                             f"--max-nodes {max_nodes:,}")
+            raise UsageError(
+                f"b={b} d={d} makes trees of {nodes:,} nodes, more than --max-nodes {max_nodes:,}"
+            )
         for name in self.algorithms:
             algo = find_algorithm(name)
             if algo.needs_bound:
-                raise UsageError(f"{algo.name} needs a bound; experiments run algorithms "
-                                 "that need none")
+                raise UsageError(
+                    f"{algo.name} needs a bound; experiments run algorithms that need none"
+                )
         if self.guess is not None and GUESS_ALGORITHM not in self.algorithms:
-            raise UsageError(f"--guess is MTD(f)'s first guess, but {GUESS_ALGORITHM} is not "
-                             "among the algorithms")
+            raise UsageError(
+                f"--guess is MTD(f)'s first guess, but {GUESS_ALGORITHM} is not "
+                "among the algorithms"
+            )
 
     def cells(self) -> list[tuple[int, int, int]]:
         """Every (b, d, trial), b then d then trial ascending: the order of one run's records."""
-        return [(b, d, t) for b in sorted(set(self.branchings)) for d in sorted(set(self.depths))
-                for t in range(self.trials)]
+        return [
+            (b, d, t)
+            for b in sorted(set(self.branchings))
+            for d in sorted(set(self.depths))
+            for t in range(self.trials)
+        ]
 
 
 def tree_seed(seed: int, b: int, d: int, trial: int) -> int:
@@ -132,8 +170,9 @@ def tree_seed(seed: int, b: int, d: int, trial: int) -> int:
     A hash of the four numbers (BLAKE2b, 64 bits): the same everywhere, in every
     process, independent of the rest of the grid.
     """
-    digest = hashlib.blake2b(f"gtsearch-experiment {seed} {b} {d} {trial}".encode(),
-                             digest_size=8).digest()
+    digest = hashlib.blake2b(
+        f"gtsearch-experiment {seed} {b} {d} {trial}".encode(), digest_size=8
+    ).digest()
     return int.from_bytes(digest, "big")
 
 
@@ -148,13 +187,14 @@ def parse_shard(text: str) -> tuple[int, int]:
     return i, n
 
 
-def shard_cells(cells: Sequence[tuple[int, int, int]], index: int,
-                count: int) -> list[tuple[int, int, int]]:
+def shard_cells(
+    cells: Sequence[tuple[int, int, int]], index: int, count: int
+) -> list[tuple[int, int, int]]:
     """Shard ``index`` of ``count`` (1-based): every count-th cell, starting at the index-th.
 
     Dealt round-robin, so each shard gets its share of the big trees.
     """
-    return list(cells[index - 1::count])
+    return list(cells[index - 1 :: count])
 
 
 def parse_range(text: str, what: str, minimum: int = 0) -> tuple[int, ...]:
@@ -190,15 +230,28 @@ def run_cell(sweep: Sweep, b: int, d: int, trial: int) -> list[dict[str, Any]]:
         if algo.name == GUESS_ALGORITHM and sweep.guess is not None:
             params["bound"] = sweep.guess
         r = search(tree, algo, bound=params.get("bound"))
-        records.append({
-            "b": b, "d": d, "trial": trial, "seed": sweep.seed, "tree_seed": seed,
-            "order": sweep.order, "lo": sweep.lo, "hi": sweep.hi,
-            "algorithm": r.algorithm, "params": params or None,
-            "value": r.value, "exact": r.exact, "leaves": r.leaves,
-            "distinct_leaves": r.extra.get("distinct_leaves", r.leaves), "nodes": r.nodes,
-            "leaves_total": r.leaves_total, "open_max": r.extra.get("open_max"),
-            "passes": r.extra.get("passes"),
-        })
+        records.append(
+            {
+                "b": b,
+                "d": d,
+                "trial": trial,
+                "seed": sweep.seed,
+                "tree_seed": seed,
+                "order": sweep.order,
+                "lo": sweep.lo,
+                "hi": sweep.hi,
+                "algorithm": r.algorithm,
+                "params": params or None,
+                "value": r.value,
+                "exact": r.exact,
+                "leaves": r.leaves,
+                "distinct_leaves": r.extra.get("distinct_leaves", r.leaves),
+                "nodes": r.nodes,
+                "leaves_total": r.leaves_total,
+                "open_max": r.extra.get("open_max"),
+                "passes": r.extra.get("passes"),
+            }
+        )
     check_agreement(records)
     return records
 
@@ -209,16 +262,19 @@ def check_agreement(records: Sequence[dict[str, Any]]) -> None:
     if len({v for _, v in exact}) > 1:
         r = records[0]
         said = ", ".join(f"{a} {format_number(v)}" for a, v in exact)
-        raise CheckFailed(f"b={r['b']} d={r['d']} trial {r['trial']} (tree seed {r['tree_seed']}, "
-                          f"order {r['order']}): the algorithms disagree: {said}")
+        raise CheckFailed(
+            f"b={r['b']} d={r['d']} trial {r['trial']} (tree seed {r['tree_seed']}, "
+            f"order {r['order']}): the algorithms disagree: {said}"
+        )
 
 
 def _run_cell_packed(job: tuple[Sweep, int, int, int]) -> list[dict[str, Any]]:
     return run_cell(*job)
 
 
-def run_sweep(sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1,
-              max_nodes: int = DEFAULT_MAX_NODES) -> list[dict[str, Any]]:
+def run_sweep(
+    sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1, max_nodes: int = DEFAULT_MAX_NODES
+) -> list[dict[str, Any]]:
     """The records of every cell of the shard, in cell order, whatever ``jobs`` is.
 
     ``jobs`` > 1 spreads the cells over that many processes (0: one per core).
@@ -228,8 +284,9 @@ def run_sweep(sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1,
     return [rec for cell in iter_sweep(sweep, shard, jobs, max_nodes) for rec in cell]
 
 
-def iter_sweep(sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1,
-               max_nodes: int = DEFAULT_MAX_NODES) -> Iterator[list[dict[str, Any]]]:
+def iter_sweep(
+    sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1, max_nodes: int = DEFAULT_MAX_NODES
+) -> Iterator[list[dict[str, Any]]]:
     """:func:`run_sweep` cell by cell, as the cells finish (in cell order)."""
     sweep.check(max_nodes)
     if jobs < 0:
@@ -252,8 +309,9 @@ def iter_sweep(sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1,
 # -- records in and out --------------------------------------------------------------------
 def records_jsonl(records: Iterable[dict[str, Any]]) -> str:
     """One JSON object per record and line."""
-    return "".join(json.dumps({k: r.get(k) for k in RECORD_KEYS}, allow_nan=False) + "\n"
-                   for r in records)
+    return "".join(
+        json.dumps({k: r.get(k) for k in RECORD_KEYS}, allow_nan=False) + "\n" for r in records
+    )
 
 
 def read_records(path: str) -> list[dict[str, Any]]:
@@ -264,8 +322,9 @@ def read_records(path: str) -> list[dict[str, Any]]:
     except OSError as e:
         raise GtsearchError(f"{path}: cannot read: {e.strerror or e}") from None
     except UnicodeDecodeError:
-        raise GtsearchError(f"{path}: not UTF-8 text; --merge reads the JSON lines of "
-                            "'experiment -o FILE.jsonl'") from None
+        raise GtsearchError(
+            f"{path}: not UTF-8 text; --merge reads the JSON lines of 'experiment -o FILE.jsonl'"
+        ) from None
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -273,11 +332,15 @@ def read_records(path: str) -> list[dict[str, Any]]:
         try:
             rec = json.loads(line)
         except ValueError as e:
-            raise GtsearchError(f"{path}:{number}: not a JSON line ({e}); --merge reads the "
-                                "JSON lines of 'experiment -o FILE.jsonl'") from None
+            raise GtsearchError(
+                f"{path}:{number}: not a JSON line ({e}); --merge reads the "
+                "JSON lines of 'experiment -o FILE.jsonl'"
+            ) from None
         if not isinstance(rec, dict) or set(rec) != set(RECORD_KEYS):
-            raise GtsearchError(f"{path}:{number}: not an experiment record (expected the keys "
-                                f"{', '.join(RECORD_KEYS)})")
+            raise GtsearchError(
+                f"{path}:{number}: not an experiment record (expected the keys "
+                f"{', '.join(RECORD_KEYS)})"
+            )
         records.append(rec)
     return records
 
@@ -298,16 +361,22 @@ def merge_records(groups: Iterable[Sequence[dict[str, Any]]]) -> list[dict[str, 
             if sweep is None:
                 sweep = this
             elif this != sweep:
-                raise UsageError(f"the files come from different sweeps: {_sweep_text(sweep)} "
-                                 f"and {_sweep_text(this)}")
+                raise UsageError(
+                    f"the files come from different sweeps: {_sweep_text(sweep)} "
+                    f"and {_sweep_text(this)}"
+                )
             key = (rec["b"], rec["d"], rec["trial"], rec["algorithm"])
             if key in seen:
-                raise UsageError(f"b={key[0]} d={key[1]} trial {key[2]} {key[3]} is in the "
-                                 "files twice: shards must not overlap")
+                raise UsageError(
+                    f"b={key[0]} d={key[1]} trial {key[2]} {key[3]} is in the "
+                    "files twice: shards must not overlap"
+                )
             seen.add(key)
             if rec["tree_seed"] != tree_seed(rec["seed"], rec["b"], rec["d"], rec["trial"]):
-                raise UsageError(f"b={key[0]} d={key[1]} trial {key[2]}: tree seed "
-                                 f"{rec['tree_seed']} does not follow from seed {rec['seed']}")
+                raise UsageError(
+                    f"b={key[0]} d={key[1]} trial {key[2]}: tree seed "
+                    f"{rec['tree_seed']} does not follow from seed {rec['seed']}"
+                )
             merged.append(rec)
     # stable: within a cell the records keep the order of the algorithms
     merged.sort(key=lambda r: (r["b"], r["d"], r["trial"]))
@@ -323,8 +392,11 @@ def _sweep_text(s: dict[str, Any]) -> str:
 def _cells_of(records: Sequence[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
     cell: list[dict[str, Any]] = []
     for rec in records:
-        if cell and (rec["b"], rec["d"], rec["trial"]) != (cell[0]["b"], cell[0]["d"],
-                                                           cell[0]["trial"]):
+        if cell and (rec["b"], rec["d"], rec["trial"]) != (
+            cell[0]["b"],
+            cell[0]["d"],
+            cell[0]["trial"],
+        ):
             yield cell
             cell = []
         cell.append(rec)
@@ -348,19 +420,28 @@ def summarize(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         groups.setdefault((rec["b"], rec["d"], rec["algorithm"]), []).append(rec)
     rank = {name: i for i, name in enumerate(algos)}
     rows = []
-    for (b, d, name) in sorted(groups, key=lambda k: (k[0], k[1], rank[k[2]])):
+    for b, d, name in sorted(groups, key=lambda k: (k[0], k[1], rank[k[2]])):
         group = groups[(b, d, name)]
         xs = [float(r["leaves"]) for r in group]
         n = len(xs)
         mean = math.fsum(xs) / n
         sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
-        rows.append({
-            "b": b, "d": d, "algorithm": name, "trials": n, "mean": mean,
-            "stderr": sd / math.sqrt(n), "min": int(min(xs)), "max": int(max(xs)),
-            "share": mean / full_tree(b, d), "minimal_tree": minimal_tree(b, d),
-            "full_tree": full_tree(b, d),
-            "mean_distinct": math.fsum(float(r["distinct_leaves"]) for r in group) / n,
-        })
+        rows.append(
+            {
+                "b": b,
+                "d": d,
+                "algorithm": name,
+                "trials": n,
+                "mean": mean,
+                "stderr": sd / math.sqrt(n),
+                "min": int(min(xs)),
+                "max": int(max(xs)),
+                "share": mean / full_tree(b, d),
+                "minimal_tree": minimal_tree(b, d),
+                "full_tree": full_tree(b, d),
+                "mean_distinct": math.fsum(float(r["distinct_leaves"]) for r in group) / n,
+            }
+        )
     return rows
 
 
@@ -387,16 +468,42 @@ def growth(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             ys = [math.log(means[d]) for d in depths]
             mx = math.fsum(xs) / len(xs)
             my = math.fsum(ys) / len(ys)
-            slope = (math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys))
-                     / math.fsum((x - mx) ** 2 for x in xs))
+            slope = math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / math.fsum(
+                (x - mx) ** 2 for x in xs
+            )
             fit = math.exp(slope)
-        out.append({"b": b, "algorithm": name, "ratio": ratio,
-                    "ratio_depths": None if top is None else (top - 2, top),
-                    "fit": fit, "depths": (depths[0], depths[-1]), "pearl_r": pearl_r(b),
-                    "sqrt_b": math.sqrt(b)})
+        out.append(
+            {
+                "b": b,
+                "algorithm": name,
+                "ratio": ratio,
+                "ratio_depths": None if top is None else (top - 2, top),
+                "fit": fit,
+                "depths": (depths[0], depths[-1]),
+                "pearl_r": pearl_r(b),
+                "sqrt_b": math.sqrt(b),
+            }
+        )
     return out
 
 
-__all__ = ["Sweep", "full_tree", "growth", "merge_records", "minimal_tree", "parse_range",
-           "parse_shard", "pearl_r", "pearl_xi", "read_records", "records_jsonl",
-           "iter_sweep", "run_cell", "run_sweep", "shard_cells", "summarize", "tree_seed", "ORDERS"]
+__all__ = [
+    "Sweep",
+    "full_tree",
+    "growth",
+    "merge_records",
+    "minimal_tree",
+    "parse_range",
+    "parse_shard",
+    "pearl_r",
+    "pearl_xi",
+    "read_records",
+    "records_jsonl",
+    "iter_sweep",
+    "run_cell",
+    "run_sweep",
+    "shard_cells",
+    "summarize",
+    "tree_seed",
+    "ORDERS",
+]

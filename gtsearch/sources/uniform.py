@@ -45,7 +45,9 @@ def parse_value_range(text: str) -> tuple[int, int]:
             raise ValueError
         return int(lo), int(hi)
     except ValueError:
-        raise UsageError(f"--values takes LO:HI with two integers, e.g. -100:100, got {text!r}") from None
+        raise UsageError(
+            f"--values takes LO:HI with two integers, e.g. -100:100, got {text!r}"
+        ) from None
 
 
 def check_params(branching: int, depth: int, lo: int, hi: int, order: str) -> None:
@@ -59,14 +61,21 @@ def check_params(branching: int, depth: int, lo: int, hi: int, order: str) -> No
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
 
 
-def leaf_values(branching: int, depth: int, *, seed: int = 0, lo: int = -100, hi: int = 100,
-                order: str = "random") -> Iterator[int]:
+def leaf_values(
+    branching: int,
+    depth: int,
+    *,
+    seed: int = 0,
+    lo: int = -100,
+    hi: int = 100,
+    order: str = "random",
+) -> Iterator[int]:
     """The leaf values of the uniform tree, left to right."""
     check_params(branching, depth, lo, hi, order)
     rng = random.Random(seed)
     if order == "random":
         draw = rng.randint
-        for _ in range(branching ** depth):
+        for _ in range(branching**depth):
             yield draw(lo, hi)
         return
     best = order == "best"
@@ -93,11 +102,19 @@ def leaf_values(branching: int, depth: int, *, seed: int = 0, lo: int = -100, hi
         is_max.append(not mover_max)
 
 
-def uniform_tree(branching: int, depth: int, *, seed: int = 0, lo: int = -100, hi: int = 100,
-                 order: str = "random", root_max: bool = True) -> Tree:
+def uniform_tree(
+    branching: int,
+    depth: int,
+    *,
+    seed: int = 0,
+    lo: int = -100,
+    hi: int = 100,
+    order: str = "random",
+    root_max: bool = True,
+) -> Tree:
     """The same tree as :func:`write_uniform` writes, built straight into the flat arrays."""
     values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order)
-    size = sum(branching ** k for k in range(depth + 1))
+    size = sum(branching**k for k in range(depth + 1))
     # subtree size by level, so end[] follows without a stack of open nodes
     sub = [1] * (depth + 1)
     for k in range(depth - 1, -1, -1):
@@ -116,12 +133,27 @@ def uniform_tree(branching: int, depth: int, *, seed: int = 0, lo: int = -100, h
             vals.append(nan)
             level_of.extend([k + 1] * branching)
         n += 1
-    return Tree(end, vals, root_max=root_max, source=f"gen b={branching} d={depth} seed={seed}",
-                n_leaves=branching ** depth)
+    return Tree(
+        end,
+        vals,
+        root_max=root_max,
+        source=f"gen b={branching} d={depth} seed={seed}",
+        n_leaves=branching**depth,
+    )
 
 
-def write_uniform(out: TextIO, branching: int, depth: int, fmt: str = "json", *, seed: int = 0,
-                  lo: int = -100, hi: int = 100, order: str = "random", chunk: int = 1 << 16) -> None:
+def write_uniform(
+    out: TextIO,
+    branching: int,
+    depth: int,
+    fmt: str = "json",
+    *,
+    seed: int = 0,
+    lo: int = -100,
+    hi: int = 100,
+    order: str = "random",
+    chunk: int = 1 << 16,
+) -> None:
     """Write the uniform tree's bare form to ``out``, streaming (constant memory)."""
     opening, closing, sep = _SYNTAX[fmt]
     values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order)

@@ -1,0 +1,96 @@
+"""The layers of docs/development.md hold: imports point one way, no private cross-imports, short modules."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "gtsearch"
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+#: the layer of each top-level name under gtsearch/, lowest first (docs/development.md)
+LAYERS = {
+    "errors": 0, "numbers": 0, "result": 0, "tree": 0, "builder": 0, "flat": 0, "summary": 0,
+    "algorithms": 1, "formats": 1, "sources": 1,
+    "render": 2, "research": 2,
+    "cli": 3,
+    "__init__": 4, "__main__": 4,
+}  # fmt: skip
+#: the only modules that may import these third-party packages
+ONLY_IN = {"click": {"cli"}}
+MAX_LINES = 600
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def top(name: str) -> str:
+    """The top-level unit of gtsearch a dotted name belongs to (``gtsearch.render.svg`` -> render)."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def imports(path: Path) -> list[tuple[str, list[str], int]]:
+    """Every import of a module: (absolute module, names imported from it, line)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    here = module_name(path)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend((alias.name, [], node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            out.append((target, [alias.name for alias in node.names], node.lineno))
+    return out
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_point_down_and_take_no_private_names(path: Path) -> None:
+    here = module_name(path)
+    layer = LAYERS[top(here)]
+    for target, names, line in imports(path):
+        where = f"{path.relative_to(PACKAGE.parent)}:{line}"
+        if target.split(".")[0] != "gtsearch":
+            owner = ONLY_IN.get(target.split(".")[0])
+            assert owner is None or top(here) in owner, f"{where}: {target} is for {owner} only"
+            continue
+        if target == "gtsearch":  # the package itself: only its public names
+            assert all(not n.startswith("_") or n == "__version__" for n in names), where
+            continue
+        other = top(target)
+        if other != top(here):
+            assert LAYERS[other] < layer or (LAYERS[other] == layer == 0), (
+                f"{where}: {top(here)} (layer {layer}) imports {other} (layer {LAYERS[other]})"
+            )
+        private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+        assert not private, f"{where}: imports private names {private} of {target}"
+        assert not any(p.startswith("_") for p in target.split(".")[1:]), (
+            f"{where}: imports the private module {target}"
+        )
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_modules_are_short_and_say_what_they_are(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count("\n") <= MAX_LINES, f"{path.name}: more than {MAX_LINES} lines"
+    doc = ast.get_docstring(ast.parse(text))
+    assert doc, f"{path.name} has no docstring"
+    if path.name == "__init__.py" and path.parent != PACKAGE:
+        # a package says what it owns and what it may import
+        assert "Owns" in doc and "mport" in doc, f"{path.parent.name}/__init__.py: {doc[:60]!r}"
+
+
+def test_every_module_has_a_layer() -> None:
+    assert {top(module_name(p)) for p in MODULES} <= set(LAYERS)
