@@ -23,7 +23,10 @@ def test_starts_with_the_two_setup_commands() -> None:
     assert first.strip() == (
         "python -m pip install -e . && gtsearch eval sample_trees/aima-fig5-2.yaml --algo alphabeta"
     )
-    assert second.strip() == "python -m pip install -e '.[test]' && python -m pytest"
+    assert second.strip() == (
+        "python -m pip install -e '.[test]' && ruff check . && ruff format --check . && mypy "
+        "&& python -m pytest -n auto"
+    )
     assert second.strip() in CI.splitlines(), ".ci/run runs the README's test command"
 
 
