@@ -1,4 +1,4 @@
-"""The invariants of spec/algorithms.md ("What must always hold") over random trees."""
+"""The invariants of docs/algorithms.md ("What must always hold") over random trees."""
 
 from __future__ import annotations
 
