@@ -593,3 +593,26 @@ def test_alphabeta_worst_first_evaluates_everything(b: int, d: int) -> None:
     result = search(Tree.from_nested(nested), "alphabeta")
     assert result.exact and result.value == ref_value(nested, True)
     assert result.leaves == b**d
+
+
+# What `nodes` counts (docs/algorithms.md, "What is counted"), on the AIMA tree, by hand:
+# - minimax enters the root, B, C, D and reads the 9 leaves: 13;
+# - f1 and alphabeta enter the root, B, C, D and read 7 leaves (c2, c3 cut): 11;
+# - sss gives a state to the root, to B, C, D (case 3) and to each leaf it evaluates (cases
+#   4 and 6: b1, c1, d1, then d2, d3, b2, b3): 11;
+# - dual gives the root a state, then B (case 4), B's three leaves (case 3), C and its three
+#   leaves, D and its three leaves (C's and D's unevaluated leaves get states that are purged
+#   or never taken): 1 + 4 + 4 + 4 = 13;
+# - negascout and scout visit the root's three children and the 7 leaves they read, once each
+#   (no re-search on this tree): 11;
+# - the MT family ends with a table entry for the root, B, C, D and the 7 leaves read: 11.
+AIMA_NODES = {
+    "minimax": 13, "f1": 11, "alphabeta": 11, "sss": 11, "dual": 13, "negascout": 11,
+    "scout": 11, "mt-sss": 11, "mt-dual": 11, "mtdf": 11,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(AIMA_NODES))
+def test_nodes_on_the_aima_tree(name: str) -> None:
+    r = search(Tree.from_nested(AIMA), name)
+    assert (r.value, r.leaves, r.nodes) == (3, 9 if name == "minimax" else 7, AIMA_NODES[name])
