@@ -226,6 +226,8 @@ def summary_line(file: str, summary: dict[str, Any]) -> str:
         f"{s['names']} names",
         f"{s['static_values']} static values",
     ]
+    if s.get("chance_nodes"):
+        parts.append(f"{s['chance_nodes']} chance nodes ({s['weighted']} with weights)")
     if s.get("expect") is not None:
         parts.append(f"expect {format_number(s['expect'])}")
     if s.get("title"):
