@@ -132,7 +132,7 @@ def check_number(v: Any, what: str = "value") -> tuple[float, bool]:
     return v, True
 
 
-def agrees(value: Number, bound: str | None, expected: Number) -> bool:
+def agrees(value: Number | Fraction, bound: str | None, expected: Number | Fraction) -> bool:
     """Whether a result (``value``, exact or a ``"lower"``/``"upper"`` bound) allows ``expected``."""
     if bound is None:
         return value == expected
