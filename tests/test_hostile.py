@@ -56,7 +56,9 @@ GOOD = CASES / "good"
 SAMPLE_TREES = REPO / "sample_trees"
 BAD_CASES = sorted(p.name for p in BAD.iterdir() if not p.name.endswith(".expected"))
 GOOD_CASES = sorted(p.name for p in GOOD.iterdir() if not p.name.endswith(".expected"))
-UNBOUNDED = [a.name for a in ALGORITHMS if not a.needs_bound]
+UNBOUNDED = [a.name for a in ALGORITHMS if not a.needs_bound and not a.chance]
+#: what "all" means on a tree with chance nodes
+CHANCE_ALGOS = [a.name for a in ALGORITHMS if a.chance]
 GENERAL: dict[str, Callable[..., Tree]] = {
     "json": jsonfmt.parse,
     "yaml": yamlfmt.parse,
