@@ -147,7 +147,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
     Algorithm(
         "expectiminimax",
         ("expectimax", "emm", "expecti-minimax"),
-        "trees with chance nodes, every leaf: max/min at decision nodes, the "
+        "every leaf of a tree with chance nodes: max/min at decision nodes, the "
         "probability-weighted sum at chance nodes",
         None,
         False,
@@ -158,8 +158,8 @@ ALGORITHMS: tuple[Algorithm, ...] = (
     Algorithm(
         "star1",
         ("*-alpha-beta", "star-1", "*1"),
-        "Ballard's Star1: alpha-beta with windows through chance nodes from the leaf bounds "
-        "L and U (--leaf-bounds L:U)",
+        "Ballard's Star1: alpha-beta, and windows through chance nodes from the leaf bounds "
+        "--leaf-bounds L:U (default: the least and greatest leaf)",
         "leaf_bounds",
         False,
         "Ballard 1983; Hauk, Buro & Schaeffer 2004",
@@ -169,8 +169,8 @@ ALGORITHMS: tuple[Algorithm, ...] = (
     Algorithm(
         "star2",
         ("star-2", "*2"),
-        "Ballard's Star2: Star1 that first probes one child of every outcome of a chance "
-        "node (--leaf-bounds L:U)",
+        "Ballard's Star2: Star1 that first probes the first child of every outcome of a "
+        "chance node; the search then reads those leaves again",
         "leaf_bounds",
         False,
         "Ballard 1983; Hauk, Buro & Schaeffer 2004",
