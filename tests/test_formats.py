@@ -1004,3 +1004,19 @@ def test_the_vectorised_reader_never_takes_a_chance_node() -> None:
         assert parse_bare(text, name, "big", DEFAULT_MAX_NODES) is None, name
         t = fmt(name).parse(text, "big")
         assert t.chance_nodes() == 1 and t.n_leaves == 60_002
+
+
+def test_the_chance_examples_of_the_docs_are_one_tree() -> None:
+    """docs/formats.md, "Chance nodes": the YAML, JSON and s-expression examples."""
+    import re
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "formats.md").read_text("utf-8")
+    section = page.split("\n## Chance nodes\n", 1)[1].split("\n## ", 1)[0]
+    blocks = dict(re.findall(r"```(yaml|json|lisp)\n(.*?)```", section, flags=re.S))
+    trees = [
+        fmt(name).parse(blocks[kind])
+        for name, kind in (("yaml", "yaml"), ("json", "json"), ("sexp", "lisp"))
+    ]
+    assert trees[0] == trees[1] == trees[2]
+    assert repr(trees[0]) == "Tree(((* :weights (1 3) (4 6) (2 8)) (* 1 2.5 3)))"
+    assert trees[0].names == {0: "A", 1: "roll", 2: "low", 5: "high"}

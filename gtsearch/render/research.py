@@ -39,6 +39,7 @@ def render_compare(
         ("nodes", lambda r: str(r.nodes)),
         ("OPEN peak", lambda r: str(r.extra.get("open_max", ""))),
         ("MT passes", lambda r: str(r.extra.get("passes", ""))),
+        ("probes", lambda r: str(r.extra.get("probes", ""))),
         ("time", lambda r: format_seconds(r.seconds)),
         ("best", lambda r: BEST if r.extra["best"] else ""),
     ]
