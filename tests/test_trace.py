@@ -202,7 +202,7 @@ def test_errors() -> None:
 
 
 # -- chance nodes: Star1 and Star2 step by step -------------------------------------------------
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(chance_trees(), st.booleans(), st.sampled_from(["expectiminimax", "star1", "star2"]))
 @example(WORKED, True, "star2")
 def test_chance_traces_read_the_fast_leaves_in_order(

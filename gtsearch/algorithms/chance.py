@@ -25,11 +25,13 @@ docs/algorithms.md, "Chance nodes", is the contract; in short:
   bound), v_i >= B_i fails high (S + p_i v_i + L * sum_{j>i} p_j, a lower
   bound).  Outcomes of probability 0 are never searched, and a chance node
   whose window already excludes [L, U] returns L or U at once.
-- ``star2`` first probes: each outcome that is a decision node has its first
-  child searched, which bounds it (from below for MAX, from above for MIN);
-  the probe bounds stand in for L or U of the outcomes not searched yet, in
-  the cutoff tests and in the windows of the search phase, which then searches
-  every outcome again in full (a probed leaf below it is read again).
+- ``star2`` first probes, where a probe can make a cutoff: each outcome that
+  is a decision node has its first child searched, which bounds it (from
+  below where MAX moves, from above where MIN does); the probe bounds stand in
+  for L or U of the outcomes not searched yet, in the cutoff tests and in the
+  windows of the search phase, which then searches every outcome again in full
+  (the probed leaves below it are read again, as the sources do without a
+  transposition table).
 
 Every value is exact: leaves are ints or Fractions (a float counts as the
 decimal it prints as, :func:`gtsearch.numbers.exact`), probabilities are
@@ -102,8 +104,8 @@ class _Run:
         self.probes = 0
         #: decision node -> the child that set its value, the last time it was searched
         self.best: dict[int, int] = {}
-        self._probs: dict[int, tuple[Fraction, ...]] = {}
-        self._plans: dict[int, list[tuple[int, Fraction, bool, Exact, Exact]]] = {}
+        self._probs: dict[int, tuple[Exact, ...]] = {}
+        self._plans: dict[int, list[tuple[int, Exact, bool, Exact, Exact]]] = {}
 
     def leaf(self, n: int) -> Exact:
         self.visit(n)
@@ -112,11 +114,11 @@ class _Run:
     def is_chance(self, n: int) -> bool:
         return self.chance is not None and bool(self.chance[n])
 
-    def outcomes(self, n: int) -> list[tuple[int, Fraction]]:
-        """A chance node's children with their probabilities, in order."""
+    def outcomes(self, n: int) -> list[tuple[int, Exact]]:
+        """A chance node's children with their probabilities, in order (1 and 0 as ints)."""
         probs = self._probs.get(n)
         if probs is None:
-            probs = self._probs[n] = self.tree.probabilities(n)
+            probs = self._probs[n] = tuple(exact(p) for p in self.tree.probabilities(n))
         return list(zip(self.tree.children(n), probs, strict=True))
 
     # -- expectiminimax ----------------------------------------------------------------
@@ -184,17 +186,17 @@ class _Run:
             return self.leaf(first)
         return (yield self.search(first, alpha, beta))
 
-    def plan(self, n: int) -> list[tuple[int, Fraction, bool, Exact, Exact]]:
+    def plan(self, n: int) -> list[tuple[int, Exact, bool, Exact, Exact]]:
         """A chance node's outcomes of probability > 0: (node, p, is it a leaf, L and U times
         the probability of the outcomes after it), worked out once."""
         got = self._plans.get(n)
         if got is None:
             end = self.end
             kept = [(c, p) for c, p in self.outcomes(n) if p]
-            after: Fraction = sum((p for _, p in kept), Fraction(0))
+            after: Exact = sum((p for _, p in kept), 0)
             got = []
             for c, p in kept:
-                after -= p
+                after = exact(after - p)
                 got.append((c, p, end[c] == c + 1, self.lo * after, self.hi * after))
             self._plans[n] = got
         return got
@@ -226,12 +228,12 @@ class _Run:
                 elif self.tree.is_max(c):  # its first child bounds it from below
                     if beta == INF:
                         continue
-                    b = (beta - (low - p * L)) / p
+                    b = _over(beta - (low - p * L), p)
                     lo[i] = yield self.probe(c, L, U if b > U else b)
                 else:  # from above
                     if alpha == -INF:
                         continue
-                    a = (alpha - (high - p * U)) / p
+                    a = _over(alpha - (high - p * U), p)
                     hi[i] = yield self.probe(c, L if a < L else a, U)
                 low += p * (lo[i] - L)
                 high += p * (hi[i] - U)
@@ -248,8 +250,8 @@ class _Run:
             else:  # Star2: their probe bounds do
                 rest_lo -= p * lo[i]
                 rest_hi -= p * hi[i]
-            a_i: Edge = -INF if alpha == -INF else (alpha - total - rest_hi) / p
-            b_i: Edge = INF if beta == INF else (beta - total - rest_lo) / p
+            a_i: Edge = -INF if alpha == -INF else _over(alpha - total - rest_hi, p)
+            b_i: Edge = INF if beta == INF else _over(beta - total - rest_lo, p)
             if lo is not None and known[i]:
                 v = lo[i]
             elif leaf:
@@ -286,6 +288,13 @@ class _Run:
             n = self.best[n]
             line.append(n)
         return line
+
+
+def _over(x: Any, p: Exact) -> Any:
+    """x / p, exactly: never an int divided by an int (which would be a float)."""
+    if p == 1:
+        return x
+    return x / p if isinstance(p, Fraction) else Fraction(x) / p
 
 
 def _root(run: _Run, step: Any) -> Exact:
