@@ -164,3 +164,12 @@ def test_star2_replay_shows_windows_and_probes(browser: Any, tmp_path: Path) -> 
     assert page.text_content("#desc").startswith("result: value 13/3 (exact), 6 of 8 leaves")
     assert page.locator("g.node.evaluated").count() == 6
     assert not errors
+
+
+def test_the_legend_shows_only_what_the_search_has(browser: Any, tmp_path: Path) -> None:
+    """Depth-first searches have no LIVE/SOLVED states, SSS* no call stack."""
+    page, errors = open_replay(browser, tmp_path, "aima-fig5-2.yaml", "alphabeta")
+    assert page.is_visible(".legend .df") and not page.is_visible(".legend .bf")
+    page, errors = open_replay(browser, tmp_path, "aima-fig5-2.yaml", "sss")
+    assert page.is_visible(".legend .bf") and not page.is_visible(".legend .df")
+    assert not errors

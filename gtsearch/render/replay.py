@@ -134,6 +134,7 @@ _PAGE = """<!DOCTYPE html>
   .node.current .shape { stroke: var(--current); stroke-width: 5; }
   .node.current:not(.evaluated) .shape { fill: #ffe8a3; }
   .legend span { display: inline-block; margin-right: 10px; font-size: 12px; }
+  .legend span.hidden { display: none; }
   .swatch { display: inline-block; width: 14px; height: 10px; border: 2px solid; margin-right: 3px;
             vertical-align: -1px; }
 </style>
