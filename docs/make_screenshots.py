@@ -1,4 +1,4 @@
-"""Remake the pictures of docs/pictures.md and the README: terminal drawings, tree pictures, the replay.
+"""Remake the pictures of docs/pictures.md and the README: terminal drawings, tree pictures, the replays.
 
 Terminal drawings go rich → SVG → PNG; the PNG files stay in docs/ beside the pages.
 
@@ -61,6 +61,20 @@ def terminal_svg(sample: str, algo: str, width: int = 100) -> str:
     return svg.replace("<svg ", f'<svg width="{box.group(1)}" height="{box.group(2)}" ', 1)
 
 
+def chance_shots(tmp: Path) -> list[tuple[Path, Path, str | None, int]]:
+    """The worked example with chance nodes: Star2's picture, and Star1's replay at C2's cutoff."""
+    sample = "sample_trees/chance-worked.yaml"
+    tree = load_tree(str(REPO / sample))
+    svg = to_svg(build_view(tree, "star2"), source=sample)
+    (DOCS / "tree-chance-star2.svg").write_text(svg, encoding="utf-8")
+    page = tmp / "replay-chance-star1.html"
+    page.write_text(to_html(build_view(tree, "star1", keep_events=True), source=sample), "utf-8")
+    return [
+        (DOCS / "tree-chance-star2.svg", DOCS / "tree-chance-star2.png", "svg", 0),
+        (page, DOCS / "replay-chance-star1.png", None, 24),
+    ]
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
@@ -96,6 +110,7 @@ def main() -> int:
     page = tmp / "replay-wikipedia-alphabeta.html"
     page.write_text(html, encoding="utf-8")
     shots.append((page, DOCS / "replay-wikipedia-alphabeta.png", None, 27))
+    shots += chance_shots(tmp)
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -2,9 +2,11 @@
 
 Owns the rules every reader shares about the shape of a tree (an internal node
 has children; names are unique, printable, 1 to 1000 characters; values obey
-:func:`gtsearch.numbers.check_number`; at most ``max_nodes`` nodes, counted as
-they arrive, before memory is spent on a hostile file), and the trees built
-from other trees or from Python lists.  Imports only the ground modules.
+:func:`gtsearch.numbers.check_number`; a chance node's weights are finite,
+non-negative, one per child, with a positive total; at most ``max_nodes``
+nodes, counted as they arrive, before memory is spent on a hostile file), and
+the trees built from other trees or from Python lists.  Imports only the
+ground modules.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .errors import GtsearchError, TreeFormatError, shown
-from .numbers import check_number
+from .numbers import Number, check_number, exact
 from .tree import DEFAULT_MAX_NODES, NAN, Meta, Tree, index_array
 
 _DONE = object()
@@ -39,6 +41,9 @@ class TreeBuilder:
         self._by_name: dict[str, int] = {}
         self.stack: list[int] = []
         self.n_leaves = 0
+        #: the chance nodes, and the weights of those that have them (as written)
+        self.chance: set[int] = set()
+        self.weights: dict[int, tuple[Number, ...]] = {}
 
     # errors ---------------------------------------------------------------
     def error(
@@ -107,6 +112,55 @@ class TreeBuilder:
         self.stack.append(n)
         return n
 
+    def open_chance(
+        self,
+        name: str | None = None,
+        static: Any = None,
+        weights: Any = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> int:
+        """Start a chance node; its children (the outcomes) follow until :meth:`close`.
+
+        ``weights`` (optional, a list of numbers) may also come later, with
+        :meth:`set_weights`; their number is checked when both are known.
+        """
+        n = self.open(name, static, line, column)
+        self.chance.add(n)
+        if weights is not None:
+            self.set_weights(n, weights, line, column)
+        return n
+
+    def set_weights(
+        self, n: int, weights: Any, line: int | None = None, column: int | None = None
+    ) -> None:
+        """Give chance node n the weights of its children (before or after they are read)."""
+        problem = weight_problem(weights)
+        if problem is not None:
+            raise self.error(problem, line, column)
+        self.weights[n] = tuple(weights)
+        if self.end[n]:  # already closed: the children are known
+            self._check_count(n, line, column)
+
+    def _check_count(self, n: int, line: int | None, column: int | None) -> None:
+        w = self.weights.get(n)
+        if w is None:
+            return
+        end = self.end
+        kids = 0
+        c = n + 1
+        stop = end[n]
+        while c < stop:
+            kids += 1
+            c = end[c]
+        if kids != len(w):
+            raise self.error(
+                f"one weight per child is needed: {_count(len(w), 'weight')} for "
+                f"{_count(kids, 'child', 'children')}",
+                line,
+                column,
+            )
+
     def leaf(
         self,
         value: Any,
@@ -152,8 +206,14 @@ class TreeBuilder:
         n = self.stack.pop()
         size = len(self.values)
         if size == n + 1:
+            if n in self.chance:
+                raise self.error(
+                    "empty chance list: a chance node needs at least one outcome", line, column
+                )
             raise self.error("empty list: an internal node needs at least one child", line, column)
         self.end[n] = size
+        if n in self.weights:
+            self._check_count(n, line, column)
 
     def copy(self, start: int, line: int | None = None, column: int | None = None) -> None:
         """Repeat the finished subtree at ``start`` as the next node (YAML aliases)."""
@@ -172,6 +232,12 @@ class TreeBuilder:
         self.values.extend(self.values[start:stop])
         self.floats.extend(self.floats[start:stop])
         self.n_leaves += sum(1 for n in range(start, stop) if self.end[n] == n + 1)
+        if self.chance:
+            for n in range(start, stop):
+                if n in self.chance:
+                    self.chance.add(n + shift)
+                    if n in self.weights:
+                        self.weights[n + shift] = self.weights[n]
         for n in range(start, stop):
             name = self.names.get(n)
             if name is not None:
@@ -187,6 +253,11 @@ class TreeBuilder:
             raise self.error("unexpected end of input: a list is not closed")
         if not self.values:
             raise self.error("the file holds no tree")
+        chance = None
+        if self.chance:
+            chance = bytearray(len(self.values))
+            for n in self.chance:
+                chance[n] = 1
         return Tree(
             self.end,
             self.values,
@@ -196,7 +267,36 @@ class TreeBuilder:
             meta=meta,
             source=self.source,
             n_leaves=self.n_leaves,
+            chance=chance,
+            weights=self.weights,
         )
+
+
+def _count(k: int, one: str, many: str | None = None) -> str:
+    return f"{k} {one if k == 1 else many or one + 's'}"
+
+
+def weight_problem(weights: Any) -> str | None:
+    """Why a list of weights cannot be a chance node's, or None when it can.
+
+    Each weight is a finite number (integers within ±2**53), none negative,
+    and the total is positive; whether there is one per child is checked when
+    the children are known.
+    """
+    if not isinstance(weights, (list, tuple)):
+        return f"weights must be a list of numbers, got {shown(weights)}"
+    for w in weights:
+        try:
+            check_number(w, "weight")
+        except ValueError as e:
+            return str(e)
+        if w < 0:
+            return f"weight {w!r} is negative: weights are non-negative numbers"
+    if not weights:
+        return "the weights list is empty: a chance node needs one weight per child"
+    if sum(exact(w) for w in weights) == 0:
+        return "the weights add up to 0: a chance node needs a positive total weight"
+    return None
 
 
 def truncated(tree: Tree, limit: int) -> Tree:
@@ -231,7 +331,11 @@ def truncated(tree: Tree, limit: int) -> Tree:
             b.leaf_float(v, fl, name)
             n = end[n]
         else:
-            b.open_float(values[n], fl, name)
+            m = b.open_float(values[n], fl, name)
+            if tree.is_chance(n):
+                b.chance.add(m)
+                if n in tree.weights:
+                    b.weights[m] = tree.weights[n]
             stack.append(n)
             n += 1
     while stack:
@@ -241,7 +345,11 @@ def truncated(tree: Tree, limit: int) -> Tree:
 
 
 def from_nested(obj: Any, *, root_max: bool = True, source: str = "<tree>") -> Tree:
-    """Build a tree from nested lists of numbers (the bare form), without recursion."""
+    """Build a tree from nested lists of numbers (the bare form), without recursion.
+
+    A chance node is a mapping ``{"chance": [...]}``, with ``"weights": [...]``
+    when its outcomes are not equally likely (what :meth:`Tree.to_nested` gives).
+    """
     b = TreeBuilder(source)
     stack: list[Iterator[Any]] = []
     item: Any = obj
@@ -249,6 +357,9 @@ def from_nested(obj: Any, *, root_max: bool = True, source: str = "<tree>") -> T
         if isinstance(item, (list, tuple)):
             b.open()
             stack.append(iter(item))
+        elif isinstance(item, dict):
+            b.open_chance(weights=item.get("weights"))
+            stack.append(iter(item["chance"]))
         else:
             b.leaf(item)
         while stack:

@@ -4,6 +4,9 @@ Owns every rule about a single number, wherever it comes from (a tree file,
 a command-line option, a library call): integers stay exact only within
 ±2**53 (the range a float64 holds exactly), values are finite, and a value
 prints as the user wrote it (3 stays 3, 2.5 stays 2.5, 3.0 stays 3.0).
+Exact values (chance nodes average their children) are rationals: an int
+stays itself and a float counts as the decimal it prints as (:func:`exact`:
+0.1 is 1/10, 2.5 is 5/2), so no float drift can change a value or a cutoff.
 Imports nothing of gtsearch but :mod:`gtsearch.errors`.
 """
 
@@ -11,11 +14,14 @@ from __future__ import annotations
 
 import math
 import re
+from fractions import Fraction
 from typing import Any
 
 from .errors import shown
 
 Number = int | float
+#: an exact value: an int, or a Fraction where it is not an integer
+Exact = int | Fraction
 
 INF = float("inf")
 #: integers beyond this (in absolute value) would not survive the float64 arrays exactly
@@ -41,9 +47,49 @@ def parse_number(text: str) -> Number:
     return v
 
 
-def format_number(v: Number) -> str:
-    """A value as the file wrote it: 3 stays 3, 2.5 stays 2.5, 3.0 stays 3.0."""
+def format_number(v: Number | Fraction) -> str:
+    """A value as the file wrote it: 3 stays 3, 2.5 stays 2.5, 3.0 stays 3.0 (exact ones: 7/3)."""
+    if isinstance(v, Fraction):
+        return format_exact(v)
     return repr(v) if isinstance(v, float) else str(v)
+
+
+def exact(v: Number | Fraction) -> Exact:
+    """A value as an exact rational: an int as itself, a float as the decimal it prints as.
+
+    ``exact(0.1) == Fraction(1, 10)``, ``exact(2.5) == Fraction(5, 2)``, ``exact(3) == 3``.
+    """
+    if isinstance(v, float):
+        q = Fraction(repr(v))
+        return q.numerator if q.denominator == 1 else q
+    if isinstance(v, Fraction):
+        return v.numerator if v.denominator == 1 else v
+    return v
+
+
+def format_exact(q: Exact) -> str:
+    """An exact value for people: ``3``; ``2.5`` or ``0.1`` when a float prints it exactly; else ``7/3``."""
+    if isinstance(q, int) or q.denominator == 1:
+        return str(int(q))
+    f = float(q)
+    text = repr(f)
+    if Fraction(text) == q:
+        return text
+    return f"{q.numerator}/{q.denominator}"
+
+
+def fraction_text(q: Exact) -> str:
+    """An exact value as ``p/q`` (``value_exact`` in JSON), or the integer."""
+    if isinstance(q, int) or q.denominator == 1:
+        return str(int(q))
+    return f"{q.numerator}/{q.denominator}"
+
+
+def nearest(q: Exact) -> Number:
+    """An exact value as a JSON number: the int when integral, else the nearest float."""
+    if isinstance(q, int):
+        return q
+    return q.numerator if q.denominator == 1 else float(q)
 
 
 def format_bounded(value: Number, bound: str | None) -> str:
@@ -86,7 +132,7 @@ def check_number(v: Any, what: str = "value") -> tuple[float, bool]:
     return v, True
 
 
-def agrees(value: Number, bound: str | None, expected: Number) -> bool:
+def agrees(value: Number | Fraction, bound: str | None, expected: Number | Fraction) -> bool:
     """Whether a result (``value``, exact or a ``"lower"``/``"upper"`` bound) allows ``expected``."""
     if bound is None:
         return value == expected

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .numbers import Number
+from .numbers import Number, exact, format_exact, format_number
 
 _NOTHING: Mapping[str, Any] = MappingProxyType({})
 
@@ -31,6 +32,19 @@ class SearchResult(NamedTuple):
     leaf_order: tuple[tuple[int, ...], ...] | None = None
     params: Mapping[str, Any] = _NOTHING
     extra: Mapping[str, Any] = _NOTHING
+
+    def exact_value(self) -> Fraction:
+        """The value as an exact rational: ``value_exact`` where the algorithm gave one."""
+        text = self.extra.get("value_exact")
+        return Fraction(text) if text is not None else Fraction(exact(self.value))
+
+    def value_text(self) -> str:
+        """The value for people, ``≥``/``≤`` in front of a bound; an exact value that is not
+        an integer as a decimal when a float prints it exactly (``2.5``), else ``13/3``."""
+        prefix = {"lower": "≥ ", "upper": "≤ "}.get(self.bound or "", "")
+        if "value_exact" in self.extra:
+            return prefix + format_exact(self.exact_value())
+        return prefix + format_number(self.value)
 
     def to_dict(self, file: str | None = None, load_seconds: float | None = None) -> dict[str, Any]:
         """The JSON-lines record of docs/commands.md, "JSON output" (the keys are a contract)."""

@@ -1,4 +1,4 @@
-"""What `gtsearch validate` reports about a tree: size, depth, branching, names, metadata."""
+"""What `gtsearch validate` reports about a tree: size, depth, branching, names, chance nodes, metadata."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def summarize(tree: Tree) -> dict[str, Any]:
             bmin = k
         if k > bmax:
             bmax = k
-    return {
+    out: dict[str, Any] = {
         "nodes": size,
         "leaves": size - internal,
         "internal": internal,
@@ -44,3 +44,7 @@ def summarize(tree: Tree) -> dict[str, Any]:
         "title": tree.meta.title,
         "expect": tree.meta.expect,
     }
+    if tree.has_chance:  # only then, so that the summary of a plain tree stays as it was
+        out["chance_nodes"] = tree.chance_nodes()
+        out["weighted"] = len(tree.weights)
+    return out

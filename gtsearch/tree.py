@@ -10,6 +10,14 @@ which makes "is d below n" a comparison and lets SSS* purge by interval.
 of an internal node, or NaN where an internal node has none.  Values are kept
 as float64; ``floats`` remembers which were written as floats so that output
 prints them as the file wrote them (3 stays 3, 2.5 stays 2.5).
+
+Chance nodes (dice, cards): ``chance[n]`` is 1 at a chance node (``chance`` is
+None when the tree has none, and then nothing below changes), and
+``weights[n]`` holds the weights of its children as written (absent: equally
+likely); :meth:`Tree.probabilities` normalises them exactly.  The players
+alternate over decision nodes only: the children of a chance node are moved
+by the player opposite to the decision node above it, and below a chance
+root the root player moves (docs/algorithms.md, "Chance nodes").
 """
 
 from __future__ import annotations
@@ -17,10 +25,11 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
+from fractions import Fraction
 from typing import Any
 
 from .errors import shown
-from .numbers import Number, format_number
+from .numbers import Number, exact, format_number
 
 DEFAULT_MAX_NODES = 50_000_000
 #: trees this large compute derived arrays (depths) with numpy
@@ -91,8 +100,11 @@ class Tree:
         "root_max",
         "meta",
         "source",
+        "chance",
+        "weights",
         "_parent",
         "_depth",
+        "_turns",
         "_n_leaves",
     )
 
@@ -108,6 +120,8 @@ class Tree:
         source: str = "<tree>",
         n_leaves: int | None = None,
         depth: array[int] | None = None,
+        chance: bytearray | None = None,
+        weights: dict[int, tuple[Number, ...]] | None = None,
     ) -> None:
         self.end = end
         self.values = values
@@ -117,8 +131,14 @@ class Tree:
         self.root_max = root_max
         self.meta = meta or Meta()
         self.source = source
+        #: chance[n] == 1 at a chance node; None when the tree has no chance node
+        self.chance = chance if chance is not None and any(chance) else None
+        #: the weights of a chance node's children, as written; absent: equally likely
+        self.weights: dict[int, tuple[Number, ...]] = weights or {}
         self._parent: array[int] | None = None
         self._depth: array[int] | None = depth
+        #: decision nodes strictly above each node (chance trees only)
+        self._turns: array[int] | None = None
         self._n_leaves: int | None = n_leaves
 
     # -- shape -------------------------------------------------------------
@@ -201,8 +221,61 @@ class Tree:
         return int(max(self.depth))
 
     def is_max(self, n: int) -> bool:
-        """Whether MAX is to move at node n."""
-        return bool(self.root_max == (self.depth[n] % 2 == 0))
+        """Whether MAX is to move at node n (at a chance node: at the nodes right below it).
+
+        Without chance nodes the players alternate level by level.  With them,
+        only decision nodes count: the mover at n is the root player flipped
+        once for every decision node above n.
+        """
+        if self.chance is None:
+            return bool(self.root_max == (self.depth[n] % 2 == 0))
+        return bool(self.root_max == (self.turns[n] % 2 == 0))
+
+    # -- chance nodes ----------------------------------------------------------
+    @property
+    def has_chance(self) -> bool:
+        return self.chance is not None
+
+    def is_chance(self, n: int) -> bool:
+        return self.chance is not None and bool(self.chance[n])
+
+    def chance_nodes(self) -> int:
+        """How many chance nodes the tree has."""
+        return 0 if self.chance is None else sum(self.chance)
+
+    def probabilities(self, n: int) -> tuple[Fraction, ...]:
+        """The exact probabilities of chance node n's children: its weights normalised.
+
+        A weight counts as the decimal it is written as (0.1 is 1/10); without
+        weights the children are equally likely.
+        """
+        w = self.weights.get(n)
+        if w is None:
+            k = sum(1 for _ in self.children(n))
+            return (Fraction(1, k),) * k
+        exact_w = [Fraction(exact(x)) for x in w]
+        total = sum(exact_w, Fraction(0))
+        return tuple(x / total for x in exact_w)
+
+    @property
+    def turns(self) -> array[int]:
+        """turns[n]: the decision nodes strictly above n (built on first use, chance trees)."""
+        if self._turns is None:
+            end = self.end
+            chance = self.chance
+            size = len(end)
+            turns = _zeros(size)
+            stack: list[int] = []
+            for n in range(size):
+                while stack and end[stack[-1]] <= n:
+                    stack.pop()
+                if stack:
+                    p = stack[-1]
+                    turns[n] = turns[p] + (0 if chance is not None and chance[p] else 1)
+                if end[n] != n + 1:
+                    stack.append(n)
+            self._turns = turns
+        return self._turns
 
     # -- values and names ----------------------------------------------------
     def number(self, n: int) -> Number:
@@ -289,8 +362,11 @@ class Tree:
             root_max=root_max,
             meta=self.meta,
             source=self.source,
+            chance=self.chance,
+            weights=self.weights,
         )
         t._parent, t._depth, t._n_leaves = self._parent, self._depth, self._n_leaves
+        t._turns = self._turns
         return t
 
     def truncated(self, limit: int) -> Tree:
@@ -315,7 +391,12 @@ class Tree:
         return from_nested(obj, root_max=root_max, source=source)
 
     def to_nested(self, n: int = 0) -> Any:
-        """The subtree at n as nested lists of numbers (static values and names dropped)."""
+        """The subtree at n as nested lists of numbers (static values and names dropped).
+
+        A chance node is the mapping of the JSON form, ``{"chance": [...]}``
+        with ``"weights": [...]`` when it has weights, which
+        :meth:`from_nested` reads back.
+        """
         end = self.end
         stack: list[tuple[int, list[Any]]] = []
         result: Any = None
@@ -324,16 +405,21 @@ class Tree:
         while m < stop:
             while stack and end[stack[-1][0]] <= m:
                 stack.pop()
+            kids: list[Any] = []
             if end[m] == m + 1:
                 v: Any = self.number(m)
+            elif self.is_chance(m):
+                v = {"chance": kids}
+                if m in self.weights:
+                    v["weights"] = list(self.weights[m])
             else:
-                v = []
+                v = kids
             if stack:
                 stack[-1][1].append(v)
             else:
                 result = v
             if end[m] != m + 1:
-                stack.append((m, v))
+                stack.append((m, kids))
             m += 1
         return result
 
@@ -347,12 +433,16 @@ class Tree:
             while stack and end[stack[-1]] <= m:
                 stack.pop()
                 parts.append(")")
-            if parts and parts[-1] != "(":
+            if parts and not parts[-1].endswith(("(", " ")):
                 parts.append(" ")
             if end[m] == m + 1:
                 parts.append(format_number(self.number(m)))
             else:
-                parts.append("(")
+                if self.is_chance(m):
+                    w = self.weights.get(m)
+                    parts.append("(* " if w is None else f"(* :weights ({_numbers(w)}) ")
+                else:
+                    parts.append("(")
                 stack.append(m)
             size += len(parts[-1])
             if size > limit:
@@ -374,6 +464,10 @@ class Tree:
             return False
         if self.meta != other.meta:
             return False
+        if (self.chance or b"") != (other.chance or b"") or not _same_numbers(
+            self.weights, other.weights
+        ):
+            return False
         for n in range(len(self.end)):
             a, b = self.values[n], other.values[n]
             if (a == a or b == b) and (a != b or type(self.number(n)) is not type(other.number(n))):
@@ -381,3 +475,18 @@ class Tree:
         return True
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _numbers(values: Iterable[Number]) -> str:
+    return " ".join(format_number(v) for v in values)
+
+
+def _same_numbers(a: dict[int, tuple[Number, ...]], b: dict[int, tuple[Number, ...]]) -> bool:
+    """Equal weights, each of the same kind (1 and 1.0 differ: they are written differently)."""
+    if a.keys() != b.keys():
+        return False
+    return all(
+        len(a[n]) == len(b[n])
+        and all(x == y and type(x) is type(y) for x, y in zip(a[n], b[n], strict=True))
+        for n in a
+    )

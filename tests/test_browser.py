@@ -147,3 +147,35 @@ def test_alphabeta_replay_shows_the_stack_and_the_cutoff(browser: Any, tmp_path:
     assert page.get_attribute("body", "data-step") == "2"  # paused
     assert page.inner_text("#play") == "▶ play"
     assert not errors
+
+
+def test_star2_replay_shows_windows_and_probes(browser: Any, tmp_path: Path) -> None:
+    """Chance nodes: their outcomes' windows on the stack, Star2's probes as frames of their own."""
+    page, errors = open_replay(browser, tmp_path, "chance-worked.yaml", "star2")
+    assert page.inner_text("#step") == "0 / 24"
+    assert page.locator("#node-1 circle").count() == 1  # C1 is a circle
+    click_next(page, 3)  # C1 works out the window of its first outcome
+    assert texts(page, "#stack li") == [
+        "A (MAX)  α = -∞, β = +∞",
+        "C1 (CHANCE)  α = -∞, β = +∞  · next m1: α = 2, β = 9 (a = -∞, b = +∞)",
+    ]
+    click_next(page, 13)  # the probe of m3 has read its first leaf
+    assert page.text_content("#desc").startswith("leaf 1.0.0 = 3")
+    assert texts(page, "#stack li")[-1] == "m3 (MIN)  probe: α = 2, β = 9  best 3"
+    click_next(page, 5)  # the probes decide: C2 is worth at most 9/4
+    assert page.text_content("#desc").startswith("cutoff at C2: the probes give C2 ≤ 2.25")
+    assert texts(page, "#stack li")[-1].startswith("C2 (CHANCE)  α = 13/3, β = +∞")
+    assert page.text_content("#range-8") == "2..2.25"
+    page.click("#last")
+    assert page.text_content("#desc").startswith("result: value 13/3 (exact), 6 of 8 leaves")
+    assert page.locator("g.node.evaluated").count() == 6
+    assert not errors
+
+
+def test_the_legend_shows_only_what_the_search_has(browser: Any, tmp_path: Path) -> None:
+    """Depth-first searches have no LIVE/SOLVED states, SSS* no call stack."""
+    page, errors = open_replay(browser, tmp_path, "aima-fig5-2.yaml", "alphabeta")
+    assert page.is_visible(".legend .df") and not page.is_visible(".legend .bf")
+    page, errors = open_replay(browser, tmp_path, "aima-fig5-2.yaml", "sss")
+    assert page.is_visible(".legend .bf") and not page.is_visible(".legend .df")
+    assert not errors

@@ -37,7 +37,9 @@ JSON_KEYS = {
     "seconds",
     "load_seconds",
 }
-UNBOUNDED = [a.name for a in ALGORITHMS if not a.needs_bound]
+UNBOUNDED = [a.name for a in ALGORITHMS if not a.needs_bound and not a.chance]
+#: what "all" means on a tree with chance nodes
+CHANCE_ALGOS = [a.name for a in ALGORITHMS if a.chance]
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_TREES = REPO / "sample_trees"
 
@@ -405,7 +407,11 @@ def test_sample_trees_meet_their_expect() -> None:
     assert files
     result = run("eval", *files, "-a", "all")
     assert result.exit_code == 0, result.stderr
-    assert len(records(result)) == len(files) * len(UNBOUNDED)
+    chance = [f for f in files if "chance" in f]  # there 'all' means the chance algorithms
+    assert chance
+    assert len(records(result)) == (len(files) - len(chance)) * len(UNBOUNDED) + len(chance) * len(
+        CHANCE_ALGOS
+    )
     assert run("validate", *files).exit_code == 0
 
 
@@ -446,6 +452,8 @@ def test_algorithms_json() -> None:
     assert by_name["alphabeta"]["takes"] == "window"
     assert by_name["sss-bounded"]["needs_bound"] is True
     assert "ab" in by_name["alphabeta"]["aliases"]
+    assert [r["name"] for r in recs if r["chance"]] == ["expectiminimax", "star1", "star2"]
+    assert by_name["star1"]["takes"] == "leaf_bounds"
 
 
 # -- validate ------------------------------------------------------------------------------
@@ -703,3 +711,100 @@ def test_terminal_gets_a_table(aima: str, no_color: bool) -> None:
     assert "0 → 0" in out and "7 / 9" in out
     colour = "\x1b[3" in out or "\x1b[9" in out or "\x1b[38;" in out
     assert colour is not no_color
+
+
+# -- chance nodes ----------------------------------------------------------------------------
+CHANCE = str(SAMPLE_TREES / "chance-worked.yaml")
+
+
+def test_eval_on_chance_nodes() -> None:
+    recs = records(run("eval", CHANCE, "-a", "all"))
+    assert [r["algorithm"] for r in recs] == CHANCE_ALGOS
+    for r in recs:
+        assert (r["value"], r["value_exact"], r["exact"], r["pv_labels"]) == (
+            13 / 3,
+            "13/3",
+            True,
+            ["C1"],
+        )
+    assert [r["leaves"] for r in recs] == [8, 7, 6]
+    assert [r["distinct_leaves"] for r in recs] == [8, 7, 6]
+    assert recs[1]["params"] == {"leaf_bounds": [2, 9], "leaf_bounds_from": "tree"}
+    assert recs[2]["probes"] == 2 and "params" not in recs[0]
+    [rec] = records(run("eval", CHANCE, "-a", "star1", "--leaf-bounds", "-10:10.5"))
+    assert rec["params"] == {"leaf_bounds": [-10, 10.5], "leaf_bounds_from": "option"}
+    table = run("eval", CHANCE, "-a", "star1,star2", "--format", "table").stdout
+    assert "star1 (L=2, U=9 from the leaves)" in table and "13/3" in table
+    rows = list(
+        csv.DictReader(io.StringIO(run("eval", CHANCE, "-a", "all", "--format", "csv").stdout))
+    )
+    assert [r["value_exact"] for r in rows] == ["13/3"] * 3
+    assert rows[1]["params"] == "L=2, U=9 from the leaves"
+
+
+def test_chance_trees_refuse_other_algorithms() -> None:
+    aima = str(SAMPLE_TREES / "aima-fig5-2.yaml")
+    result = run("eval", CHANCE, aima)  # alphabeta, the default: refused here, run there
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"{CHANCE}: the tree has chance nodes, which alphabeta cannot search; "
+        "use expectiminimax, star1 or star2\n"
+    )
+    assert [r["file"] for r in records(result)] == [aima]
+    assert_error(run("eval", CHANCE, "-a", "star1,sss"), 2, "which sss cannot search")
+    assert_error(run("compare", CHANCE, "-a", "minimax"), 2, "which minimax cannot search")
+    assert_error(run("trace", CHANCE, "-a", "f1"), 2, "which f1 cannot search")
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--leaf-bounds", "5:1"], "--leaf-bounds needs L <= U, got 5:1"),
+        (["--leaf-bounds", "x"], "--leaf-bounds takes L:U with two numbers"),
+        (["--leaf-bounds", "0:inf"], "'inf' is not a finite number"),
+        (["--leaf-bounds", "0:1:2"], "takes L:U"),
+        (["--leaf-bounds", "3:9"], "leaf $[1][1][0] = 2 lies outside --leaf-bounds 3:9"),
+        (["-a", "alphabeta", "--leaf-bounds", "0:9"], "applies to star1 and star2 only"),
+    ],
+)
+def test_leaf_bounds_errors(args: list[str], fragment: str) -> None:
+    argv = ["eval", CHANCE, *args] if "-a" in args else ["eval", CHANCE, "-a", "star2", *args]
+    assert_error(run(*argv), 2, fragment)
+
+
+def test_validate_and_convert_chance_nodes(tmp_path: Path) -> None:
+    line = run("validate", CHANCE).stdout
+    assert line.endswith(
+        "root max, 7 names, 0 static values, 2 chance nodes (2 with weights), "
+        "title 'Two weighted chance nodes over MIN nodes, worked by hand'\n"
+    )
+    [rec] = records(run("validate", "--format", "json", CHANCE))
+    assert (rec["chance_nodes"], rec["weighted"]) == (2, 2)
+    for ext in ("json", "sexp", "yaml"):
+        out = tmp_path / f"t.{ext}"
+        assert run("convert", CHANCE, "-o", str(out)).exit_code == 0
+        assert load_tree(str(out)) == load_tree(CHANCE)
+
+
+def test_gen_and_experiment_with_chance_nodes(tmp_path: Path) -> None:
+    text = run("gen", "-b", "2", "-d", "2", "--chance", "3", "-s", "4").stdout
+    tree = gtsearch.loads_tree(text, "json")
+    assert tree.n_leaves == 36 and tree.chance_nodes() == 2 + 4 * 3 and tree.max_depth() == 4
+    assert run(
+        "gen", "-b", "2", "-d", "2", "--chance", "3", "-s", "4", "--format", "sexp"
+    ).stdout.startswith("((:chance (")
+    assert_error(run("gen", "-b", "2", "-d", "2", "--chance", "2", "--order", "best"), 2, "--order")
+    out = tmp_path / "r.jsonl"
+    result = run("experiment", "--chance", "2", "-b", "2", "-d", "1..2", "-n", "3", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    rows = records(result)
+    assert {r["algorithm"] for r in rows} == set(CHANCE_ALGOS)
+    assert {(r["b"], r["d"], r["full_tree"]) for r in rows} == {(2, 1, 4), (2, 2, 16)}
+    assert all(r["minimal_tree"] is None for r in rows)
+    recs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert all(r["chance"] == 2 for r in recs) and len(recs) == 2 * 3 * 3
+    merged = run("experiment", "--merge", str(out))
+    assert merged.exit_code == 0 and records(merged) == rows
+    table = run("experiment", "--chance", "2", "-b", "2", "-d", "2", "-n", "2", "--format", "table")
+    assert "Saved against expectiminimax" in table.stdout and "(bc)^d" in table.stdout
+    assert_error(run("experiment", "--chance", "2", "-a", "alphabeta"), 2, "cannot search chance")

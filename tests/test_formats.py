@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from gtsearch.builder import TreeBuilder
 from gtsearch.errors import GtsearchError, TreeFormatError
 from gtsearch.formats import (
+    FAST_MIN_CHARS,
     FORMATS,
     dump_tree,
     find_format,
@@ -31,7 +32,7 @@ from gtsearch.formats import (
     sniff_format,
     yamlfmt,
 )
-from gtsearch.tree import Meta, Tree
+from gtsearch.tree import DEFAULT_MAX_NODES, Meta, Tree
 
 from .work import measured
 
@@ -545,9 +546,13 @@ numbers_st = st.one_of(
 )
 
 
+weights_st = st.integers(0, 2**53) | st.floats(0, 1e300) | st.sampled_from([0, 0.1, 2.5, 1e-300])
+
+
 @st.composite
 def full_trees(draw: st.DrawFn) -> Tree:
-    """Random trees with names on some nodes, static values, floats, a MIN root and metadata."""
+    """Random trees with names on some nodes, static values, floats, chance nodes with and
+    without weights, a MIN root and metadata."""
     shape = draw(
         st.recursive(st.just(0), lambda kids: st.lists(kids, min_size=1, max_size=4), max_leaves=25)
     )
@@ -572,7 +577,16 @@ def full_trees(draw: st.DrawFn) -> Tree:
                 b.close()
             continue
         if isinstance(item, list):
-            b.open(name(), draw(numbers_st) if draw(st.booleans()) else None)
+            static = draw(numbers_st) if draw(st.booleans()) else None
+            if draw(st.integers(0, 3)) == 0:  # a chance node, with or without weights
+                weights = draw(
+                    st.none() | st.lists(weights_st, min_size=len(item), max_size=len(item))
+                )
+                if weights is not None and not any(weights):
+                    weights[0] = 1
+                b.open_chance(name(), static, weights)
+            else:
+                b.open(name(), static)
             stack.append(iter(item))
         else:
             b.leaf(draw(numbers_st), name())
@@ -969,3 +983,62 @@ def test_messages_are_one_lower_case_line() -> None:
         assert message.count("\n") == 1
         text = message.split(": ", 1)[1]
         assert text[0] in string.ascii_lowercase or text[0] in "'\"", message
+
+
+# -- chance nodes ---------------------------------------------------------------------------------
+CHANCE_EXAMPLES = {
+    "json": '{"name": "A", "children": [{"name": "roll", "chance": [[4, 6], [2, 8]], '
+    '"weights": [1, 3]}, {"chance": [1, 2.5, 3]}]}',
+    "yaml": "name: A\nchildren:\n- name: roll\n  weights: [1, 3]\n  chance:\n  - [4, 6]\n"
+    "  - [2, 8]\n- {chance: [1, 2.5, 3]}\n",
+    "sexp": "(A (roll :chance :weights (1 3) (4 6) (2 8)) (:chance 1 2.5 3))",
+}
+
+
+def test_chance_nodes_read_alike_in_every_format() -> None:
+    trees = {name: fmt(name).parse(text, name) for name, text in CHANCE_EXAMPLES.items()}
+    assert trees["json"] == trees["yaml"] == trees["sexp"]
+    t = trees["json"]
+    assert repr(t) == "Tree(((* :weights (1 3) (4 6) (2 8)) (* 1 2.5 3)))"
+    assert t.names == {0: "A", 1: "roll"} and t.weights == {1: (1, 3)}
+    _check_round_trips(t)
+    # a static value and a name on a chance node, and a chance root, survive too
+    b = TreeBuilder("s")
+    b.open_chance(name="die", static=3.5, weights=[1, 1, 1, 1, 1, 1.0])
+    for face in range(1, 7):
+        b.leaf(face)
+    b.close()
+    _check_round_trips(b.finish(root_max=False, meta=Meta(root="min")))
+
+
+def test_the_vectorised_reader_never_takes_a_chance_node() -> None:
+    """Large documents try the bare-form reader first; a chance node sends them to the format's."""
+    from gtsearch.formats.bare import parse_bare
+
+    leaves = ", ".join(["1"] * 60_000)
+    docs = {
+        "json": f'[[{leaves}], {{"chance": [1, 2]}}]',
+        "yaml": f"[[{leaves}], {{chance: [1, 2]}}]",
+        "sexp": f"(({leaves.replace(',', '')}) (:chance 1 2))",
+    }
+    for name, text in docs.items():
+        assert len(text) >= FAST_MIN_CHARS
+        assert parse_bare(text, name, "big", DEFAULT_MAX_NODES) is None, name
+        t = fmt(name).parse(text, "big")
+        assert t.chance_nodes() == 1 and t.n_leaves == 60_002
+
+
+def test_the_chance_examples_of_the_docs_are_one_tree() -> None:
+    """docs/formats.md, "Chance nodes": the YAML, JSON and s-expression examples."""
+    import re
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "formats.md").read_text("utf-8")
+    section = page.split("\n## Chance nodes\n", 1)[1].split("\n## ", 1)[0]
+    blocks = dict(re.findall(r"```(yaml|json|lisp)\n(.*?)```", section, flags=re.S))
+    trees = [
+        fmt(name).parse(blocks[kind])
+        for name, kind in (("yaml", "yaml"), ("json", "json"), ("sexp", "lisp"))
+    ]
+    assert trees[0] == trees[1] == trees[2]
+    assert repr(trees[0]) == "Tree(((* :weights (1 3) (4 6) (2 8)) (* 1 2.5 3)))"
+    assert trees[0].names == {0: "A", 1: "roll", 2: "low", 5: "high"}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from fractions import Fraction
 from functools import cache
 from heapq import heappop, heappush
 from pathlib import Path
@@ -23,10 +24,13 @@ from typing import Any
 import pytest
 
 from gtsearch.algorithms import ALGORITHMS, search
+from gtsearch.errors import UsageError
 from gtsearch.formats import load_tree
 from gtsearch.numbers import Number
 from gtsearch.tree import Tree
 
+from .test_chance import exact_value, ref_star
+from .test_chance import ref_value as ref_chance_value
 from .test_mt import ref_mtd
 from .test_scout import reference as scout_reference
 
@@ -89,6 +93,23 @@ HAND = {
     "hand-c-min-root.sexp": (3.5, {1: 1.5, 2: 0.5}),
 }
 
+# Trees with chance nodes: the worked example of docs/algorithms.md ("A worked example"),
+# computed there by hand: the value, and per algorithm the leaves in order, nodes and probes.
+CHANCE: dict[str, dict[str, Any]] = {
+    "chance-worked.yaml": dict(
+        value=Fraction(13, 3),
+        pv=((0,), ("C1",)),
+        order=dict(
+            expectiminimax=[5, 9, 6, 4, 3, 8, 2, 9],
+            star1=[5, 9, 6, 4, 3, 8, 2],
+            star2=[5, 9, 6, 4, 3, 2],
+        ),
+        nodes=dict(expectiminimax=15, star1=14, star2=13),
+        probes=2,
+        bounds=(2, 9),
+    ),
+}
+
 # Tic-tac-toe: docs/algorithms.md gives nodes, leaves, value; the leaf counts of the
 # pruning algorithms were derived with gtsearch and cross-checked against the
 # reference implementations below (test_tictactoe_matches_reference).
@@ -110,6 +131,9 @@ TTT_COUNTS: dict[tuple[str, tuple[tuple[str, Number], ...]], int] = {
     ("mtdf", ()): 6_720,  # first guess 0 (the value): two passes
     ("mtdf", (("bound", 1),)): 6_635,
     ("mtdf", (("bound", -1),)): 6_792,
+    ("expectiminimax", ()): 255_168,  # = minimax: no chance node
+    ("star1", ()): 7_330,  # = alphabeta, leaf for leaf
+    ("star2", ()): 7_330,
 }
 
 # --------------------------------------------------------------------------
@@ -265,8 +289,10 @@ def reference(
     """(value, bound kind, leaves) by the textbook algorithm ``name``, MAX's terms; None if unknown."""
     out: list[Path_] = []
     sign = 1 if root_max else -1
-    if name == "minimax":
+    if name in ("minimax", "expectiminimax"):  # without chance nodes they are one algorithm
         return ref_minimax(tree, root_max, (), out), None, out
+    if name in ("star1", "star2"):  # and these are alpha-beta with the full window
+        return sign * ref_f2(tree, sign, -INF, INF, (), out), None, out
     if name == "f1":
         # The bound is in MAX's terms: with a MIN root, F1 runs for MIN with -bound.
         given = params.get("bound")
@@ -361,6 +387,9 @@ def check_pv(tree: Tree, nested: Nested, result: Any, value: Number) -> None:
 def test_sample_tree(filename: str, case: tuple[str, tuple[tuple[str, float], ...]]) -> None:
     name, offsets = case
     tree = load(filename)
+    if tree.has_chance:
+        check_chance_tree(filename, tree, name, offsets)
+        return
     nested = tree.to_nested()
     value = ref_value(nested, tree.root_max)
     params = {k: value + d for k, d in offsets}
@@ -412,10 +441,39 @@ def test_sample_tree(filename: str, case: tuple[str, tuple[tuple[str, float], ..
             assert leaf_values(nested, result.leaf_order) == lit["order"][name]
 
 
+def check_chance_tree(
+    filename: str, tree: Tree, name: str, offsets: tuple[tuple[str, float], ...]
+) -> None:
+    """The algorithms without chance support refuse the tree; the others give the golden figures."""
+    algo = next(a for a in ALGORITHMS if a.name == name)
+    if not algo.chance:
+        with pytest.raises(UsageError, match="the tree has chance nodes"):
+            search(tree, name, **dict(offsets))
+        return
+    gold = CHANCE[filename]
+    nested = tree.to_nested()
+    result = search(tree, name, leaf_order=True)
+    assert result.exact and exact_value(result) == gold["value"] == ref_chance_value(nested, True)
+    read = [tree.number(tree.node_at(p)) for p in result.leaf_order or ()]
+    assert read == gold["order"][name]
+    assert (result.pv, result.pv_labels) == gold["pv"]
+    assert result.nodes == gold["nodes"][name]
+    if name != "expectiminimax":
+        assert result.params["leaf_bounds"] == gold["bounds"]
+        ref_v, ref_leaves = ref_star(nested, True, name)
+        assert ref_v == gold["value"] and [tuple(p) for p in result.leaf_order] == ref_leaves
+    if name == "star2":
+        assert result.extra["probes"] == gold["probes"]
+
+
 @pytest.mark.parametrize("filename", SAMPLE_FILES)
 def test_sample_tree_file(filename: str) -> None:
     """The file's expect: is its minimax value; golden trees are what docs/algorithms.md says."""
     tree = load(filename)
+    if filename in CHANCE:
+        assert tree.has_chance and tree.meta.title and tree.root_max
+        assert exact_value(search(tree, "expectiminimax")) == CHANCE[filename]["value"]
+        return
     nested = tree.to_nested()
     value = ref_value(nested, tree.root_max)
     if ".bare." in filename:
@@ -431,7 +489,7 @@ def test_sample_tree_file(filename: str) -> None:
 
 
 def test_every_literature_tree_has_a_sample_file() -> None:
-    assert set(LITERATURE_FILES) | set(HAND) == set(SAMPLE_FILES)
+    assert set(LITERATURE_FILES) | set(HAND) | set(CHANCE) == set(SAMPLE_FILES)
     assert set(LITERATURE_FILES.values()) == set(LITERATURE)
     # the AIMA tree in every format, and one hand-made tree per format
     aima = {
@@ -509,7 +567,10 @@ def test_tictactoe_covers_every_algorithm() -> None:
     assert {name for name, _ in TTT_CASES} >= {a.name for a in ALGORITHMS}
 
 
-@pytest.mark.parametrize("case", [c for c in TTT_CASES if c[0] != "minimax"], ids=_ttt_id)
+# minimax and expectiminimax read every leaf (test_tictactoe counts them)
+@pytest.mark.parametrize(
+    "case", [c for c in TTT_CASES if c[0] not in ("minimax", "expectiminimax")], ids=_ttt_id
+)
 def test_tictactoe_matches_reference(
     tictactoe: Tree, tictactoe_nested: list[Any], case: tuple[str, tuple[tuple[str, Number], ...]]
 ) -> None:
@@ -606,13 +667,16 @@ def test_alphabeta_worst_first_evaluates_everything(b: int, d: int) -> None:
 # - negascout and scout visit the root's three children and the 7 leaves they read, once each
 #   (no re-search on this tree): 11;
 # - the MT family ends with a table entry for the root, B, C, D and the 7 leaves read: 11.
+# - expectiminimax is minimax here, star1 and star2 alphabeta (no chance node): 13, 11, 11.
 AIMA_NODES = {
     "minimax": 13, "f1": 11, "alphabeta": 11, "sss": 11, "dual": 13, "negascout": 11,
-    "scout": 11, "mt-sss": 11, "mt-dual": 11, "mtdf": 11,
+    "scout": 11, "mt-sss": 11, "mt-dual": 11, "mtdf": 11, "expectiminimax": 13, "star1": 11,
+    "star2": 11,
 }  # fmt: skip
 
 
 @pytest.mark.parametrize("name", sorted(AIMA_NODES))
 def test_nodes_on_the_aima_tree(name: str) -> None:
     r = search(Tree.from_nested(AIMA), name)
-    assert (r.value, r.leaves, r.nodes) == (3, 9 if name == "minimax" else 7, AIMA_NODES[name])
+    every = name in ("minimax", "expectiminimax")
+    assert (r.value, r.leaves, r.nodes) == (3, 9 if every else 7, AIMA_NODES[name])

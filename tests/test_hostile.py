@@ -59,7 +59,9 @@ GOOD = CASES / "good"
 SAMPLE_TREES = REPO / "sample_trees"
 BAD_CASES = sorted(p.name for p in BAD.iterdir() if not p.name.endswith(".expected"))
 GOOD_CASES = sorted(p.name for p in GOOD.iterdir() if not p.name.endswith(".expected"))
-UNBOUNDED = [a.name for a in ALGORITHMS if not a.needs_bound]
+UNBOUNDED = [a.name for a in ALGORITHMS if not a.needs_bound and not a.chance]
+#: what "all" means on a tree with chance nodes
+CHANCE_ALGOS = [a.name for a in ALGORITHMS if a.chance]
 GENERAL: dict[str, Callable[..., Tree]] = {
     "json": jsonfmt.parse,
     "yaml": yamlfmt.parse,
@@ -289,6 +291,32 @@ CATEGORIES = {
         "json-truncated.json.gz",
         "json-gzip-garbage.json.gz",
         "json-gzip-not-json.json.gz",
+    ],
+    "chance nodes: bad weights, chance with children, empty outcomes": [
+        "json-chance-and-children.json",
+        "json-chance-empty.json",
+        "json-chance-negative-weight.json",
+        "json-chance-string-weight.json",
+        "json-chance-weight-1e400.json",
+        "json-chance-weights-length.json",
+        "json-chance-weights-without-chance.json",
+        "json-chance-zero-total.json",
+        "sexp-chance-after-value.sexp",
+        "sexp-chance-empty.sexp",
+        "sexp-chance-negative-weight.sexp",
+        "sexp-chance-string-weight.sexp",
+        "sexp-chance-weight-nan.sexp",
+        "sexp-chance-weights-length.sexp",
+        "sexp-chance-weights-without-chance.sexp",
+        "sexp-chance-zero-total.sexp",
+        "yaml-chance-and-children.yaml",
+        "yaml-chance-empty.yaml",
+        "yaml-chance-negative-weight.yaml",
+        "yaml-chance-string-weight.yaml",
+        "yaml-chance-weight-inf.yaml",
+        "yaml-chance-weights-length.yaml",
+        "yaml-chance-weights-without-chance.yaml",
+        "yaml-chance-zero-total.yaml",
     ],
     "long runs of blanks (regular-expression backtracking)": [
         "yaml-blanks-then-scalar.yaml",

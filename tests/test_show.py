@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "tests" / "cases" / "show"
 AIMA = "sample_trees/aima-fig5-2.yaml"
 WIKI = "sample_trees/wikipedia-alphabeta.json"
+CHANCE = "sample_trees/chance-worked.yaml"
 SVG_NS = "{http://www.w3.org/2000/svg}"
 #: environment for stable output: plain, 200 columns, whatever the caller's shell says
 ENV = {"COLUMNS": "200", "NO_COLOR": None, "FORCE_COLOR": None}
@@ -66,6 +67,9 @@ GOLDEN = [
     (AIMA, "aima", "dual"),
     (WIKI, "wikipedia", "alphabeta"),
     (WIKI, "wikipedia", "sss"),
+    (CHANCE, "chance", "expectiminimax"),
+    (CHANCE, "chance", "star1"),
+    (CHANCE, "chance", "star2"),
 ]
 
 
@@ -468,3 +472,71 @@ def test_untraced_algorithms_are_drawn_from_their_result() -> None:
         assert result.stdout.count("● #") == len({tuple(p) for p in fast.leaf_order or ()})
         assert_usage_error(run("show", WIKI, "-a", name, "--html", "-"), "needs a trace")
         assert_usage_error(run("trace", WIKI, "-a", name), "no step-by-step trace")
+
+
+# -- chance nodes --------------------------------------------------------------------------------
+def test_chance_nodes_in_the_drawing() -> None:
+    out = run("show", CHANCE, "-a", "star2").stdout
+    assert "star2 (L=2, U=9 from the leaves): value 13/3, PV C1, 6 of 8 leaves evaluated" in out
+    assert "C1  CHANCE  = 13/3  ★" in out and "m3  p=1/4  MIN  ∈ [2, 3]" in out
+    assert "C2  CHANCE  ∈ [2, 2.25]  cutoff: 2.25 ≤ α = 13/3" in out
+    assert "CHANCE p=: a chance node, an outcome's probability" in out
+    assert "CHANCE" not in run("show", AIMA).stdout
+    assert_usage_error(
+        run("show", CHANCE),
+        f"{CHANCE}: the tree has chance nodes, which alphabeta cannot search; "
+        "use expectiminimax, star1 or star2",
+    )
+    wide = run("show", CHANCE, "-a", "star1", "--leaf-bounds", "0:100").stdout
+    assert "star1 (L=0, U=100)" in wide and "C2  CHANCE  ∈ [0, 2.25]" not in wide
+
+
+def test_chance_nodes_in_svg_and_dot(tmp_path: Path) -> None:
+    svg, dot = tmp_path / "t.svg", tmp_path / "t.dot"
+    result = run("show", CHANCE, "-a", "star1", "-q", "--svg", str(svg), "--dot", str(dot))
+    assert result.exit_code == 0, result.stderr
+    root = ET.parse(svg).getroot()
+    circles = root.findall(f".//{SVG_NS}circle")
+    assert len(circles) == 2  # C1 and C2
+    probs = [t.text for t in root.iter(f"{SVG_NS}text") if t.get("class") == "prob"]
+    assert probs == ["1/3", "2/3", "1/4", "3/4"]
+    text = dot.read_text(encoding="utf-8")
+    assert text.count("shape=circle") == 2 and 'label="3/4"' in text
+    assert 'n8 [label="C2\\n= 2.25", shape=circle]' in text
+
+
+def test_chance_replay_shows_windows_and_probes() -> None:
+    tree = load_tree(CHANCE)
+    view = build_view(tree, "star2", keep_events=True)
+    steps = list(replay_steps(view))
+    kinds = [s["event"] for s in steps]
+    assert kinds.count("probe") == kinds.count("probed") == 2 and "chance_cutoff" in kinds
+    data = replay_data(view)
+    notes = [s["note"] for s in data["steps"] if s["event"] == "window"]
+    assert notes[0] == "next m1: α = 2, β = 9 (a = -∞, b = +∞)"
+    assert [s["window"] for s in data["steps"] if s["event"] == "probe"] == [
+        "probe: α = 2, β = 9",
+        "probe: α = 43/9, β = 9",
+    ]
+    html = to_html(view)
+    assert 'id="node-1" data-node="1" class="node chance"' in html and "<circle" in html
+
+
+def test_chance_trace_json() -> None:
+    result = run("trace", CHANCE, "-a", "star2", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert records[0]["params"] == {"leaf_bounds": [2, 9], "leaf_bounds_from": "tree"}
+    assert records[-1]["value"] == "13/3" and records[-1]["leaves"] == 6
+    [cut] = [r for r in records if r["event"] == "chance_cutoff"]
+    assert (cut["label"], cut["player"], cut["value"], cut["phase"]) == (
+        "C2",
+        "chance",
+        "9/4",
+        "probe",
+    )
+    probes = [r for r in records if r["event"] == "probe"]
+    assert [(p["label"], p["side"], p["alpha"]) for p in probes] == [
+        ("m3", "upper", 2),
+        ("m4", "upper", "43/9"),
+    ]

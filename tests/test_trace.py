@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +17,27 @@ from gtsearch.algorithms import ALGORITHMS
 from gtsearch.algorithms.events import (
     LIVE,
     SOLVED,
+    ChanceCutoff,
     Cutoff,
     Enter,
     Leaf,
+    Probe,
+    Probed,
     Result,
     Return,
     Start,
     Take,
+    Window,
 )
 from gtsearch.algorithms.steps import TRACERS, trace
 from gtsearch.errors import UsageError
+from gtsearch.numbers import exact
 from gtsearch.render.labels import Labels
 from gtsearch.render.trace import event_dict, trace_text
 from gtsearch.tree import Tree
 
 from .strategies import trees
+from .test_chance import WORKED, chance_trees
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_trees"
 TRACED = [a.name for a in ALGORITHMS if a.name in TRACERS]
@@ -61,13 +69,24 @@ def check_same_as_fast(tree: Tree, name: str, params: dict[str, Any]) -> list:
     leaves = evaluated(events)
     assert [tuple(tree.path_of(n)) for n in leaves] == list(fast.leaf_order or ())
     result = events[-1]
-    assert result.value == fast.value
+    assert result.value == (fast.exact_value() if "value_exact" in fast.extra else fast.value)
     assert result.bound == fast.bound
     assert result.leaves == fast.leaves
     return events
 
 
-SPEC_ALGORITHMS = ["minimax", "f1", "alphabeta", "sss", "sss-bounded", "dual", "dual-bounded"]
+SPEC_ALGORITHMS = [
+    "minimax",
+    "f1",
+    "alphabeta",
+    "sss",
+    "sss-bounded",
+    "dual",
+    "dual-bounded",
+    "expectiminimax",
+    "star1",
+    "star2",
+]
 
 
 def test_every_spec_algorithm_is_traced() -> None:
@@ -180,3 +199,65 @@ def test_errors() -> None:
         trace(tree, "alphabeta", alpha=3, beta=3)
     with pytest.raises(UsageError, match="unknown algorithm"):
         trace(tree, "nope")
+
+
+# -- chance nodes: Star1 and Star2 step by step -------------------------------------------------
+@settings(max_examples=100, deadline=None)
+@given(chance_trees(), st.booleans(), st.sampled_from(["expectiminimax", "star1", "star2"]))
+@example(WORKED, True, "star2")
+def test_chance_traces_read_the_fast_leaves_in_order(
+    nested: object, root_max: bool, name: str
+) -> None:
+    tree = Tree.from_nested(nested, root_max=root_max)
+    events = check_same_as_fast(tree, name, {})
+    labels = Labels(tree)
+    for step, ev in enumerate(events):
+        json.loads(json.dumps(event_dict(ev, step, labels), allow_nan=False))
+    lines = list(trace_text(iter(events), tree, name, "<tree>"))
+    assert lines[-1].strip().startswith("result: value")
+    # Enter/Return and Probe/Probed nest like brackets; a skipped outcome is never entered
+    stack: list[int] = []
+    skipped: set[int] = set()
+    for ev in events:
+        if isinstance(ev, (Enter, Probe)):
+            assert ev.node not in skipped
+            stack.append(ev.node)
+        elif isinstance(ev, (Return, Probed)):
+            assert stack.pop() == ev.node
+        elif isinstance(ev, (Cutoff, ChanceCutoff)):
+            assert ev.node == stack[-1]
+            for c in ev.skipped:
+                skipped.update(range(c, tree.end[c]))
+        elif isinstance(ev, Window):
+            assert ev.node == stack[-1] and tree.parent[ev.child] == ev.node
+            L, U = map(exact, events[0].params["leaf_bounds"])
+            assert ev.alpha == max(ev.a, L) and ev.beta == min(ev.b, U)
+    assert not stack
+
+
+def test_the_worked_example_step_by_step() -> None:
+    """docs/algorithms.md, "A worked example": Star1's windows and cutoff at C2, Star2's probes."""
+    tree = load_tree(str(SAMPLES / "chance-worked.yaml"))
+    star1 = list(trace(tree, "star1"))
+    windows = [(ev.child, ev.a, ev.b, ev.alpha, ev.beta) for ev in star1 if isinstance(ev, Window)]
+    m3, m4 = tree.node_at([1, 0]), tree.node_at([1, 1])
+    assert windows[2:] == [
+        (m3, Fraction(-29, 3), math.inf, 2, 9),
+        (m4, Fraction(43, 9), math.inf, Fraction(43, 9), 9),
+    ]
+    [cut] = [ev for ev in star1 if isinstance(ev, ChanceCutoff)]
+    assert (cut.node, cut.value, cut.side, cut.phase, cut.child) == (
+        tree.node_at([1]),
+        Fraction(9, 4),
+        "alpha",
+        "search",
+        m4,
+    )
+    star2 = list(trace(tree, "star2"))
+    probes = [(ev.node, ev.side, ev.alpha, ev.beta) for ev in star2 if isinstance(ev, Probe)]
+    assert probes == [(m3, "upper", 2, 9), (m4, "upper", Fraction(43, 9), 9)]
+    [cut] = [ev for ev in star2 if isinstance(ev, ChanceCutoff)]
+    assert (cut.phase, cut.value, cut.skipped) == ("probe", Fraction(9, 4), ())
+    text = "\n".join(trace_text(iter(star2), tree, "star2", "t"))
+    assert "probed m4 ≤ 2; C2 ∈ [2, 2.25]" in text
+    assert "cutoff at C2: the probes give C2 ≤ 2.25 ≤ α = 13/3" in text

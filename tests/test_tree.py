@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+import re
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
 
 from gtsearch.builder import TreeBuilder
 from gtsearch.errors import GtsearchError, TreeFormatError
+from gtsearch.summary import summarize
 from gtsearch.tree import Meta, Tree
 
 from .strategies import trees
@@ -106,3 +109,91 @@ def test_builder_refuses_bad_names_empty_lists_and_size() -> None:
 def test_meta_equality_and_repr() -> None:
     assert Meta(title="a") == Meta(title="a") != Meta(title="b")
     assert Meta().extra == {} and "title='a'" in repr(Meta(title="a"))
+
+
+# -- chance nodes ---------------------------------------------------------------------------------
+def test_chance_nodes_who_moves_and_probabilities() -> None:
+    # MAX root; C1 (weights 1, 3) over two MIN nodes; C2 (equally likely) over a leaf and a
+    # chance node whose outcomes are moved by MIN too (chance under chance changes nobody's turn)
+    tree = Tree.from_nested(
+        [{"chance": [[4, 6], [2, 8]], "weights": [1, 3]}, {"chance": [1, {"chance": [[2, 3]]}]}]
+    )
+    assert tree.has_chance and tree.chance_nodes() == 3
+    assert repr(tree) == "Tree(((* :weights (1 3) (4 6) (2 8)) (* 1 (* (2 3)))))"
+    c1, m1, c2 = 1, 2, 8
+    assert [tree.is_chance(n) for n in (0, c1, m1, c2)] == [False, True, False, True]
+    assert tree.probabilities(c1) == (Fraction(1, 4), Fraction(3, 4))
+    assert tree.probabilities(c2) == (Fraction(1, 2), Fraction(1, 2))
+    assert tree.is_max(0) and not tree.is_max(m1)
+    inner = tree.node_at([1, 1, 0])  # the decision node below the chance node below C2
+    assert not tree.is_max(inner) and tree.depth[inner] == 3
+    assert tree.with_root(False).is_max(inner)
+    assert tree.to_nested() == [
+        {"chance": [[4, 6], [2, 8]], "weights": [1, 3]},
+        {"chance": [1, {"chance": [[2, 3]]}]},
+    ]
+    assert Tree.from_nested(tree.to_nested()) == tree
+    # a chance root: the root player moves right below it
+    root = Tree.from_nested({"chance": [[1, 2], [3, 4]]}, root_max=False)
+    assert not root.is_max(1) and root.is_max(2)
+    # weights count as the decimals they are written as; 1 and 1.0 are written differently
+    tenths = Tree.from_nested({"chance": [1, 2, 3], "weights": [0.1, 0.2, 0.7]})
+    assert tenths.probabilities(0) == (Fraction(1, 10), Fraction(1, 5), Fraction(7, 10))
+    ones = Tree.from_nested({"chance": [1, 2], "weights": [1, 1]})
+    assert ones != Tree.from_nested({"chance": [1, 2], "weights": [1, 1.0]})
+    assert ones != Tree.from_nested({"chance": [1, 2]}) != Tree.from_nested([1, 2])
+    assert not Tree.from_nested([1, 2]).has_chance and Tree.from_nested([1, 2]).chance is None
+
+
+def test_chance_nodes_truncated_and_summarised() -> None:
+    b = TreeBuilder("t")
+    b.open(name="A")
+    b.open_chance(name="C", static=2, weights=[1, 2])
+    b.leaf(1)
+    b.open(static=6)
+    b.leaf(5)
+    b.close()
+    b.close()
+    b.open_chance(name="D", static=4)
+    b.leaf(3)
+    b.close()
+    b.close()
+    tree = b.finish()
+    # a chance node at the depth limit with a static value is a leaf; above it, it stays one
+    cut = tree.truncated(1)
+    assert repr(cut) == "Tree((2 4))" and not cut.has_chance
+    kept = tree.truncated(2)
+    assert repr(kept) == "Tree(((* :weights (1 2) 1 6) (* 3)))"
+    assert kept.weights == {1: (1, 2)} and kept.names == {0: "A", 1: "C", 4: "D"}
+    with pytest.raises(GtsearchError, match=r"node \$\[1\] at the depth limit 1"):
+        Tree.from_nested([1, {"chance": [1]}]).truncated(1)
+    s = summarize(tree)
+    assert (s["chance_nodes"], s["weighted"], s["internal"]) == (2, 1, 4)
+    assert "chance_nodes" not in summarize(Tree.from_nested([1, 2]))
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ([1, -1], "weight -1 is negative: weights are non-negative numbers"),
+        ([0, 0.0], "the weights add up to 0: a chance node needs a positive total weight"),
+        ([1, math.inf], "weight inf is not a finite number"),
+        ([1, "2"], "weight '2' is not a number"),
+        ([1, True], "weight true is a boolean, expected a number"),
+        ([1, 2**60], "weight 1152921504606846976 is too large"),
+        ([], "the weights list is empty"),
+        ([1, 2, 3], "one weight per child is needed: 3 weights for 2 children"),
+        ([1], "one weight per child is needed: 1 weight for 2 children"),
+        (3, "weights must be a list of numbers, got 3"),
+    ],
+)
+def test_builder_checks_weights(weights: object, message: str) -> None:
+    for late in (False, True):  # weights before the children, or after them
+        b = TreeBuilder("w")
+        with pytest.raises(TreeFormatError, match=re.escape(message)):
+            n = b.open_chance(weights=None if late else weights)
+            b.leaf(1)
+            b.leaf(2)
+            b.close()
+            if late:
+                b.set_weights(n, weights)

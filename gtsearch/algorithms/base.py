@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..numbers import Number
+from ..numbers import Exact, Number, exact, nearest
 from ..tree import Tree
 
 
@@ -32,14 +32,24 @@ class Outcome(NamedTuple):
     bound: str | None = None
     #: the PV as nodes from the root, when the algorithm knows one that is valid
     pv: list[int] | None = None
+    #: the exact value, from the algorithms that compute in rationals (chance nodes)
+    exact: Exact | None = None
 
-    def number(self, tree: Tree, pv: list[int], params: dict[str, Number]) -> Number:
-        """The value as the user wrote it: the PV leaf's own number, or the bound given."""
+    def number(self, tree: Tree, pv: list[int], params: dict[str, Any]) -> Number:
+        """The value as the user wrote it: the PV leaf's own number, or the bound given.
+
+        An exact value that is no leaf's is an int when integral, else the nearest float.
+        """
+        q = self.exact
+        if q is not None:
+            if pv and tree.is_leaf(pv[-1]) and exact(tree.number(pv[-1])) == q:
+                return tree.number(pv[-1])
+            return nearest(q)
         v = self.value
         if pv and tree.values[pv[-1]] == v:
             return tree.number(pv[-1])
         for given in params.values():
-            if given == v:
+            if isinstance(given, (int, float)) and given == v:
                 return given
         if float(v).is_integer() and tree.floats is None:
             return int(v)

@@ -2,7 +2,8 @@
 
 Small frozen dataclasses, one per kind of step: entering a node with its
 window, evaluating a leaf, a cutoff, a value handed back (depth-first
-searches); one application of Stockman's Gamma operator with the states it
+searches); at chance nodes (Star1, Star2) the window each outcome gets, a
+probe and its bound, a cutoff; one application of Stockman's Gamma operator with the states it
 inserted and purged (SSS*, DUAL*); the start and the result.  Renderers
 (gtsearch.render.trace, .view, .replay) turn them into text, JSON and pictures.
 """
@@ -10,8 +11,13 @@ inserted and purged (SSS*, DUAL*); the start and the result.  Renderers
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
-from ..numbers import Number
+from ..numbers import Exact, Number
+
+#: a value in an event: a number as the file wrote it, or an exact rational (chance nodes)
+Value = Number | Fraction
 
 LIVE = "live"
 SOLVED = "solved"
@@ -32,7 +38,7 @@ class Start:
 
     node: int
     algorithm: str
-    params: dict[str, Number]
+    params: dict[str, Any]
     open: tuple[State, ...] | None
 
 
@@ -41,8 +47,8 @@ class Enter:
     """Depth-first: the search enters internal node ``node`` with the window (alpha, beta)."""
 
     node: int
-    alpha: Number
-    beta: Number
+    alpha: Value
+    beta: Value
 
 
 @dataclass(frozen=True)
@@ -54,9 +60,9 @@ class Leaf:
     """
 
     node: int
-    value: Number
+    value: Value
     rank: int
-    parent_best: Number | None
+    parent_best: Value | None
 
 
 @dataclass(frozen=True)
@@ -70,9 +76,9 @@ class Cutoff:
     """
 
     node: int
-    value: Number
+    value: Value
     side: str
-    bound: Number
+    bound: Value
     skipped: tuple[int, ...]
     pruned_leaves: int
 
@@ -87,9 +93,9 @@ class Return:
     """
 
     node: int
-    value: Number
+    value: Value
     kind: str
-    parent_best: Number | None
+    parent_best: Value | None
 
 
 @dataclass(frozen=True)
@@ -118,9 +124,85 @@ class Result:
     """The end: the value at the root (MAX's terms) and whether it is exact or a bound."""
 
     node: int
-    value: Number
+    value: Value
     bound: str | None
     leaves: int
 
 
-Event = Start | Enter | Leaf | Cutoff | Return | Take | Result
+@dataclass(frozen=True)
+class Window:
+    """Star1/Star2 at chance node ``node``: the window its outcome ``child`` is searched with.
+
+    ``p`` is the outcome's probability, ``total`` the weighted sum of the
+    outcomes searched before it (sum p_j v_j), ``rest_lo`` and ``rest_hi`` what
+    the outcomes after it add at least and at most (L and U times their
+    probability; Star2: their probe bounds).  Then ``a`` = (alpha - total -
+    rest_hi) / p and ``b`` = (beta - total - rest_lo) / p are the edges whose
+    crossing ends the chance node's search, and the outcome is searched with
+    (``alpha``, ``beta``) = (max(a, L), min(b, U)).  Infinite edges stay infinite.
+    """
+
+    node: int
+    child: int
+    p: Fraction
+    total: Exact
+    rest_lo: Exact
+    rest_hi: Exact
+    a: Number | Fraction
+    b: Number | Fraction
+    alpha: Number | Fraction
+    beta: Number | Fraction
+
+
+@dataclass(frozen=True)
+class Probe:
+    """Star2: outcome ``node`` of chance node ``chance`` is probed: its first child only is
+    searched with (``alpha``, ``beta``), for a ``"lower"`` bound (a MAX outcome) or an
+    ``"upper"`` one (MIN)."""
+
+    node: int
+    chance: int
+    side: str
+    alpha: Number | Fraction
+    beta: Number | Fraction
+
+
+@dataclass(frozen=True)
+class Probed:
+    """Star2: the probe of ``node`` is done: ``value`` bounds it on ``side``; the chance node
+    is now known to lie in [``low``, ``high``]."""
+
+    node: int
+    value: Exact
+    side: str
+    low: Exact
+    high: Exact
+
+
+@dataclass(frozen=True)
+class ChanceCutoff:
+    """Star1/Star2: chance node ``node`` stops: its value is at most ``value`` <= alpha
+    (``side`` ``"alpha"``, a fail low) or at least ``value`` >= beta (``"beta"``).
+
+    ``phase`` says what decided it: ``"bounds"`` (L and U alone, before any
+    outcome), ``"probe"`` (Star2's probing phase) or ``"search"`` (the value
+    of outcome ``child``, ``child_value``, crossed the edge ``edge``, a or b
+    of its :class:`Window`).  ``skipped`` are the outcomes after it, never
+    searched; ``pruned_leaves`` the leaves below them not read so far.
+    """
+
+    node: int
+    value: Exact
+    side: str
+    bound: Number | Fraction
+    phase: str
+    child: int | None
+    child_value: Exact | None
+    edge: Number | Fraction | None
+    skipped: tuple[int, ...]
+    pruned_leaves: int
+
+
+Event = (
+    Start | Enter | Leaf | Cutoff | Return | Take | Result | Window | Probe | Probed | ChanceCutoff
+)

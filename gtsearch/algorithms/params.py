@@ -4,7 +4,10 @@ The command line, search(), the step-by-step traces, compare and experiment
 all go through :func:`plan` (several algorithms, as ``--algo`` names them) or
 :func:`check` (one algorithm): the same rules and the same messages
 everywhere.  A parameter is a number the user gives (``--bound``, ``--alpha``,
-``--beta``); it obeys the rule leaves obey (finite, integers within ±2**53).
+``--beta``, the two of ``--leaf-bounds L:U``); it obeys the rule leaves obey
+(finite, integers within ±2**53).  Here too: which algorithms a tree with
+chance nodes allows (:func:`refuse_chance`), and the leaf bounds of Star1 and
+Star2 (:func:`leaf_bounds`).
 """
 
 from __future__ import annotations
@@ -13,11 +16,15 @@ import math
 from collections.abc import Iterable, Sequence
 
 from ..errors import UsageError
-from ..numbers import MAX_EXACT_INT, Number, format_number, too_large
-from .registry import ALGORITHMS, Algorithm, find_algorithm
+from ..numbers import MAX_EXACT_INT, Number, format_number, parse_number, too_large
+from ..tree import Tree
+from .chance import tree_leaf_bounds
+from .registry import ALGORITHMS, CHANCE_NAMES, Algorithm, find_algorithm
 
+#: a parameter's value: a number, or the pair of --leaf-bounds
+Param = Number | tuple[Number, Number]
 #: the parameters of a planned search, as search() takes them
-Params = dict[str, Number]
+Params = dict[str, Param]
 
 
 def check_value(option: str, v: Number) -> None:
@@ -32,12 +39,42 @@ def check_value(option: str, v: Number) -> None:
         raise UsageError(f"{option} {v!r} is not a finite number")
 
 
-def named(names: Iterable[str]) -> list[tuple[Algorithm, bool]]:
+def parse_leaf_bounds(text: str) -> tuple[Number, Number]:
+    """``--leaf-bounds L:U`` as two numbers, checked: finite, within ±2**53, L <= U."""
+    lo, sep, hi = text.partition(":")
+    if not sep or ":" in hi:
+        raise UsageError(
+            f"--leaf-bounds takes L:U with two numbers, e.g. -10:10 or 0:1.5, got {text!r}"
+        )
+    bounds = []
+    for part in (lo, hi):
+        try:
+            bounds.append(parse_number(part))
+        except ValueError as e:
+            raise UsageError(f"--leaf-bounds {text!r}: {e}; L and U are finite numbers") from None
+    return check_leaf_bounds((bounds[0], bounds[1]))
+
+
+def check_leaf_bounds(bounds: object) -> tuple[Number, Number]:
+    """Leaf bounds (L, U) as given to search(): two numbers under the leaves' rule, L <= U."""
+    if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
+        raise UsageError(f"--leaf-bounds must be two numbers L, U, got {bounds!r}")
+    lo, hi = bounds
+    check_value("--leaf-bounds", lo)
+    check_value("--leaf-bounds", hi)
+    if not lo <= hi:
+        raise UsageError(f"--leaf-bounds needs L <= U, got {format_number(lo)}:{format_number(hi)}")
+    return lo, hi
+
+
+def named(names: Iterable[str], chance: bool = False) -> list[tuple[Algorithm, bool]]:
     """The registry entries that ``--algo`` values name, in order, without repeats.
 
     Each value may be a comma list; ``all`` stands for every algorithm that
-    needs no bound.  The flag says whether the entry was named explicitly (an
-    entry named both ways counts as explicit).  An empty list is an error.
+    needs no bound: on a tree with chance nodes (``chance``) every algorithm
+    that searches them, on any other tree every other one.  The flag says
+    whether the entry was named explicitly (an entry named both ways counts as
+    explicit).  An empty list is an error.
     """
     chosen: dict[str, tuple[Algorithm, bool]] = {}
     for raw in names:
@@ -47,7 +84,7 @@ def named(names: Iterable[str]) -> list[tuple[Algorithm, bool]]:
                 continue
             if name.lower() == "all":
                 for algo in ALGORITHMS:
-                    if not algo.needs_bound:
+                    if not algo.needs_bound and algo.chance == chance:
                         chosen.setdefault(algo.name, (algo, False))
             else:
                 algo = find_algorithm(name)
@@ -62,12 +99,18 @@ def plan(
     bound: Number | None = None,
     alpha: Number | None = None,
     beta: Number | None = None,
+    leaf_bounds: tuple[Number, Number] | None = None,
+    *,
+    chance: bool = False,
 ) -> list[tuple[Algorithm, Params]]:
     """The algorithms to run (default alphabeta), each with the parameters it takes.
 
     Algorithms named one by one must accept every option given; ``all``
-    hands each option only to the algorithms that take it.
+    hands each option only to the algorithms that take it.  ``chance`` says
+    the tree has chance nodes (which ``all`` means, see :func:`named`).
     """
+    if leaf_bounds is not None:
+        leaf_bounds = check_leaf_bounds(leaf_bounds)
     for option, v in (("--bound", bound), ("--alpha", alpha), ("--beta", beta)):
         if v is not None:
             check_value(option, v)
@@ -78,8 +121,16 @@ def plan(
         )
     takers = ", ".join(a.name for a in ALGORITHMS if a.takes == "bound")
     out: list[tuple[Algorithm, Params]] = []
-    for algo, explicit in named(names or ("alphabeta",)):
+    for algo, explicit in named(names or ("alphabeta",), chance):
         params: Params = {}
+        if leaf_bounds is not None:
+            if algo.takes == "leaf_bounds":
+                params["leaf_bounds"] = leaf_bounds
+            elif explicit:
+                raise UsageError(
+                    f"--leaf-bounds applies to star1 and star2 only, not to {algo.name}: "
+                    "drop it or choose one of those with --algo"
+                )
         if bound is not None:
             if algo.takes == "bound":
                 params["bound"] = bound
@@ -110,10 +161,11 @@ def check(
     bound: Number | None = None,
     alpha: Number | None = None,
     beta: Number | None = None,
+    leaf_bounds: tuple[Number, Number] | None = None,
 ) -> tuple[Algorithm, Params]:
     """One algorithm (a name or an entry) with its parameters checked as :func:`plan` checks them."""
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
-    ((_, params),) = plan([algo.name], bound, alpha, beta)
+    ((_, params),) = plan([algo.name], bound, alpha, beta, leaf_bounds)
     return algo, params
 
 
@@ -122,9 +174,44 @@ def check_one(
     bound: Number | None = None,
     alpha: Number | None = None,
     beta: Number | None = None,
+    leaf_bounds: tuple[Number, Number] | None = None,
 ) -> tuple[Algorithm, Params]:
     """The one algorithm ``names`` must name (show and trace follow one search at a time)."""
-    planned = plan(names, bound, alpha, beta)
+    planned = plan(names, bound, alpha, beta, leaf_bounds)
     if len(planned) != 1:
         raise UsageError("show and trace follow one algorithm at a time; name one with --algo")
     return planned[0]
+
+
+def refuse_chance(algo: Algorithm, tree: Tree) -> None:
+    """Refuse an algorithm that cannot search the tree's chance nodes (a usage error, exit 2).
+
+    Called before any search starts, whichever implementation would run it.
+    """
+    if tree.chance is not None and not algo.chance:
+        raise UsageError(
+            f"{tree.source}: the tree has chance nodes, which {algo.name} cannot search; "
+            f"use {CHANCE_NAMES}"
+        )
+
+
+def leaf_bounds(
+    tree: Tree, given: tuple[Number, Number] | None
+) -> tuple[tuple[Number, Number], str]:
+    """Star1's and Star2's leaf bounds (L, U) and where they come from: "option" or "tree".
+
+    Without ``given``, the tree's least and greatest leaf; a given pair must
+    bound every leaf, and a leaf outside it is an error that names the leaf.
+    """
+    if given is None:
+        return tree_leaf_bounds(tree), "tree"
+    lo, hi = check_leaf_bounds(given)
+    end, values = tree.end, tree.values
+    for n in range(len(end)):
+        if end[n] == n + 1 and not lo <= values[n] <= hi:
+            raise UsageError(
+                f"{tree.source}: leaf {tree.describe(n)} = {format_number(tree.number(n))} "
+                f"lies outside --leaf-bounds {format_number(lo)}:{format_number(hi)}; "
+                "L and U must bound every leaf"
+            )
+    return (lo, hi), "option"

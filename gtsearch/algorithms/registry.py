@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ..errors import UsageError
-from . import depthfirst, mt, scout, sss
+from . import chance, depthfirst, mt, scout, sss
 from .base import Outcome
 
 
@@ -22,12 +22,15 @@ class Algorithm(NamedTuple):
     name: str
     aliases: tuple[str, ...]
     summary: str
-    #: "bound" (f1, sss-bounded, dual-bounded), "window" (alphabeta) or None
+    #: "bound" (f1, sss-bounded, dual-bounded, mtdf), "window" (alphabeta),
+    #: "leaf_bounds" (star1, star2) or None
     takes: str | None
     #: True when the algorithm cannot run without --bound
     needs_bound: bool
     source: str
     run: Callable[..., Outcome]
+    #: True when it searches trees with chance nodes (and then only it does)
+    chance: bool = False
 
 
 ALGORITHMS: tuple[Algorithm, ...] = (
@@ -141,7 +144,48 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "Plaat, Schaeffer, Pijls & de Bruin 1996",
         mt.mtdf,
     ),
+    Algorithm(
+        "expectiminimax",
+        ("expectimax", "emm", "expecti-minimax"),
+        "every leaf of a tree with chance nodes: max/min at decision nodes, the "
+        "probability-weighted sum at chance nodes",
+        None,
+        False,
+        "Michie 1966; Russell & Norvig, Stochastic games",
+        chance.expectiminimax,
+        True,
+    ),
+    Algorithm(
+        "star1",
+        ("*-alpha-beta", "star-1", "*1"),
+        "Ballard's Star1: alpha-beta, and windows through chance nodes from the leaf bounds "
+        "--leaf-bounds L:U (default: the least and greatest leaf)",
+        "leaf_bounds",
+        False,
+        "Ballard 1983; Hauk, Buro & Schaeffer 2004",
+        chance.star1,
+        True,
+    ),
+    Algorithm(
+        "star2",
+        ("star-2", "*2"),
+        "Ballard's Star2: Star1 that first probes the first child of every outcome of a "
+        "chance node; the search then reads those leaves again",
+        "leaf_bounds",
+        False,
+        "Ballard 1983; Hauk, Buro & Schaeffer 2004",
+        chance.star2,
+        True,
+    ),
 )
+
+
+def _either(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+
+
+#: the algorithms that search trees with chance nodes, as messages name them
+CHANCE_NAMES = _either([a.name for a in ALGORITHMS if a.chance])
 
 
 def _key(name: str) -> str:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
 from .base import Stats
-from .params import check
+from .params import Params, check, leaf_bounds, refuse_chance
 from .pv import principal_variation
 from .registry import Algorithm
 
@@ -21,18 +22,28 @@ def search(
     bound: Number | None = None,
     alpha: Number | None = None,
     beta: Number | None = None,
+    leaf_bounds: tuple[Number, Number] | None = None,
     leaf_order: bool = False,
     stats: Stats | None = None,
 ) -> SearchResult:
     """Run one algorithm on ``tree`` and return its SearchResult (values in MAX's terms).
 
     ``bound`` is f1's bound, SSS-bounded's V, DUAL-bounded's L or MTD(f)'s
-    first guess; ``alpha`` and ``beta`` are alphabeta's window (checked by
-    :func:`gtsearch.algorithms.params.check`).  ``leaf_order`` keeps the
-    evaluated leaves; ``stats`` receives the counters as the search runs
-    (a progress display reads them).
+    first guess; ``alpha`` and ``beta`` are alphabeta's window;
+    ``leaf_bounds`` (L, U) bound every leaf for star1 and star2 (default: the
+    tree's least and greatest leaf; checked by
+    :func:`gtsearch.algorithms.params.check`).  An algorithm that cannot
+    search chance nodes refuses a tree that has some (a UsageError).
+    ``leaf_order`` keeps the evaluated leaves; ``stats`` receives the
+    counters as the search runs (a progress display reads them).
     """
-    algo, params = check(algorithm, bound, alpha, beta)
+    algo, params = check(algorithm, bound, alpha, beta, leaf_bounds)
+    refuse_chance(algo, tree)
+    shown: dict[str, Any] = dict(params)
+    if algo.takes == "leaf_bounds":
+        bounds, origin = leaf_bounds_of(tree, params)
+        params = {"leaf_bounds": bounds}
+        shown = {"leaf_bounds": bounds, "leaf_bounds_from": origin}
     if stats is None:
         stats = Stats()
     t0 = time.perf_counter()
@@ -51,9 +62,15 @@ def search(
         seconds=seconds,
         nodes=stats.nodes,
         leaf_order=_leaf_paths(tree, stats.leaves) if leaf_order else None,
-        params=params,
+        params=shown,
         extra=stats.extra,
     )
+
+
+def leaf_bounds_of(tree: Tree, params: Params) -> tuple[tuple[Number, Number], str]:
+    """Star1's and Star2's (L, U) for this tree, from the parameters or from its leaves."""
+    given = params.get("leaf_bounds")
+    return leaf_bounds(tree, given if isinstance(given, tuple) else None)
 
 
 def _leaf_paths(tree: Tree, leaves: Sequence[int]) -> tuple[tuple[int, ...], ...]:

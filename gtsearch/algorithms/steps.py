@@ -34,8 +34,9 @@ from collections.abc import Callable, Iterator
 from ..errors import UsageError
 from ..numbers import INF, Number
 from ..tree import Tree
+from .chance_steps import CHANCE_TRACERS
 from .events import LIVE, SOLVED, Cutoff, Enter, Event, Leaf, Result, Return, Start, State, Take
-from .params import check
+from .params import Params, check, refuse_chance
 from .registry import Algorithm, find_algorithm
 
 
@@ -46,12 +47,14 @@ def trace(
     bound: Number | None = None,
     alpha: Number | None = None,
     beta: Number | None = None,
+    leaf_bounds: tuple[Number, Number] | None = None,
     open_lists: bool = False,
 ) -> Iterator[Event]:
     """The events of one search, from :class:`Start` to :class:`Result`.
 
     Parameters as for :func:`gtsearch.search`.  ``open_lists`` puts a copy of
-    OPEN into every SSS*/DUAL* step (costs time on large trees).
+    OPEN into every SSS*/DUAL* step (costs time on large trees).  The traces
+    of expectiminimax, star1 and star2 live in :mod:`.chance_steps`.
     """
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
     tracer = TRACERS.get(algo.name)
@@ -60,7 +63,8 @@ def trace(
             f"there is no step-by-step trace of {algo.name}; traced algorithms: "
             + ", ".join(TRACERS)
         )
-    _, params = check(algo, bound, alpha, beta)
+    _, params = check(algo, bound, alpha, beta, leaf_bounds)
+    refuse_chance(algo, tree)
     return tracer(tree, params, open_lists)
 
 
@@ -295,14 +299,20 @@ def _best_first(
             return
 
 
-TRACERS: dict[str, Callable[[Tree, dict[str, Number], bool], Iterator[Event]]] = {
-    "minimax": lambda t, p, o: _depth_first(t, "minimax", p),
-    "f1": lambda t, p, o: _depth_first(t, "f1", p),
-    "alphabeta": lambda t, p, o: _depth_first(t, "alphabeta", p),
-    "sss": lambda t, p, o: _best_first(t, "sss", False, p, o),
-    "sss-bounded": lambda t, p, o: _best_first(t, "sss-bounded", False, p, o),
-    "dual": lambda t, p, o: _best_first(t, "dual", True, p, o),
-    "dual-bounded": lambda t, p, o: _best_first(t, "dual-bounded", True, p, o),
+def _numbers(params: Params) -> dict[str, Number]:
+    """The numeric parameters (bound, alpha, beta)."""
+    return {k: v for k, v in params.items() if isinstance(v, (int, float))}
+
+
+TRACERS: dict[str, Callable[[Tree, Params, bool], Iterator[Event]]] = {
+    "minimax": lambda t, p, o: _depth_first(t, "minimax", _numbers(p)),
+    "f1": lambda t, p, o: _depth_first(t, "f1", _numbers(p)),
+    "alphabeta": lambda t, p, o: _depth_first(t, "alphabeta", _numbers(p)),
+    "sss": lambda t, p, o: _best_first(t, "sss", False, _numbers(p), o),
+    "sss-bounded": lambda t, p, o: _best_first(t, "sss-bounded", False, _numbers(p), o),
+    "dual": lambda t, p, o: _best_first(t, "dual", True, _numbers(p), o),
+    "dual-bounded": lambda t, p, o: _best_first(t, "dual-bounded", True, _numbers(p), o),
+    **CHANCE_TRACERS,
 }
 
 

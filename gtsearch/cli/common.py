@@ -17,8 +17,9 @@ from typing import Any
 
 import click
 
-from ..algorithms import Algorithm, search
+from ..algorithms import Algorithm, plan, search
 from ..algorithms.base import Stats
+from ..algorithms.params import Params, parse_leaf_bounds, refuse_chance
 from ..errors import GtsearchError, UsageError, os_reason
 from ..formats import FORMATS, format_for_path, load_tree
 from ..numbers import Number, parse_number
@@ -93,6 +94,15 @@ root_option = click.option(
     type=click.Choice(["max", "min"], case_sensitive=False),
     default=None,
     help="Player to move at the root, overriding the file.",
+)
+leaf_bounds_option = click.option(
+    "--leaf-bounds",
+    "leaf_bounds",
+    default=None,
+    metavar="L:U",
+    callback=lambda ctx, param, value: None if value is None else parse_leaf_bounds(value),
+    help="Bounds on every leaf value, for star1 and star2 (default: the tree's least and "
+    "greatest leaf). A leaf outside them is an error.",
 )
 depth_option = click.option(
     "--depth",
@@ -238,12 +248,31 @@ def prepare(
     return tree, load_seconds, expected
 
 
+def plan_for_tree(
+    tree: Tree,
+    planned: list[tuple[Algorithm, Params]],
+    algos: Sequence[str],
+    bound: Number | None = None,
+    alpha: Number | None = None,
+    beta: Number | None = None,
+    leaf_bounds: tuple[Number, Number] | None = None,
+) -> list[tuple[Algorithm, Params]]:
+    """The searches for one tree: on a tree with chance nodes 'all' means the algorithms that
+    search them; any other algorithm is refused (a UsageError naming the file)."""
+    if tree.has_chance:
+        planned = plan(algos, bound, alpha, beta, leaf_bounds, chance=True)
+    for algo, _params in planned:
+        refuse_chance(algo, tree)
+    return planned
+
+
 def run_search(
-    name: str, tree: Tree, algo: Algorithm, params: dict[str, Number], leaves: bool = False
+    name: str, tree: Tree, algo: Algorithm, params: Params, leaves: bool = False
 ) -> SearchResult:
     """search(), with a progress display on a terminal's stderr when it takes a while."""
     from ..render.progress import progress
 
     stats = Stats()
+    kwargs: dict[str, Any] = dict(params)
     with progress(f"{algo.name} on {name}", count=lambda: len(stats.leaves), total=tree.n_leaves):
-        return search(tree, algo, leaf_order=leaves, stats=stats, **params)
+        return search(tree, algo, leaf_order=leaves, stats=stats, **kwargs)

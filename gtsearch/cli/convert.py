@@ -10,7 +10,7 @@ import click
 
 from ..errors import UsageError, os_reason
 from ..formats import dump_tree, format_for_path
-from ..sources.uniform import ORDERS, parse_value_range, write_uniform
+from ..sources.uniform import ORDERS, check_params, parse_value_range, write_uniform
 from .common import (
     FORMAT_NAMES,
     STDIN,
@@ -101,6 +101,15 @@ def convert_command(
     help="random leaves, or children sorted best-first / worst-first for the mover.",
 )
 @click.option(
+    "--chance",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="C",
+    help="A regular *-minimax tree: every move (B per decision node) leads to a chance node "
+    "with C equally likely outcomes; -d counts the levels of moves, so the leaves, "
+    "(B*C)**D of them, lie at depth 2D.",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(["json", "yaml", "sexp"]),
@@ -120,23 +129,31 @@ def gen_command(
     seed: int,
     value_range: str,
     order: str,
+    chance: int | None,
     fmt: str | None,
     output: str | None,
 ) -> None:
     """Write a uniform random (or ordered) tree, streaming in constant memory.
 
+    With --chance, a regular *-minimax tree instead: decision levels and
+    chance levels alternate, every chance node with C equally likely outcomes.
+
     \b
     Examples:
       gtsearch gen -b 4 -d 11 --seed 1 -o b4d11.json
       gtsearch gen -b 3 -d 5 --order best --format sexp | gtsearch eval - -a all
+      gtsearch gen -b 3 -d 2 --chance 6 -o dice.json
     """
     lo, hi = parse_value_range(value_range)
+    check_params(branching, depth, lo, hi, order, chance or 0)
     if fmt is None:
         known = format_for_path(output) if output else None
         fmt = known.name if known is not None else "json"
 
     def write(out: TextIO) -> None:
-        write_uniform(out, branching, depth, fmt, seed=seed, lo=lo, hi=hi, order=order)
+        write_uniform(
+            out, branching, depth, fmt, seed=seed, lo=lo, hi=hi, order=order, chance=chance or 0
+        )
 
     if output is None:
         write(sys.stdout)

@@ -19,7 +19,9 @@ from .common import (
     display_name,
     files_argument,
     input_format_option,
+    leaf_bounds_option,
     max_nodes_option,
+    plan_for_tree,
     prepare,
     report,
     root_option,
@@ -37,7 +39,8 @@ from .common import (
     metavar="NAME",
     help="Algorithm to run (repeatable, or a comma list; default alphabeta). "
     "Aliases work (ab, f2, sss*, dual*, bs*...). 'all' runs every algorithm "
-    "that needs no bound. See 'gtsearch algorithms'.",
+    "that needs no bound; on a tree with chance nodes, expectiminimax, star1 "
+    "and star2. See 'gtsearch algorithms'.",
 )
 @click.option(
     "--bound",
@@ -49,6 +52,7 @@ from .common import (
 )
 @alpha_option
 @beta_option
+@leaf_bounds_option
 @root_option
 @depth_option
 @click.option(
@@ -80,6 +84,7 @@ def eval_command(
     bound: Number | None,
     alpha: Number | None,
     beta: Number | None,
+    leaf_bounds: tuple[Number, Number] | None,
     root: str | None,
     depth: int | None,
     output_format: str | None,
@@ -103,9 +108,10 @@ def eval_command(
       gtsearch eval -a all --format csv a.json b.yaml > results.csv
       gtsearch eval -a f1 --bound 5 --root min tree.json
       gtsearch eval --expect 3 --format json tests/*.yaml
+      gtsearch eval -a star1,star2 --leaf-bounds -100:100 dice.yaml
     """
     check_stdin_once(files)
-    planned = plan(algos, bound, alpha, beta)
+    planned = plan(algos, bound, alpha, beta, leaf_bounds)
     fmt = output_format or ("table" if stdout_is_terminal() else "json")
     status = 0
     rows: list[Row] = []
@@ -115,10 +121,11 @@ def eval_command(
             tree, load_seconds, expected = prepare(
                 path, root, depth, expect, input_format, max_nodes
             )
+            searches = plan_for_tree(tree, planned, algos, bound, alpha, beta, leaf_bounds)
         except GtsearchError as err:
             status = max(status, report(err))
             continue
-        for algo, params in planned:
+        for algo, params in searches:
             result = run_search(name, tree, algo, params, leaves)
             row: Row = (name, load_seconds, result)
             if fmt == "json":

@@ -21,7 +21,9 @@ from .common import (
     depth_option,
     display_name,
     input_format_option,
+    leaf_bounds_option,
     max_nodes_option,
+    plan_for_tree,
     prepare,
     report,
     root_option,
@@ -44,7 +46,8 @@ GUESS_HELP = "MTD(f)'s first guess (default 0): the closer to the value, the few
     multiple=True,
     metavar="NAME",
     help="Algorithms to compare (repeatable, or a comma list). Default: every "
-    "algorithm that needs no bound ('all').",
+    "algorithm that needs no bound ('all'); on a tree with chance nodes, expectiminimax, "
+    "star1 and star2.",
 )
 @click.option(
     "--bound",
@@ -61,6 +64,7 @@ GUESS_HELP = "MTD(f)'s first guess (default 0): the closer to the value, the few
     metavar="F",
     help=GUESS_HELP + " Overrides --bound for mtdf.",
 )
+@leaf_bounds_option
 @root_option
 @depth_option
 @click.option(
@@ -86,6 +90,7 @@ def compare_command(
     algos: tuple[str, ...],
     bound: Number | None,
     guess: Number | None,
+    leaf_bounds: tuple[Number, Number] | None,
     root: str | None,
     depth: int | None,
     output_format: str | None,
@@ -112,7 +117,8 @@ def compare_command(
     from ..render.research import render_compare
 
     check_stdin_once(files)
-    planned = plan(algos or ("all",), bound)
+    names = algos or ("all",)
+    planned = plan(names, bound, leaf_bounds=leaf_bounds)
     if guess is not None:
         if not any(algo.name == "mtdf" for algo, _ in planned):
             raise UsageError(
@@ -129,10 +135,11 @@ def compare_command(
             tree, load_seconds, expected = prepare(
                 path, root, depth, expect, input_format, max_nodes
             )
+            searches = plan_for_tree(tree, planned, names, bound, leaf_bounds=leaf_bounds)
         except GtsearchError as err:
             status = max(status, report(err))
             continue
-        results = compare(tree, planned, partial(run_search, name, tree))
+        results = compare(tree, searches, partial(run_search, name, tree))
         rows: list[Row] = [(name, load_seconds, r) for r in results]
         if fmt == "json":
             click.echo(json_lines(rows), nl=False)
@@ -151,6 +158,7 @@ def compare_command(
 
 #: the options that describe a sweep to run (not allowed with --merge)
 SWEEP_OPTIONS = (
+    "chance",
     "branching",
     "depth",
     "trials",
@@ -181,6 +189,15 @@ SWEEP_OPTIONS = (
     show_default=True,
     metavar="RANGE",
     help="Depths, written like --branching.",
+)
+@click.option(
+    "--chance",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="C",
+    help="Regular *-minimax trees: every move leads to a chance node with C equally likely "
+    "outcomes, and -d counts the levels of moves (leaves at depth 2d). The default "
+    "algorithms are then expectiminimax, star1 and star2.",
 )
 @click.option(
     "-n",
@@ -278,6 +295,7 @@ def experiment_command(
     files: tuple[str, ...],
     branching: str,
     depth: str,
+    chance: int | None,
     trials: int,
     seed: int,
     order: str,
@@ -310,6 +328,7 @@ def experiment_command(
       gtsearch experiment -b 3 -d 2..7 --order worst -a alphabeta
       gtsearch experiment -b 2..8 -d 2..6 -n 100 --shard 1/4 -o shard1.jsonl
       gtsearch experiment --merge shard*.jsonl --plot leaves.svg
+      gtsearch experiment --chance 3 -b 2..4 -d 1..3 -n 50
     """
     from ..render.research import render_experiment, sweep_title, table_csv
     from ..research import experiment as ex
@@ -330,7 +349,7 @@ def experiment_command(
     else:
         if files:
             raise UsageError(f"unexpected argument {files[0]!r}: FILE... is for --merge")
-        sweep = _sweep(branching, depth, trials, seed, order, value_range, algos, guess)
+        sweep = _sweep(branching, depth, trials, seed, order, value_range, algos, guess, chance)
         index, count = ex.parse_shard(shard) if shard is not None else (1, 1)
         if count > 1 and output is None:
             raise UsageError("--shard needs -o FILE.jsonl to keep the records for --merge")
@@ -341,7 +360,10 @@ def experiment_command(
             records = ex.run_sweep(sweep, (index, count), jobs, max_nodes)
     if output is not None:
         csv = output.endswith(".csv")
-        write_file(output, table_csv(records, ex.RECORD_KEYS) if csv else ex.records_jsonl(records))
+        write_file(
+            output,
+            table_csv(records, ex.record_keys(records)) if csv else ex.records_jsonl(records),
+        )
     rows = ex.summarize(records)
     title = sweep_title(records)
     if plot_path is not None:
@@ -365,11 +387,12 @@ def _sweep(
     value_range: str,
     algos: tuple[str, ...],
     guess: Number | None,
+    chance: int | None = None,
 ) -> Sweep:
     from ..research import experiment as ex
 
     lo, hi = parse_value_range(value_range)
-    names = [algo.name for algo, _explicit in named(algos or ("all",))]
+    names = [algo.name for algo, _explicit in named(algos or ("all",), chance=bool(chance))]
     return ex.Sweep(
         branchings=ex.parse_range(branching, "--branching", 1),
         depths=ex.parse_range(depth, "--depth", 0),
@@ -380,4 +403,5 @@ def _sweep(
         hi=hi,
         algorithms=tuple(names),
         guess=guess,
+        chance=chance or 0,
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..algorithms.params import check_one
@@ -15,6 +17,7 @@ from .common import (
     beta_option,
     display_name,
     input_format_option,
+    leaf_bounds_option,
     load_with_root,
     max_nodes_option,
     root_option,
@@ -46,6 +49,7 @@ bound_option = click.option(
 @bound_option
 @alpha_option
 @beta_option
+@leaf_bounds_option
 @root_option
 @click.option(
     "--max-depth",
@@ -100,6 +104,7 @@ def show_command(
     bound: Number | None,
     alpha: Number | None,
     beta: Number | None,
+    leaf_bounds: tuple[Number, Number] | None,
     root: str | None,
     max_depth: int | None,
     max_lines: int,
@@ -132,10 +137,11 @@ def show_command(
     outs = [o for o in (dot_out, svg_out, html_out) if o is not None]
     if sum(1 for o in outs if o == STDIN) > 1:
         raise UsageError("only one of --dot, --svg and --html can go to standard output ('-')")
-    algorithm, params = check_one([algo], bound, alpha, beta)
+    algorithm, params = check_one([algo], bound, alpha, beta, leaf_bounds)
     tree = load_with_root(file, root, input_format, max_nodes)
     name = display_name(file)
-    view = build_view(tree, algorithm, keep_events=html_out is not None, **params)
+    kwargs: dict[str, Any] = dict(params)
+    view = build_view(tree, algorithm, keep_events=html_out is not None, **kwargs)
     texts: list[tuple[str, str]] = []
     if dot_out is not None:
         from ..render.svg import to_dot
@@ -169,6 +175,7 @@ def show_command(
 @bound_option
 @alpha_option
 @beta_option
+@leaf_bounds_option
 @root_option
 @click.option(
     "--format",
@@ -193,6 +200,7 @@ def trace_command(
     bound: Number | None,
     alpha: Number | None,
     beta: Number | None,
+    leaf_bounds: tuple[Number, Number] | None,
     root: str | None,
     output_format: str,
     open_lists: bool,
@@ -219,10 +227,11 @@ def trace_command(
     from ..render.tables import json_records
     from ..render.trace import event_dict, trace_text
 
-    algorithm, params = check_one([algo], bound, alpha, beta)
+    algorithm, params = check_one([algo], bound, alpha, beta, leaf_bounds)
     tree = load_with_root(file, root, input_format, max_nodes)
     name = display_name(file)
-    events = trace(tree, algorithm, open_lists=open_lists, **params)
+    kwargs: dict[str, Any] = dict(params)
+    events = trace(tree, algorithm, open_lists=open_lists, **kwargs)
     if output_format == "text":
         for line in trace_text(events, tree, algorithm.name, name):
             click.echo(line)

@@ -103,6 +103,12 @@ class CountingBuilder:
         self.stack.append(n)
         return n
 
+    def open_chance(self, name: Any = None, static: Any = None, weights: Any = None) -> int:
+        return self.open()
+
+    def set_weights(self, n: int, weights: Any) -> None:
+        pass
+
     def leaf(self, value: Any, name: Any = None) -> int:
         return self._new()
 

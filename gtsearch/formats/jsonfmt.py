@@ -20,7 +20,15 @@ from .tokens import (
     shown,
     strip_bom,
 )
-from .writer import Style, Syntax, layout, mapping_nodes, meta_fields, node_texts
+from .writer import (
+    Style,
+    Syntax,
+    layout,
+    mapping_chance,
+    mapping_nodes,
+    meta_fields,
+    node_texts,
+)
 
 NAME = "json"
 EXTENSIONS = (".json",)
@@ -180,7 +188,7 @@ def _run(text: str, shape: Shape) -> None:
                 f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}", start
             )
         if state <= _FIRST:
-            if g == 1 and closers and closers[-1] == "]":
+            if g == 1 and closers and closers[-1] == "]" and shape.in_list():
                 r = run(text, m.start(1))
                 if r is not None:
                     shape.errpos = m.start(1)
@@ -344,6 +352,7 @@ SYNTAX = Syntax(
     word=_quote,
     leaf=_WRITE_LEAF,
     node=_WRITE_NODE,
+    chance=mapping_chance(_quote, ","),
 )
 
 

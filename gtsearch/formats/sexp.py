@@ -2,65 +2,44 @@
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
-from ..errors import TreeFormatError
-from ..numbers import format_stored, too_large
+from ..builder import weight_problem
+from ..errors import TreeFormatError, clipped
+from ..numbers import format_stored
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree
 from .builders import FormatBuilder
-from .shape import DOC_KEYS, ROOT_WORDS, number_problem
+from .sexp_atoms import (
+    DOT,
+    FLOAT,
+    INT,
+    KEYWORD,
+    NOT_FINITE,
+    PAIR,
+    RUN,
+    STRING,
+    SYMBOL,
+    TOKEN,
+    AtomError,
+    atom_number,
+    classify,
+    describe,
+    sexp_name,
+    sexp_str,
+)
+from .shape import DOC_KEYS, ROOT_WORDS
 from .tokens import Locator, check_not_empty, end_pos, relocated, run_offset, shown, strip_bom
 from .writer import Style, Syntax, layout, meta_fields, node_texts
 
 NAME = "sexp"
 EXTENSIONS = (".sexp", ".lisp", ".scm", ".sx")
 
-_END = r'(?![^\s()";])'
-_TOKEN = re.compile(
-    r"(?:\s+|;[^\n]*(?![^\n]))*(?:"
-    r"(\()"  # 1
-    r"|(\))"  # 2
-    r"|([+-]?(?:0|[1-9][0-9]*))"
-    + _END  # 3 integer
-    + r"|([+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"
-    + _END  # 4 float
-    + r'|("(?:[^"\\]|\\.)*")'  # 5 string
-    r'|([^\s()";]+)'  # 6 other atom
-    r'|(")'  # 7 unterminated
-    r"|(\Z)"  # 8 the end
-    r")",
-    re.S,
-)
-# A run of small integers, read in one match (most of a bare tree's leaves).
-_INT15 = r"[+-]?(?:0|[1-9][0-9]{0,14})" + _END
-_RUN = re.compile(
-    "(" + _INT15 + r"(?:\s+" + _INT15 + "){0,4095})"
-)  # 4,096 at most: see tokens.INT15
-# A named leaf, (name . 3), read in one match.
-_PAIR = re.compile(
-    r'\(\s*(?:"([^"\\]*)"|([^\s()";0-9+\-.:#][^\s()";]*))\s+\.\s+(' + _INT15 + r")\s*\)"
-)
-_NUMBERISH = re.compile(r"[+-]?\.?[0-9]")
-_NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)\Z", re.I)
-_ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|["\\ntr]|.?)', re.S)
-_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t", "r": "\r"}
-_BOOLEANS = ("#t", "#f", "#true", "#false")
 #: the document wrapper's keywords: the wrapper keys of every format but the tree itself
 _WRAPPER_KEYWORDS = tuple(f":{key}" for key in DOC_KEYS if key != "tree")
 
-# atom kinds
-_INT, _FLOAT, _STRING, _SYMBOL, _KEYWORD, _DOT, _BAD = range(7)
 
 # frame phases
 _START, _NAMED, _VALUE_KW, _HAS_VALUE, _DOT_NEXT, _DOTTED, _KIDS, _WRAP, _WRAP_KW = range(9)
-
-
-class _Error(Exception):
-    def __init__(self, message: str, pos: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.pos = pos
+# a chance node's head (after :chance), after :weights, and the list of weights itself
+_CHANCE, _WEIGHTS_KW, _WEIGHTS = range(9, 12)
 
 
 class _Frame:
@@ -75,6 +54,10 @@ class _Frame:
         "kw_pos",
         "seen",
         "has_tree",
+        "chance",
+        "weights",
+        "weights_pos",
+        "has_value",
     )
 
     def __init__(self, pos: int, top: bool) -> None:
@@ -88,81 +71,59 @@ class _Frame:
         self.kw_pos = pos
         self.seen: set[str] = set()
         self.has_tree = False
-
-
-def _unescape(tok: str, pos: int) -> str:
-    body = tok[1:-1]
-    if "\\" not in body:
-        return body
-
-    def one(m: re.Match[str]) -> str:
-        e = m.group(1)
-        if len(e) > 1:
-            code = int(e[1:], 16)
-            if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
-                raise _Error(
-                    f"invalid escape {m.group()!r} in a string: not a character",
-                    pos + 1 + m.start(),
-                )
-            return chr(code)
-        if e in _ESCAPES:
-            return _ESCAPES[e]
-        raise _Error(f"invalid escape {m.group()!r} in a string", pos + 1 + m.start())
-
-    return _ESCAPE.sub(one, body)
-
-
-def _describe(kind: int, tok: str, value: Any) -> str:
-    """What an atom is, for "expected ..., got ..." messages."""
-    if kind == _STRING:
-        return f"the string {shown(value)}"
-    if kind == _KEYWORD:
-        return f"the keyword {shown(tok)}"
-    if kind == _DOT:
-        return "'.'"
-    if tok in _BOOLEANS:
-        return f"the boolean {tok!r}"
-    if tok == "nil":
-        return "'nil' (null)"
-    if kind == _SYMBOL:
-        return f"the symbol {shown(tok)}"
-    return shown(tok)
-
-
-def _classify(g: int, tok: str, pos: int) -> tuple[int, Any]:
-    if g == 3:
-        if len(tok) >= 4000:
-            raise _Error(too_large(tok), pos)
-        return _INT, int(tok)
-    if g == 4:
-        return _FLOAT, float(tok)
-    if g == 5:
-        return _STRING, _unescape(tok, pos)
-    if tok == ".":
-        return _DOT, None
-    if tok.startswith(":"):
-        return _KEYWORD, None
-    if _NOT_FINITE.match(tok):
-        return _FLOAT, float(tok)
-    if _NUMBERISH.match(tok):
-        raise _Error(f"invalid number {shown(tok)}", pos)
-    if tok[0] == "#" or tok == "nil":
-        return _BAD, None
-    return _SYMBOL, tok
-
-
-def _number(kind: int, value: Any, tok: str, what: str, pos: int, expected: str) -> int | float:
-    """A number token checked as every reader checks values; another atom is a syntax error."""
-    if kind == _INT or kind == _FLOAT:
-        problem = number_problem(value, tok, what)
-        if problem is not None:
-            raise _Error(problem, pos)
-        return value  # type: ignore[no-any-return]
-    raise _Error(f"{expected}, got {_describe(kind, tok, value)}", pos)
+        self.chance = False
+        self.weights: list[int | float] | None = None
+        self.weights_pos = pos
+        self.has_value = False
 
 
 _CHILD = "expected a number or a list"
-_RUN_PHASES = (_KIDS, _START, _NAMED, _HAS_VALUE)
+_RUN_PHASES = (_KIDS, _START, _NAMED, _HAS_VALUE, _CHANCE)
+_HEAD_PHASES = (_START, _NAMED, _HAS_VALUE, _CHANCE)
+
+
+def _open(b: FormatBuilder, f: _Frame, where: list[int]) -> None:
+    """Open the node whose head ``f`` has read (a chance node after ``:chance``)."""
+    where[0] = f.name_pos
+    if f.chance:
+        b.open_chance(f.name, f.static)
+        if f.weights is not None:
+            where[0] = f.weights_pos
+            b.set_weights(b.size - 1, f.weights)
+    else:
+        b.open(f.name, f.static)
+    f.phase = _KIDS
+
+
+def _keyword(f: _Frame, tok: str, start: int) -> None:
+    """A keyword in a node's head: ``:value``, and for a chance node ``:chance`` and ``:weights``."""
+    phase = f.phase
+    if tok == ":chance":
+        if f.chance:
+            raise AtomError("duplicate ':chance'", start)
+        if phase == _HAS_VALUE:
+            raise AtomError(
+                "':chance' must come right after the node's name, before ':value'", start
+            )
+        f.chance = True
+        f.phase = _CHANCE
+    elif tok == ":weights":
+        if not f.chance:
+            raise AtomError(
+                "':weights' without ':chance': only a chance node has weights, "
+                "written (name :chance :weights (1 3) ...)",
+                start,
+            )
+        if f.weights is not None:
+            raise AtomError("duplicate ':weights'", start)
+        f.phase = _WEIGHTS_KW
+    elif tok == ":value":
+        if f.has_value:
+            raise AtomError("duplicate ':value'", start)
+        f.phase = _VALUE_KW
+    else:
+        takes = ":value and :weights" if f.chance else ":value and :chance"
+        raise AtomError(f"unknown keyword {shown(tok)}: a node takes only {takes}", start)
 
 
 def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
@@ -170,9 +131,9 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
 
     ``where[0]`` is kept at the token being read, for builder errors.
     """
-    match = _TOKEN.match
-    run = _RUN.match
-    pair = _PAIR.match
+    match = TOKEN.match
+    run = RUN.match
+    pair = PAIR.match
     frames: list[_Frame] = []
     done = False
     root_max = True
@@ -186,11 +147,11 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
         pos = m.end()
         where[0] = start
         if g == 7:
-            raise _Error("unterminated string", start)
+            raise AtomError("unterminated string", start)
         if done:
             if g == 2:
-                raise _Error("unbalanced ')'", start)
-            raise _Error(
+                raise AtomError("unbalanced ')'", start)
+            raise AtomError(
                 f"unexpected {shown(m.group(g))} after the tree: a file holds one tree", start
             )
         f = frames[-1] if frames else None
@@ -201,23 +162,29 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             phase = f.phase
             if phase == _KIDS:
                 pass
-            elif phase in (_START, _NAMED, _HAS_VALUE):
-                where[0] = f.name_pos
-                b.open(f.name, f.static)
-                f.phase = _KIDS
+            elif phase in _HEAD_PHASES:
+                _open(b, f, where)
+            elif phase == _WEIGHTS_KW:
+                weights = _Frame(start, False)
+                weights.phase = _WEIGHTS
+                weights.weights = []
+                frames.append(weights)
+                continue
+            elif phase == _WEIGHTS:
+                raise AtomError("a weight must be a number, got '('", start)
             elif phase == _WRAP:
                 if f.has_tree:
-                    raise _Error("the document wrapper holds more than one tree", start)
+                    raise AtomError("the document wrapper holds more than one tree", start)
                 f.has_tree = True
             else:
-                raise _Error(_expectation(f) + ", got '('", start)
+                raise AtomError(_expectation(f) + ", got '('", start)
             if phase != _WRAP:
                 r = pair(text, start)
                 if r is not None:
                     name = r.group(1)
                     if name is None:
                         name = r.group(2)
-                        if name == "nil" or _NOT_FINITE.match(name):
+                        if name == "nil" or NOT_FINITE.match(name):
                             r = None
                 if r is not None:
                     where[0] = r.start(1) if r.group(1) is not None else r.start(2)
@@ -228,11 +195,24 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             continue
         if g == 2:  # ")"
             if f is None:
-                raise _Error("unbalanced ')'", start)
+                raise AtomError("unbalanced ')'", start)
             phase = f.phase
             if phase == _KIDS:
-                where[0] = f.pos
+                where[0] = f.weights_pos if f.weights else f.pos
                 b.close()
+            elif phase == _WEIGHTS:
+                frames.pop()
+                owner = frames[-1]
+                problem = weight_problem(f.weights)
+                if problem is not None:
+                    raise AtomError(problem, f.pos)
+                owner.weights, owner.weights_pos = f.weights, f.pos
+                owner.phase = _CHANCE
+                continue
+            elif phase == _CHANCE:
+                raise AtomError(
+                    "empty chance list: a chance node needs at least one outcome", f.pos
+                )
             elif phase == _HAS_VALUE:
                 where[0] = f.name_pos
                 b.leaf(f.static, f.name)
@@ -240,13 +220,13 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 pass
             elif phase in (_START, _NAMED):
                 what = "a node" if f.name is None else f"node {shown(f.name)}"
-                raise _Error(f"empty list: {what} needs at least one child or a :value", f.pos)
+                raise AtomError(f"empty list: {what} needs at least one child or a :value", f.pos)
             elif phase == _WRAP:
                 if not f.has_tree:
-                    raise _Error("the document wrapper holds no tree", f.pos)
+                    raise AtomError("the document wrapper holds no tree", f.pos)
                 root_max = meta.root != "min"
             else:
-                raise _Error(_expectation(f) + ", got ')'", start)
+                raise AtomError(_expectation(f) + ", got ')'", start)
             frames.pop()
             if not frames:
                 done = True
@@ -255,9 +235,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             r = run(text, start)
             if r is not None:
                 if f.phase != _KIDS:
-                    where[0] = f.name_pos
-                    b.open(f.name, f.static)
-                    f.phase = _KIDS
+                    _open(b, f, where)
                 where[0] = start
                 ints = list(map(int, r.group(1).split()))
                 took = b.int_leaves(ints)
@@ -268,87 +246,97 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                     pos = r.start(1) + run_offset(r.group(1), took)
                     continue
         tok = m.group(g)
-        kind, value = _classify(g, tok, start)
+        kind, value = classify(g, tok, start)
         if f is None:
-            v = _number(kind, value, tok, "value", start, _CHILD)
+            v = atom_number(kind, value, tok, "value", start, _CHILD)
             b.leaf(v)
             done = True
             continue
         phase = f.phase
         if phase == _KIDS:
-            if kind in (_INT, _FLOAT):
-                b.leaf(_number(kind, value, tok, "value", start, _CHILD))
+            if kind in (INT, FLOAT):
+                b.leaf(atom_number(kind, value, tok, "value", start, _CHILD))
                 continue
-            if kind == _KEYWORD and tok == ":value":
-                raise _Error(
-                    "':value' must come right after the node's name, before its children", start
+            if kind == KEYWORD and tok in (":value", ":chance", ":weights"):
+                raise AtomError(
+                    f"{tok!r} must come right after the node's name, before its children", start
                 )
-            if kind == _DOT:
-                raise _Error("unexpected '.': a named leaf is written (name . value)", start)
-            raise _Error(f"{_CHILD}, got {_describe(kind, tok, value)}", start)
+            if kind == DOT:
+                raise AtomError("unexpected '.': a named leaf is written (name . value)", start)
+            raise AtomError(f"{_CHILD}, got {describe(kind, tok, value)}", start)
         if phase == _START:
-            if kind in (_SYMBOL, _STRING):
-                if f.top and kind == _SYMBOL and tok == "tree":
+            if kind in (SYMBOL, STRING):
+                if f.top and kind == SYMBOL and tok == "tree":
                     f.phase = _WRAP
                     continue
                 f.name = value
                 f.name_pos = start
                 f.phase = _NAMED
                 continue
-            if kind == _DOT:
-                raise _Error(
+            if kind == DOT:
+                raise AtomError(
                     "'.' must follow a name: a named leaf is written (name . value)", start
                 )
-        if phase in (_START, _NAMED, _HAS_VALUE):
-            if kind == _KEYWORD:
-                if tok != ":value":
-                    raise _Error(f"unknown keyword {shown(tok)}: a node takes only :value", start)
-                if phase == _HAS_VALUE:
-                    raise _Error("duplicate ':value'", start)
-                f.phase = _VALUE_KW
+        if phase == _WEIGHTS:
+            w = atom_number(kind, value, tok, "weight", start, "a weight must be a number")
+            if w < 0:
+                raise AtomError(
+                    f"weight {clipped(tok)} is negative: weights are non-negative numbers", start
+                )
+            assert f.weights is not None
+            f.weights.append(w)
+            continue
+        if phase == _WEIGHTS_KW:
+            raise AtomError(
+                "':weights' must be followed by a list of numbers, got "
+                + describe(kind, tok, value),
+                start,
+            )
+        if phase in _HEAD_PHASES:
+            if kind == KEYWORD:
+                _keyword(f, tok, start)
                 continue
-            if kind == _DOT:
+            if kind == DOT:
                 if phase == _NAMED:
                     f.phase = _DOT_NEXT
                     continue
-                raise _Error("unexpected '.': a named leaf is written (name . value)", start)
-            v = _number(kind, value, tok, "value", start, _CHILD)
-            where[0] = f.name_pos
-            b.open(f.name, f.static)
+                raise AtomError("unexpected '.': a named leaf is written (name . value)", start)
+            v = atom_number(kind, value, tok, "value", start, _CHILD)
+            _open(b, f, where)
             where[0] = start
             b.leaf(v)
-            f.phase = _KIDS
             continue
         if phase == _VALUE_KW:
-            f.static = _number(
+            f.static = atom_number(
                 kind, value, tok, "static value", start, "':value' must be followed by a number"
             )
-            f.phase = _HAS_VALUE
+            f.has_value = True
+            f.phase = _CHANCE if f.chance else _HAS_VALUE
             continue
         if phase == _DOT_NEXT:
-            v = _number(kind, value, tok, "value", start, "expected a number after '.'")
+            v = atom_number(kind, value, tok, "value", start, "expected a number after '.'")
             where[0] = f.name_pos
             b.leaf(v, f.name)
             f.phase = _DOTTED
             continue
         if phase == _DOTTED:
-            raise _Error(f"expected ')' to end the dotted pair, got {shown(tok)}", start)
+            raise AtomError(f"expected ')' to end the dotted pair, got {shown(tok)}", start)
         if phase == _WRAP:
-            if kind == _KEYWORD:
+            if kind == KEYWORD:
                 if tok not in _WRAPPER_KEYWORDS:
-                    raise _Error(
+                    raise AtomError(
                         f"unknown keyword {shown(tok)} in the document wrapper; "
                         "expected :root, :title, :description or :expect",
                         start,
                     )
                 if tok in f.seen:
-                    raise _Error(f"duplicate {tok!r}", start)
+                    raise AtomError(f"duplicate {tok!r}", start)
                 f.seen.add(tok)
                 f.kw = tok
                 f.kw_pos = start
                 f.phase = _WRAP_KW
                 continue
-            v = _number(
+            v = atom_number(
                 kind,
                 value,
                 tok,
@@ -357,28 +345,28 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 "expected a keyword (:root, :title, :description, :expect) or the tree",
             )
             if f.has_tree:
-                raise _Error("the document wrapper holds more than one tree", start)
+                raise AtomError("the document wrapper holds more than one tree", start)
             f.has_tree = True
             b.leaf(v)
             continue
         # _WRAP_KW: the keyword's value
         kw = f.kw
         if kw == ":expect":
-            meta.expect = _number(
+            meta.expect = atom_number(
                 kind, value, tok, "expect", start, "':expect' must be followed by a number"
             )
         elif kw == ":root":
-            word = value if kind in (_SYMBOL, _STRING) else None
+            word = value if kind in (SYMBOL, STRING) else None
             if word not in ROOT_WORDS:
-                raise _Error(
-                    f"':root' must be followed by max or min, got {_describe(kind, tok, value)}",
+                raise AtomError(
+                    f"':root' must be followed by max or min, got {describe(kind, tok, value)}",
                     start,
                 )
             meta.root = word
         else:
-            if kind not in (_SYMBOL, _STRING):
-                raise _Error(
-                    f"{kw!r} must be followed by a string, got {_describe(kind, tok, value)}", start
+            if kind not in (SYMBOL, STRING):
+                raise AtomError(
+                    f"{kw!r} must be followed by a string, got {describe(kind, tok, value)}", start
                 )
             if kw == ":title":
                 meta.title = value
@@ -386,11 +374,11 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 meta.description = value
         f.phase = _WRAP
     if frames:
-        raise _Error(
+        raise AtomError(
             "unbalanced '(': the list is not closed before the end of the file", frames[-1].pos
         )
     if not done:
-        raise _Error("the file holds no tree", end_pos(text))
+        raise AtomError("the file holds no tree", end_pos(text))
     return root_max
 
 
@@ -398,6 +386,8 @@ def _expectation(f: _Frame) -> str:
     phase = f.phase
     if phase == _VALUE_KW:
         return "':value' must be followed by a number"
+    if phase == _WEIGHTS_KW:
+        return "':weights' must be followed by a list of numbers"
     if phase == _DOT_NEXT:
         return "expected a number after '.'"
     if phase == _DOTTED:
@@ -452,7 +442,7 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
         root_max = _run(text, b, meta, where)
         where[0] = end_pos(text)
         return b.finish(root_max=root_max, meta=meta)
-    except _Error as e:
+    except AtomError as e:
         line, column = locate(e.pos)
         raise TreeFormatError(e.message, source, line, column) from None
     except TreeFormatError as e:
@@ -460,34 +450,17 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
 
 
 # -- writer ---------------------------------------------------------------------------------
-_SYMBOL_OK = re.compile(r"[^\s()\";0-9+\-.:#'`,\\|\[\]{}][^\s()\";\\]*\Z")
-_QUOTE = re.compile('["\\\\]|[^\\x20-\\x7e\\xa0-\\ud7ff\\ue000-\\ufffd\\U00010000-\\U0010ffff]')
-_NAMED_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def _escape(m: re.Match[str]) -> str:
-    ch = m.group()
-    named = _NAMED_ESCAPES.get(ch)
-    if named is not None:
-        return named
-    code = ord(ch)
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def sexp_str(s: str) -> str:
-    """A double-quoted string with escapes."""
-    return '"' + _QUOTE.sub(_escape, s) + '"'
-
-
-def sexp_name(s: str) -> str:
-    """A name as a symbol when it reads back as one, else as a string."""
-    if _SYMBOL_OK.match(s) and s != "nil" and not _NOT_FINITE.match(s) and s.isprintable():
-        return s
-    return sexp_str(s)
-
-
 def _node(name: str | None, static: str | None) -> tuple[str, str]:
     head = "(" if name is None else f"({name} "
+    if static is not None:
+        head += f":value {static} "
+    return head, ")"
+
+
+def _chance(name: str | None, static: str | None, weights: list[str] | None) -> tuple[str, str]:
+    head = "(:chance " if name is None else f"({name} :chance "
+    if weights is not None:
+        head += f":weights ({' '.join(weights)}) "
     if static is not None:
         head += f":value {static} "
     return head, ")"
@@ -501,6 +474,7 @@ SYNTAX = Syntax(
     word=lambda w: w,
     leaf=lambda value, name: value if name is None else f"({name} . {value})",
     node=_node,
+    chance=_chance,
 )
 
 

@@ -14,13 +14,16 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ..builder import weight_problem
 from ..errors import TreeFormatError, clipped, shown
 from ..numbers import MAX_EXACT_INT, too_large
 from ..tree import Meta, Tree
 
 Locate = Callable[[Any], "tuple[int | None, int | None]"]
 
-NODE_KEYS = ("name", "value", "children")
+NODE_KEYS = ("name", "value", "children", "chance", "weights")
+#: the keys of a node, for messages
+NODE_WORDS = "name, value, children, chance or weights"
 DOC_KEYS = ("tree", "root", "title", "description", "expect")
 
 
@@ -78,6 +81,8 @@ class _Map:
         "static",
         "has_children",
         "anchor",
+        "weights",
+        "weights_pos",
     )
 
     def __init__(self, pos: Any, top: bool, anchor: str | None) -> None:
@@ -91,6 +96,20 @@ class _Map:
         self.name_pos: Any = None
         self.static: int | float | None = None
         self.has_children = False
+        self.anchor = anchor
+        self.weights: list[Any] | None = None
+        self.weights_pos: Any = None
+
+
+class _Weights:
+    """The list of a chance node's weights (``owner`` is the node's mapping)."""
+
+    __slots__ = ("owner", "pos", "items", "anchor")
+
+    def __init__(self, owner: _Map, pos: Any, anchor: str | None) -> None:
+        self.owner = owner
+        self.pos = pos
+        self.items: list[Any] = []
         self.anchor = anchor
 
 
@@ -119,6 +138,10 @@ class Shape:
       with ``children`` (a non-empty list) it is an internal node whose
       ``value`` is its static value (optional); without it, a leaf whose
       ``value`` is required;
+    * a mapping with ``chance`` (a non-empty list) instead of ``children`` is
+      a chance node whose items are its outcomes, with optional ``weights``
+      (a list of numbers, one per outcome, before or after ``chance``),
+      ``name`` and ``value``;
     * a top-level mapping whose first key is ``tree``, ``root``, ``title``,
       ``description`` or ``expect`` is the document wrapper; ``tree`` holds the
       root node.
@@ -221,6 +244,14 @@ class Shape:
             self.errpos = pos
             self.b.leaf(v)
             return
+        if cls is _Weights:
+            w = self.number(value, text, "weight", pos)
+            if w < 0:
+                raise self.fail(
+                    f"weight {clipped(text)} is negative: weights are non-negative numbers", pos
+                )
+            ctx.items.append(w)
+            return
         if cls is _Top or (cls is _Wrap and ctx.key == "tree"):
             v = self.number(value, text, "value", pos)
             self.errpos = pos
@@ -261,14 +292,16 @@ class Shape:
                 self.stack[-1] = ctx
             elif key not in NODE_KEYS:
                 raise self.fail(
-                    f"unknown key {shown(key)}; expected name, value or children (a node) "
+                    f"unknown key {shown(key)}; expected {NODE_WORDS} (a node) "
                     "or tree, root, title, description or expect (the document)",
                     pos,
                 )
         if ctx.__class__ is _Map:
             if key not in NODE_KEYS:
+                raise self.fail(f"unknown key {shown(key)} in a node; expected {NODE_WORDS}", pos)
+            if key in ("children", "chance") and ({"children", "chance"} - {key}) & ctx.seen:
                 raise self.fail(
-                    f"unknown key {shown(key)} in a node; expected name, value or children", pos
+                    "a node has children or chance (a chance node's outcomes), not both", pos
                 )
         elif key not in DOC_KEYS:
             raise self.fail(
@@ -295,7 +328,7 @@ class Shape:
                 self.errpos = pos
                 self.b.label(ctx.node, static=v)
             ctx.static = v
-        else:  # children
+        else:  # children, chance, weights
             got = (
                 shown(value)
                 if isinstance(value, str)
@@ -303,7 +336,7 @@ class Shape:
                 if text
                 else "nothing (null)"
             )
-            raise self.fail(f"children must be a non-empty list, got {got}", pos)
+            raise self.fail(f"{key} must be {_LIST_OF[key]}, got {got}", pos)
 
     def _doc_field(self, key: str, value: Any, text: str, pos: Any) -> None:
         if key == "root":
@@ -327,8 +360,8 @@ class Shape:
             return self.fail(f"name must be {text}, got {word}", pos)
         if key in ("value", "expect"):
             return self.fail(f"{key} must be a number, got {word}", pos)
-        if key == "children":
-            return self.fail(f"children must be a non-empty list, got {word}", pos)
+        if key in _LIST_OF:
+            return self.fail(f"{key} must be {_LIST_OF[key]}, got {word}", pos)
         if key == "root":
             return self.fail(f"root must be 'max' or 'min', got {word}", pos)
         if key is None:
@@ -351,6 +384,20 @@ class Shape:
             ctx.node = n
             self.stack.append(_Seq(n, pos, ctx, anchor))
             return
+        if cls is _Map and ctx.key == "chance":
+            self.errpos = ctx.name_pos if ctx.name is not None else pos
+            n = self.b.open_chance(ctx.name, ctx.static)
+            ctx.node = n
+            if ctx.weights is not None:
+                self.errpos = ctx.weights_pos
+                self.b.set_weights(n, ctx.weights)
+            self.stack.append(_Seq(n, pos, ctx, anchor))
+            return
+        if cls is _Map and ctx.key == "weights":
+            self.stack.append(_Weights(ctx, pos, anchor))
+            return
+        if cls is _Weights:
+            raise self.fail(f"a weight must be a number, got {self.list_word}", pos)
         raise self._field_not_scalar(ctx, self.list_word, pos)
 
     def node_head(
@@ -370,11 +417,16 @@ class Shape:
 
     def seq_end(self, pos: Any) -> None:
         ctx = self.stack.pop()
+        if ctx.__class__ is _Weights:
+            self._weights(ctx.owner, ctx.items, ctx.pos)
+            if ctx.anchor is not None:
+                self.anchors[ctx.anchor] = ("weights", tuple(ctx.items))
+            return
         if ctx.__class__ is not _Seq:
             raise AssertionError("seq_end without seq_start")
-        self.errpos = ctx.pos
-        self.b.close()
         owner = ctx.owner
+        self.errpos = owner.weights_pos if owner is not None and owner.weights else ctx.pos
+        self.b.close()
         if owner is None:
             if ctx.anchor is not None:
                 self.anchors[ctx.anchor] = ("seq", ctx.node, self.b.size)
@@ -385,6 +437,19 @@ class Shape:
             owner.key = None
             owner.has_children = True
 
+    def _weights(self, owner: _Map, items: list[Any], pos: Any) -> None:
+        """A node's weights, read: checked now, and given to the node if it is open already."""
+        owner.key = None
+        owner.weights = items
+        owner.weights_pos = pos
+        if owner.node is not None:
+            self.errpos = pos
+            self.b.set_weights(owner.node, items)
+        else:
+            problem = weight_problem(items)
+            if problem is not None:
+                raise self.fail(problem, pos)
+
     def map_start(self, pos: Any, anchor: str | None = None) -> None:
         ctx = self.stack[-1]
         if anchor is not None:
@@ -392,6 +457,8 @@ class Shape:
         if self._node_slot():
             self.stack.append(_Map(pos, ctx.__class__ is _Top and not self.top_node, anchor))
             return
+        if ctx.__class__ is _Weights:
+            raise self.fail(f"a weight must be a number, got {self.map_word}", pos)
         raise self._field_not_scalar(ctx, self.map_word, pos)
 
     def map_end(self, pos: Any) -> None:
@@ -403,6 +470,11 @@ class Shape:
             return
         if ctx.__class__ is not _Map:
             raise AssertionError("map_end without map_start")
+        if "weights" in ctx.seen and "chance" not in ctx.seen:
+            raise self.fail(
+                "weights without chance: only a chance node (chance: [...]) has weights",
+                ctx.weights_pos if ctx.weights_pos is not None else ctx.pos,
+            )
         if ctx.has_children:
             n = ctx.node
         else:
@@ -428,6 +500,15 @@ class Shape:
         if kind == "pending":
             raise self.fail(f"alias '*{anchor}' refers to a node that contains it", pos)
         ctx = self.stack[-1]
+        if ctx.__class__ is _Map and ctx.key == "weights":
+            if kind != "weights":
+                raise self.fail(
+                    f"weights must be a list of numbers, got the alias '*{anchor}' of a node", pos
+                )
+            self._weights(ctx, list(target[1]), pos)
+            return
+        if kind == "weights" or ctx.__class__ is _Weights:
+            raise self.fail(f"alias '*{anchor}' of weights stands only for a node's weights", pos)
         self.errpos = pos
         if self._node_slot():
             if kind == "children":
@@ -438,19 +519,25 @@ class Shape:
                 self.b.copy_range(target[1], target[2])
             self._node_done()
             return
-        if ctx.__class__ is _Map and ctx.key == "children":
+        if ctx.__class__ is _Map and ctx.key in ("children", "chance"):
             if kind == "children":
                 start = target[1]
             elif kind == "seq":
                 start = target[1] + 1
             else:
                 raise self.fail(
-                    f"children must be a non-empty list, got the alias '*{anchor}' "
+                    f"{ctx.key} must be a non-empty list, got the alias '*{anchor}' "
                     f"of {self.map_word}",
                     pos,
                 )
             self.errpos = ctx.name_pos if ctx.name is not None else pos
-            n = self.b.open(ctx.name, ctx.static)
+            if ctx.key == "chance":
+                n = self.b.open_chance(ctx.name, ctx.static)
+                if ctx.weights is not None:
+                    self.errpos = ctx.weights_pos
+                    self.b.set_weights(n, ctx.weights)
+            else:
+                n = self.b.open(ctx.name, ctx.static)
             ctx.node = n
             self.errpos = pos
             self.b.copy_range(start, target[2])
@@ -466,6 +553,14 @@ class Shape:
             raise self.fail("unexpected end of input", end_pos)
         self.errpos = end_pos
         return self.b.finish(root_max=self.root_max, meta=self.meta)  # type: ignore[no-any-return]
+
+
+#: what the list-valued keys of a node hold, for messages
+_LIST_OF = {
+    "children": "a non-empty list",
+    "chance": "a non-empty list (the outcomes)",
+    "weights": "a list of numbers",
+}
 
 
 def not_a_number(value: Any, text: str, what: str = "value") -> str:

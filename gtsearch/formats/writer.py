@@ -41,6 +41,9 @@ class Syntax(NamedTuple):
     leaf: Callable[[str, str | None], str]
     #: an internal node: (name's text or None, static value's text or None) -> (head, tail)
     node: Callable[[str | None, str | None], tuple[str, str]]
+    #: a chance node: (name's text, static value's text, the weights' texts, each or None)
+    #: -> (head, tail)
+    chance: Callable[[str | None, str | None, list[str] | None], tuple[str, str]]
 
 
 def mapping_nodes(
@@ -69,6 +72,30 @@ def mapping_nodes(
     return leaf, node
 
 
+def mapping_chance(
+    key: Callable[[str], str], sep: str
+) -> Callable[[str | None, str | None, list[str] | None], tuple[str, str]]:
+    """The chance node of the mapping formats: ``{name: n, value: v, weights: [...], chance: [``."""
+    name_key, value_key, weights_key, chance_key = (
+        key("name"),
+        key("value"),
+        key("weights"),
+        key("chance"),
+    )
+
+    def chance(name: str | None, static: str | None, weights: list[str] | None) -> tuple[str, str]:
+        parts = []
+        if name is not None:
+            parts.append(f"{name_key}: {name}, ")
+        if static is not None:
+            parts.append(f"{value_key}: {static}, ")
+        if weights is not None:
+            parts.append(f"{weights_key}: [{sep.join(weights)}], ")
+        return "{" + "".join(parts) + f"{chance_key}: [", "]}"
+
+    return chance
+
+
 def node_texts(tree: Tree, syntax: Syntax) -> tuple[list[str], list[str]]:
     """The head and tail of every node (a leaf's whole text is its head; its tail is empty)."""
     end = tree.end
@@ -84,6 +111,13 @@ def node_texts(tree: Tree, syntax: Syntax) -> tuple[list[str], list[str]]:
         name = names.get(n)
         if end[n] == n + 1:
             heads[n] = leaf(number(v, floats[n]), None if name is None else name_text(name))
+        elif tree.is_chance(n):
+            w = tree.weights.get(n)
+            heads[n], tails[n] = syntax.chance(
+                None if name is None else name_text(name),
+                None if v != v else number(v, floats[n]),
+                None if w is None else [number(float(x), isinstance(x, float)) for x in w],
+            )
         else:
             heads[n], tails[n] = node(
                 None if name is None else name_text(name), None if v != v else number(v, floats[n])

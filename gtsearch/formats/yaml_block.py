@@ -265,7 +265,7 @@ class _HeaderBuilder:
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
         raise _NoSplice
 
-    open = leaf = close = label = copy_range = int_leaves = _refuse
+    open = open_chance = set_weights = leaf = close = label = copy_range = int_leaves = _refuse
 
     def finish(self, *, root_max: bool = True, meta: Any = None) -> Tree:
         return self.real.finish(root_max=root_max, meta=meta)

@@ -178,7 +178,7 @@ def run_flow(text: str, pos: int, shape: Shape) -> int:
                     continue
             raise Unsupported(start)
         if state in (_VALUE, _ITEM):
-            if g == 1 and closers[-1] == "]":
+            if g == 1 and closers[-1] == "]" and shape.in_list():
                 r = run(text, start)
                 if r is not None:
                     shape.errpos = start

@@ -23,6 +23,7 @@ from .writer import (
     Syntax,
     compact,
     layout,
+    mapping_chance,
     mapping_nodes,
     meta_fields,
     node_texts,
@@ -164,6 +165,7 @@ SYNTAX = Syntax(
     word=lambda word: word,
     leaf=_WRITE_LEAF,
     node=_WRITE_NODE,
+    chance=mapping_chance(lambda key: key, ", "),
 )
 _FLOW = SYNTAX.style
 
@@ -236,9 +238,18 @@ def _block(
                 v = values[n]
                 if v == v:
                     keys.append(f"value: {yaml_number(v, floats[n])}")
+                kids_key = "children:"
+                if tree.is_chance(n):
+                    kids_key = "chance:"
+                    weights = tree.weights.get(n)
+                    if weights is not None:
+                        texts = [yaml_number(float(x), isinstance(x, float)) for x in weights]
+                        keys.append(f"weights: [{', '.join(texts)}]")
                 for i, k in enumerate(keys):
                     lines.append((first if i == 0 else key_indent) + k)
-                tasks.append(("kids", n, key_indent + "children:", len(key_indent)))
+                # a chance node may have no key but its outcomes: they start the item's line
+                start = key_indent if keys else first
+                tasks.append(("kids", n, start + kids_key, len(key_indent)))
             elif kind == "value":
                 lines.append(prefix)
                 tasks.append(("items", n, indent, " " * indent))

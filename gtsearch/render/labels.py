@@ -9,9 +9,10 @@ by its name or its dotted path of child indices.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
-from ..numbers import INF, Number, format_bounded, format_number
+from ..numbers import INF, Number, format_number
 from ..result import SearchResult
 from ..tree import Tree
 
@@ -19,8 +20,12 @@ ARROW = " → "
 
 
 def format_value(result: SearchResult) -> str:
-    """The value, with ``≥``/``≤`` in front when the result is only a lower/upper bound."""
-    return format_bounded(result.value, result.bound)
+    """The value, with ``≥``/``≤`` in front when the result is only a lower/upper bound.
+
+    An exact value that is not an integer (``value_exact``, chance nodes) prints as
+    a decimal when a float prints it exactly (``2.5``), else as a fraction (``13/3``).
+    """
+    return result.value_text()
 
 
 def format_pv(result: SearchResult) -> str:
@@ -46,12 +51,32 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:.3g} s"
 
 
+def param_texts(params: Mapping[str, Any], sep: str = "=") -> list[str]:
+    """The parameters a search ran with, each as ``bound=3`` (``sep`` between name and value).
+
+    Star1's and Star2's leaf bounds read ``L=-5, U=9``, followed by ``from the
+    leaves`` when they are the tree's least and greatest leaf.
+    """
+    out = []
+    for k, v in params.items():
+        if k == "leaf_bounds":
+            lo, hi = v
+            eq = sep if sep.strip() else "="
+            text = f"L{eq}{format_number(lo)}, U{eq}{format_number(hi)}"
+            if params.get("leaf_bounds_from") == "tree":
+                text += " from the leaves"
+            out.append(text)
+        elif k != "leaf_bounds_from":
+            out.append(f"{k}{sep}{format_extended(v)}")
+    return out
+
+
 def params_text(params: Mapping[str, Any]) -> str:
-    return " ".join(f"{k}={format_number(v)}" for k, v in params.items())
+    return " ".join(param_texts(params))
 
 
-def format_extended(v: Number | None) -> str:
-    """A number for people: as the file wrote it, infinities as +∞ and -∞."""
+def format_extended(v: Number | Fraction | None) -> str:
+    """A number for people: as the file wrote it, infinities as +∞ and -∞ (exact ones: 13/3)."""
     if v is None:
         return "-"
     if v == INF:
@@ -61,8 +86,18 @@ def format_extended(v: Number | None) -> str:
     return format_number(v)
 
 
-def json_value(v: Number) -> Number | str:
-    """A number for JSON, which has no infinity: the strings "+inf" and "-inf" stand for them."""
+def json_value(v: Any) -> Any:
+    """A number for JSON, which has no infinity: the strings "+inf" and "-inf" stand for them.
+
+    An exact value that is not an integer is the string ``"p/q"`` (JSON has no rationals),
+    an integral one the integer; a pair (leaf bounds) a list.
+    """
+    if isinstance(v, tuple):
+        return [json_value(x) for x in v]
+    if isinstance(v, Fraction):
+        return v.numerator if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+    if isinstance(v, str):
+        return v
     if v == INF:
         return "+inf"
     if v == -INF:
@@ -95,7 +130,20 @@ class Labels:
         return ".".join(map(str, path)) if path else "root"
 
     def player(self, n: int) -> str:
+        if self.tree.is_chance(n):
+            return "CHANCE"
         return "MAX" if self.tree.is_max(n) else "MIN"
+
+    def probability(self, n: int) -> Fraction | None:
+        """The probability of n when its parent is a chance node, else None."""
+        tree = self.tree
+        if tree.chance is None or n == 0:
+            return None
+        p = tree.parent[n]
+        if not tree.is_chance(p):
+            return None
+        index = self.path(n)[-1]
+        return tree.probabilities(p)[index]
 
 
 def _before(children: Iterator[int], n: int) -> Iterator[int]:
@@ -105,7 +153,7 @@ def _before(children: Iterator[int], n: int) -> Iterator[int]:
         yield c
 
 
-def range_text(lo: Number, hi: Number) -> str:
+def range_text(lo: Number | Fraction, hi: Number | Fraction) -> str:
     """What is known of a value: ``= 3``, ``≥ 3``, ``≤ 3``, ``∈ [2, 5]``, or ``?`` (nothing)."""
     if lo == hi:
         return f"= {format_extended(lo)}"

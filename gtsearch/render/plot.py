@@ -57,14 +57,15 @@ def plot(rows: Sequence[dict[str, Any]], path: str, title: str | None = None) ->
             linewidth=2,
             label="full tree $b^d$ (minimax)",
         )
-        ax.plot(
-            depths,
-            [sizes[d][1] for d in depths],
-            color="black",
-            linestyle="--",
-            linewidth=1.2,
-            label="minimal tree (Knuth & Moore)",
-        )
+        if all(sizes[d][1] is not None for d in depths):  # none for chance nodes
+            ax.plot(
+                depths,
+                [sizes[d][1] for d in depths],
+                color="black",
+                linestyle="--",
+                linewidth=1.2,
+                label="minimal tree (Knuth & Moore)",
+            )
         for k, (pts, names) in enumerate(lines.items()):
             mine = [p for p in pts if p[0] == b]
             ax.errorbar(

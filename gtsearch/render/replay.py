@@ -6,7 +6,7 @@ import json
 from typing import Any
 from xml.sax.saxutils import escape
 
-from ..algorithms.events import Enter, Start, Take
+from ..algorithms.events import Enter, Probe, Start, Take, Window
 from .labels import Labels, format_extended
 from .svg import short_range, to_svg
 from .trace import state_text, window_text
@@ -24,6 +24,14 @@ def replay_data(view: SearchView, source: str | None = None) -> dict[str, Any]:
         d["ranges"] = [[n, short_range(t)] for n, t in d["ranges"]]
         if isinstance(ev, Enter):
             d["window"] = window_text(ev, labels, view.algorithm)
+        elif isinstance(ev, Probe):
+            d["window"] = f"probe: α = {format_extended(ev.alpha)}, β = {format_extended(ev.beta)}"
+        elif isinstance(ev, Window):  # what the chance node's next outcome gets, shown on it
+            d["note"] = (
+                f"next {labels.label(ev.child)}: α = {format_extended(ev.alpha)}, "
+                f"β = {format_extended(ev.beta)} (a = {format_extended(ev.a)}, "
+                f"b = {format_extended(ev.b)})"
+            )
         if isinstance(ev, (Start, Take)) and ev.open is not None:
             d["open_text"] = [state_text(s, labels) for s in ev.open]
     r = view.result
@@ -111,6 +119,7 @@ _PAGE = """<!DOCTYPE html>
   .node text { fill: #222; }
   .node .name { fill: #555; stroke: white; }
   .node .rank { fill: var(--evaluated); }
+  .node.chance .shape { stroke: #7d3c98; }
   .edge { stroke: black; stroke-width: 1.2; }
   .node.onstack .shape { fill: #fff4cc; }
   .node.live .shape { stroke: var(--live); stroke-width: 2.6; }
@@ -125,6 +134,7 @@ _PAGE = """<!DOCTYPE html>
   .node.current .shape { stroke: var(--current); stroke-width: 5; }
   .node.current:not(.evaluated) .shape { fill: #ffe8a3; }
   .legend span { display: inline-block; margin-right: 10px; font-size: 12px; }
+  .legend span.hidden { display: none; }
   .swatch { display: inline-block; width: 14px; height: 10px; border: 2px solid; margin-right: 3px;
             vertical-align: -1px; }
 </style>
@@ -153,7 +163,7 @@ _PAGE = """<!DOCTYPE html>
     <div id="desc"></div>
     <div id="counts"></div>
     <div id="stack-box" class="hidden">
-      <h2>Call stack (window in MAX's terms)</h2>
+      <h2>Call stack (windows in MAX's terms)</h2>
       <ol id="stack" class="states"></ol>
     </div>
     <div id="open-box" class="hidden">
@@ -206,11 +216,13 @@ _PAGE = """<!DOCTYPE html>
                 solved: new Set(), done: false };
     for (let i = 1; i <= k; i++) {
       const st = steps[i];
-      if (st.event === "enter") {
+      if (st.event === "enter" || st.event === "probe") {
         s.stack.push({ node: st.node, label: st.label, player: st.player, window: st.window,
-                       best: null });
-      } else if (st.event === "return") {
+                       best: null, note: null });
+      } else if (st.event === "return" || st.event === "probed") {
         s.stack.pop();
+      } else if (st.event === "window" && s.stack.length) {
+        s.stack[s.stack.length - 1].note = st.note;  // the chance node: its next outcome's window
       }
       if ((st.event === "leaf" || st.event === "return") && st.parent_best !== null &&
           s.stack.length) {
@@ -275,7 +287,8 @@ _PAGE = """<!DOCTYPE html>
       const li = document.createElement("li");
       let text = f.label + " (" + f.player.toUpperCase() + ")";
       if (f.window) text += "  " + f.window;
-      if (f.best !== null) text += "  best " + fmt(f.best);
+      if (f.best !== null) text += (f.player === "chance" ? "  sum " : "  best ") + fmt(f.best);
+      if (f.note) text += "  · " + f.note;
       li.textContent = text;
       li.dataset.node = f.node;
       if (i === s.stack.length - 1) li.className = "top";

@@ -8,9 +8,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..numbers import format_number
 from ..result import SearchResult
-from .labels import format_seconds, format_value
+from .labels import format_seconds, format_value, params_text
 from .tables import csv_cell
 
 if TYPE_CHECKING:
@@ -40,6 +39,7 @@ def render_compare(
         ("nodes", lambda r: str(r.nodes)),
         ("OPEN peak", lambda r: str(r.extra.get("open_max", ""))),
         ("MT passes", lambda r: str(r.extra.get("passes", ""))),
+        ("probes", lambda r: str(r.extra.get("probes", ""))),
         ("time", lambda r: format_seconds(r.seconds)),
         ("best", lambda r: BEST if r.extra["best"] else ""),
     ]
@@ -62,7 +62,7 @@ def render_compare(
 
 
 def algorithm_cell(r: SearchResult) -> str:
-    params = " ".join(f"{k}={format_number(v)}" for k, v in r.params.items())
+    params = params_text(r.params)
     return r.algorithm + (f" ({params})" if params else "")
 
 
@@ -81,10 +81,13 @@ ORDER_WORDS = {
 def sweep_title(records: Sequence[dict[str, Any]]) -> str:
     r = records[0]
     trials = len({rec["trial"] for rec in records})
-    return (
-        f"{trials} {ORDER_WORDS[r['order']]} per (b, d), integer leaves in "
-        f"{r['lo']}..{r['hi']}, seed {r['seed']}"
+    chance = r.get("chance")
+    trees = (
+        f"regular *-minimax trees (c = {chance} equally likely outcomes per chance node)"
+        if chance
+        else ORDER_WORDS[r["order"]]
     )
+    return f"{trials} {trees} per (b, d), integer leaves in {r['lo']}..{r['hi']}, seed {r['seed']}"
 
 
 def table_csv(rows: Sequence[dict[str, Any]], keys: Sequence[str]) -> str:
@@ -104,6 +107,63 @@ def _pm(mean: float, se: float) -> str:
     return f"{mean:.{decimals}f} ± {se:.{decimals}f}"
 
 
+def savings(rows: Sequence[dict[str, Any]], base: str = "expectiminimax") -> list[dict[str, Any]]:
+    """What each algorithm saves against ``base`` per (b, d): the share of its mean leaf
+    evaluations, and of its mean distinct leaves, that it does not read (rows of
+    :func:`gtsearch.research.experiment.summarize`)."""
+    ref = {(r["b"], r["d"]): r for r in rows if r["algorithm"] == base}
+    out = []
+    for r in rows:
+        full = ref.get((r["b"], r["d"]))
+        if full is None or r["algorithm"] == base or not full["mean"]:
+            continue
+        out.append(
+            {
+                "b": r["b"],
+                "d": r["d"],
+                "algorithm": r["algorithm"],
+                "saved": 1 - r["mean"] / full["mean"],
+                "saved_distinct": 1 - r["mean_distinct"] / full["mean"],
+            }
+        )
+    return out
+
+
+def render_savings(rows: Sequence[dict[str, Any]], console: Console) -> None:
+    """The savings against expectiminimax, leaf evaluations and distinct leaves."""
+    from rich.table import Table
+    from rich.text import Text
+
+    saved = savings(rows)
+    if not saved:
+        return
+    algos = list(dict.fromkeys(s["algorithm"] for s in saved))
+    console.print(
+        Text("Saved against expectiminimax: leaf evaluations (re-reads counted) / distinct leaves")
+    )
+    table = Table()
+    table.add_column("b", justify="right")
+    table.add_column("d", justify="right")
+    for name in algos:
+        table.add_column(name, justify="right")
+    cells: dict[tuple[int, int], dict[str, dict[str, Any]]] = {}
+    for s in saved:
+        cells.setdefault((s["b"], s["d"]), {})[s["algorithm"]] = s
+    for (b, d), by_algo in cells.items():
+        out = [Text(str(b)), Text(str(d))]
+        for name in algos:
+            cell = by_algo.get(name)
+            out.append(
+                Text(
+                    ""
+                    if cell is None
+                    else f"{100 * cell['saved']:.1f}% / {100 * cell['saved_distinct']:.1f}%"
+                )
+            )
+        table.add_row(*out)
+    console.print(table)
+
+
 def render_experiment(
     rows: Sequence[dict[str, Any]], growth: Sequence[dict[str, Any]], title: str, console: Console
 ) -> None:
@@ -121,8 +181,10 @@ def render_experiment(
     table.add_column("d", justify="right")
     for name in algos:
         table.add_column(name, justify="right")
-    table.add_column("minimal", justify="right", style="dim")
-    table.add_column("b^d", justify="right", style="dim")
+    chance = rows[0]["minimal_tree"] is None
+    if not chance:
+        table.add_column("minimal", justify="right", style="dim")
+    table.add_column("(bc)^d" if chance else "b^d", justify="right", style="dim")
     for (b, d), by_algo in cells.items():
         best = min(r["mean"] for r in by_algo.values())
         out = [Text(str(b)), Text(str(d))]
@@ -131,9 +193,13 @@ def render_experiment(
             text = "" if row is None else _pm(row["mean"], row["stderr"])
             out.append(Text(text, style="bold" if row is not None and row["mean"] == best else ""))
         any_row = next(iter(by_algo.values()))
-        out += [Text(str(any_row["minimal_tree"])), Text(str(any_row["full_tree"]))]
+        if not chance:
+            out.append(Text(str(any_row["minimal_tree"])))
+        out.append(Text(str(any_row["full_tree"])))
         table.add_row(*out)
     console.print(table)
+    if chance:
+        render_savings(rows, console)
 
     depths = {(g["b"]): g["ratio_depths"] for g in growth if g["ratio_depths"] is not None}
     if not depths:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from ..errors import GtsearchError
+from ..numbers import fraction_text
 from ..tree import Tree
 from .labels import Labels, format_extended
 from .view import SearchView
@@ -21,6 +22,7 @@ MARGIN = 28
 TOP = 64  # room for the two title lines
 HALF = 19  # half the width of a triangle
 LEAF_H = 22
+RADIUS = 17  # a chance node's circle
 
 #: a white outline under a label, so that it stays readable where an edge crosses it
 HALO = 'stroke="white" stroke-width="3" paint-order="stroke"'
@@ -30,6 +32,23 @@ COLOR_PRUNED = "#9a9a9a"
 COLOR_EVALUATED = "#2f6fc9"
 COLOR_MAX = "#b03030"
 COLOR_MIN = "#2b50a8"
+COLOR_CHANCE = "#7d3c98"
+
+
+def _below(tree: Tree, n: int) -> float:
+    """How far below its centre a node's shape ends (where the edges to its children start)."""
+    if tree.is_chance(n):
+        return RADIUS
+    return 14 if tree.is_max(n) else 18
+
+
+def _above(tree: Tree, n: int) -> float:
+    """How far above its centre a node's shape starts (where the edge from its parent ends)."""
+    if tree.end[n] == n + 1:
+        return LEAF_H / 2
+    if tree.is_chance(n):
+        return RADIUS
+    return 18 if tree.is_max(n) else 14
 
 
 @dataclass
@@ -131,7 +150,6 @@ def to_svg(
     tree = view.tree
     lay = layout(view, max_depth)
     labels = Labels(tree)
-    end = tree.end
     parent = tree.parent
     pv = set(view.pv)
     out: list[str] = []
@@ -165,15 +183,19 @@ def to_svg(
             elif n in pv:
                 cls.append("pv")
                 attrs = f'stroke="{COLOR_PV}" stroke-width="3.5"'
-        x1, y1 = lay.x[p], lay.y[p] + (14 if tree.is_max(p) else 18)
-        x2, y2 = (
-            lay.x[n],
-            lay.y[n] - (LEAF_H / 2 if end[n] == n + 1 else (18 if tree.is_max(n) else 14)),
-        )
+        x1, y1 = lay.x[p], lay.y[p] + _below(tree, p)
+        x2, y2 = lay.x[n], lay.y[n] - _above(tree, n)
         out.append(
             f'<line id="edge-{n}" data-node="{n}" class="{" ".join(cls)}" '
             f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {attrs}/>'
         )
+        prob = labels.probability(n)
+        if prob is not None:  # an outcome of a chance node: its probability on the edge
+            out.append(
+                f'<text class="prob" x="{(x1 + x2) / 2:.1f}" y="{(y1 + y2) / 2 + 4:.1f}" '
+                f'font-size="11" text-anchor="middle" fill="{COLOR_CHANCE}" {HALO}>'
+                f"{escape(fraction_text(prob))}</text>"
+            )
     out.append("</g>")
 
     out.append('<g class="nodes">')
@@ -191,7 +213,7 @@ def to_svg(
             f'<text x="178" y="0" fill="{COLOR_PRUNED}">pruned</text>'
             f'<line x1="240" y1="-4" x2="270" y2="-4" stroke="{COLOR_PV}" stroke-width="3.5"/>'
             '<text x="276" y="0">principal variation</text>'
-            '<text x="410" y="0">▲ MAX  ▼ MIN</text></g>'
+            f'<text x="410" y="0">▲ MAX  ▼ MIN{"  ● CHANCE" if tree.has_chance else ""}</text></g>'
         )
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -204,7 +226,8 @@ def _svg_node(
     x, y = lay.x[n], lay.y[n]
     leaf = tree.end[n] == n + 1
     is_max = tree.is_max(n)
-    kind = "leaf" if leaf else ("max" if is_max else "min")
+    chance = tree.is_chance(n)
+    kind = "leaf" if leaf else "chance" if chance else ("max" if is_max else "min")
     cls = ["node", kind]
     stroke, fill, text_fill, width, dash = "black", "white", "black", 1.3, ""
     if state:
@@ -218,7 +241,7 @@ def _svg_node(
             cls.append("pv")
             stroke, width = COLOR_PV, 3.0
     name = tree.names.get(n)
-    player = "leaf" if leaf else ("MAX" if is_max else "MIN")
+    player = "leaf" if leaf else labels.player(n)
     tip = f"{labels.label(n)} ({player})"
     if leaf:
         tip += f" = {format_extended(tree.number(n))}"
@@ -250,22 +273,29 @@ def _svg_node(
                 f'text-anchor="middle" fill="#555" {HALO}>{escape(name)}</text>'
             )
     else:
-        if is_max:
+        if chance:
+            parts.append(
+                f'<circle class="shape" cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS}" {shape_attrs}/>'
+            )
+            ty = y + 4
+        elif is_max:
             points = f"{x:.1f},{y - 18:.1f} {x - HALF - 3:.1f},{y + 14:.1f} {x + HALF + 3:.1f},{y + 14:.1f}"
             ty = y + 9
         else:
             points = f"{x - HALF - 3:.1f},{y - 14:.1f} {x + HALF + 3:.1f},{y - 14:.1f} {x:.1f},{y + 18:.1f}"
             ty = y - 1
-        parts.append(f'<polygon class="shape" points="{points}" {shape_attrs}/>')
+        if not chance:
+            parts.append(f'<polygon class="shape" points="{points}" {shape_attrs}/>')
         value = _short_range(view, n) if state else ""
         parts.append(
             f'<text id="range-{n}" class="range" x="{x:.1f}" y="{ty:.1f}" font-size="11" '
             f'text-anchor="middle" fill="{text_fill}">{escape(value)}</text>'
         )
+        color = COLOR_CHANCE if chance else COLOR_MAX if is_max else COLOR_MIN
         if name is not None:
             parts.append(
                 f'<text class="name" x="{x - HALF - 8:.1f}" y="{y + 2:.1f}" font-size="12" '
-                f'text-anchor="end" fill="{COLOR_MAX if is_max else COLOR_MIN}" {HALO}>'
+                f'text-anchor="end" fill="{color}" {HALO}>'
                 f"{escape(name)}</text>"
             )
         hidden = lay.hidden.get(n)
@@ -286,7 +316,8 @@ def _dot_string(text: str) -> str:
 
 
 def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = None) -> str:
-    """The picture as Graphviz DOT: MAX triangles, MIN inverted triangles, leaves as boxes.
+    """The picture as Graphviz DOT: MAX triangles, MIN inverted triangles, chance circles, leaves
+    as boxes; an outcome of a chance node has its probability on its edge.
 
     Evaluated leaves are filled, pruned nodes and the edges into them grey and
     dashed, the PV's edges bold.  ``dot -Tsvg`` lays it out.
@@ -316,7 +347,10 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
             attrs.append("shape=box")
         else:
             text = f"{label}\n{view.range_text(n) if view.searched[n] else 'pruned'}"
-            attrs.append("shape=triangle" if tree.is_max(n) else "shape=invtriangle")
+            if tree.is_chance(n):
+                attrs.append("shape=circle")
+            else:
+                attrs.append("shape=triangle" if tree.is_max(n) else "shape=invtriangle")
             if n in hidden:
                 text += f"\n… {hidden[n]:,} nodes"
         attrs.insert(0, f"label={_dot_string(text)}")
@@ -338,12 +372,16 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
         if p < 0:
             continue
         if not view.searched[n]:
-            style = " [style=dashed, color=gray60]"
+            style = "style=dashed, color=gray60"
         elif n in pv:
-            style = f' [style=bold, color="{COLOR_PV}", penwidth=3]'
+            style = f'style=bold, color="{COLOR_PV}", penwidth=3'
         else:
             style = ""
-        lines.append(f"  n{p} -> n{n}{style};")
+        prob = labels.probability(n)
+        if prob is not None:
+            label = f'label="{fraction_text(prob)}", fontcolor="{COLOR_CHANCE}", fontsize=10'
+            style = f"{style}, {label}" if style else label
+        lines.append(f"  n{p} -> n{n}{f' [{style}]' if style else ''};")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -51,6 +51,8 @@ class AlgorithmInfo(Protocol):
     def needs_bound(self) -> bool: ...
     @property
     def source(self) -> str: ...
+    @property
+    def chance(self) -> bool: ...
 
 
 # -- search results ------------------------------------------------------------------
@@ -161,6 +163,8 @@ def takes_text(algo: AlgorithmInfo) -> str:
         return "--alpha/--beta"
     if algo.takes == "bound":
         return "--bound (required)" if algo.needs_bound else "--bound"
+    if algo.takes == "leaf_bounds":
+        return "--leaf-bounds"
     return "-"
 
 
@@ -171,6 +175,7 @@ def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
         "aliases": list(algo.aliases),
         "takes": algo.takes,
         "needs_bound": algo.needs_bound,
+        "chance": algo.chance,
         "summary": algo.summary,
         "source": algo.source,
     }
@@ -226,6 +231,8 @@ def summary_line(file: str, summary: dict[str, Any]) -> str:
         f"{s['names']} names",
         f"{s['static_values']} static values",
     ]
+    if s.get("chance_nodes"):
+        parts.append(f"{s['chance_nodes']} chance nodes ({s['weighted']} with weights)")
     if s.get("expect") is not None:
         parts.append(f"expect {format_number(s['expect'])}")
     if s.get("title"):

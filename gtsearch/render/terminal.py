@@ -6,6 +6,7 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..numbers import fraction_text
 from ..tree import Tree
 from .labels import Labels, format_extended
 from .view import SearchView
@@ -30,8 +31,12 @@ LEGEND = (
     "= ≥ ≤: what the evaluated leaves prove"
 )
 
+#: added to the legend for trees with chance nodes
+CHANCE_LEGEND = "  CHANCE p=: a chance node, an outcome's probability"
+
 STYLE_MAX = "bold red"
 STYLE_MIN = "bold blue"
+STYLE_CHANCE = "bold magenta"
 STYLE_PV = "bold yellow"
 STYLE_EVALUATED = "green"
 STYLE_PRUNED = "dim"
@@ -65,7 +70,7 @@ def render(
     drawing, notes = _tree(view, opts)
     lines.append(drawing)
     lines.extend(Text(note, style="italic") for note in notes)
-    lines.append(Text(LEGEND, style="dim"))
+    lines.append(Text(LEGEND + (CHANCE_LEGEND if tree.has_chance else ""), style="dim"))
     return Group(*lines)
 
 
@@ -207,6 +212,9 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
     dim = not view.searched[n]
     base = STYLE_PRUNED if dim else ("bold" if on_pv else "")
     text.append(labels.label(n), style=base)
+    p = labels.probability(n)
+    if p is not None:
+        text.append(f"  p={fraction_text(p)}", style=base)
     if tree.end[n] == n + 1:
         text.append("  " + format_extended(tree.number(n)), style=base)
         rank = view.rank.get(n)
@@ -215,12 +223,10 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
         else:
             text.append(f"  {PRUNED} pruned", style=STYLE_PRUNED)
     else:
-        is_max = tree.is_max(n)
+        player = labels.player(n)
+        style = {"MAX": STYLE_MAX, "MIN": STYLE_MIN}.get(player, STYLE_CHANCE)
         text.append("  ")
-        text.append(
-            "MAX" if is_max else "MIN",
-            style=STYLE_PRUNED if dim else (STYLE_MAX if is_max else STYLE_MIN),
-        )
+        text.append(player, style=STYLE_PRUNED if dim else style)
         if dim:
             text.append(f"  {PRUNED} pruned", style=STYLE_PRUNED)
         else:
@@ -242,7 +248,7 @@ def _folded_label(tree: Tree, labels: Labels, n: int) -> Text:
 
     size = tree.end[n] - n
     leaves = sum(1 for m in range(n, tree.end[n]) if tree.end[m] == m + 1)
-    player = "MAX" if tree.is_max(n) else "MIN"
+    player = labels.player(n)
     return Text(
         f"{PRUNED} {labels.label(n)}  {player}  … {size:,} nodes cut "
         f"({leaves:,} {'leaf' if leaves == 1 else 'leaves'})",

@@ -10,10 +10,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..algorithms.events import LIVE, Cutoff, Enter, Event, Leaf, Result, Return, Start, State, Take
-from ..numbers import Number
+from ..algorithms.events import (
+    LIVE,
+    ChanceCutoff,
+    Cutoff,
+    Enter,
+    Event,
+    Leaf,
+    Probe,
+    Probed,
+    Result,
+    Return,
+    Start,
+    State,
+    Take,
+    Value,
+    Window,
+)
+from ..numbers import INF
 from ..tree import Tree
-from .labels import Labels, format_extended, json_value
+from .labels import Labels, format_extended, json_value, param_texts
 
 
 def state_text(s: State, labels: Labels) -> str:
@@ -40,18 +56,20 @@ def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
         return f"{text}  {window}" if window else text
     if isinstance(ev, Leaf):
         text = f"leaf {lab(ev.node)} = {format_extended(ev.value)}  (leaf #{ev.rank})"
-        if ev.parent_best is not None:
-            p = labels.tree.parent[ev.node]
-            text += f"  {lab(p)}: best so far {format_extended(ev.parent_best)}"
-        return text
+        return text + _parent_text(ev.node, ev.parent_best, labels)
     if isinstance(ev, Cutoff):
         who = lab(ev.node)
+        above = labels.tree.parent[ev.node] if ev.node else -1
         if ev.side == "beta":
             why = f"{format_extended(ev.value)} ≥ β = {format_extended(ev.bound)}"
-            reason = "MIN above will not allow this" if ev.node else "the root's bound is reached"
+            reason = "MIN above will not allow this"
         else:
             why = f"{format_extended(ev.value)} ≤ α = {format_extended(ev.bound)}"
-            reason = "MAX above has a better move" if ev.node else "the root's bound is reached"
+            reason = "MAX above has a better move"
+        if not ev.node:
+            reason = "the root's bound is reached"
+        elif labels.tree.is_chance(above):
+            reason = f"{lab(above)} cannot reach its window with this"
         skipped = ", ".join(lab(c) for c in ev.skipped)
         leaves = (
             f"{ev.pruned_leaves} leaf" if ev.pruned_leaves == 1 else f"{ev.pruned_leaves} leaves"
@@ -60,10 +78,9 @@ def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
     if isinstance(ev, Return):
         rel = {"exact": "=", "lower": "≥", "upper": "≤"}[ev.kind]
         text = f"return {lab(ev.node)} {rel} {format_extended(ev.value)}"
-        if ev.parent_best is not None:
-            p = labels.tree.parent[ev.node]
-            text += f"  {lab(p)}: best so far {format_extended(ev.parent_best)}"
-        return text
+        return text + _parent_text(ev.node, ev.parent_best, labels)
+    if isinstance(ev, (Window, Probe, Probed, ChanceCutoff)):
+        return chance_text(ev, labels)
     if isinstance(ev, Take):
         return f"take {state_text(ev.state, labels)}  case {ev.case}: " + _case_text(ev, labels)
     rel = {None: "", "lower": "≥ ", "upper": "≤ "}[ev.bound]
@@ -74,9 +91,70 @@ def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
     )
 
 
+def _parent_text(n: int, best: Value | None, labels: Labels) -> str:
+    """What a value handed up does to its parent: a decision node's best so far, a chance
+    node's weighted sum so far."""
+    if best is None:
+        return ""
+    p = labels.tree.parent[n]
+    what = "sum so far" if labels.tree.is_chance(p) else "best so far"
+    return f"  {labels.label(p)}: {what} {format_extended(best)}"
+
+
+def chance_text(ev: Window | Probe | Probed | ChanceCutoff, labels: Labels) -> str:
+    """The steps of Star1 and Star2 at chance nodes, in words."""
+    lab = labels.label
+    if isinstance(ev, Window):
+        return (
+            f"{lab(ev.node)}: outcome {lab(ev.child)} (p = {format_extended(ev.p)}): "
+            f"a = {_edge_text('α', ev.a, ev.total, ev.rest_hi, ev.p)}, "
+            f"b = {_edge_text('β', ev.b, ev.total, ev.rest_lo, ev.p)}; "
+            f"window α = {format_extended(ev.alpha)}, β = {format_extended(ev.beta)}"
+        )
+    if isinstance(ev, Probe):
+        bound = "a lower bound" if ev.side == "lower" else "an upper bound"
+        return (
+            f"probe {lab(ev.node)} ({labels.player(ev.node)}) for {bound}: its first child only, "
+            f"α = {format_extended(ev.alpha)}, β = {format_extended(ev.beta)}"
+        )
+    if isinstance(ev, Probed):
+        rel = "≥" if ev.side == "lower" else "≤"
+        p = labels.tree.parent[ev.node]
+        return (
+            f"probed {lab(ev.node)} {rel} {format_extended(ev.value)}; {lab(p)} ∈ "
+            f"[{format_extended(ev.low)}, {format_extended(ev.high)}]"
+        )
+    who = lab(ev.node)
+    rel, edge, greek = ("≥", "b", "β") if ev.side == "beta" else ("≤", "a", "α")
+    bound = f"{rel} {format_extended(ev.value)} {rel} {greek} = {format_extended(ev.bound)}"
+    if ev.phase == "bounds":
+        why = f"{who} {bound}: the leaf bounds alone decide"
+    elif ev.phase == "probe":
+        why = f"the probes give {who} {bound}"
+    else:
+        assert ev.child is not None and ev.child_value is not None and ev.edge is not None
+        why = (
+            f"{lab(ev.child)} = {format_extended(ev.child_value)} {rel} {edge} = "
+            f"{format_extended(ev.edge)}, so {who} {bound}"
+        )
+    if not ev.skipped:
+        return f"cutoff at {who}: {why}"
+    skipped = ", ".join(lab(c) for c in ev.skipped)
+    leaves = f"{ev.pruned_leaves} leaf" if ev.pruned_leaves == 1 else f"{ev.pruned_leaves} leaves"
+    return f"cutoff at {who}: {why}; skip {skipped} ({leaves} pruned)"
+
+
+def _edge_text(greek: str, value: Value, total: Value, rest: Value, p: Value) -> str:
+    """How a window edge at a chance node comes about: ``(α - sum - rest) / p = value``."""
+    if abs(value) == INF:
+        return format_extended(value)
+    terms = " - ".join(format_extended(x) for x in (total, rest))
+    return f"({greek} - {terms}) / {format_extended(p)} = {format_extended(value)}"
+
+
 def window_text(ev: Enter, labels: Labels, algorithm: str) -> str:
     """The window a node is entered with, as the algorithm sees it (minimax: none, f1: one bound)."""
-    if algorithm == "minimax":
+    if algorithm in ("minimax", "expectiminimax"):
         return ""
     if algorithm == "f1":  # one bound: MAX nodes stop at beta, MIN nodes at alpha
         if labels.tree.is_max(ev.node):
@@ -127,9 +205,7 @@ def trace_text(events: Iterator[Event], tree: Tree, algorithm: str, source: str)
     for step, ev in enumerate(events):
         if isinstance(ev, Start):
             if ev.params:
-                yield "parameters: " + ", ".join(
-                    f"{k} = {format_extended(v)}" for k, v in ev.params.items()
-                )
+                yield "parameters: " + ", ".join(param_texts(ev.params, " = "))
             if ev.open is not None:
                 yield f"{0:4d}  " + event_text(ev, labels)
             continue
@@ -172,13 +248,12 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
             leaves_total=tree.n_leaves,
         )
         return d
-    name = {Enter: "enter", Leaf: "leaf", Cutoff: "cutoff", Return: "return", Take: "take"}
     d.update(
-        event=name[type(ev)],
+        event=EVENT_NAMES[type(ev)],
         node=ev.node,
         path=list(labels.path(ev.node)),
         label=labels.label(ev.node),
-        player="max" if tree.is_max(ev.node) else "min",
+        player=labels.player(ev.node).lower(),
     )
     if isinstance(ev, Enter):
         d.update(alpha=json_value(ev.alpha), beta=json_value(ev.beta))
@@ -195,6 +270,43 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
         )
     elif isinstance(ev, Return):
         d.update(value=json_value(ev.value), kind=ev.kind, parent_best=_maybe(ev.parent_best))
+    elif isinstance(ev, Window):
+        d.update(
+            child=ev.child,
+            child_label=labels.label(ev.child),
+            p=json_value(ev.p),
+            total=json_value(ev.total),
+            rest_lo=json_value(ev.rest_lo),
+            rest_hi=json_value(ev.rest_hi),
+            a=json_value(ev.a),
+            b=json_value(ev.b),
+            alpha=json_value(ev.alpha),
+            beta=json_value(ev.beta),
+        )
+    elif isinstance(ev, Probe):
+        d.update(
+            chance=ev.chance, side=ev.side, alpha=json_value(ev.alpha), beta=json_value(ev.beta)
+        )
+    elif isinstance(ev, Probed):
+        d.update(
+            value=json_value(ev.value),
+            side=ev.side,
+            low=json_value(ev.low),
+            high=json_value(ev.high),
+        )
+    elif isinstance(ev, ChanceCutoff):
+        d.update(
+            value=json_value(ev.value),
+            side=ev.side,
+            bound=json_value(ev.bound),
+            phase=ev.phase,
+            child=ev.child,
+            child_value=_maybe(ev.child_value),
+            edge=_maybe(ev.edge),
+            skipped=list(ev.skipped),
+            skipped_labels=[labels.label(c) for c in ev.skipped],
+            pruned_leaves=ev.pruned_leaves,
+        )
     else:
         d.update(
             status=ev.state.status,
@@ -210,5 +322,19 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
     return d
 
 
-def _maybe(v: Number | None) -> Number | str | None:
+def _maybe(v: Value | None) -> Any:
     return None if v is None else json_value(v)
+
+
+#: the ``event`` key of each kind of step
+EVENT_NAMES: dict[type, str] = {
+    Enter: "enter",
+    Leaf: "leaf",
+    Cutoff: "cutoff",
+    Return: "return",
+    Take: "take",
+    Window: "window",
+    Probe: "probe",
+    Probed: "probed",
+    ChanceCutoff: "chance_cutoff",
+}

@@ -4,23 +4,27 @@ Shared by the terminal drawing (gtsearch.render.terminal) and the pictures
 (gtsearch.render.svg, gtsearch.render.replay).  The range of a node is what its evaluated leaves prove,
 the way Russell & Norvig's Figure 5.5 draws alpha-beta: a leaf evaluated is
 [f, f], a subtree with no evaluated leaf is [-inf, +inf], a MAX node is
-[max lo, max hi] of its children and a MIN node [min lo, min hi].
+[max lo, max hi] of its children and a MIN node [min lo, min hi].  In a tree
+with chance nodes an unknown subtree is [L, U] (the leaf bounds), and a chance
+node is [sum p lo, sum p hi] of its children, exact.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from ..algorithms import Algorithm, find_algorithm, search
-from ..algorithms.events import Cutoff, Event, Leaf, Result, Return, Take
+from ..algorithms.chance import tree_leaf_bounds
+from ..algorithms.events import ChanceCutoff, Cutoff, Event, Leaf, Result, Return, Take, Value
 from ..algorithms.steps import TRACERS, trace
 from ..errors import UsageError
-from ..numbers import INF, Number
+from ..numbers import INF, Number, exact
 from ..result import SearchResult
 from ..tree import Tree
-from .labels import Labels, format_extended, format_pv, range_text
+from .labels import Labels, format_pv, param_texts, range_text
 from .trace import event_dict, event_text
 
 
@@ -36,13 +40,15 @@ class SearchView:
     #: searched[n] == 1 when a leaf at or below n was evaluated; the others were pruned
     searched: bytearray
     #: node -> (lo, hi), the range its evaluated leaves prove (searched nodes only)
-    ranges: dict[int, tuple[Number, Number]]
+    ranges: dict[int, tuple[Value, Value]]
     #: the PV as nodes from the root
     pv: list[int]
     #: depth-first searches: the cutoff that stopped a node, if one did
-    cutoffs: dict[int, Cutoff] = field(default_factory=dict)
+    cutoffs: dict[int, Cutoff | ChanceCutoff] = field(default_factory=dict)
     #: every event, kept when asked (the HTML replay needs them)
     events: list[Event] | None = None
+    #: trees with chance nodes: the leaf bounds (L, U) that stand for what is unknown
+    bounds: tuple[Value, Value] | None = None
 
     @property
     def labels(self) -> Labels:
@@ -63,13 +69,12 @@ class SearchView:
     def title(self) -> str:
         """One line: the algorithm, its parameters, the value and the PV."""
         r = self.result
-        params = ", ".join(f"{k} {format_extended(v)}" for k, v in r.params.items())
-        rel = {None: "", "lower": "≥ ", "upper": "≤ "}[r.bound]
+        params = ", ".join(param_texts(r.params, " "))
         kind = "" if r.bound is None else f" ({r.bound} bound)"
         pv = format_pv(r)
         head = self.algorithm + (f" ({params})" if params else "")
         return (
-            f"{head}: value {rel}{format_extended(r.value)}{kind}, PV {pv}, "
+            f"{head}: value {r.value_text()}{kind}, PV {pv}, "
             f"{r.leaves} of {r.leaves_total} leaves evaluated"
         )
 
@@ -81,6 +86,7 @@ def build_view(
     bound: Number | None = None,
     alpha: Number | None = None,
     beta: Number | None = None,
+    leaf_bounds: tuple[Number, Number] | None = None,
     keep_events: bool = False,
 ) -> SearchView:
     """Run the search (the fast algorithm for the result and PV, the trace for the rest).
@@ -95,27 +101,47 @@ def build_view(
             f"the step-by-step replay needs a trace, and there is none of "
             f"{algo.name}; traced algorithms: " + ", ".join(TRACERS)
         )
-    result = search(tree, algo, bound=bound, alpha=alpha, beta=beta, leaf_order=not traced)
+    result = search(
+        tree,
+        algo,
+        bound=bound,
+        alpha=alpha,
+        beta=beta,
+        leaf_bounds=leaf_bounds,
+        leaf_order=not traced,
+    )
     events: list[Event] = []
     rank: dict[int, int] = {}
-    cutoffs: dict[int, Cutoff] = {}
-    if not traced:  # re-searching algorithms may evaluate a leaf twice: keep the first time
+    cutoffs: dict[int, Cutoff | ChanceCutoff] = {}
+    reads = 0
+    # a leaf read twice (re-searches, Star2's probes) keeps the number of its first reading
+    if not traced:
         for path in result.leaf_order or ():
             rank.setdefault(tree.node_at(path), len(rank) + 1)
+        reads = result.leaves
     else:
-        for ev in trace(tree, algo, bound=bound, alpha=alpha, beta=beta, open_lists=keep_events):
+        for ev in trace(
+            tree,
+            algo,
+            bound=bound,
+            alpha=alpha,
+            beta=beta,
+            leaf_bounds=leaf_bounds,
+            open_lists=keep_events,
+        ):
             if isinstance(ev, Leaf) or isinstance(ev, Take) and ev.case == 2:
-                rank[ev.node] = len(rank) + 1
-            elif isinstance(ev, Cutoff):
+                rank.setdefault(ev.node, len(rank) + 1)
+                reads += 1
+            elif isinstance(ev, (Cutoff, ChanceCutoff)):
                 cutoffs[ev.node] = ev
             if keep_events:
                 events.append(ev)
     # the tests check that the orders agree; here a cheap check of the count
-    if traced and result.leaves != len(rank):
+    if result.leaves != reads:
         raise AssertionError(
-            f"bug: the trace of {algo.name} evaluates {len(rank)} leaves, "
-            f"the algorithm {result.leaves}"
+            f"bug: the trace of {algo.name} evaluates {reads} leaves, the algorithm {result.leaves}"
         )
+    bounds = view_bounds(tree, result)
     pv = [0]
     for i in result.pv:
         pv.append(tree.child(pv[-1], i))
@@ -125,11 +151,22 @@ def build_view(
         result,
         rank,
         searched_nodes(tree, rank),
-        value_ranges(tree, rank),
+        value_ranges(tree, rank, bounds),
         pv,
         cutoffs,
         events if keep_events else None,
+        bounds,
     )
+
+
+def view_bounds(tree: Tree, result: SearchResult) -> tuple[Value, Value] | None:
+    """What an unknown subtree of a tree with chance nodes is worth at least and at most: the
+    leaf bounds the search used, else the tree's least and greatest leaf; None without chance."""
+    if not tree.has_chance:
+        return None
+    given = result.params.get("leaf_bounds")
+    lo, hi = given if given is not None else tree_leaf_bounds(tree)
+    return exact(lo), exact(hi)
 
 
 def searched_nodes(tree: Tree, leaves: Iterable[int]) -> bytearray:
@@ -143,55 +180,64 @@ def searched_nodes(tree: Tree, leaves: Iterable[int]) -> bytearray:
     return out
 
 
-def value_ranges(tree: Tree, leaves: Iterable[int]) -> dict[int, tuple[Number, Number]]:
-    """The (lo, hi) that the evaluated leaves prove, for every node above one of them."""
+def value_ranges(
+    tree: Tree, leaves: Iterable[int], bounds: tuple[Value, Value] | None = None
+) -> dict[int, tuple[Value, Value]]:
+    """The (lo, hi) that the evaluated leaves prove, for every node above one of them.
+
+    ``bounds``: what stands for an unknown subtree (chance trees: L and U), else (-inf, +inf).
+    """
     done = set(leaves)
     searched = searched_nodes(tree, done)
-    end = tree.end
-    ranges: dict[int, tuple[Number, Number]] = {}
-    unknown = (-INF, INF)
+    ranges: dict[int, tuple[Value, Value]] = {}
     for n in range(tree.n_nodes - 1, -1, -1):  # children before their parent
-        if not searched[n]:
-            continue
-        if end[n] == n + 1:
-            v = tree.number(n)
-            ranges[n] = (v, v)
-            continue
-        kids = [ranges.get(c, unknown) for c in tree.children(n)]
-        pick = max if tree.is_max(n) else min
-        ranges[n] = (pick(x for x, _ in kids), pick(y for _, y in kids))
+        if searched[n]:
+            ranges[n] = node_range(tree, n, ranges, bounds)
     return ranges
+
+
+def node_range(
+    tree: Tree,
+    n: int,
+    ranges: dict[int, tuple[Value, Value]],
+    bounds: tuple[Value, Value] | None,
+) -> tuple[Value, Value]:
+    """One node's range from its children's (a leaf: its own value)."""
+    if tree.end[n] == n + 1:
+        v: Value = tree.number(n) if bounds is None else exact(tree.number(n))
+        return v, v
+    unknown: tuple[Value, Value] = (-INF, INF) if bounds is None else bounds
+    kids = [ranges.get(c, unknown) for c in tree.children(n)]
+    if tree.is_chance(n):
+        probs = tree.probabilities(n)
+        lo = sum((p * x for p, (x, _) in zip(probs, kids, strict=True)), Fraction(0))
+        hi = sum((p * y for p, (_, y) in zip(probs, kids, strict=True)), Fraction(0))
+        return exact(lo), exact(hi)
+    pick = max if tree.is_max(n) else min
+    return pick(x for x, _ in kids), pick(y for _, y in kids)
 
 
 class RangeTracker:
     """Value ranges kept up to date one evaluated leaf at a time (for the replay)."""
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, bounds: tuple[Value, Value] | None = None) -> None:
         self.tree = tree
-        self.ranges: dict[int, tuple[Number, Number]] = {}
+        self.bounds = bounds
+        self.ranges: dict[int, tuple[Value, Value]] = {}
 
     def add(self, leaf: int) -> list[int]:
         """Count an evaluated leaf; return the nodes whose range changed, leaf first."""
         tree = self.tree
         parent = tree.parent
         ranges = self.ranges
-        v = tree.number(leaf)
-        ranges[leaf] = (v, v)
+        ranges[leaf] = node_range(tree, leaf, ranges, self.bounds)
         changed = [leaf]
         n = parent[leaf]
         while n >= 0:
-            is_max = tree.is_max(n)
-            lo: Number = -INF if is_max else INF
-            hi: Number = lo
-            for c in tree.children(n):
-                x, y = ranges.get(c, (-INF, INF))
-                if is_max:
-                    lo, hi = max(lo, x), max(hi, y)
-                else:
-                    lo, hi = min(lo, x), min(hi, y)
-            if ranges.get(n) == (lo, hi):
+            r = node_range(tree, n, ranges, self.bounds)
+            if ranges.get(n) == r:
                 break
-            ranges[n] = (lo, hi)
+            ranges[n] = r
             changed.append(n)
             n = parent[n]
         return changed
@@ -214,7 +260,7 @@ def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
     labels = Labels(tree)
     end = tree.end
     searched = view.searched
-    ranges = RangeTracker(tree)
+    ranges = RangeTracker(tree, view.bounds)
     marked = bytearray(tree.n_nodes)
 
     def prune_below(n: int) -> list[int]:
@@ -240,7 +286,7 @@ def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
         solved: list[int] = []
         if isinstance(ev, Leaf) or isinstance(ev, Take) and ev.case == 2:
             changed = ranges.add(ev.node)
-        if isinstance(ev, Cutoff):
+        if isinstance(ev, (Cutoff, ChanceCutoff)):
             for c in ev.skipped:
                 pruned.extend(prune_below(c))
         elif isinstance(ev, Take):

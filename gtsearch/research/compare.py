@@ -8,11 +8,12 @@ result must equal the others, a bound must allow them, and a file's
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 from ..algorithms import Algorithm
 from ..algorithms.params import Params
 from ..errors import CheckFailed
-from ..numbers import Number, agrees, format_bounded, format_number
+from ..numbers import Number, agrees, exact, format_exact
 from ..result import SearchResult
 from ..tree import Tree
 
@@ -45,8 +46,8 @@ def mismatch(file: str, expected: Number, result: SearchResult) -> CheckFailed |
     if agrees(result.value, result.bound, expected):
         return None
     return CheckFailed(
-        f"{file}: {result.algorithm}: value {format_bounded(result.value, result.bound)}, "
-        f"expected {format_number(expected)}"
+        f"{file}: {result.algorithm}: value {result.value_text()}, "
+        f"expected {format_exact(exact(expected))}"
     )
 
 
@@ -55,13 +56,14 @@ def disagreements(
 ) -> list[CheckFailed]:
     """What contradicts what among one file's results, each as one CheckFailed."""
     problems = []
-    by_value: dict[Number, list[str]] = {}
+    # exact values compared exactly (a chance node's 13/3 is no float)
+    by_value: dict[Fraction, list[str]] = {}
     for r in results:
         if r.exact:
-            by_value.setdefault(r.value, []).append(r.algorithm)
+            by_value.setdefault(r.exact_value(), []).append(r.algorithm)
     if len(by_value) > 1:
         said = " vs ".join(
-            f"{format_number(v)} ({', '.join(names)})" for v, names in by_value.items()
+            f"{format_exact(v)} ({', '.join(names)})" for v, names in by_value.items()
         )
         problems.append(CheckFailed(f"{name}: the exact results disagree: {said}"))
     for r in results:
@@ -70,8 +72,8 @@ def disagreements(
                 if not agrees(r.value, r.bound, v):
                     problems.append(
                         CheckFailed(
-                            f"{name}: {r.algorithm} proved {format_bounded(r.value, r.bound)}, but "
-                            f"{names[0]} found the exact value {format_number(v)}"
+                            f"{name}: {r.algorithm} proved {r.value_text()}, but "
+                            f"{names[0]} found the exact value {format_exact(v)}"
                         )
                     )
     if expected is not None:

@@ -6,6 +6,12 @@ Pearl, J. (1982). The solution for the branching factor of the alpha-beta
 pruning algorithm and its optimality. Communications of the ACM 25(8), 559-564
 (R(b) = xi / (1 - xi), xi the positive root of x^b + x - 1 = 0).
 
+With ``chance`` C, the trees are regular *-minimax trees (Ballard 1983: B
+moves, each followed by a chance node of C equally likely outcomes, d levels
+of decision nodes; gtsearch.sources.uniform) and the algorithms those that
+search chance nodes: expectiminimax, Star1 and Star2.  Their records carry
+the key ``chance``; records of plain sweeps do not.
+
 A sweep is a grid of cells (b, d, trial).  Trial t of (b, d) searches the
 uniform tree generated in memory from a seed derived from (S, b, d, t) alone
 (:func:`tree_seed`), so any cell can be rerun by itself, in any process, on
@@ -24,12 +30,13 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from ..algorithms import ALGORITHMS, find_algorithm, search
 from ..errors import CheckFailed, GtsearchError, UsageError, os_reason
-from ..numbers import Number, format_number
-from ..sources.uniform import ORDERS, check_params, uniform_tree
+from ..numbers import Number
+from ..sources.uniform import ORDERS, check_params, leaf_count, levels, uniform_tree
 from ..tree import DEFAULT_MAX_NODES
 
 #: the algorithm whose first guess ``Sweep.guess`` sets
@@ -126,6 +133,8 @@ class Sweep:
     )
     #: MTD(f)'s first guess (None: its default, 0)
     guess: Number | None = None
+    #: outcomes per chance node: regular *-minimax trees (0: trees without chance nodes)
+    chance: int = 0
 
     def check(self, max_nodes: int = DEFAULT_MAX_NODES) -> None:
         """Refuse a sweep that cannot run, before any tree is built."""
@@ -135,9 +144,12 @@ class Sweep:
             raise UsageError("the sweep needs at least one branching factor and one depth")
         for b in self.branchings:
             for d in self.depths:
-                check_params(b, d, self.lo, self.hi, self.order)
+                check_params(b, d, self.lo, self.hi, self.order, self.chance)
         b, d = max(self.branchings), max(self.depths)
-        nodes = sum(b**k for k in range(d + 1))
+        nodes, width = 1, 1
+        for k in levels(b, d, self.chance)[:-1]:
+            width *= k
+            nodes += width
         if nodes > max_nodes:
             raise UsageError(
                 f"b={b} d={d} makes trees of {nodes:,} nodes, more than --max-nodes {max_nodes:,}"
@@ -147,6 +159,11 @@ class Sweep:
             if algo.needs_bound:
                 raise UsageError(
                     f"{algo.name} needs a bound; experiments run algorithms that need none"
+                )
+            if self.chance and not algo.chance:
+                raise UsageError(
+                    f"{algo.name} cannot search chance nodes; with --chance, choose among "
+                    + ", ".join(a.name for a in ALGORITHMS if a.chance)
                 )
         if self.guess is not None and GUESS_ALGORITHM not in self.algorithms:
             raise UsageError(
@@ -164,15 +181,14 @@ class Sweep:
         ]
 
 
-def tree_seed(seed: int, b: int, d: int, trial: int) -> int:
-    """The seed of trial ``trial`` of (b, d) in the sweep seeded ``seed``.
+def tree_seed(seed: int, b: int, d: int, trial: int, chance: int = 0) -> int:
+    """The seed of trial ``trial`` of (b, d) in the sweep seeded ``seed`` (and ``chance``).
 
-    A hash of the four numbers (BLAKE2b, 64 bits): the same everywhere, in every
+    A hash of the numbers (BLAKE2b, 64 bits): the same everywhere, in every
     process, independent of the rest of the grid.
     """
-    digest = hashlib.blake2b(
-        f"gtsearch-experiment {seed} {b} {d} {trial}".encode(), digest_size=8
-    ).digest()
+    text = f"gtsearch-experiment {seed} {b} {d} {trial}" + (f" chance {chance}" if chance else "")
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
 
@@ -221,8 +237,10 @@ def run_cell(sweep: Sweep, b: int, d: int, trial: int) -> list[dict[str, Any]]:
 
     Raises CheckFailed if two exact results disagree (a regression check on every tree).
     """
-    seed = tree_seed(sweep.seed, b, d, trial)
-    tree = uniform_tree(b, d, seed=seed, lo=sweep.lo, hi=sweep.hi, order=sweep.order)
+    seed = tree_seed(sweep.seed, b, d, trial, sweep.chance)
+    tree = uniform_tree(
+        b, d, seed=seed, lo=sweep.lo, hi=sweep.hi, order=sweep.order, chance=sweep.chance
+    )
     records = []
     for name in sweep.algorithms:
         algo = find_algorithm(name)
@@ -232,6 +250,7 @@ def run_cell(sweep: Sweep, b: int, d: int, trial: int) -> list[dict[str, Any]]:
         r = search(tree, algo, bound=params.get("bound"))
         records.append(
             {
+                **({"chance": sweep.chance} if sweep.chance else {}),
                 "b": b,
                 "d": d,
                 "trial": trial,
@@ -242,7 +261,7 @@ def run_cell(sweep: Sweep, b: int, d: int, trial: int) -> list[dict[str, Any]]:
                 "hi": sweep.hi,
                 "algorithm": r.algorithm,
                 "params": params or None,
-                "value": r.value,
+                "value": r.extra.get("value_exact", r.value),
                 "exact": r.exact,
                 "leaves": r.leaves,
                 "distinct_leaves": r.extra.get("distinct_leaves", r.leaves),
@@ -259,9 +278,9 @@ def run_cell(sweep: Sweep, b: int, d: int, trial: int) -> list[dict[str, Any]]:
 def check_agreement(records: Sequence[dict[str, Any]]) -> None:
     """Raise CheckFailed when the exact results of one tree differ."""
     exact = [(r["algorithm"], r["value"]) for r in records if r["exact"]]
-    if len({v for _, v in exact}) > 1:
+    if len({Fraction(v) if isinstance(v, str) else v for _, v in exact}) > 1:
         r = records[0]
-        said = ", ".join(f"{a} {format_number(v)}" for a, v in exact)
+        said = ", ".join(f"{a} {v}" for a, v in exact)
         raise CheckFailed(
             f"b={r['b']} d={r['d']} trial {r['trial']} (tree seed {r['tree_seed']}, "
             f"order {r['order']}): the algorithms disagree: {said}"
@@ -307,10 +326,17 @@ def iter_sweep(
 
 
 # -- records in and out --------------------------------------------------------------------
+def record_keys(records: Sequence[dict[str, Any]]) -> tuple[str, ...]:
+    """The keys of the records, in order: RECORD_KEYS, and ``chance`` for *-minimax sweeps."""
+    return (("chance",) if records and "chance" in records[0] else ()) + RECORD_KEYS
+
+
 def records_jsonl(records: Iterable[dict[str, Any]]) -> str:
     """One JSON object per record and line."""
     return "".join(
-        json.dumps({k: r.get(k) for k in RECORD_KEYS}, allow_nan=False) + "\n" for r in records
+        json.dumps({k: r[k] for k in ("chance",) if k in r} | {k: r.get(k) for k in RECORD_KEYS})
+        + "\n"
+        for r in records
     )
 
 
@@ -336,7 +362,7 @@ def read_records(path: str) -> list[dict[str, Any]]:
                 f"{path}:{number}: not a JSON line ({e}); --merge reads the "
                 "JSON lines of 'experiment -o FILE.jsonl'"
             ) from None
-        if not isinstance(rec, dict) or set(rec) != set(RECORD_KEYS):
+        if not isinstance(rec, dict) or set(rec) - {"chance"} != set(RECORD_KEYS):
             raise GtsearchError(
                 f"{path}:{number}: not an experiment record (expected the keys "
                 f"{', '.join(RECORD_KEYS)})"
@@ -357,7 +383,7 @@ def merge_records(groups: Iterable[Sequence[dict[str, Any]]]) -> list[dict[str, 
     sweep: dict[str, Any] | None = None
     for group in groups:
         for rec in group:
-            this = {k: rec[k] for k in SWEEP_KEYS}
+            this = {k: rec[k] for k in SWEEP_KEYS} | {"chance": rec.get("chance", 0)}
             if sweep is None:
                 sweep = this
             elif this != sweep:
@@ -372,7 +398,8 @@ def merge_records(groups: Iterable[Sequence[dict[str, Any]]]) -> list[dict[str, 
                     "files twice: shards must not overlap"
                 )
             seen.add(key)
-            if rec["tree_seed"] != tree_seed(rec["seed"], rec["b"], rec["d"], rec["trial"]):
+            chance = rec.get("chance", 0)
+            if rec["tree_seed"] != tree_seed(rec["seed"], rec["b"], rec["d"], rec["trial"], chance):
                 raise UsageError(
                     f"b={key[0]} d={key[1]} trial {key[2]}: tree seed "
                     f"{rec['tree_seed']} does not follow from seed {rec['seed']}"
@@ -386,7 +413,8 @@ def merge_records(groups: Iterable[Sequence[dict[str, Any]]]) -> list[dict[str, 
 
 
 def _sweep_text(s: dict[str, Any]) -> str:
-    return f"seed {s['seed']} order {s['order']} values {s['lo']}:{s['hi']}"
+    chance = f" chance {s['chance']}" if s.get("chance") else ""
+    return f"seed {s['seed']} order {s['order']} values {s['lo']}:{s['hi']}{chance}"
 
 
 def _cells_of(records: Sequence[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
@@ -426,6 +454,8 @@ def summarize(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         n = len(xs)
         mean = math.fsum(xs) / n
         sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+        chance = group[0].get("chance", 0)
+        full = leaf_count(b, d, chance)
         rows.append(
             {
                 "b": b,
@@ -436,9 +466,10 @@ def summarize(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                 "stderr": sd / math.sqrt(n),
                 "min": int(min(xs)),
                 "max": int(max(xs)),
-                "share": mean / full_tree(b, d),
-                "minimal_tree": minimal_tree(b, d),
-                "full_tree": full_tree(b, d),
+                "share": mean / full,
+                # Knuth & Moore's minimal tree has no meaning with chance nodes
+                "minimal_tree": None if chance else minimal_tree(b, d),
+                "full_tree": full,
                 "mean_distinct": math.fsum(float(r["distinct_leaves"]) for r in group) / n,
             }
         )
@@ -456,6 +487,8 @@ def growth(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """
     by_key: dict[tuple[int, str], dict[int, float]] = {}
     for row in rows:
+        if "minimal_tree" in row and row["minimal_tree"] is None:  # chance nodes: no R(b)
+            continue
         by_key.setdefault((row["b"], row["algorithm"]), {})[row["d"]] = row["mean"]
     out = []
     for (b, name), means in by_key.items():
@@ -489,6 +522,7 @@ def growth(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 __all__ = [
     "Sweep",
+    "record_keys",
     "full_tree",
     "growth",
     "merge_records",

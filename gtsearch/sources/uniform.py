@@ -13,6 +13,14 @@ Orders:
   the others values no better for the mover, drawn from the range and sorted.
 - ``worst``: the same with the children in the opposite order (best last).
 
+Regular *-minimax trees (Ballard's "regular" trees, ``chance`` C > 0): the
+levels alternate between decision nodes and chance nodes; every decision
+node has B children, each a chance node with C equally likely outcomes,
+each outcome a decision node of the other player, and below the D-th level
+of decision nodes the outcomes are the leaves.  So D decision levels put
+the leaves at depth 2D, (B*C)**D of them, drawn like a random tree's (only
+``random`` order: "best first" has no meaning for an average).
+
 Leaves are produced in preorder, so writing needs memory for one line of
 pending siblings per level only, whatever the size of the tree.
 """
@@ -35,6 +43,12 @@ _SYNTAX = {
     "yaml": ("[", "]", ", "),
     "sexp": ("(", ")", " "),
 }
+#: and a chance node whose outcomes are equally likely
+_CHANCE = {
+    "json": ('{"chance":[', "]}"),
+    "yaml": ("{chance: [", "]}"),
+    "sexp": ("(:chance ", ")"),
+}
 
 
 def parse_value_range(text: str) -> tuple[int, int]:
@@ -50,7 +64,7 @@ def parse_value_range(text: str) -> tuple[int, int]:
         ) from None
 
 
-def check_params(branching: int, depth: int, lo: int, hi: int, order: str) -> None:
+def check_params(branching: int, depth: int, lo: int, hi: int, order: str, chance: int = 0) -> None:
     if branching < 1:
         raise UsageError(f"--branching must be 1 or more, got {branching}")
     if depth < 0:
@@ -59,6 +73,29 @@ def check_params(branching: int, depth: int, lo: int, hi: int, order: str) -> No
         raise UsageError(f"--values LO:HI needs LO <= HI, got {lo}:{hi}")
     if order not in ORDERS:
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
+    if chance < 0:
+        raise UsageError(f"--chance must be 1 or more (outcomes per chance node), got {chance}")
+    if chance and order != "random":
+        raise UsageError(
+            f"--order {order} orders the children of decision nodes by value; trees with "
+            "--chance are random: drop --order"
+        )
+
+
+def levels(branching: int, depth: int, chance: int = 0) -> list[int]:
+    """The children of a node at each level, from the root to the leaves (which have none).
+
+    A uniform tree has ``branching`` at every level above the leaves; a regular
+    *-minimax tree (``chance`` > 0) alternates ``branching`` (decision nodes) and
+    ``chance`` (chance nodes) over ``depth`` decision levels, 2 * depth levels in all.
+    """
+    if not chance:
+        return [branching] * depth + [0]
+    return [branching, chance] * depth + [0]
+
+
+def leaf_count(branching: int, depth: int, chance: int = 0) -> int:
+    return int((branching * max(chance, 1)) ** depth)
 
 
 def leaf_values(
@@ -69,13 +106,14 @@ def leaf_values(
     lo: int = -100,
     hi: int = 100,
     order: str = "random",
+    chance: int = 0,
 ) -> Iterator[int]:
-    """The leaf values of the uniform tree, left to right."""
-    check_params(branching, depth, lo, hi, order)
+    """The leaf values of the uniform tree (with ``chance``: the regular *-minimax tree)."""
+    check_params(branching, depth, lo, hi, order, chance)
     rng = random.Random(seed)
     if order == "random":
         draw = rng.randint
-        for _ in range(branching**depth):
+        for _ in range(leaf_count(branching, depth, chance)):
             yield draw(lo, hi)
         return
     best = order == "best"
@@ -111,34 +149,41 @@ def uniform_tree(
     hi: int = 100,
     order: str = "random",
     root_max: bool = True,
+    chance: int = 0,
 ) -> Tree:
     """The same tree as :func:`write_uniform` writes, built straight into the flat arrays."""
-    values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order)
-    size = sum(branching**k for k in range(depth + 1))
+    values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order, chance=chance)
+    kids = levels(branching, depth, chance)
+    top = len(kids) - 1
     # subtree size by level, so end[] follows without a stack of open nodes
-    sub = [1] * (depth + 1)
-    for k in range(depth - 1, -1, -1):
-        sub[k] = 1 + branching * sub[k + 1]
-    end = index_array(size)
+    sub = [1] * len(kids)
+    for k in range(top - 1, -1, -1):
+        sub[k] = 1 + kids[k] * sub[k + 1]
+    end = index_array(sub[0])
     vals = array("d")
+    marks = bytearray(sub[0]) if chance else None
     level_of: list[int] = [0]
     nan = float("nan")
     n = 0
     while level_of:
         k = level_of.pop()
         end.append(n + sub[k])
-        if k == depth:
+        if k == top:
             vals.append(next(values))
         else:
             vals.append(nan)
-            level_of.extend([k + 1] * branching)
+            level_of.extend([k + 1] * kids[k])
+            if marks is not None and k % 2:
+                marks[n] = 1
         n += 1
+    name = f"gen b={branching} d={depth}" + (f" chance={chance}" if chance else "")
     return Tree(
         end,
         vals,
         root_max=root_max,
-        source=f"gen b={branching} d={depth} seed={seed}",
-        n_leaves=branching**depth,
+        source=f"{name} seed={seed}",
+        n_leaves=leaf_count(branching, depth, chance),
+        chance=marks,
     )
 
 
@@ -153,20 +198,29 @@ def write_uniform(
     hi: int = 100,
     order: str = "random",
     chunk: int = 1 << 16,
+    chance: int = 0,
 ) -> None:
-    """Write the uniform tree's bare form to ``out``, streaming (constant memory)."""
+    """Write the uniform tree's bare form to ``out``, streaming (constant memory).
+
+    With ``chance``, the regular *-minimax tree: its chance nodes are the one
+    thing written in the full form (``{"chance": [...]}``, ``(:chance ...)``).
+    """
     opening, closing, sep = _SYNTAX[fmt]
-    values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order)
+    values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order, chance=chance)
+    kids = levels(branching, depth, chance)
+    top = len(kids) - 1
+    openings = [_CHANCE[fmt][0] if chance and k % 2 else opening for k in range(top)]
+    closings = [_CHANCE[fmt][1] if chance and k % 2 else closing for k in range(top)]
     parts: list[str] = []
     # remaining[k]: children still to write at level k of the open path
     remaining: list[int] = []
     level = 0
     while True:
-        if level == depth:
+        if level == top:
             parts.append(str(next(values)))
         else:
-            parts.append(opening)
-            remaining.append(branching)
+            parts.append(openings[level])
+            remaining.append(kids[level])
             level += 1
             continue
         # climb until a level has a next sibling to write
@@ -177,7 +231,7 @@ def write_uniform(
                 break
             remaining.pop()
             level -= 1
-            parts.append(closing)
+            parts.append(closings[level])
         else:
             break
         if len(parts) >= chunk:

@@ -1,0 +1,153 @@
+"""S-expression atoms: tokens as the reader classifies them, names and strings as the writer quotes them.
+
+Shared by the reader and the writer of :mod:`gtsearch.formats.sexp`: the token
+regular expressions, what kind of atom a token is and how a message names it,
+numbers checked as every reader checks values, and the quoting that makes a
+name or a string read back as itself.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..numbers import too_large
+from .shape import number_problem
+from .tokens import shown
+
+END = r'(?![^\s()";])'
+TOKEN = re.compile(
+    r"(?:\s+|;[^\n]*(?![^\n]))*(?:"
+    r"(\()"  # 1
+    r"|(\))"  # 2
+    r"|([+-]?(?:0|[1-9][0-9]*))"
+    + END  # 3 integer
+    + r"|([+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)"
+    + END  # 4 float
+    + r'|("(?:[^"\\]|\\.)*")'  # 5 string
+    r'|([^\s()";]+)'  # 6 other atom
+    r'|(")'  # 7 unterminated
+    r"|(\Z)"  # 8 the end
+    r")",
+    re.S,
+)
+# A run of small integers, read in one match (most of a bare tree's leaves).
+INT15 = r"[+-]?(?:0|[1-9][0-9]{0,14})" + END
+RUN = re.compile("(" + INT15 + r"(?:\s+" + INT15 + "){0,4095})")  # 4,096 at most: see tokens.INT15
+# A named leaf, (name . 3), read in one match.
+PAIR = re.compile(
+    r'\(\s*(?:"([^"\\]*)"|([^\s()";0-9+\-.:#][^\s()";]*))\s+\.\s+(' + INT15 + r")\s*\)"
+)
+NUMBERISH = re.compile(r"[+-]?\.?[0-9]")
+NOT_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)\Z", re.I)
+ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|["\\ntr]|.?)', re.S)
+ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t", "r": "\r"}
+BOOLEANS = ("#t", "#f", "#true", "#false")
+
+
+# atom kinds
+INT, FLOAT, STRING, SYMBOL, KEYWORD, DOT, BAD = range(7)
+
+
+class AtomError(Exception):
+    def __init__(self, message: str, pos: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+
+
+def unescape(tok: str, pos: int) -> str:
+    body = tok[1:-1]
+    if "\\" not in body:
+        return body
+
+    def one(m: re.Match[str]) -> str:
+        e = m.group(1)
+        if len(e) > 1:
+            code = int(e[1:], 16)
+            if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+                raise AtomError(
+                    f"invalid escape {m.group()!r} in a string: not a character",
+                    pos + 1 + m.start(),
+                )
+            return chr(code)
+        if e in ESCAPES:
+            return ESCAPES[e]
+        raise AtomError(f"invalid escape {m.group()!r} in a string", pos + 1 + m.start())
+
+    return ESCAPE.sub(one, body)
+
+
+def describe(kind: int, tok: str, value: Any) -> str:
+    """What an atom is, for "expected ..., got ..." messages."""
+    if kind == STRING:
+        return f"the string {shown(value)}"
+    if kind == KEYWORD:
+        return f"the keyword {shown(tok)}"
+    if kind == DOT:
+        return "'.'"
+    if tok in BOOLEANS:
+        return f"the boolean {tok!r}"
+    if tok == "nil":
+        return "'nil' (null)"
+    if kind == SYMBOL:
+        return f"the symbol {shown(tok)}"
+    return shown(tok)
+
+
+def classify(g: int, tok: str, pos: int) -> tuple[int, Any]:
+    if g == 3:
+        if len(tok) >= 4000:
+            raise AtomError(too_large(tok), pos)
+        return INT, int(tok)
+    if g == 4:
+        return FLOAT, float(tok)
+    if g == 5:
+        return STRING, unescape(tok, pos)
+    if tok == ".":
+        return DOT, None
+    if tok.startswith(":"):
+        return KEYWORD, None
+    if NOT_FINITE.match(tok):
+        return FLOAT, float(tok)
+    if NUMBERISH.match(tok):
+        raise AtomError(f"invalid number {shown(tok)}", pos)
+    if tok[0] == "#" or tok == "nil":
+        return BAD, None
+    return SYMBOL, tok
+
+
+def atom_number(kind: int, value: Any, tok: str, what: str, pos: int, expected: str) -> int | float:
+    """A number token checked as every reader checks values; another atom is a syntax error."""
+    if kind == INT or kind == FLOAT:
+        problem = number_problem(value, tok, what)
+        if problem is not None:
+            raise AtomError(problem, pos)
+        return value  # type: ignore[no-any-return]
+    raise AtomError(f"{expected}, got {describe(kind, tok, value)}", pos)
+
+
+SYMBOL_OK = re.compile(r"[^\s()\";0-9+\-.:#'`,\\|\[\]{}][^\s()\";\\]*\Z")
+QUOTE = re.compile('["\\\\]|[^\\x20-\\x7e\\xa0-\\ud7ff\\ue000-\\ufffd\\U00010000-\\U0010ffff]')
+NAMED_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def escape_char(m: re.Match[str]) -> str:
+    ch = m.group()
+    named = NAMED_ESCAPES.get(ch)
+    if named is not None:
+        return named
+    code = ord(ch)
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def sexp_str(s: str) -> str:
+    """A double-quoted string with escapes."""
+    return '"' + QUOTE.sub(escape_char, s) + '"'
+
+
+def sexp_name(s: str) -> str:
+    """A name as a symbol when it reads back as one, else as a string."""
+    if SYMBOL_OK.match(s) and s != "nil" and not NOT_FINITE.match(s) and s.isprintable():
+        return s
+    return sexp_str(s)

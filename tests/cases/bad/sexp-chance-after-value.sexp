@@ -1,0 +1,1 @@
+(roll :value 3 :chance 1 2)

@@ -1,0 +1,1 @@
+((3 12) (roll :chance :weights (1)))

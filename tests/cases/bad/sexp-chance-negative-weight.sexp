@@ -1,0 +1,1 @@
+(:chance :weights (1 -0.5) 1 2)

@@ -1,0 +1,1 @@
+(:chance :weights ("1" 3) 1 2)

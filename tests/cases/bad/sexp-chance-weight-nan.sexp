@@ -1,0 +1,1 @@
+(:chance :weights (nan 1) 1 2)

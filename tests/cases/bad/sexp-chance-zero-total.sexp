@@ -1,0 +1,1 @@
+((roll :chance :weights (0 0) (4 6) (2 8)) 3)
