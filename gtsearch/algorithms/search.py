@@ -53,6 +53,7 @@ def search(
         leaf_order=_leaf_paths(tree, stats.leaves) if leaf_order else None,
         params=params,
         extra=stats.extra,
+        tree=tree,
     )
 
 

@@ -9,12 +9,13 @@ the way Russell & Norvig's Figure 5.5 draws alpha-beta: a leaf evaluated is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..algorithms import Algorithm, find_algorithm, search
 from ..algorithms.events import Cutoff, Event, Leaf, Result, Return, Take
+from ..algorithms.explored import search_types, searched_nodes, value_ranges
 from ..algorithms.steps import TRACERS, trace
 from ..errors import UsageError
 from ..numbers import INF, Number
@@ -43,10 +44,17 @@ class SearchView:
     cutoffs: dict[int, Cutoff] = field(default_factory=dict)
     #: every event, kept when asked (the HTML replay needs them)
     events: list[Event] | None = None
+    #: node -> "PV", "CUT" or "ALL" as the search found them (docs/algorithms.md), when asked
+    node_types: dict[int, str] | None = None
+    #: the path of this view's root in the whole tree (a focused view: see render.focus)
+    focus: tuple[int, ...] = ()
+    #: a collapsed view: only these nodes have their children drawn (None: every node)
+    expanded: frozenset[int] | None = None
 
     @property
     def labels(self) -> Labels:
-        return Labels(self.tree)
+        """Node labels; an unnamed node of a focused view keeps its path in the whole tree."""
+        return Labels(self.tree, prefix=self.focus)
 
     def is_cut(self, n: int) -> bool:
         """Whether n heads a pruned subtree: nothing below it evaluated, its parent searched."""
@@ -82,11 +90,14 @@ def build_view(
     alpha: Number | None = None,
     beta: Number | None = None,
     keep_events: bool = False,
+    node_types: bool = False,
 ) -> SearchView:
     """Run the search (the fast algorithm for the result and PV, the trace for the rest).
 
     An algorithm without a teaching trace (gtsearch.algorithms.steps.TRACERS) is drawn
     from its result alone: the leaves it evaluated, no cutoffs, no events.
+    ``node_types`` labels the nodes with their types as the search found them
+    (:func:`gtsearch.algorithms.explored.search_types`).
     """
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
     traced = algo.name in TRACERS
@@ -129,38 +140,14 @@ def build_view(
         pv,
         cutoffs,
         events if keep_events else None,
+        search_types(tree, rank, pv) if node_types else None,
     )
 
 
-def searched_nodes(tree: Tree, leaves: Iterable[int]) -> bytearray:
-    """1 for every node at or above an evaluated leaf."""
-    parent = tree.parent
-    out = bytearray(tree.n_nodes)
-    for n in leaves:
-        while n >= 0 and not out[n]:
-            out[n] = 1
-            n = parent[n]
-    return out
-
-
-def value_ranges(tree: Tree, leaves: Iterable[int]) -> dict[int, tuple[Number, Number]]:
-    """The (lo, hi) that the evaluated leaves prove, for every node above one of them."""
-    done = set(leaves)
-    searched = searched_nodes(tree, done)
-    end = tree.end
-    ranges: dict[int, tuple[Number, Number]] = {}
-    unknown = (-INF, INF)
-    for n in range(tree.n_nodes - 1, -1, -1):  # children before their parent
-        if not searched[n]:
-            continue
-        if end[n] == n + 1:
-            v = tree.number(n)
-            ranges[n] = (v, v)
-            continue
-        kids = [ranges.get(c, unknown) for c in tree.children(n)]
-        pick = max if tree.is_max(n) else min
-        ranges[n] = (pick(x for x, _ in kids), pick(y for _, y in kids))
-    return ranges
+def bare_view(tree: Tree) -> SearchView:
+    """A view of no search: what the pictures need to draw the bare tree (``to_svg(state=False)``)."""
+    result = SearchResult("", 0, True, None, (), (), 0, tree.n_leaves, 0.0, tree=tree)
+    return SearchView(tree, "", result, {}, bytearray(tree.n_nodes), {}, [0])
 
 
 class RangeTracker:
@@ -211,7 +198,7 @@ def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
     if view.events is None:
         raise ValueError("the view was built without its events (keep_events=True)")
     tree = view.tree
-    labels = Labels(tree)
+    labels = view.labels
     end = tree.end
     searched = view.searched
     ranges = RangeTracker(tree)
@@ -261,6 +248,7 @@ def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
 __all__ = [
     "RangeTracker",
     "SearchView",
+    "bare_view",
     "build_view",
     "range_text",
     "replay_steps",
