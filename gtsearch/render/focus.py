@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..algorithms.events import Cutoff, Event, Result, Start, State, Take
+from ..algorithms.events import Cutoff, Event, Leaf, Result, Return, Start, State, Take
 from ..errors import UsageError
 from ..tree import Meta, Tree, index_array
 from .labels import format_path
@@ -142,6 +142,8 @@ def _shift(ev: Event, f: int, e: int) -> Event | None:
             purged=_states(ev.purged, f, e) or (),
             open=_states(ev.open, f, e),
         )
+    if isinstance(ev, (Leaf, Return)) and ev.node == f:  # its parent is not in the picture
+        return replace(ev, node=0, parent_best=None)
     return replace(ev, node=ev.node - f)
 
 
