@@ -286,7 +286,7 @@ def to_tikz(
     width, height = lay.width * PT + 2, lay.height * PT + 2
     return (
         f"% gtsearch: {title}\n"
-        "% compile with pdflatex (or lualatex, xelatex); one page, the size of the picture\n"
+        "% compile with pdflatex: one page, the size of the picture\n"
         "\\documentclass{article}\n"
         f"\\usepackage[paperwidth={width:.1f}pt, paperheight={height:.1f}pt, margin=0pt]"
         "{geometry}\n"
