@@ -32,14 +32,12 @@ def top_depth(tree: Tree, limit: int = MAX_NOTEBOOK_NODES) -> int | None:
     """The depth to cut a bare drawing at so that at most ``limit`` nodes are drawn (None: all)."""
     if tree.n_nodes <= limit:
         return None
-    per_level: dict[int, int] = {}
-    for d in tree.depth:
-        per_level[d] = per_level.get(d, 0) + 1
-    drawn, depth = 0, 0
-    while drawn + per_level.get(depth, 0) <= limit:
-        drawn += per_level.get(depth, 0)
-        depth += 1
-    return max(depth - 1, 0)
+    import numpy as np
+
+    per_level = np.bincount(np.frombuffer(tree.depth, dtype=np.dtype(tree.depth.typecode)))
+    drawn = np.cumsum(per_level)
+    # the deepest level whose nodes, with all above them, are at most `limit`
+    return max(int(np.searchsorted(drawn, limit, side="right")) - 1, 0)
 
 
 def tree_svg(tree: Tree) -> str:
