@@ -67,7 +67,8 @@ class Exercise(NamedTuple):
     def heading(self) -> str:
         """One line naming the exercise: ``Exercise 2: alphabeta, b=3, d=3, values 0..40, seed 7``."""
         s = self.settings
-        params = "".join(f", {k} {v}" for k, v in self.params.items())
+        params = ", ".join(f"{k} {v}" for k, v in self.params.items())
+        params = f" ({params})" if params else ""
         order = "" if s["order"] == "random" else f", {s['order']}-first order"
         return (
             f"Exercise {self.number}: {self.algorithm}{params} on a uniform tree "
