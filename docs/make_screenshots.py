@@ -1,25 +1,37 @@
-"""Remake the pictures of docs/pictures.md and the README: terminal drawings, tree pictures, the replays.
+"""Remake the pictures of docs/pictures.md, docs/classroom.md and the README.
 
-Terminal drawings go rich → SVG → PNG; the PNG files stay in docs/ beside the pages.
+Terminal drawings go rich → SVG → PNG; the worksheet and its answer key are
+screenshots of the pages ``gtsearch exercise --format html`` writes; the TikZ
+figure is ``show --tikz`` compiled by pdflatex and turned into PNG by
+pdftoppm.  The PNG files stay in docs/ beside the pages.
 
-Needs the Debian package chromium and the Python package playwright (the
-``browser`` extra); no browser is downloaded.  Run from the repository:
+Needs the Debian packages chromium, texlive-latex-base,
+texlive-latex-recommended, texlive-pictures and poppler-utils, and the Python
+package playwright (the ``browser`` extra); no browser is downloaded.  Run
+from the repository, naming the pictures to remake (all of them without names):
 
     python docs/make_screenshots.py
+    python docs/make_screenshots.py worksheet answer-key tikz-aima-alphabeta
 """
 
 from __future__ import annotations
 
 import io
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 from gtsearch import load_tree
+from gtsearch.algorithms import find_algorithm
+from gtsearch.classroom.exercises import Spec, make_exercises
 from gtsearch.render.replay import to_html
 from gtsearch.render.svg import to_svg
 from gtsearch.render.terminal import Options, print_view
+from gtsearch.render.tikz import to_tikz
 from gtsearch.render.view import build_view
+from gtsearch.render.worksheet import answers_html, worksheet_html
 
 DOCS = Path(__file__).resolve().parent
 REPO = DOCS.parent
@@ -75,12 +87,48 @@ def chance_shots(tmp: Path) -> list[tuple[Path, Path, str | None, int]]:
     ]
 
 
+def tikz_png(tmp: Path, name: str) -> None:
+    """``gtsearch show sample_trees/aima-fig5-2.yaml --node-types --tikz`` → pdflatex → PNG."""
+    view = build_view(load_tree(str(REPO / "sample_trees/aima-fig5-2.yaml")), node_types=True)
+    (tmp / f"{name}.tex").write_text(
+        to_tikz(view, source="sample_trees/aima-fig5-2.yaml"), encoding="utf-8"
+    )
+    subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"],
+        cwd=tmp,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "144", "-singlefile", f"{name}.pdf", str(DOCS / name)],
+        cwd=tmp,
+        check=True,
+    )
+    print(f"wrote docs/{name}.png")
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
+    wanted = set(sys.argv[1:])
     tmp = DOCS / "_tmp"
     tmp.mkdir(exist_ok=True)
     shots: list[tuple[Path, Path, str | None, int]] = []  # (page, png, selector, steps)
+
+    # docs/classroom.md: `gtsearch exercise --seed 1 --format html -o sheet.html`
+    exercises = make_exercises(Spec(find_algorithm("alphabeta"), {}), seed=1, count=1)
+    for html, name in (
+        (worksheet_html(exercises), "worksheet"),
+        (answers_html(exercises), "answer-key"),
+    ):
+        page = tmp / f"{name}.html"
+        page.write_text(html, encoding="utf-8")
+        shots.append((page, DOCS / f"{name}.png", "body", 0))
+    if not wanted or "tikz-aima-alphabeta" in wanted:
+        if shutil.which("pdflatex") and shutil.which("pdftoppm"):
+            tikz_png(tmp, "tikz-aima-alphabeta")
+        else:
+            print("pdflatex or pdftoppm is missing: the TikZ figure is not remade", file=sys.stderr)
 
     for sample, algo, name in (
         ("sample_trees/aima-fig5-2.yaml", "alphabeta", "show-aima-alphabeta"),
@@ -112,6 +160,8 @@ def main() -> int:
     shots.append((page, DOCS / "replay-wikipedia-alphabeta.png", None, 27))
     shots += chance_shots(tmp)
 
+    if wanted:
+        shots = [shot for shot in shots if shot[1].stem in wanted]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for source, png, selector, steps in shots:

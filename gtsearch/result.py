@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .numbers import Number, exact, format_exact, format_number
+
+if TYPE_CHECKING:
+    from .tree import Tree
 
 _NOTHING: Mapping[str, Any] = MappingProxyType({})
 
@@ -32,6 +35,24 @@ class SearchResult(NamedTuple):
     leaf_order: tuple[tuple[int, ...], ...] | None = None
     params: Mapping[str, Any] = _NOTHING
     extra: Mapping[str, Any] = _NOTHING
+    #: the tree searched (search() sets it), so that a notebook can draw the search
+    tree: Tree | None = None
+
+    def __repr__(self) -> str:
+        """The fields without the tree, which is shown by its size only."""
+        fields = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._fields if k != "tree")
+        tree = "None" if self.tree is None else f"<{self.tree.n_nodes} nodes>"
+        return f"SearchResult({fields}, tree={tree})"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's rich display: the result's table and the tree with the search's marks.
+
+        The drawing is gtsearch.render.notebook's, imported when a notebook asks
+        (the one exception to the layers, see tests/test_architecture.py).
+        """
+        from .render.notebook import result_html
+
+        return result_html(self)
 
     def exact_value(self) -> Fraction:
         """The value as an exact rational: ``value_exact`` where the algorithm gave one."""

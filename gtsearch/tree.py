@@ -454,6 +454,16 @@ class Tree:
         root = "" if self.root_max else ", root=min"
         return f"Tree({self.sexp()}{root})"
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter's rich display: the tree drawn as SVG (its top levels when it is large).
+
+        The drawing is gtsearch.render.notebook's, imported when a notebook asks
+        (the one exception to the layers, see tests/test_architecture.py).
+        """
+        from .render.notebook import tree_svg
+
+        return tree_svg(self)
+
     def __eq__(self, other: object) -> bool:
         """Same shape, values (as written), static values, names, root and metadata."""
         if not isinstance(other, Tree):

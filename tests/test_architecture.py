@@ -13,8 +13,9 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 #: the layer of each top-level name under gtsearch/, lowest first (docs/development.md)
 LAYERS = {
     "errors": 0, "numbers": 0, "result": 0, "tree": 0, "builder": 0, "flat": 0, "summary": 0,
+    "exercise": 0,
     "algorithms": 1, "formats": 1, "sources": 1,
-    "render": 2, "research": 2,
+    "render": 2, "research": 2, "classroom": 2,
     "cli": 3,
     "__init__": 4, "__main__": 4,
 }  # fmt: skip
@@ -23,6 +24,10 @@ ONLY_IN = {"click": {"cli"}}
 #: imported only inside functions (start-up: a small `gtsearch eval` never loads them)
 LAZY = ("rich", "matplotlib")
 MAX_LINES = 600
+#: the one exception to the layers: Jupyter's display hooks (``Tree._repr_svg_``,
+#: ``SearchResult._repr_html_``) must be methods of the ground classes, and they draw with
+#: render; they may import this module, inside a method named ``_repr_*``, and nothing else
+DISPLAY_HOOKS = "gtsearch.render.notebook"
 
 
 def module_name(path: Path) -> str:
@@ -38,13 +43,33 @@ def top(name: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
+def display_hook_imports(tree: ast.Module) -> set[int]:
+    """The ids of the import nodes inside functions named ``_repr_*`` (Jupyter's display hooks)."""
+    return {
+        id(node)
+        for fn in ast.walk(tree)
+        if isinstance(fn, ast.FunctionDef) and fn.name.startswith("_repr_")
+        for node in ast.walk(fn)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+    }
+
+
 def imports(path: Path) -> list[tuple[str, list[str], int]]:
-    """Every import of a module: (absolute module, names imported from it, line)."""
+    """Every import of a module: (absolute module, names imported from it, line).
+
+    An import of :data:`DISPLAY_HOOKS` inside a ``_repr_*`` method is left out.
+    """
     tree = ast.parse(path.read_text(encoding="utf-8"))
     here = module_name(path)
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    hooks = display_hook_imports(tree)
     out = []
     for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and id(node) in hooks:
+            base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+            target = ".".join(base + [node.module or ""]) if node.level else node.module
+            if target == DISPLAY_HOOKS:
+                continue
         if isinstance(node, ast.Import):
             out.extend((alias.name, [], node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -107,6 +132,22 @@ def test_heavy_packages_are_imported_inside_functions(path: Path) -> None:
             continue
         heavy = [n for n in names if n.split(".")[0] in LAZY]
         assert not heavy, f"{path.name}:{node.lineno}: {heavy} imported at module level"
+
+
+def test_only_the_display_hooks_are_excepted() -> None:
+    """The exception above covers Tree._repr_svg_ and SearchResult._repr_html_, nothing else."""
+    excepted = []
+    for path in MODULES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        hooks = display_hook_imports(tree)
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and fn.name.startswith("_repr_"):
+                if any(id(node) in hooks for node in ast.walk(fn)):
+                    excepted.append((module_name(path), fn.name))
+    assert sorted(excepted) == [
+        ("gtsearch.result", "_repr_html_"),
+        ("gtsearch.tree", "_repr_svg_"),
+    ]
 
 
 def test_every_module_has_a_layer() -> None:

@@ -279,24 +279,39 @@ def test_show_errors(tmp_path: Path) -> None:
 
 
 def test_picture_size_limit(tmp_path: Path) -> None:
+    """A picture of more than MAX_PICTURE_NODES nodes is drawn collapsed, with one line saying so."""
     big = tmp_path / "big.json"
     nested: object = 1
     for _ in range(13):
         nested = [nested, nested]
     big.write_text(json.dumps(nested))
-    assert_usage_error(
-        run("show", str(big), "-q", "--svg", str(tmp_path / "big.svg")),
-        f"more than {MAX_PICTURE_NODES:,} nodes",
-        "--max-depth",
-    )
+    result = run("show", str(big), "-q", "--svg", str(tmp_path / "big.svg"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "the tree has 16,383 nodes, too many to draw usefully (a picture of more than "
+        f"{MAX_PICTURE_NODES:,} nodes): drawing the PV with its siblings folded; --focus PATH "
+        "draws one subtree, --max-depth N the top levels"
+    ]
+    nodes, _ = svg_parts((tmp_path / "big.svg").read_text())
+    assert len(nodes) == 1 + 2 * 13  # the PV, and beside each of its nodes one folded sibling
+    folded = [g for g in nodes if g.find(f"{SVG_NS}text[@class='hidden']") is not None]
+    assert len(folded) == 12  # the sibling at the bottom is a leaf: nothing folded below it
     ok = run("show", str(big), "-q", "--max-depth", "4", "--svg", str(tmp_path / "big.svg"))
-    assert ok.exit_code == 0, ok.stderr
+    assert ok.exit_code == 0 and ok.stderr == "", ok.stderr
     nodes = [
         g
         for g in ET.parse(tmp_path / "big.svg").iter(f"{SVG_NS}g")
         if "node" in g.get("class", "").split()
     ]
     assert len(nodes) == 31
+    # even collapsed, a root with more children than that cannot be drawn: say what to do
+    wide = tmp_path / "wide.json"
+    wide.write_text(json.dumps(list(range(MAX_PICTURE_NODES + 1))))
+    assert_usage_error(
+        run("show", str(wide), "-q", "--svg", str(tmp_path / "wide.svg")),
+        f"more than {MAX_PICTURE_NODES:,} nodes",
+        "--max-depth",
+    )
 
 
 # -- DOT, SVG and HTML as files ---------------------------------------------------------------

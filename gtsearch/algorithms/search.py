@@ -64,6 +64,7 @@ def search(
         leaf_order=_leaf_paths(tree, stats.leaves) if leaf_order else None,
         params=shown,
         extra=stats.extra,
+        tree=tree,
     )
 
 

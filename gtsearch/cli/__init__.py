@@ -3,7 +3,7 @@
 Owns the commands and everything a user sees of errors: one module per
 command group (:mod:`.evaluate`: eval; :mod:`.info`: algorithms, validate;
 :mod:`.convert`: convert, gen; :mod:`.show`: show, trace; :mod:`.research`:
-compare, experiment), the shared options, loading and error lines in
+compare, experiment; :mod:`.exercise`: exercise), the shared options, loading and error lines in
 :mod:`.common`, and here the group that maps errors, ^C, a closed pipe and an
 unwritable standard output to exit statuses.  The only package that imports
 click; it may import every other layer.  Command modules are imported only
@@ -38,6 +38,7 @@ COMMANDS: dict[str, str] = {
     "trace": "gtsearch.cli.show:trace_command",
     "compare": "gtsearch.cli.research:compare_command",
     "experiment": "gtsearch.cli.research:experiment_command",
+    "exercise": "gtsearch.cli.exercise:exercise_command",
 }
 
 

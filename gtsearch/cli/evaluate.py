@@ -130,8 +130,8 @@ def eval_command(
             row: Row = (name, load_seconds, result)
             if fmt == "json":
                 click.echo(json_lines([row]), nl=False)
-            else:
-                rows.append(row)
+            else:  # kept for the table: without the tree, so that each file's is freed
+                rows.append((name, load_seconds, result._replace(tree=None)))
             if expected is not None:
                 failed = mismatch(name, expected, result)
                 if failed is not None:

@@ -144,7 +144,7 @@ def compare_command(
         if fmt == "json":
             click.echo(json_lines(rows), nl=False)
         elif fmt == "csv":
-            csv_rows.extend(rows)
+            csv_rows.extend((n, t, r._replace(tree=None)) for n, t, r in rows)  # free the tree
         else:
             assert out is not None
             render_compare(name, tree, results, out)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -10,6 +10,9 @@ from ..algorithms.params import check_one
 from ..errors import UsageError
 from ..numbers import Number
 from ..render.console import console
+
+if TYPE_CHECKING:
+    from ..render.view import SearchView
 from .common import (
     NUMBER,
     STDIN,
@@ -62,10 +65,10 @@ bound_option = click.option(
 @click.option(
     "--max-lines",
     type=click.IntRange(min=0),
-    default=400,
-    show_default=True,
+    default=None,
     metavar="N",
-    help="Stop the terminal drawing after N node lines (0: no limit).",
+    help="Stop the terminal drawing after N node lines (0: no limit). Without it, a "
+    "drawing of more than 400 lines is collapsed to the PV with its siblings folded.",
 )
 @click.option(
     "--fold/--no-fold",
@@ -95,6 +98,35 @@ bound_option = click.option(
     help="Also write one self-contained HTML page that replays the search step by "
     "step ('-': standard output).",
 )
+@click.option(
+    "--tikz",
+    "tikz_out",
+    default=None,
+    metavar="OUT.tex",
+    help="Also write the picture as a LaTeX document with TikZ, for pdflatex ('-': "
+    "standard output).",
+)
+@click.option(
+    "--tikz-body",
+    "tikz_body_out",
+    default=None,
+    metavar="OUT.tex",
+    help="Also write the bare tikzpicture, to \\input into slides or a paper ('-': "
+    "standard output).",
+)
+@click.option(
+    "--node-types",
+    is_flag=True,
+    help="Label every node with Knuth & Moore's type as the search found it: "
+    "PV (type 1), CUT (type 2), ALL (type 3).",
+)
+@click.option(
+    "--focus",
+    default=None,
+    metavar="PATH",
+    help="Draw only the subtree at PATH, child indices from 0 (0.2: the root's first "
+    "child's third child), with the whole search's marks; applies to the pictures too.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Write the files only; no drawing.")
 @input_format_option
 @max_nodes_option
@@ -107,11 +139,15 @@ def show_command(
     leaf_bounds: tuple[Number, Number] | None,
     root: str | None,
     max_depth: int | None,
-    max_lines: int,
+    max_lines: int | None,
     fold: bool,
     dot_out: str | None,
     svg_out: str | None,
     html_out: str | None,
+    tikz_out: str | None,
+    tikz_body_out: str | None,
+    node_types: bool,
+    focus: str | None,
     quiet: bool,
     input_format: str | None,
     max_nodes: int,
@@ -122,26 +158,90 @@ def show_command(
     the value range its evaluated leaves prove (= exact, ≥ / ≤ a bound).
     Leaves show their value and, when evaluated, their place in the order
     (● #3); pruned nodes are dimmed and marked ✂; the PV is marked ★.
-    Depth-first searches name the cutoff that stopped a node. Without a
-    terminal, or with NO_COLOR set, the drawing is plain text.
+    Depth-first searches name the cutoff that stopped a node; --node-types
+    labels every node PV, CUT or ALL (Knuth & Moore's types 1, 2, 3). Without
+    a terminal, or with NO_COLOR set, the drawing is plain text. A tree too
+    large to draw usefully is drawn collapsed (the PV with its siblings
+    folded); --focus PATH draws one subtree.
 
     \b
     Examples:
       gtsearch show tree.yaml
       gtsearch show tree.yaml --algo sss --svg tree.svg --html replay.html
+      gtsearch show tree.yaml --node-types --tikz tree.tex
+      gtsearch show big.json --focus 0.2
       gtsearch show big.json --max-depth 3
       gtsearch show tree.json -a alphabeta --dot - | dot -Tpng -o tree.png
     """
+    from ..render.focus import collapsed, focus_view, parse_path, too_large_note
     from ..render.view import build_view
 
-    outs = [o for o in (dot_out, svg_out, html_out) if o is not None]
+    pictures = {
+        "--dot": dot_out,
+        "--svg": svg_out,
+        "--html": html_out,
+        "--tikz": tikz_out,
+        "--tikz-body": tikz_body_out,
+    }
+    outs = [o for o in pictures.values() if o is not None]
     if sum(1 for o in outs if o == STDIN) > 1:
-        raise UsageError("only one of --dot, --svg and --html can go to standard output ('-')")
+        to_stdout = [k for k, o in pictures.items() if o == STDIN]
+        raise UsageError(f"only one of {', '.join(to_stdout)} can go to standard output ('-')")
+    path = parse_path(focus) if focus is not None else ()
     algorithm, params = check_one([algo], bound, alpha, beta, leaf_bounds)
     tree = load_with_root(file, root, input_format, max_nodes)
     name = display_name(file)
     kwargs: dict[str, Any] = dict(params)
-    view = build_view(tree, algorithm, keep_events=html_out is not None, **kwargs)
+    view = build_view(
+        tree, algorithm, keep_events=html_out is not None, node_types=node_types, **kwargs
+    )
+    view = focus_view(view, path)
+    texts: list[tuple[str, str]] = []
+    if outs:
+        from ..render.svg import MAX_PICTURE_NODES, fits
+
+        picture = view
+        if max_depth is None and not fits(view) and fits(collapsed(view)):
+            picture = collapsed(view)
+            warn(too_large_note(view, f"a picture of more than {MAX_PICTURE_NODES:,} nodes"))
+        texts = pictures_of(
+            picture, max_depth, name, dot_out, svg_out, html_out, tikz_out, tikz_body_out
+        )
+    if not quiet and STDIN not in outs:
+        from ..render.terminal import DEFAULT_MAX_LINES, Options, lines_needed, print_view
+
+        drawing = view
+        if max_lines is None and max_depth is None:
+            if lines_needed(view, fold, DEFAULT_MAX_LINES) > DEFAULT_MAX_LINES:
+                drawing = collapsed(view)
+                warn(too_large_note(view, f"more than {DEFAULT_MAX_LINES} lines"))
+            max_lines = DEFAULT_MAX_LINES
+        print_view(
+            drawing,
+            console(),
+            Options(max_depth=max_depth, max_lines=max_lines or None, fold=fold),
+            source=name,
+        )
+    for out, text in texts:
+        write_output(out, text)
+
+
+def warn(line: str) -> None:
+    """One line on standard error: what show did instead of what was asked."""
+    click.echo(line, err=True)
+
+
+def pictures_of(
+    view: SearchView,
+    max_depth: int | None,
+    name: str,
+    dot_out: str | None,
+    svg_out: str | None,
+    html_out: str | None,
+    tikz_out: str | None,
+    tikz_body_out: str | None,
+) -> list[tuple[str, str]]:
+    """(file, text) of every picture asked for."""
     texts: list[tuple[str, str]] = []
     if dot_out is not None:
         from ..render.svg import to_dot
@@ -155,17 +255,15 @@ def show_command(
         from ..render.replay import to_html
 
         texts.append((html_out, to_html(view, max_depth, source=name)))
-    if not quiet and STDIN not in outs:
-        from ..render.terminal import Options, print_view
+    if tikz_out is not None:
+        from ..render.tikz import to_tikz
 
-        print_view(
-            view,
-            console(),
-            Options(max_depth=max_depth, max_lines=max_lines or None, fold=fold),
-            source=name,
-        )
-    for path, text in texts:
-        write_output(path, text)
+        texts.append((tikz_out, to_tikz(view, max_depth, source=name)))
+    if tikz_body_out is not None:
+        from ..render.tikz import to_tikz
+
+        texts.append((tikz_body_out, to_tikz(view, max_depth, source=name, body=True)))
+    return texts
 
 
 # -- trace ---------------------------------------------------------------------------------

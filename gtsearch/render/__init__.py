@@ -4,10 +4,14 @@ Owns the presentation: the text of values, PVs and node labels
 (:mod:`.labels`), result tables, JSON lines and CSV (:mod:`.tables`), the
 comparison and experiment tables (:mod:`.research`), the text and JSON of a
 step-by-step trace (:mod:`.trace`), what a picture of a search shows
-(:mod:`.view`), the terminal drawing (:mod:`.terminal`), SVG and DOT
-(:mod:`.svg`), the HTML replay (:mod:`.replay`), plots (:mod:`.plot`), the
-one console (:mod:`.console`) and the progress display (:mod:`.progress`).
+(:mod:`.view`), one subtree of it and the collapsed view (:mod:`.focus`), the
+terminal drawing (:mod:`.terminal`), SVG and DOT (:mod:`.svg`), LaTeX/TikZ
+(:mod:`.tikz`), the HTML replay (:mod:`.replay`), Jupyter's displays
+(:mod:`.notebook`), exercises as text, JSON and HTML worksheets
+(:mod:`.worksheet`) and as Moodle XML and GIFT quizzes (:mod:`.quiz`), plots
+(:mod:`.plot`), the one console (:mod:`.console`) and the progress display
+(:mod:`.progress`).
 May import algorithms (to run the searches a view shows), tree, numbers,
-errors and result; rich and matplotlib only inside functions; never click,
-formats or cli.
+errors, result and exercise; rich and matplotlib only inside functions; never
+click, formats, classroom or cli.
 """

@@ -106,10 +106,15 @@ def json_value(v: Any) -> Any:
 
 
 class Labels:
-    """Node labels (the name, else the dotted path of child indices; "root") and paths, remembered."""
+    """Node labels (the name, else the dotted path of child indices; "root") and paths, remembered.
 
-    def __init__(self, tree: Tree) -> None:
+    ``prefix`` is the path of ``tree``'s root in a larger tree (a focused
+    view): unnamed nodes are labelled by their path in that larger tree.
+    """
+
+    def __init__(self, tree: Tree, prefix: Sequence[int] = ()) -> None:
         self.tree = tree
+        self.prefix = tuple(prefix)
         self._paths: dict[int, tuple[int, ...]] = {0: ()}
 
     def path(self, n: int) -> tuple[int, ...]:
@@ -126,7 +131,7 @@ class Labels:
         name = self.tree.names.get(n)
         if name is not None:
             return name
-        path = self.path(n)
+        path = self.prefix + self.path(n)
         return ".".join(map(str, path)) if path else "root"
 
     def player(self, n: int) -> str:

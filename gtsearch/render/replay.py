@@ -7,7 +7,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from ..algorithms.events import Enter, Probe, Start, Take, Window
-from .labels import Labels, format_extended
+from .labels import format_extended
 from .svg import short_range, to_svg
 from .trace import state_text, window_text
 from .view import SearchView, replay_steps
@@ -18,7 +18,7 @@ def replay_data(view: SearchView, source: str | None = None) -> dict[str, Any]:
     if view.events is None:
         raise ValueError("the view was built without its events (keep_events=True)")
     tree = view.tree
-    labels = Labels(tree)
+    labels = view.labels
     steps = list(replay_steps(view))
     for d, ev in zip(steps, view.events, strict=True):
         d["ranges"] = [[n, short_range(t)] for n, t in d["ranges"]]

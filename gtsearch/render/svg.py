@@ -32,6 +32,7 @@ COLOR_PRUNED = "#9a9a9a"
 COLOR_EVALUATED = "#2f6fc9"
 COLOR_MAX = "#b03030"
 COLOR_MIN = "#2b50a8"
+COLOR_TYPE = "#127a7a"
 COLOR_CHANCE = "#7d3c98"
 
 
@@ -65,8 +66,14 @@ class Layout:
     leaf_width: float
 
 
-def drawn_nodes(tree: Tree, max_depth: int | None) -> tuple[list[int], dict[int, int]]:
-    """The nodes a picture shows (preorder), and those at the depth limit with hidden children."""
+def drawn_nodes(
+    tree: Tree, max_depth: int | None, expanded: frozenset[int] | None = None
+) -> tuple[list[int], dict[int, int]]:
+    """The nodes a picture shows (preorder), and those whose children are hidden.
+
+    Children are hidden below the depth limit, and in a collapsed view
+    (``expanded``: the only nodes whose children are drawn) below every other node.
+    """
     end = tree.end
     depth = tree.depth
     nodes: list[int] = []
@@ -80,7 +87,10 @@ def drawn_nodes(tree: Tree, max_depth: int | None) -> tuple[list[int], dict[int,
                 f"the picture would have more than {MAX_PICTURE_NODES:,} nodes "
                 f"(the tree has {size:,}); draw its top with --max-depth N"
             )
-        if max_depth is not None and depth[n] >= max_depth and end[n] > n + 1:
+        folded = max_depth is not None and depth[n] >= max_depth
+        if expanded is not None and n not in expanded:
+            folded = True
+        if folded and end[n] > n + 1:
             hidden[n] = end[n] - n - 1
             n = end[n]
         else:
@@ -88,10 +98,19 @@ def drawn_nodes(tree: Tree, max_depth: int | None) -> tuple[list[int], dict[int,
     return nodes, hidden
 
 
+def fits(view: SearchView, max_depth: int | None = None) -> bool:
+    """Whether the picture of the view has at most MAX_PICTURE_NODES nodes."""
+    try:
+        drawn_nodes(view.tree, max_depth, view.expanded)
+    except GtsearchError:
+        return False
+    return True
+
+
 def layout(view: SearchView, max_depth: int | None = None) -> Layout:
     """Leaves (and nodes at the depth limit) side by side in order, each parent centred above."""
     tree = view.tree
-    nodes, hidden = drawn_nodes(tree, max_depth)
+    nodes, hidden = drawn_nodes(tree, max_depth, view.expanded)
     end = tree.end
     depth = tree.depth
     widest = max(
@@ -149,7 +168,7 @@ def to_svg(
     """
     tree = view.tree
     lay = layout(view, max_depth)
-    labels = Labels(tree)
+    labels = view.labels
     parent = tree.parent
     pv = set(view.pv)
     out: list[str] = []
@@ -241,6 +260,7 @@ def _svg_node(
             cls.append("pv")
             stroke, width = COLOR_PV, 3.0
     name = tree.names.get(n)
+    node_type = view.node_types.get(n) if state and view.node_types is not None else None
     player = "leaf" if leaf else labels.player(n)
     tip = f"{labels.label(n)} ({player})"
     if leaf:
@@ -272,6 +292,11 @@ def _svg_node(
                 f'<text class="name" x="{x:.1f}" y="{y - LEAF_H / 2 - 5:.1f}" font-size="11" '
                 f'text-anchor="middle" fill="#555" {HALO}>{escape(name)}</text>'
             )
+        if node_type is not None:
+            parts.append(
+                f'<text class="node-type" x="{x:.1f}" y="{y + LEAF_H / 2 + 26:.1f}" '
+                f'font-size="10" text-anchor="middle" fill="{COLOR_TYPE}">{node_type}</text>'
+            )
     else:
         if chance:
             parts.append(
@@ -298,6 +323,11 @@ def _svg_node(
                 f'text-anchor="end" fill="{color}" {HALO}>'
                 f"{escape(name)}</text>"
             )
+        if node_type is not None:
+            parts.append(
+                f'<text class="node-type" x="{x + HALF + 8:.1f}" y="{y + 2:.1f}" font-size="10" '
+                f'text-anchor="start" fill="{COLOR_TYPE}" {HALO}>{node_type}</text>'
+            )
         hidden = lay.hidden.get(n)
         if hidden:
             parts.append(
@@ -323,8 +353,8 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
     dashed, the PV's edges bold.  ``dot -Tsvg`` lays it out.
     """
     tree = view.tree
-    nodes, hidden = drawn_nodes(tree, max_depth)
-    labels = Labels(tree)
+    nodes, hidden = drawn_nodes(tree, max_depth, view.expanded)
+    labels = view.labels
     end = tree.end
     parent = tree.parent
     pv = set(view.pv)
@@ -353,6 +383,9 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
                 attrs.append("shape=triangle" if tree.is_max(n) else "shape=invtriangle")
             if n in hidden:
                 text += f"\n… {hidden[n]:,} nodes"
+        kind = view.node_types.get(n) if view.node_types is not None else None
+        if kind is not None:
+            text += f"\n[{kind}]"
         attrs.insert(0, f"label={_dot_string(text)}")
         styles = []
         if not view.searched[n]:
@@ -390,6 +423,7 @@ __all__ = [
     "Layout",
     "MAX_PICTURE_NODES",
     "drawn_nodes",
+    "fits",
     "layout",
     "short_range",
     "to_dot",

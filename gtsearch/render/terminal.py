@@ -40,6 +40,9 @@ STYLE_CHANCE = "bold magenta"
 STYLE_PV = "bold yellow"
 STYLE_EVALUATED = "green"
 STYLE_PRUNED = "dim"
+STYLE_TYPE = "cyan"
+#: the legend's line for --node-types
+TYPES_LEGEND = "[PV] [CUT] [ALL]: Knuth & Moore's node types 1, 2, 3 as the search found them"
 
 
 @dataclass
@@ -71,6 +74,8 @@ def render(
     lines.append(drawing)
     lines.extend(Text(note, style="italic") for note in notes)
     lines.append(Text(LEGEND + (CHANCE_LEGEND if tree.has_chance else ""), style="dim"))
+    if view.node_types is not None:
+        lines.append(Text(TYPES_LEGEND, style="dim"))
     return Group(*lines)
 
 
@@ -108,7 +113,7 @@ def _tree(view: SearchView, opts: Options) -> tuple[RichTree, list[str]]:
     tree = view.tree
     end = tree.end
     depth = tree.depth
-    labels = Labels(tree)
+    labels = view.labels
     pv = set(view.pv)
     notes: list[str] = []
 
@@ -122,6 +127,7 @@ def _tree(view: SearchView, opts: Options) -> tuple[RichTree, list[str]]:
     lines = 1
     accounted = 1
     below_limit = 0
+    folded_away = 0  # below the nodes a collapsed view does not unfold
     stopped = False
     # (node, the rich Tree its children go under), children pushed last-first
     stack: list[tuple[int | tuple[int, int], RichTree]] = []
@@ -158,8 +164,18 @@ def _tree(view: SearchView, opts: Options) -> tuple[RichTree, list[str]]:
             accounted += hidden
             branch.add(_more(hidden))
             continue
+        if view.expanded is not None and n not in view.expanded:
+            hidden = end[n] - n - 1
+            folded_away += hidden
+            accounted += hidden
+            branch.add(_more(hidden))
+            continue
         stack.extend((c, branch) for c in reversed(_groups(view, n, opts)))
 
+    if folded_away:
+        notes.append(
+            f"collapsed: only the PV's nodes are unfolded; {folded_away:,} nodes not shown"
+        )
     if below_limit:
         why = f" (the terminal is {opts.width} columns wide)" if narrow else ""
         notes.append(
@@ -173,6 +189,24 @@ def _tree(view: SearchView, opts: Options) -> tuple[RichTree, list[str]]:
             "(use --max-depth N, or --max-lines N; 0 draws everything)"
         )
     return root, notes
+
+
+def lines_needed(view: SearchView, fold: bool = True, limit: int | None = None) -> int:
+    """How many node lines the whole drawing takes (counting stops past ``limit``)."""
+    end = view.tree.end
+    opts = Options(fold=fold)
+    lines = 1
+    stack: list[int | tuple[int, int]] = list(_groups(view, 0, opts))
+    while stack and (limit is None or lines <= limit):
+        item = stack.pop()
+        lines += 1
+        if isinstance(item, tuple):
+            continue
+        n = item
+        if end[n] == n + 1 or fold and not view.searched[n]:
+            continue
+        stack.extend(_groups(view, n, opts))
+    return lines
 
 
 def _groups(view: SearchView, n: int, opts: Options) -> list[int | tuple[int, int]]:
@@ -240,6 +274,9 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
                 )
     if on_pv:
         text.append(f"  {PV_MARK}", style=STYLE_PV)
+    kind = view.node_types.get(n) if view.node_types is not None else None
+    if kind is not None:
+        text.append(f"  [{kind}]", style=STYLE_TYPE)
     return text
 
 
@@ -281,4 +318,13 @@ def _more(hidden: int) -> Text:
     )
 
 
-__all__ = ["DEFAULT_MAX_LINES", "LEGEND", "Options", "draw_text", "print_view", "render"]
+__all__ = [
+    "DEFAULT_MAX_LINES",
+    "LEGEND",
+    "TYPES_LEGEND",
+    "Options",
+    "draw_text",
+    "lines_needed",
+    "print_view",
+    "render",
+]

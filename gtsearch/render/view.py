@@ -11,17 +11,17 @@ node is [sum p lo, sum p hi] of its children, exact.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from ..algorithms import Algorithm, find_algorithm, search
 from ..algorithms.chance import tree_leaf_bounds
 from ..algorithms.events import ChanceCutoff, Cutoff, Event, Leaf, Result, Return, Take, Value
+from ..algorithms.explored import node_range, search_types, searched_nodes, value_ranges
 from ..algorithms.steps import TRACERS, trace
 from ..errors import UsageError
-from ..numbers import INF, Number, exact
+from ..numbers import Number, exact
 from ..result import SearchResult
 from ..tree import Tree
 from .labels import Labels, format_pv, param_texts, range_text
@@ -49,10 +49,17 @@ class SearchView:
     events: list[Event] | None = None
     #: trees with chance nodes: the leaf bounds (L, U) that stand for what is unknown
     bounds: tuple[Value, Value] | None = None
+    #: node -> "PV", "CUT" or "ALL" as the search found them (docs/algorithms.md), when asked
+    node_types: dict[int, str] | None = None
+    #: the path of this view's root in the whole tree (a focused view: see render.focus)
+    focus: tuple[int, ...] = ()
+    #: a collapsed view: only these nodes have their children drawn (None: every node)
+    expanded: frozenset[int] | None = None
 
     @property
     def labels(self) -> Labels:
-        return Labels(self.tree)
+        """Node labels; an unnamed node of a focused view keeps its path in the whole tree."""
+        return Labels(self.tree, prefix=self.focus)
 
     def is_cut(self, n: int) -> bool:
         """Whether n heads a pruned subtree: nothing below it evaluated, its parent searched."""
@@ -88,11 +95,14 @@ def build_view(
     beta: Number | None = None,
     leaf_bounds: tuple[Number, Number] | None = None,
     keep_events: bool = False,
+    node_types: bool = False,
 ) -> SearchView:
     """Run the search (the fast algorithm for the result and PV, the trace for the rest).
 
     An algorithm without a teaching trace (gtsearch.algorithms.steps.TRACERS) is drawn
     from its result alone: the leaves it evaluated, no cutoffs, no events.
+    ``node_types`` labels the nodes with their types as the search found them
+    (:func:`gtsearch.algorithms.explored.search_types`).
     """
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
     traced = algo.name in TRACERS
@@ -155,7 +165,8 @@ def build_view(
         pv,
         cutoffs,
         events if keep_events else None,
-        bounds,
+        bounds=bounds,
+        node_types=search_types(tree, rank, pv) if node_types else None,
     )
 
 
@@ -169,52 +180,10 @@ def view_bounds(tree: Tree, result: SearchResult) -> tuple[Value, Value] | None:
     return exact(lo), exact(hi)
 
 
-def searched_nodes(tree: Tree, leaves: Iterable[int]) -> bytearray:
-    """1 for every node at or above an evaluated leaf."""
-    parent = tree.parent
-    out = bytearray(tree.n_nodes)
-    for n in leaves:
-        while n >= 0 and not out[n]:
-            out[n] = 1
-            n = parent[n]
-    return out
-
-
-def value_ranges(
-    tree: Tree, leaves: Iterable[int], bounds: tuple[Value, Value] | None = None
-) -> dict[int, tuple[Value, Value]]:
-    """The (lo, hi) that the evaluated leaves prove, for every node above one of them.
-
-    ``bounds``: what stands for an unknown subtree (chance trees: L and U), else (-inf, +inf).
-    """
-    done = set(leaves)
-    searched = searched_nodes(tree, done)
-    ranges: dict[int, tuple[Value, Value]] = {}
-    for n in range(tree.n_nodes - 1, -1, -1):  # children before their parent
-        if searched[n]:
-            ranges[n] = node_range(tree, n, ranges, bounds)
-    return ranges
-
-
-def node_range(
-    tree: Tree,
-    n: int,
-    ranges: dict[int, tuple[Value, Value]],
-    bounds: tuple[Value, Value] | None,
-) -> tuple[Value, Value]:
-    """One node's range from its children's (a leaf: its own value)."""
-    if tree.end[n] == n + 1:
-        v: Value = tree.number(n) if bounds is None else exact(tree.number(n))
-        return v, v
-    unknown: tuple[Value, Value] = (-INF, INF) if bounds is None else bounds
-    kids = [ranges.get(c, unknown) for c in tree.children(n)]
-    if tree.is_chance(n):
-        probs = tree.probabilities(n)
-        lo = sum((p * x for p, (x, _) in zip(probs, kids, strict=True)), Fraction(0))
-        hi = sum((p * y for p, (_, y) in zip(probs, kids, strict=True)), Fraction(0))
-        return exact(lo), exact(hi)
-    pick = max if tree.is_max(n) else min
-    return pick(x for x, _ in kids), pick(y for _, y in kids)
+def bare_view(tree: Tree) -> SearchView:
+    """A view of no search: what the pictures need to draw the bare tree (``to_svg(state=False)``)."""
+    result = SearchResult("", 0, True, None, (), (), 0, tree.n_leaves, 0.0, tree=tree)
+    return SearchView(tree, "", result, {}, bytearray(tree.n_nodes), {}, [0])
 
 
 class RangeTracker:
@@ -257,7 +226,7 @@ def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
     if view.events is None:
         raise ValueError("the view was built without its events (keep_events=True)")
     tree = view.tree
-    labels = Labels(tree)
+    labels = view.labels
     end = tree.end
     searched = view.searched
     ranges = RangeTracker(tree, view.bounds)
@@ -307,6 +276,7 @@ def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
 __all__ = [
     "RangeTracker",
     "SearchView",
+    "bare_view",
     "build_view",
     "range_text",
     "replay_steps",

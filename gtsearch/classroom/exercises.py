@@ -1,0 +1,410 @@
+"""Seeded exercises: good trees to search by hand, their questions, and answers from the search engine.
+
+How the trees are chosen (docs/classroom.md, "Good exercises"):
+
+- A uniform tree of branching b and depth d (defaults 3 and 3), MAX at the
+  root, whose leaf values are *all different* integers from LO..HI (default
+  0..40, or 0..99 when the tree has more than 41 leaves): then no tie makes
+  two answers right (one PV, and no question of ``>`` against ``≥`` in a cutoff).
+- ``--order best`` / ``worst`` sort every node's children best-first /
+  worst-first for the player to move.
+- With the default random order the tree must give the algorithm some work to
+  prune and some to do: it must leave at least one leaf in six unevaluated
+  (at least one) and evaluate at least one in three.  A tree that fails is
+  drawn again from the next sub-seed.  ``minimax`` prunes nothing and is
+  exempt; so are the ordered trees, whose order is the lesson; ``any_tree``
+  (``--any``) takes the first tree drawn.
+- Exercise k of a set with seed S is drawn from the sub-seeds
+  ``gtsearch-exercise/S/k/0``, ``.../1``, ... (Python's string seeds, hashed
+  with SHA-512: the same on every machine and version), skipping a tree the
+  set already has, so the same arguments always give the same exercises.
+
+The answers come from :func:`gtsearch.search` (value, PV, leaves in order)
+and, for SSS* and DUAL*, from their teaching trace (the merit of each SOLVED
+state case 2 inserts).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from ..algorithms import Algorithm, search
+from ..algorithms.events import Take
+from ..algorithms.explored import searched_nodes
+from ..algorithms.params import Params
+from ..algorithms.steps import trace
+from ..errors import UsageError
+from ..exercise import MULTICHOICE, NUMERICAL, SHORT_ANSWER, Exercise, Question
+from ..formats import dump_tree
+from ..numbers import format_bounded, format_number
+from ..result import SearchResult
+from ..sources.uniform import ORDERS
+from ..tree import Meta, Tree
+
+DEFAULT_BRANCHING = 3
+DEFAULT_DEPTH = 3
+#: trees drawn for one exercise before giving up
+MAX_ATTEMPTS = 1000
+#: algorithms whose answers include the merits of the SOLVED states of case 2
+OPEN_LIST = ("sss", "sss-bounded", "dual", "dual-bounded")
+#: algorithms that read some leaves twice
+REREADING = ("negascout", "scout")
+
+
+class Spec(NamedTuple):
+    """What a set of exercises asks for (``gtsearch exercise``'s options)."""
+
+    algorithm: Algorithm
+    params: Params
+    branching: int = DEFAULT_BRANCHING
+    depth: int = DEFAULT_DEPTH
+    values: tuple[int, int] | None = None
+    order: str = "random"
+    any_tree: bool = False
+
+
+def value_range(spec: Spec) -> tuple[int, int]:
+    """LO..HI: the one given, else 0..40 (0..99 for more than 41 leaves); wide enough to be distinct."""
+    leaves = spec.branching**spec.depth
+    if spec.values is not None:
+        lo, hi = spec.values
+        if lo > hi:
+            raise UsageError(f"--values LO:HI needs LO <= HI, got {lo}:{hi}")
+        if hi - lo + 1 < leaves:
+            raise UsageError(
+                f"--values {lo}:{hi} holds {hi - lo + 1} integers, fewer than the tree's "
+                f"{leaves} leaves, which must all differ; widen it (e.g. --values 0:{leaves * 2})"
+            )
+        return lo, hi
+    if leaves <= 41:
+        return 0, 40
+    if leaves <= 100:
+        return 0, 99
+    raise UsageError(
+        f"a tree of {leaves} leaves needs a range of at least {leaves} distinct values; "
+        f"give one with --values (e.g. --values 0:{leaves * 2})"
+    )
+
+
+def check_spec(spec: Spec) -> None:
+    if spec.branching < 1:
+        raise UsageError(f"--branching must be 1 or more, got {spec.branching}")
+    if spec.depth < 1:
+        raise UsageError(f"--depth must be 1 or more, got {spec.depth}")
+    if spec.order not in ORDERS:
+        raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {spec.order!r}")
+
+
+# -- names -------------------------------------------------------------------------------------
+def letters(i: int, upper: bool) -> str:
+    """The i-th name (from 0) in the sequence a, b, ..., z, aa, ab, ... (A, B, ... when upper)."""
+    base = ord("A" if upper else "a")
+    out = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        out = chr(base + r) + out
+    return out
+
+
+def name_nodes(tree: Tree) -> None:
+    """Inner nodes A, B, C, ... in preorder; leaves a, b, c, ... from left to right."""
+    inner = leaf = 0
+    names: dict[int, str] = {}
+    for n in range(tree.n_nodes):
+        if tree.is_leaf(n):
+            names[n] = letters(leaf, upper=False)
+            leaf += 1
+        else:
+            names[n] = letters(inner, upper=True)
+            inner += 1
+    tree.names = names
+
+
+# -- trees -------------------------------------------------------------------------------------
+def draw_values(rng: random.Random, count: int, lo: int, hi: int) -> list[int]:
+    """``count`` different integers from lo..hi, in random order (a partial Fisher-Yates shuffle)."""
+    pool = list(range(lo, hi + 1))
+    for i in range(count):
+        j = rng.randint(i, len(pool) - 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool[:count]
+
+
+def nested(values: list[int], branching: int, depth: int) -> Any:
+    """The uniform tree of these leaf values, left to right, as nested lists."""
+    level: list[Any] = list(values)
+    for _ in range(depth):
+        level = [level[i : i + branching] for i in range(0, len(level), branching)]
+    return level[0]
+
+
+def ordered(node: Any, is_max: bool, best: bool) -> tuple[Any, int]:
+    """The subtree with every node's children sorted best-first (or worst-first), and its value."""
+    if not isinstance(node, list):
+        return node, node
+    kids = [ordered(c, not is_max, best) for c in node]
+    # best-first for the mover: MAX's highest value first, MIN's lowest first
+    kids.sort(key=lambda kv: kv[1], reverse=is_max == best)
+    values = [v for _, v in kids]
+    return [k for k, _ in kids], (max(values) if is_max else min(values))
+
+
+def draw_tree(spec: Spec, lo: int, hi: int, rng: random.Random) -> Tree:
+    """One uniform tree with distinct leaf values, ordered as asked, its nodes named."""
+    values = draw_values(rng, spec.branching**spec.depth, lo, hi)
+    shape = nested(values, spec.branching, spec.depth)
+    if spec.order != "random":
+        shape, _ = ordered(shape, True, spec.order == "best")
+    tree = Tree.from_nested(shape)
+    name_nodes(tree)
+    return tree
+
+
+def verdict(spec: Spec, tree: Tree, result: SearchResult) -> str | None:
+    """Why the tree makes a poor exercise for the algorithm, or None when it is a good one."""
+    if spec.any_tree or spec.order != "random" or spec.algorithm.name == "minimax":
+        return None
+    total = tree.n_leaves
+    evaluated = len(set(result.leaf_order or ()))
+    if total - evaluated < max(1, math.ceil(total / 6)):
+        return "prunes too little"
+    if evaluated < math.ceil(total / 3):
+        return "prunes too much"
+    return None
+
+
+# -- exercises -----------------------------------------------------------------------------------
+def make_exercises(spec: Spec, seed: int, count: int) -> list[Exercise]:
+    """``count`` different exercises from one seed (docs/classroom.md)."""
+    check_spec(spec)
+    if count < 1:
+        raise UsageError(f"--count must be 1 or more, got {count}")
+    lo, hi = value_range(spec)
+    out: list[Exercise] = []
+    seen: set[tuple[float, ...]] = set()
+    for number in range(1, count + 1):
+        for attempt in range(MAX_ATTEMPTS):
+            rng = random.Random(f"gtsearch-exercise/{seed}/{number}/{attempt}")
+            tree = draw_tree(spec, lo, hi, rng)
+            key = tuple(tree.values)
+            if key in seen:
+                continue
+            result = search(tree, spec.algorithm, leaf_order=True, **numbers(spec.params))
+            if verdict(spec, tree, result) is None:
+                seen.add(key)
+                out.append(exercise(spec, seed, number, attempt, (lo, hi), tree, result))
+                break
+        else:
+            raise UsageError(
+                f"none of {MAX_ATTEMPTS:,} trees drawn makes a good exercise for "
+                f"{spec.algorithm.name} (b={spec.branching}, d={spec.depth}): it prunes too "
+                "little or too much on every one; try other -b/-d, or --any to take them as drawn"
+            )
+    return out
+
+
+def exercise(
+    spec: Spec,
+    seed: int,
+    number: int,
+    attempt: int,
+    values: tuple[int, int],
+    tree: Tree,
+    result: SearchResult,
+) -> Exercise:
+    """One exercise: the tree's document, the questions and the answers."""
+    settings = {
+        "branching": spec.branching,
+        "depth": spec.depth,
+        "lo": values[0],
+        "hi": values[1],
+        "order": spec.order,
+    }
+    tree.meta = Meta(
+        title=f"gtsearch exercise {number}, seed {seed}",
+        description=(
+            f"Search it by hand with {spec.algorithm.name}; uniform tree b={spec.branching}, "
+            f"d={spec.depth}, leaf values {values[0]}..{values[1]}, all different."
+        ),
+    )
+    document = json.loads(dump_tree(tree, "json"))
+    merits = open_merits(tree, spec) if spec.algorithm.name in OPEN_LIST else None
+    questions, answers = questions_and_answers(tree, spec.algorithm, result, merits)
+    return Exercise(
+        number,
+        seed,
+        attempt,
+        settings,
+        tree,
+        document,
+        spec.algorithm.name,
+        dict(spec.params),
+        result,
+        questions,
+        answers,
+    )
+
+
+def numbers(params: Params) -> dict[str, Any]:
+    """The parameters as keyword arguments of search() and trace() (bound, alpha, beta)."""
+    return {k: params[k] for k in ("bound", "alpha", "beta") if k in params}
+
+
+def open_merits(tree: Tree, spec: Spec) -> list[Any]:
+    """SSS*/DUAL*: the merit of the SOLVED state inserted by each case 2, in order."""
+    return [
+        ev.inserted[0].h
+        for ev in trace(tree, spec.algorithm, **numbers(spec.params))
+        if isinstance(ev, Take) and ev.case == 2
+    ]
+
+
+def pruned_heads(tree: Tree, evaluated: Sequence[int]) -> list[int]:
+    """The roots of the pruned subtrees (the highest unsearched nodes), left to right."""
+    searched = searched_nodes(tree, evaluated)
+    parent = tree.parent
+    return [n for n in range(1, tree.n_nodes) if not searched[n] and searched[parent[n]]]
+
+
+def questions_and_answers(
+    tree: Tree, algo: Algorithm, result: SearchResult, merits: list[Any] | None
+) -> tuple[tuple[Question, ...], dict[str, Any]]:
+    """The questions of one exercise and its answers (the JSON output's ``answers``)."""
+    name = algo.name
+    names = tree.names
+    order = [tree.node_at(p) for p in result.leaf_order or ()]
+    heads = pruned_heads(tree, order)
+    evaluated = set(order)
+    pruned_leaves = [n for n in range(tree.n_nodes) if tree.is_leaf(n) and n not in evaluated]
+    pv_nodes = [tree.node_at(result.pv[:k]) for k in range(1, len(result.pv) + 1)]
+    root = names[0]
+    questions: list[Question] = []
+
+    text = f"What value does {name} return for the root {root}?"
+    if algo.needs_bound or algo.name in ("f1", "alphabeta") and result.params:
+        text += " (If it proves only a bound, give the number.)"
+    questions.append(
+        Question(
+            "value",
+            "value",
+            NUMERICAL,
+            text,
+            format_bounded(result.value, result.bound),
+            number=result.value,
+        )  # fmt: skip
+    )
+    if result.exact:
+        line = [names[n] for n in pv_nodes]
+        questions.append(
+            Question(
+                "pv",
+                "principal variation",
+                SHORT_ANSWER,
+                f"Give the principal variation: the nodes from {root}'s best move down to a "
+                "leaf, names separated by spaces.",
+                " ".join(line),
+                accepted=spellings(line),
+            )
+        )
+    text = f"How many leaf evaluations does {name} make?"
+    if name in REREADING:
+        text += " (A leaf read twice counts twice.)"
+    questions.append(
+        Question("count", "leaf count", NUMERICAL, text, str(result.leaves), number=result.leaves)
+    )
+    leaves = [names[n] for n in order]
+    questions.append(
+        Question(
+            "leaves",
+            "leaves in order",
+            SHORT_ANSWER,
+            f"List the leaves {name} evaluates, in the order it evaluates them, names "
+            "separated by spaces."
+            + (" (List a leaf read twice twice.)" if name in REREADING else ""),
+            " ".join(leaves),
+            accepted=spellings(leaves),
+        )
+    )
+    if pruned_leaves:
+        questions.append(
+            Question(
+                "pruned",
+                "leaves never evaluated",
+                MULTICHOICE,
+                f"Which leaves does {name} never evaluate? Tick every one.",
+                " ".join(names[n] for n in pruned_leaves),
+                choices=tuple(
+                    (names[n], n not in evaluated) for n in range(tree.n_nodes) if tree.is_leaf(n)
+                ),
+            )
+        )
+        cut = [names[n] for n in heads]
+        questions.append(
+            Question(
+                "subtrees",
+                "pruned subtrees",
+                SHORT_ANSWER,
+                f"Name the root of every subtree {name} prunes (the highest pruned node of "
+                "each), from left to right, separated by spaces.",
+                " ".join(cut),
+                accepted=spellings(cut),
+            )
+        )
+    if merits is not None:
+        rule = "max(h, f)" if name.startswith("dual") else "min(h, f)"
+        shown = [format_number(m) for m in merits]
+        questions.append(
+            Question(
+                "merits",
+                "merits of the SOLVED states",
+                SHORT_ANSWER,
+                f"{name} evaluates a leaf when it takes the leaf's LIVE state (h) from OPEN "
+                f"(case 2) and inserts its SOLVED state with the merit {rule}. Give these "
+                "merits, in the order the leaves are evaluated, separated by spaces.",
+                " ".join(shown),
+                accepted=spellings(shown),
+            )
+        )
+    answers: dict[str, Any] = {
+        "value": result.value,
+        "exact": result.exact,
+        "bound": result.bound,
+        "pv": list(result.pv),
+        "pv_labels": [names[n] for n in pv_nodes],
+        "leaves": [list(p) for p in result.leaf_order or ()],
+        "leaf_labels": leaves,
+        "leaf_count": result.leaves,
+        "leaves_total": tree.n_leaves,
+        "pruned": [tree.path_of(n) for n in heads],
+        "pruned_labels": [names[n] for n in heads],
+        "pruned_leaves": [tree.path_of(n) for n in pruned_leaves],
+        "pruned_leaf_labels": [names[n] for n in pruned_leaves],
+    }
+    if merits is not None:
+        answers["merits"] = merits
+    return tuple(questions), answers
+
+
+def spellings(words: Sequence[str]) -> tuple[str, ...]:
+    """The ways a list may be typed: ``a b c``, ``a, b, c``, ``a,b,c`` (the first is shown)."""
+    forms = [" ".join(words), ", ".join(words), ",".join(words)]
+    return tuple(dict.fromkeys(forms))
+
+
+__all__ = [
+    "DEFAULT_BRANCHING",
+    "DEFAULT_DEPTH",
+    "MAX_ATTEMPTS",
+    "Spec",
+    "draw_tree",
+    "letters",
+    "make_exercises",
+    "pruned_heads",
+    "value_range",
+    "verdict",
+]

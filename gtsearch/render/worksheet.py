@@ -1,0 +1,212 @@
+"""Exercises written out for people and scripts: text, JSON lines, an HTML worksheet and its answer key.
+
+The text is the terminal version: every exercise (its tree drawn as text, its
+questions), then the answers with the search drawn as ``gtsearch show`` draws
+it.  JSON has one object per exercise and line: the tree as a tree file's JSON
+(``gtsearch eval`` reads it), the questions and the answers.  The HTML pages
+are self-contained (inline SVG and CSS), printable (one exercise a page), and
+come in two: the worksheet and the answer key.  Moodle XML and GIFT are in
+:mod:`.quiz`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from html import escape as html_escape
+from typing import Any
+
+from ..exercise import MULTICHOICE, Exercise, Question
+from ..tree import Tree
+from .labels import format_extended, param_texts
+from .svg import to_svg
+from .terminal import draw_text
+from .view import SearchView, bare_view, build_view
+
+
+# -- shared ------------------------------------------------------------------------------------
+def instructions(ex: Exercise) -> str:
+    """What to do, in one sentence: the algorithm, its parameters, the conventions."""
+    params = ", ".join(param_texts(ex.params, sep=" "))
+    return (
+        f"Search this tree by hand with {ex.algorithm}"
+        + (f" ({params})" if params else "")
+        + ": MAX moves at the root, the players alternate, children are searched from "
+        "left to right, and leaf values are MAX's payoffs."
+    )
+
+
+def search_view(ex: Exercise) -> SearchView:
+    """The view of the exercise's search, for the answer key's drawings (the same engine)."""
+    kwargs: dict[str, Any] = dict(ex.params)
+    return build_view(ex.tree, ex.algorithm, **kwargs)
+
+
+def tree_text(tree: Tree) -> str:
+    """The bare tree as text: names, MAX/MIN, leaf values; no search."""
+    lines: list[str] = []
+    stack: list[tuple[int, str, str]] = [(0, "", "")]  # node, its line's prefix, its children's
+    while stack:
+        n, first, rest = stack.pop()
+        name = tree.names.get(n, str(n))
+        if tree.is_leaf(n):
+            lines.append(f"{first}{name}  {format_extended(tree.number(n))}")
+            continue
+        lines.append(f"{first}{name}  {'MAX' if tree.is_max(n) else 'MIN'}")
+        kids = list(tree.children(n))
+        for i in range(len(kids) - 1, -1, -1):
+            last = i == len(kids) - 1
+            stack.append(
+                (kids[i], rest + ("└── " if last else "├── "), rest + ("    " if last else "│   "))
+            )
+    return "\n".join(lines) + "\n"
+
+
+# -- text --------------------------------------------------------------------------------------
+def exercises_text(exercises: Sequence[Exercise]) -> str:
+    """Every exercise with its questions, then every answer with the search drawn."""
+    out: list[str] = []
+    for ex in exercises:
+        out += [ex.heading(), "", tree_text(ex.tree), instructions(ex)]
+        for i, q in enumerate(ex.questions, 1):
+            out.append(f"{i}. {q.text}")
+            if q.kind == MULTICHOICE:
+                out.append("   " + "  ".join(f"[ ] {option}" for option, _ in q.choices))
+        out.append("")
+    out += ["Answers", "=======", ""]
+    for ex in exercises:
+        out += [f"Exercise {ex.number}", ""]
+        out += [f"{i}. {q.title}: {q.answer}" for i, q in enumerate(ex.questions, 1)]
+        out += ["", draw_text(search_view(ex))]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+# -- JSON --------------------------------------------------------------------------------------
+def question_record(q: Question) -> dict[str, Any]:
+    """A question without its answer (that is under ``answers``): id, kind, text, options."""
+    d: dict[str, Any] = {"id": q.id, "kind": q.kind, "text": q.text}
+    if q.kind == MULTICHOICE:
+        d["options"] = [option for option, _ in q.choices]
+    return d
+
+
+def exercise_record(ex: Exercise) -> dict[str, Any]:
+    """The JSON object of one exercise (docs/classroom.md, "JSON")."""
+    return {
+        "exercise": ex.number,
+        "seed": ex.seed,
+        "attempt": ex.attempt,
+        "algorithm": ex.algorithm,
+        "params": dict(ex.params),
+        **ex.settings,
+        "tree": ex.document,
+        "questions": [question_record(q) for q in ex.questions],
+        "answers": dict(ex.answers),
+    }
+
+
+def exercises_json(exercises: Sequence[Exercise]) -> str:
+    """One JSON object per exercise and line."""
+    return "".join(
+        json.dumps(exercise_record(ex), ensure_ascii=False, allow_nan=False) + "\n"
+        for ex in exercises
+    )
+
+
+# -- HTML --------------------------------------------------------------------------------------
+STYLE = """
+  body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; margin: 2em auto;
+         max-width: 72em; padding: 0 1em; color: #222; line-height: 1.4; }
+  h1 { font-size: 1.5em; margin-bottom: 0.2em; }
+  h2 { font-size: 1.2em; border-bottom: 1px solid #bbb; padding-bottom: 0.2em; }
+  .setting { color: #555; font-size: 0.9em; }
+  .tree svg { max-width: 100%; height: auto; }
+  ol.questions > li { margin: 0.6em 0 1.4em; }
+  .space { border-bottom: 1px dotted #888; height: 1.8em; }
+  .options { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; margin-top: 0.4em; }
+  .options span::before { content: "\\2610\\00a0"; font-size: 1.1em; }
+  .answer { font-weight: bold; color: #1d4f9c; }
+  .name-line { margin: 1em 0 2em; }
+  @page { size: A4 landscape; margin: 12mm; }
+  @media print {
+    body { margin: 0; max-width: none; padding: 0; }
+    section.exercise { break-after: page; page-break-after: always; }
+    section.exercise:last-of-type { break-after: auto; page-break-after: auto; }
+  }
+"""
+
+
+def text_escape(text: str) -> str:
+    """Text as the content of an HTML element (quotes stay as they are)."""
+    return html_escape(text, quote=False)
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{text_escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+        f"{body}</body>\n</html>\n"
+    )
+
+
+def _svg(text: str) -> str:
+    """An SVG document as an element inline in HTML."""
+    return text.split("\n", 1)[1] if text.startswith("<?xml") else text
+
+
+def worksheet_html(exercises: Sequence[Exercise], title: str = "Game-tree search") -> str:
+    """The worksheet: every exercise's tree (inline SVG) and questions, with room to answer."""
+    parts = [
+        f"<header><h1>{text_escape(title)}: worksheet</h1>\n"
+        '<p class="name-line">Name: ______________________________</p></header>\n'
+    ]
+    for ex in exercises:
+        items = []
+        for q in ex.questions:
+            if q.kind == MULTICHOICE:
+                options = "".join(f"<span>{text_escape(o)}</span>" for o, _ in q.choices)
+                extra = f'<div class="options">{options}</div>'
+            else:
+                extra = '<div class="space"></div>'
+            items.append(f"<li><p>{text_escape(q.text)}</p>{extra}</li>")
+        parts.append(
+            f'<section class="exercise" id="exercise-{ex.number}">\n'
+            f"<h2>Exercise {ex.number}</h2>\n"
+            f'<p class="setting">{text_escape(ex.heading())}</p>\n'
+            f"<p>{text_escape(instructions(ex))}</p>\n"
+            f'<div class="tree">{_svg(to_svg(bare_view(ex.tree), state=False))}</div>\n'
+            f'<ol class="questions">{"".join(items)}</ol>\n</section>\n'
+        )
+    return _page(f"{title}: worksheet", "".join(parts))
+
+
+def answers_html(exercises: Sequence[Exercise], title: str = "Game-tree search") -> str:
+    """The answer key: every exercise's search drawn with its marks, and every answer."""
+    parts = [f"<header><h1>{text_escape(title)}: answer key</h1></header>\n"]
+    for ex in exercises:
+        items = "".join(
+            f'<li><p>{text_escape(q.text)}</p><p class="answer">{text_escape(q.answer)}</p></li>'
+            for q in ex.questions
+        )
+        svg = to_svg(search_view(ex), source=f"exercise {ex.number}")
+        parts.append(
+            f'<section class="exercise" id="answers-{ex.number}">\n'
+            f"<h2>Exercise {ex.number}: answers</h2>\n"
+            f'<p class="setting">{text_escape(ex.heading())}</p>\n'
+            f'<div class="tree">{_svg(svg)}</div>\n'
+            f'<ol class="questions">{items}</ol>\n</section>\n'
+        )
+    return _page(f"{title}: answer key", "".join(parts))
+
+
+__all__ = [
+    "answers_html",
+    "exercise_record",
+    "exercises_json",
+    "exercises_text",
+    "instructions",
+    "search_view",
+    "tree_text",
+    "worksheet_html",
+]
