@@ -11,8 +11,8 @@ How the trees are chosen (docs/classroom.md, "Good exercises"):
 - With the default random order the tree must give the algorithm some work to
   prune and some to do: it must leave at least one leaf in six unevaluated
   (at least one) and evaluate at least one in three.  A tree that fails is
-  drawn again from the next sub-seed.  ``minimax`` prunes nothing and is
-  exempt; so are the ordered trees, whose order is the lesson; ``any_tree``
+  drawn again from the next sub-seed.  ``minimax`` and ``expectiminimax``
+  prune nothing and are exempt; so are the ordered trees, whose order is the lesson; ``any_tree``
   (``--any``) takes the first tree drawn.
 - Exercise k of a set with seed S is drawn from the sub-seeds
   ``gtsearch-exercise/S/k/0``, ``.../1``, ... (Python's string seeds, hashed
@@ -51,6 +51,8 @@ DEFAULT_DEPTH = 3
 MAX_ATTEMPTS = 1000
 #: algorithms whose answers include the merits of the SOLVED states of case 2
 OPEN_LIST = ("sss", "sss-bounded", "dual", "dual-bounded")
+#: the full searches: every leaf, so a tree cannot be too easy or too hard to prune for them
+FULL_SEARCHES = ("minimax", "expectiminimax")
 #: algorithms that read some leaves twice
 REREADING = ("negascout", "scout")
 
@@ -167,7 +169,7 @@ def draw_tree(spec: Spec, lo: int, hi: int, rng: random.Random) -> Tree:
 
 def verdict(spec: Spec, tree: Tree, result: SearchResult) -> str | None:
     """Why the tree makes a poor exercise for the algorithm, or None when it is a good one."""
-    if spec.any_tree or spec.order != "random" or spec.algorithm.name == "minimax":
+    if spec.any_tree or spec.order != "random" or spec.algorithm.name in FULL_SEARCHES:
         return None
     total = tree.n_leaves
     evaluated = len(set(result.leaf_order or ()))
