@@ -54,7 +54,9 @@ def main() -> int:
     from gtsearch.formats import dump_tree, loads_tree
     from gtsearch.sources.uniform import uniform_tree
 
-    print(f"pygambit {gbt.__version__}; uniform trees, branching {args.branching}, leaves -100..100")
+    print(
+        f"pygambit {gbt.__version__}; uniform trees, branching {args.branching}, leaves -100..100"
+    )
     print(f"{'nodes':>9} {'outcomes':>9} {'pygambit':>9} {'per node':>9} {'gtsearch':>9}  file")
     quadratic = {int(d) for d in args.quadratic_depths.split(",") if d}
     for d in (int(d) for d in args.depths.split(",")):

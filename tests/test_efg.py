@@ -215,6 +215,28 @@ def test_random_games_keep_their_value(game: tuple[str, Fraction, int]) -> None:
         assert got == float(expected) or got == expected, (algo, got, expected, text)
 
 
+MUTATIONS = 'ptc"{},0123456789-+./eE \n\\'
+
+
+@settings(max_examples=300, deadline=None)
+@given(games(), st.data())
+def test_broken_files_give_a_tree_or_one_clean_line(
+    game: tuple[str, Fraction, int], data: st.DataObject
+) -> None:
+    text = game[0]
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(text)))
+        j = data.draw(st.integers(i, min(len(text), i + 6)))
+        piece = data.draw(st.text(MUTATIONS, max_size=3))
+        text = text[:i] + piece + text[j:]
+    try:
+        t = loads_tree(text, "efg", "f.efg", max_nodes=10_000)
+    except TreeFormatError as e:
+        assert re.match(r"f\.efg:\d+:\d+: ['a-z]", str(e)) and "\n" not in str(e), str(e)
+    else:
+        assert t.n_leaves >= 1
+
+
 # -- the writer ----------------------------------------------------------------------------------
 def _game_lines(text: str) -> list[str]:
     return text.split("\n\n", 1)[1].splitlines()

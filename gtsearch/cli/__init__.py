@@ -19,6 +19,8 @@ import click
 
 from ..errors import GtsearchError
 from .common import (
+    ANNOTATE,
+    ANNOTATIONS,
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
     ClosedStdout,
@@ -96,6 +98,11 @@ class GtsearchGroup(click.Group):
             raise click.exceptions.Exit(report(failed)) from None
 
 
+def _set_annotate(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.meta[ANNOTATE] = value.lower()
+
+
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
@@ -116,6 +123,16 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     is_eager=True,
     callback=_print_version,
     help="Show the version and exit.",
+)
+@click.option(
+    "--annotate",
+    type=click.Choice(ANNOTATIONS, case_sensitive=False),
+    default=None,
+    expose_value=False,
+    callback=_set_annotate,
+    help="Also print failed checks and bad input as CI annotations: 'github' for GitHub "
+    "Actions' '::error file=...,line=...::...' lines on standard error. Default: github "
+    "when GITHUB_ACTIONS=true, else none.",
 )
 def cli() -> None:
     """Evaluate two-player game trees with minimax, alpha-beta, SSS* and DUAL*.

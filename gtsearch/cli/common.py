@@ -104,9 +104,36 @@ depth_option = click.option(
 
 
 # -- errors and output ------------------------------------------------------------------------
+#: where the group keeps --annotate (in the root context's meta)
+ANNOTATE = "gtsearch.annotate"
+ANNOTATIONS = ("github", "none")
+
+
+def annotation_kind() -> str:
+    """The CI annotations to print beside error lines: "github" or "none".
+
+    ``--annotate`` (an option of the group) decides; without it, "github"
+    when ``GITHUB_ACTIONS`` is ``true`` (GitHub Actions sets it in every step).
+    """
+    ctx = click.get_current_context(silent=True)
+    chosen = ctx.find_root().meta.get(ANNOTATE) if ctx is not None else None
+    if chosen is None:
+        chosen = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "none"
+    return str(chosen)
+
+
 def report(err: GtsearchError) -> int:
-    """Report an error the user can fix: exactly one line on standard error; its exit status."""
+    """Report an error the user can fix: one line on standard error; its exit status.
+
+    In GitHub Actions (or with ``--annotate github``) a workflow command
+    follows the line, ``::error file=PATH,line=L,col=C::message``, which
+    marks the place in the pull request.
+    """
     click.echo(" ".join(str(err).split("\n")), err=True)
+    if annotation_kind() == "github":
+        from ..render.annotations import github_annotation
+
+        click.echo(github_annotation(err), err=True)
     return err.exit_code
 
 
@@ -236,6 +263,15 @@ def prepare(
     if depth is not None:
         tree = tree.truncated(depth)
     return tree, load_seconds, expected
+
+
+def expect_place(
+    tree: Tree, option: Number | None, expected: Number | None
+) -> tuple[int, int] | None:
+    """Where the file states the value checked (its ``expect``), when that is what is checked."""
+    if option is not None or expected is None:
+        return None
+    return tree.meta.expect_at
 
 
 def run_search(

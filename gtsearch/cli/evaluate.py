@@ -17,6 +17,7 @@ from .common import (
     check_stdin_once,
     depth_option,
     display_name,
+    expect_place,
     files_argument,
     input_format_option,
     max_nodes_option,
@@ -118,6 +119,7 @@ def eval_command(
         except GtsearchError as err:
             status = max(status, report(err))
             continue
+        at = expect_place(tree, expect, expected)
         for algo, params in planned:
             result = run_search(name, tree, algo, params, leaves)
             row: Row = (name, load_seconds, result)
@@ -126,7 +128,7 @@ def eval_command(
             else:
                 rows.append(row)
             if expected is not None:
-                failed = mismatch(name, expected, result)
+                failed = mismatch(name, expected, result, at)
                 if failed is not None:
                     status = max(status, report(failed))
     if fmt == "table" and rows:

@@ -20,6 +20,7 @@ from .common import (
     check_stdin_once,
     depth_option,
     display_name,
+    expect_place,
     input_format_option,
     max_nodes_option,
     prepare,
@@ -141,7 +142,7 @@ def compare_command(
         else:
             assert out is not None
             render_compare(name, tree, results, out)
-        for problem in disagreements(name, results, expected):
+        for problem in disagreements(name, results, expected, expect_place(tree, expect, expected)):
             status = max(status, report(problem))
     if fmt == "csv":
         click.echo(csv_text(csv_rows), nl=False)

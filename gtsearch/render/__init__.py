@@ -6,7 +6,8 @@ comparison and experiment tables (:mod:`.research`), the text and JSON of a
 step-by-step trace (:mod:`.trace`), what a picture of a search shows
 (:mod:`.view`), the terminal drawing (:mod:`.terminal`), SVG and DOT
 (:mod:`.svg`), the HTML replay (:mod:`.replay`), plots (:mod:`.plot`), the
-one console (:mod:`.console`) and the progress display (:mod:`.progress`).
+one console (:mod:`.console`), the progress display (:mod:`.progress`) and
+errors as CI annotations (:mod:`.annotations`).
 May import algorithms (to run the searches a view shows), tree, numbers,
 errors and result; rich and matplotlib only inside functions; never click,
 formats or cli.
