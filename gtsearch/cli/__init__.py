@@ -3,7 +3,7 @@
 Owns the commands and everything a user sees of errors: one module per
 command group (:mod:`.evaluate`: eval; :mod:`.info`: algorithms, validate;
 :mod:`.convert`: convert, gen; :mod:`.show`: show, trace; :mod:`.research`:
-compare, experiment), the shared options, loading and error lines in
+compare, experiment; :mod:`.integration`: schema, completion), the shared options, loading and error lines in
 :mod:`.common`, and here the group that maps errors, ^C, a closed pipe and an
 unwritable standard output to exit statuses.  The only package that imports
 click; it may import every other layer.  Command modules are imported only
@@ -40,6 +40,8 @@ COMMANDS: dict[str, str] = {
     "trace": "gtsearch.cli.show:trace_command",
     "compare": "gtsearch.cli.research:compare_command",
     "experiment": "gtsearch.cli.research:experiment_command",
+    "schema": "gtsearch.cli.integration:schema_command",
+    "completion": "gtsearch.cli.integration:completion_command",
 }
 
 
@@ -137,7 +139,8 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 def cli() -> None:
     """Evaluate two-player game trees with minimax, alpha-beta, SSS* and DUAL*.
 
-    Trees are YAML, JSON or s-expression files ('-' reads standard input).
+    Trees are YAML, JSON or s-expression files, or Gambit .efg files ('-'
+    reads standard input).
     Every algorithm reports its value, principal variation and the exact
     number of leaves it evaluated.
 

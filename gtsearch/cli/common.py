@@ -10,20 +10,24 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..algorithms import Algorithm, search
+from ..algorithms import ALGORITHMS, Algorithm, search
 from ..algorithms.base import Stats
 from ..errors import GtsearchError, UsageError, os_reason
 from ..formats import FORMATS, format_for_path, load_tree
 from ..numbers import Number, parse_number
 from ..result import SearchResult
 from ..tree import DEFAULT_MAX_NODES, Tree
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
 #: exit statuses (docs/commands.md "Exit status"); GtsearchError subclasses carry theirs
 EXIT_BROKEN_PIPE = 141  # what a shell reports for a writer killed by SIGPIPE
@@ -57,6 +61,55 @@ class NumberParam(click.ParamType):  # type: ignore[type-arg]  # generic in clic
 NUMBER = NumberParam()
 
 
+class PathParam(click.ParamType):  # type: ignore[type-arg]  # generic in click >= 8.2
+    """A file name, taken as given (the readers and writers report what is wrong with it).
+
+    Unlike click.Path it checks nothing, so a bad file is reported as every bad
+    input is; it only tells shell completion to complete file names.
+    """
+
+    name = "path"
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type="file")]
+
+
+def complete_algorithms(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """Algorithm names for shell completion, after a comma too (``-a alphabeta,ss``).
+
+    Registry names (and ``all`` where several may be named) first; aliases
+    only when no name fits, and only those a shell takes unquoted (``pvs``,
+    not ``sss*``), so that ``-a alph`` completes to ``alphabeta`` at once.
+    """
+    from click.shell_completion import CompletionItem
+
+    done, _, word = incomplete.rpartition(",")
+    prefix = done + "," if done else ""
+    word = word.lower()
+    several = getattr(param, "multiple", False)
+    names = [(a.name, a.summary) for a in ALGORITHMS]
+    if several:
+        names.append(("all", "every algorithm that needs no bound"))
+    found = [(n, h) for n, h in names if n.startswith(word)]
+    if not found:
+        found = [
+            (alias, f"{a.name}: {a.summary}")
+            for a in ALGORITHMS
+            for alias in a.aliases
+            if alias.startswith(word) and _SHELL_WORD.fullmatch(alias)
+        ]
+    return [CompletionItem(prefix + n, help=h) for n, h in found]
+
+
+_SHELL_WORD = re.compile(r"[a-z0-9-]+")
+
+
 # -- the options commands share ------------------------------------------------------------
 input_format_option = click.option(
     "--input-format",
@@ -73,7 +126,9 @@ max_nodes_option = click.option(
     metavar="N",
     help="Refuse trees with more nodes than this (YAML aliases expanded).",
 )
-files_argument = click.argument("files", metavar="FILE...", nargs=-1, required=True)
+files_argument = click.argument(
+    "files", metavar="FILE...", nargs=-1, required=True, type=PathParam()
+)
 alpha_option = click.option(
     "--alpha",
     type=NUMBER,

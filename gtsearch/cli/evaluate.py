@@ -15,6 +15,7 @@ from .common import (
     alpha_option,
     beta_option,
     check_stdin_once,
+    complete_algorithms,
     depth_option,
     display_name,
     expect_place,
@@ -36,6 +37,7 @@ from .common import (
     "algos",
     multiple=True,
     metavar="NAME",
+    shell_complete=complete_algorithms,
     help="Algorithm to run (repeatable, or a comma list; default alphabeta). "
     "Aliases work (ab, f2, sss*, dual*, bs*...). 'all' runs every algorithm "
     "that needs no bound. See 'gtsearch algorithms'.",

@@ -17,7 +17,9 @@ from ..research.compare import compare, disagreements
 from ..sources.uniform import parse_value_range
 from .common import (
     NUMBER,
+    PathParam,
     check_stdin_once,
+    complete_algorithms,
     depth_option,
     display_name,
     expect_place,
@@ -37,13 +39,14 @@ GUESS_HELP = "MTD(f)'s first guess (default 0): the closer to the value, the few
 
 
 @click.command("compare")
-@click.argument("files", metavar="FILE...", nargs=-1, required=True)
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=PathParam())
 @click.option(
     "-a",
     "--algo",
     "algos",
     multiple=True,
     metavar="NAME",
+    shell_complete=complete_algorithms,
     help="Algorithms to compare (repeatable, or a comma list). Default: every "
     "algorithm that needs no bound ('all').",
 )
@@ -166,7 +169,7 @@ SWEEP_OPTIONS = (
 
 
 @click.command("experiment")
-@click.argument("files", metavar="[FILE...]", nargs=-1)
+@click.argument("files", metavar="[FILE...]", nargs=-1, type=PathParam())
 @click.option(
     "-b",
     "--branching",
@@ -222,6 +225,7 @@ SWEEP_OPTIONS = (
     "algos",
     multiple=True,
     metavar="NAME",
+    shell_complete=complete_algorithms,
     help="Algorithms (repeatable, or a comma list). Default: every one that needs no bound.",
 )
 @click.option("--guess", type=NUMBER, default=None, metavar="F", help=GUESS_HELP)
@@ -259,6 +263,7 @@ SWEEP_OPTIONS = (
 @click.option(
     "-o",
     "--output",
+    type=PathParam(),
     default=None,
     metavar="FILE",
     help="Write every trial's record there: CSV if FILE ends in .csv, else JSON "
@@ -267,6 +272,7 @@ SWEEP_OPTIONS = (
 @click.option(
     "--plot",
     "plot_path",
+    type=PathParam(),
     default=None,
     metavar="FILE",
     help="Draw mean leaves against depth (log scale) to FILE (.png, .svg, .pdf); "

@@ -11,8 +11,10 @@ from ..render.console import console
 from .common import (
     NUMBER,
     STDIN,
+    PathParam,
     alpha_option,
     beta_option,
+    complete_algorithms,
     display_name,
     input_format_option,
     load_with_root,
@@ -28,6 +30,7 @@ algo_option = click.option(
     default="alphabeta",
     show_default=True,
     metavar="NAME",
+    shell_complete=complete_algorithms,
     help="The algorithm (aliases work: ab, sss*, dual*, bs*...). See 'gtsearch algorithms'.",
 )
 bound_option = click.option(
@@ -41,7 +44,7 @@ bound_option = click.option(
 
 # -- show ----------------------------------------------------------------------------------
 @click.command("show")
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE", type=PathParam())
 @algo_option
 @bound_option
 @alpha_option
@@ -72,6 +75,7 @@ bound_option = click.option(
 @click.option(
     "--dot",
     "dot_out",
+    type=PathParam(),
     default=None,
     metavar="OUT.dot",
     help="Also write the picture as Graphviz DOT ('-': standard output).",
@@ -79,6 +83,7 @@ bound_option = click.option(
 @click.option(
     "--svg",
     "svg_out",
+    type=PathParam(),
     default=None,
     metavar="OUT.svg",
     help="Also write the picture as SVG, laid out by gtsearch ('-': standard output).",
@@ -86,6 +91,7 @@ bound_option = click.option(
 @click.option(
     "--html",
     "html_out",
+    type=PathParam(),
     default=None,
     metavar="OUT.html",
     help="Also write one self-contained HTML page that replays the search step by "
@@ -164,7 +170,7 @@ def show_command(
 
 # -- trace ---------------------------------------------------------------------------------
 @click.command("trace")
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE", type=PathParam())
 @algo_option
 @bound_option
 @alpha_option
