@@ -165,7 +165,10 @@ def takes_text(algo: AlgorithmInfo) -> str:
 
 
 def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
-    """A registry entry as a JSON object."""
+    """A registry entry as a JSON object (docs/commands.md, "gtsearch algorithms")."""
+    from ..algorithms.params import parameters
+    from ..algorithms.registry import family
+
     return {
         "name": algo.name,
         "aliases": list(algo.aliases),
@@ -173,6 +176,18 @@ def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
         "needs_bound": algo.needs_bound,
         "summary": algo.summary,
         "source": algo.source,
+        "family": family(algo.name),
+        "parameters": [
+            {
+                "name": p.name,
+                "option": p.option,
+                "type": "number",
+                "required": p.required,
+                "default": p.default,
+                "meaning": p.meaning,
+            }
+            for p in parameters(algo.name)
+        ],
     }
 
 
