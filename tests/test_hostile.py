@@ -351,6 +351,7 @@ CATEGORIES = {
         "efg-bad-payoff.efg",
         "efg-zero-denominator.efg",
         "efg-big-int.efg",
+        "efg-huge-number.efg",
         "efg-1e400.efg",
         "efg-sum-overflow.efg",
     ],

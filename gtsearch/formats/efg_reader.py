@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
+from ..numbers import MAX_EXACT_INT, too_large
 from ..tree import Meta, Tree
 from .builders import FormatBuilder
 from .tokens import Locator, end_pos, shown
@@ -25,19 +26,25 @@ _TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[{},]|[^\s{},"]+|")', re.S)
 _NUMBER = re.compile(
     r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[0-9]+/[0-9]+)\Z"
 )
-_INDEX = re.compile(r"[0-9]+\Z")
+_INDEX = re.compile(r"[0-9]{1,18}\Z")  # players, information sets, outcomes: numbered from 1
 _ESCAPE = re.compile(r'\\(["\\])')
 # Whole nodes written the usual way (strings without escapes), each read in one match;
 # anything else, and any node with a problem, is read again token by token.
 _S = r'"([^"\\]*)"'
+_PAYOFF = r'\s*([^\s{},"]+)'
+#: an outcome's number, and perhaps its label and two payoffs (never half of them: a lookahead)
 _OUTCOME = (
-    r'\s+([0-9]+)(?:\s+"([^"\\]*)"\s*\{\s*([^\s{},"]+)\s*,?\s*([^\s{},"]+)\s*\})?(?!\s*["{},])'
+    r'\s+([0-9]{1,18})(?![0-9])(?:\s+"([^"\\]*)"\s*\{'
+    + _PAYOFF
+    + r"\s*,?"
+    + _PAYOFF
+    + r'\s*\})?(?!\s*["{},])'
 )
 _T_NODE = re.compile(r"\s*(t)\s+" + _S + _OUTCOME)
 _P_NODE = re.compile(
     r"\s*(p)\s+"
     + _S
-    + r"\s+([12])\s+([0-9]+)\s+"
+    + r"\s+([12])\s+([0-9]{1,18})(?![0-9])\s+"
     + _S
     + r'\s*\{((?:\s*"[^"\\]*")+)\s*\}'
     + _OUTCOME
@@ -82,6 +89,8 @@ def _payoff(tok: str) -> Payoff:
     """
     if _NUMBER.match(tok) is None:
         raise ValueError(f"expected a number, got {shown(tok)}")
+    if len(tok) > 1000:  # Python converts no more than 4,300 digits to an int anyway
+        raise ValueError(f"number {shown(tok)} is too long: {len(tok):,} characters")
     if "/" in tok:
         num, den = tok.split("/")
         if int(den) == 0:
@@ -92,7 +101,10 @@ def _payoff(tok: str) -> Payoff:
         if not math.isfinite(float(tok)):
             raise ValueError(f"number {shown(tok)} is beyond the float range")
         return Fraction(tok), True
-    return int(tok), False
+    value = int(tok)
+    if not -MAX_EXACT_INT <= value <= MAX_EXACT_INT:
+        raise ValueError(too_large(tok, "payoff"))
+    return value, False
 
 
 class Reader:
@@ -139,6 +151,8 @@ class Reader:
     def index(self, what: str) -> tuple[int, int]:
         tok, at = self.next(what)
         if _INDEX.match(tok) is None:
+            if tok.isascii() and tok.isdigit():
+                raise ReadError(f"{what} {shown(tok)} is too large", at)
             raise ReadError(f"expected {what}, got {shown(tok)}", at)
         return int(tok), at
 
