@@ -91,7 +91,7 @@ def named_trees(draw: st.DrawFn) -> Tree:
                 meta=Meta(title=draw(st.sampled_from([None, "game"]))))  # fmt: skip
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(named_trees())
 def test_gambit_reads_what_gtsearch_writes(t: Tree) -> None:
     text = dump_tree(t, "efg")

@@ -185,7 +185,7 @@ def documents() -> st.SearchStrategy[Any]:
     return st.one_of(nodes(), wrapper, wrapper.flatmap(spoiled))
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_the_reader_accepts_a_document_exactly_when_the_schema_does(doc: Any) -> None:
     text = json.dumps(doc, ensure_ascii=False)
