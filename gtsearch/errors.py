@@ -31,9 +31,16 @@ class GtsearchError(Exception):
     """A problem the user can fix: bad input file, bad option, bad request.
 
     The command line turns it into one line on standard error and exit status 2.
+    ``path``, ``line`` and ``column`` say where the problem is, when it is in a
+    file (the command line also prints them as a CI annotation); ``message``
+    is the text without that place, "" when the error has none of its own.
     """
 
     exit_code = 2
+    message = ""
+    path: str | None = None
+    line: int | None = None
+    column: int | None = None
 
 
 class TreeFormatError(GtsearchError):
@@ -42,6 +49,8 @@ class TreeFormatError(GtsearchError):
     ``line`` and ``column`` are 1-based; ``where`` replaces them when the
     position is a path inside the document (``$[1][0]``).
     """
+
+    path: str  # always a file (or <stdin>)
 
     def __init__(
         self,
@@ -73,6 +82,23 @@ class UsageError(GtsearchError):
 
 
 class CheckFailed(GtsearchError):
-    """A regression check failed (``--expect``, a file's ``expect:``, ``compare``)."""
+    """A regression check failed (``--expect``, a file's ``expect:``, ``compare``).
+
+    ``path`` is the file checked; ``line`` and ``column`` the place where the
+    file states the value that was contradicted (its ``expect``), when it does.
+    """
 
     exit_code = 1
+
+    def __init__(
+        self,
+        message: str,
+        path: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        super().__init__(message if path is None else f"{path}: {message}")

@@ -44,10 +44,14 @@ class Meta:
     """Document metadata: what the wrapper of a tree file says besides the tree.
 
     ``root`` is the root player the file states (``"max"``/``"min"``), or None.
+    ``expect_at`` is where the file states ``expect`` (the 1-based line and
+    column of its key), for messages that point at it; it is not part of
+    the metadata's value (two equal documents may place it differently).
     (A plain class, not a dataclass: building a dataclass costs start-up time.)
     """
 
-    __slots__ = ("title", "description", "expect", "root", "extra")
+    __slots__ = ("title", "description", "expect", "root", "extra", "expect_at")
+    _FIELDS = ("title", "description", "expect", "root", "extra")
 
     def __init__(
         self,
@@ -56,12 +60,14 @@ class Meta:
         expect: Number | None = None,
         root: str | None = None,
         extra: dict[str, Any] | None = None,
+        expect_at: tuple[int, int] | None = None,
     ) -> None:
         self.title = title
         self.description = description
         self.expect = expect
         self.root = root
         self.extra: dict[str, Any] = {} if extra is None else extra
+        self.expect_at = expect_at
 
     def _fields(self) -> tuple[Any, ...]:
         return (self.title, self.description, self.expect, self.root, self.extra)
@@ -74,7 +80,7 @@ class Meta:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in zip(self.__slots__, self._fields(), strict=True))
+        inner = ", ".join(f"{k}={v!r}" for k, v in zip(self._FIELDS, self._fields(), strict=True))
         return f"Meta({inner})"
 
 

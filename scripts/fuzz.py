@@ -3,6 +3,7 @@
 Targets, each fuzzed in a process of its own:
 
   json, yaml, sexp  the format's own (streaming) reader on the input as text
+  efg               Gambit's .efg reader on the input as text
   fast              the vectorised bare-form reader against the format's reader: same tree,
                     same node-limit error, or None
   load              load_tree() on a temporary file (each extension, sniffing, standard
@@ -44,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-TARGETS = ("json", "yaml", "sexp", "fast", "load", "cli")
+TARGETS = ("json", "yaml", "sexp", "efg", "fast", "load", "cli")
 #: an input that takes longer than this is a hang (libFuzzer's -timeout, and the random engine)
 HANG_SECONDS = 20
 MAX_NODES = 100_000
@@ -139,6 +140,14 @@ TOKENS = [
     ")" * 200,
     "- " * 100,
     "\x1f\x8b",
+    "EFG 2 R ",
+    '\np "" 1 1 "" { "a" "b" } 0',
+    '\np "" 2 1 "" { "a" } 0',
+    '\nt "" 1 "o" { 1, -1 }',
+    '\nt "" 0',
+    '\nc "" 1 "" { "a" 1/2 "b" 1/2 } 0',
+    "1/3",
+    "1/0",
 ]
 
 
@@ -163,7 +172,7 @@ def seeds() -> list[bytes]:
     from gtsearch.formats import dump_tree
     from gtsearch.sources.uniform import uniform_tree
 
-    for fmt in ("json", "yaml", "sexp"):
+    for fmt in ("json", "yaml", "sexp", "efg"):
         found.append(dump_tree(uniform_tree(3, 3, seed=1), fmt).encode())
     return found
 
@@ -213,7 +222,7 @@ class Target:
         self.workdir = workdir
         from gtsearch.cli import cli
         from gtsearch.errors import TreeFormatError
-        from gtsearch.formats import jsonfmt, load_tree, sexp, yamlfmt
+        from gtsearch.formats import efg, jsonfmt, load_tree, sexp, yamlfmt
         from gtsearch.formats.bare import parse_bare
         from gtsearch.tree import Tree
 
@@ -226,6 +235,7 @@ class Target:
             "json": jsonfmt.parse,
             "yaml": yamlfmt.parse,
             "sexp": sexp.parse,
+            "efg": efg.parse,
         }
         self.scratch = Path(tempfile.mkdtemp(prefix=f"fuzz-{name}-", dir=workdir))
         self.run: Callable[[bytes], None] = getattr(self, f"run_{name}")
@@ -247,6 +257,9 @@ class Target:
 
     def run_sexp(self, data: bytes) -> None:
         self._parse("sexp", data.decode("utf-8", "replace"))
+
+    def run_efg(self, data: bytes) -> None:
+        self._parse("efg", data.decode("utf-8", "replace"))
 
     def run_fast(self, data: bytes) -> None:
         if not data:
@@ -275,6 +288,7 @@ class Target:
         "t.yml",
         "t.sexp",
         "t.lisp",
+        "t.efg",
         "t.txt",
         "t.json.gz",
         "t.yaml.gz",
@@ -292,7 +306,7 @@ class Target:
         # ...or the raw bytes, which then are gzip only when they start with its magic
         fmt = None
         if name in ("t.txt", "-") and code // 20 % 2:
-            fmt = ("json", "yaml", "sexp")[code % 3]
+            fmt = ("json", "yaml", "sexp", "efg")[code % 4]
         return name, fmt, body
 
     def run_load(self, data: bytes) -> None:
@@ -430,6 +444,8 @@ def child(
             import gtsearch.cli
             import gtsearch.formats
             import gtsearch.formats.bare
+            import gtsearch.formats.efg
+            import gtsearch.formats.efg_reader
             import gtsearch.formats.jsonfmt
             import gtsearch.formats.sexp
             import gtsearch.formats.shape

@@ -13,6 +13,8 @@ import pytest
 # pytest-xdist's workers inherit COLUMNS=80, which would fold every table written off a
 # terminal; tests that want a width set it themselves
 os.environ.pop("COLUMNS", None)
+# in GitHub Actions every error line would have an annotation after it; tests that want one say so
+os.environ.pop("GITHUB_ACTIONS", None)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_TREES = ROOT / "sample_trees"

@@ -17,7 +17,7 @@ from .strategies import trees
 SYNTAX = {"json": ("[", "]", ","), "yaml": ("[", "]", ", "), "sexp": ("(", ")", " ")}
 ORIGINAL = {
     f.name: __import__(f"gtsearch.formats.{m}", fromlist=["parse"]).parse
-    for f, m in zip(FORMATS, ("yamlfmt", "jsonfmt", "sexp"), strict=True)
+    for f, m in zip(FORMATS, ("yamlfmt", "jsonfmt", "sexp"), strict=False)
 }
 
 

@@ -103,3 +103,54 @@ def test_check_takes_one_algorithm() -> None:
         check_one(["sss,dual"])
     for a in ALGORITHMS:
         assert check(a.name, bound=1 if a.needs_bound else None)[0] == a
+
+
+# -- the parameters as data (gtsearch algorithms --format json) --------------------------------
+def test_every_algorithm_lists_the_parameters_plan_lets_through() -> None:
+    from gtsearch.algorithms.params import BOUND_USES, parameters
+
+    assert set(BOUND_USES) == {a.name for a in ALGORITHMS if a.takes == "bound"}
+    for algo in ALGORITHMS:
+        listed = parameters(algo.name)
+        assert parameters(algo.aliases[0] if algo.aliases else algo.name) == listed
+        names = {p.name for p in listed}
+        required = {p.name for p in listed if p.required}
+        assert required == ({"bound"} if algo.needs_bound else set()), algo.name
+        for p in listed:
+            assert p.option == f"--{p.name}"
+            assert (p.default is None) == p.required
+            plan([algo.name], **{p.name: 1})  # accepted on its own
+        for other in {"bound", "alpha", "beta"} - names:
+            with pytest.raises(UsageError):
+                plan([algo.name], **{other: 1, **({"bound": 1} if required else {})})
+        if required:
+            with pytest.raises(UsageError, match="needs --bound"):
+                plan([algo.name])
+
+
+def test_algorithms_as_data_for_scripts() -> None:
+    """``gtsearch algorithms --format json``: one record per algorithm, as docs/commands.md says."""
+    import json
+
+    from gtsearch.algorithms.registry import FAMILIES, family
+
+    assert set(FAMILIES) == {a.name for a in ALGORITHMS}
+    assert set(FAMILIES.values()) == {"depth-first", "best-first", "null-window", "mt"}
+    assert family("ab") == "depth-first" and family("mtd(f)") == "mt"
+    result = CliRunner().invoke(cli, ["algorithms", "--format", "json"])
+    assert result.exit_code == 0
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["name"] for r in records] == [a.name for a in ALGORITHMS]
+    keys = ["name", "aliases", "takes", "needs_bound", "summary", "source", "family", "parameters"]
+    for r in records:
+        assert list(r)[: len(keys)] == keys
+        assert r["family"] == FAMILIES[r["name"]]
+        for p in r["parameters"]:
+            assert list(p) == ["name", "option", "type", "required", "default", "meaning"]
+            assert p["type"] == "number" and p["required"] == (p["default"] is None)
+    by_name = {r["name"]: r for r in records}
+    assert [p["name"] for p in by_name["alphabeta"]["parameters"]] == ["alpha", "beta"]
+    assert by_name["alphabeta"]["parameters"][0]["default"] == "-inf"
+    assert by_name["mtdf"]["parameters"][0]["default"] == 0
+    assert by_name["sss-bounded"]["parameters"][0]["required"] is True
+    assert by_name["sss"]["parameters"] == []

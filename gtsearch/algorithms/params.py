@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from ..errors import UsageError
 from ..numbers import MAX_EXACT_INT, Number, format_number, parse_number, too_large
@@ -25,6 +26,52 @@ from .registry import ALGORITHMS, CHANCE_NAMES, Algorithm, find_algorithm
 Param = Number | tuple[Number, Number]
 #: the parameters of a planned search, as search() takes them
 Params = dict[str, Param]
+
+
+class Parameter(NamedTuple):
+    """A number an algorithm takes, as ``gtsearch algorithms --format json`` describes it."""
+
+    name: str  # search()'s keyword argument
+    option: str  # the command line's option
+    meaning: str
+    #: what applies without it: a number, "+inf" or "-inf"; None when it is required
+    default: Number | str | None
+
+    @property
+    def required(self) -> bool:
+        return self.default is None
+
+
+#: what --bound is to each algorithm that takes one, and what applies without it (docs/algorithms.md)
+BOUND_USES: dict[str, tuple[str, Number | str | None]] = {
+    "f1": ("F1's bound: exact when the value is below it (above it with MIN at the root)", "+inf"),
+    "sss-bounded": ("the merit of the first state: exact when the value is below it", None),
+    "dual-bounded": ("the merit of the first state: exact when the value is above it", None),
+    "mtdf": ("the first guess", 0),
+}
+LEAF_BOUNDS = Parameter(
+    "leaf_bounds",
+    "--leaf-bounds",
+    "the bounds L:U on every leaf that Star1's and Star2's windows use",
+    "the least and greatest leaf",
+)
+WINDOW = (
+    Parameter("alpha", "--alpha", "the lower end of the root window", "-inf"),
+    Parameter("beta", "--beta", "the upper end of the root window", "+inf"),
+)
+
+
+def parameters(name: str) -> tuple[Parameter, ...]:
+    """The numbers the algorithm called ``name`` takes (what :func:`plan` lets through)."""
+    algo = find_algorithm(name)
+    if algo.takes == "window":
+        return WINDOW
+    if algo.takes == "bound":
+        meaning, default = BOUND_USES[algo.name]
+        return (Parameter("bound", "--bound", meaning, default),)
+    if algo.takes == "leaf_bounds":
+        return (LEAF_BOUNDS,)
+    return ()
 
 
 def check_value(option: str, v: Number) -> None:

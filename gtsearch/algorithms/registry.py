@@ -3,7 +3,7 @@
 Every command, the docs test and the cross-check tests read this tuple: an
 algorithm exists for gtsearch when it has an entry here (name, aliases, a
 one-line summary, which numeric option it takes, its source) pointing at one
-function of a family module.
+function of a family module, and a family in :data:`FAMILIES`.
 """
 
 from __future__ import annotations
@@ -186,6 +186,31 @@ def _either(names: list[str]) -> str:
 
 #: the algorithms that search trees with chance nodes, as messages name them
 CHANCE_NAMES = _either([a.name for a in ALGORITHMS if a.chance])
+
+
+#: how each algorithm searches: the families of docs/algorithms.md (what "nodes" counts follows them)
+FAMILIES: dict[str, str] = {
+    "minimax": "depth-first",
+    "f1": "depth-first",
+    "alphabeta": "depth-first",
+    "sss": "best-first",
+    "sss-bounded": "best-first",
+    "dual": "best-first",
+    "dual-bounded": "best-first",
+    "negascout": "null-window",
+    "scout": "null-window",
+    "mt-sss": "mt",
+    "mt-dual": "mt",
+    "mtdf": "mt",
+    "expectiminimax": "chance",
+    "star1": "chance",
+    "star2": "chance",
+}
+
+
+def family(name: str) -> str:
+    """The family of the algorithm called ``name`` (or one of its aliases)."""
+    return FAMILIES[find_algorithm(name).name]
 
 
 def _key(name: str) -> str:

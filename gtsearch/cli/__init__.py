@@ -3,7 +3,8 @@
 Owns the commands and everything a user sees of errors: one module per
 command group (:mod:`.evaluate`: eval; :mod:`.info`: algorithms, validate;
 :mod:`.convert`: convert, gen; :mod:`.show`: show, trace; :mod:`.research`:
-compare, experiment; :mod:`.exercise`: exercise), the shared options, loading and error lines in
+compare, experiment; :mod:`.exercise`: exercise; :mod:`.integration`: schema, completion), the
+shared options, loading and error lines in
 :mod:`.common`, and here the group that maps errors, ^C, a closed pipe and an
 unwritable standard output to exit statuses.  The only package that imports
 click; it may import every other layer.  Command modules are imported only
@@ -19,6 +20,8 @@ import click
 
 from ..errors import GtsearchError
 from .common import (
+    ANNOTATE,
+    ANNOTATIONS,
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
     ClosedStdout,
@@ -39,6 +42,8 @@ COMMANDS: dict[str, str] = {
     "compare": "gtsearch.cli.research:compare_command",
     "experiment": "gtsearch.cli.research:experiment_command",
     "exercise": "gtsearch.cli.exercise:exercise_command",
+    "schema": "gtsearch.cli.integration:schema_command",
+    "completion": "gtsearch.cli.integration:completion_command",
 }
 
 
@@ -97,6 +102,11 @@ class GtsearchGroup(click.Group):
             raise click.exceptions.Exit(report(failed)) from None
 
 
+def _set_annotate(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.meta[ANNOTATE] = value.lower()
+
+
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
@@ -118,10 +128,21 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     callback=_print_version,
     help="Show the version and exit.",
 )
+@click.option(
+    "--annotate",
+    type=click.Choice(ANNOTATIONS, case_sensitive=False),
+    default=None,
+    expose_value=False,
+    callback=_set_annotate,
+    help="Also print failed checks and bad input as CI annotations: 'github' for GitHub "
+    "Actions' '::error file=...,line=...::...' lines on standard error. Default: github "
+    "when GITHUB_ACTIONS=true, else none.",
+)
 def cli() -> None:
     """Evaluate two-player game trees with minimax, alpha-beta, SSS* and DUAL*.
 
-    Trees are YAML, JSON or s-expression files ('-' reads standard input).
+    Trees are YAML, JSON or s-expression files, or Gambit .efg files ('-'
+    reads standard input).
     Every algorithm reports its value, principal variation and the exact
     number of leaves it evaluated.
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..algorithms import Algorithm, plan, search
+from ..algorithms import ALGORITHMS, Algorithm, plan, search
 from ..algorithms.base import Stats
 from ..algorithms.params import Params, parse_leaf_bounds, refuse_chance
 from ..errors import GtsearchError, UsageError, os_reason
@@ -25,6 +26,9 @@ from ..formats import FORMATS, format_for_path, load_tree
 from ..numbers import Number, parse_number
 from ..result import SearchResult
 from ..tree import DEFAULT_MAX_NODES, Tree
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
 
 #: exit statuses (docs/commands.md "Exit status"); GtsearchError subclasses carry theirs
 EXIT_BROKEN_PIPE = 141  # what a shell reports for a writer killed by SIGPIPE
@@ -58,6 +62,55 @@ class NumberParam(click.ParamType):  # type: ignore[type-arg]  # generic in clic
 NUMBER = NumberParam()
 
 
+class PathParam(click.ParamType):  # type: ignore[type-arg]  # generic in click >= 8.2
+    """A file name, taken as given (the readers and writers report what is wrong with it).
+
+    Unlike click.Path it checks nothing, so a bad file is reported as every bad
+    input is; it only tells shell completion to complete file names.
+    """
+
+    name = "path"
+
+    def shell_complete(
+        self, ctx: click.Context, param: click.Parameter, incomplete: str
+    ) -> list[CompletionItem]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type="file")]
+
+
+def complete_algorithms(
+    ctx: click.Context, param: click.Parameter, incomplete: str
+) -> list[CompletionItem]:
+    """Algorithm names for shell completion, after a comma too (``-a alphabeta,ss``).
+
+    Registry names (and ``all`` where several may be named) first; aliases
+    only when no name fits, and only those a shell takes unquoted (``pvs``,
+    not ``sss*``), so that ``-a alph`` completes to ``alphabeta`` at once.
+    """
+    from click.shell_completion import CompletionItem
+
+    done, _, word = incomplete.rpartition(",")
+    prefix = done + "," if done else ""
+    word = word.lower()
+    several = getattr(param, "multiple", False)
+    names = [(a.name, a.summary) for a in ALGORITHMS]
+    if several:
+        names.append(("all", "every algorithm that needs no bound"))
+    found = [(n, h) for n, h in names if n.startswith(word)]
+    if not found:
+        found = [
+            (alias, f"{a.name}: {a.summary}")
+            for a in ALGORITHMS
+            for alias in a.aliases
+            if alias.startswith(word) and _SHELL_WORD.fullmatch(alias)
+        ]
+    return [CompletionItem(prefix + n, help=h) for n, h in found]
+
+
+_SHELL_WORD = re.compile(r"[a-z0-9-]+")
+
+
 # -- the options commands share ------------------------------------------------------------
 input_format_option = click.option(
     "--input-format",
@@ -74,7 +127,9 @@ max_nodes_option = click.option(
     metavar="N",
     help="Refuse trees with more nodes than this (YAML aliases expanded).",
 )
-files_argument = click.argument("files", metavar="FILE...", nargs=-1, required=True)
+files_argument = click.argument(
+    "files", metavar="FILE...", nargs=-1, required=True, type=PathParam()
+)
 alpha_option = click.option(
     "--alpha",
     type=NUMBER,
@@ -114,9 +169,36 @@ depth_option = click.option(
 
 
 # -- errors and output ------------------------------------------------------------------------
+#: where the group keeps --annotate (in the root context's meta)
+ANNOTATE = "gtsearch.annotate"
+ANNOTATIONS = ("github", "none")
+
+
+def annotation_kind() -> str:
+    """The CI annotations to print beside error lines: "github" or "none".
+
+    ``--annotate`` (an option of the group) decides; without it, "github"
+    when ``GITHUB_ACTIONS`` is ``true`` (GitHub Actions sets it in every step).
+    """
+    ctx = click.get_current_context(silent=True)
+    chosen = ctx.find_root().meta.get(ANNOTATE) if ctx is not None else None
+    if chosen is None:
+        chosen = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "none"
+    return str(chosen)
+
+
 def report(err: GtsearchError) -> int:
-    """Report an error the user can fix: exactly one line on standard error; its exit status."""
+    """Report an error the user can fix: one line on standard error; its exit status.
+
+    In GitHub Actions (or with ``--annotate github``) a workflow command
+    follows the line, ``::error file=PATH,line=L,col=C::message``, which
+    marks the place in the pull request.
+    """
     click.echo(" ".join(str(err).split("\n")), err=True)
+    if annotation_kind() == "github":
+        from ..render.annotations import github_annotation
+
+        click.echo(github_annotation(err), err=True)
     return err.exit_code
 
 
@@ -264,6 +346,15 @@ def plan_for_tree(
     for algo, _params in planned:
         refuse_chance(algo, tree)
     return planned
+
+
+def expect_place(
+    tree: Tree, option: Number | None, expected: Number | None
+) -> tuple[int, int] | None:
+    """Where the file states the value checked (its ``expect``), when that is what is checked."""
+    if option is not None or expected is None:
+        return None
+    return tree.meta.expect_at
 
 
 def run_search(

@@ -14,6 +14,7 @@ from ..sources.uniform import ORDERS, check_params, parse_value_range, write_uni
 from .common import (
     FORMAT_NAMES,
     STDIN,
+    PathParam,
     format_of_output,
     input_format_option,
     load,
@@ -23,7 +24,7 @@ from .common import (
 
 
 @click.command("convert")
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE", type=PathParam())
 @click.option(
     "--to",
     "to_format",
@@ -32,23 +33,31 @@ from .common import (
     help="Output format; may be left out when -o names a file with a known extension.",
 )
 @click.option(
-    "-o", "--output", default=None, metavar="OUT", help="Write to OUT instead of standard output."
+    "-o",
+    "--output",
+    type=PathParam(),
+    default=None,
+    metavar="OUT",
+    help="Write to OUT instead of standard output.",
 )
 @input_format_option
 @max_nodes_option
 def convert_command(
     file: str, to_format: str | None, output: str | None, input_format: str | None, max_nodes: int
 ) -> None:
-    """Convert a tree file to another format without loss.
+    """Convert a tree file to another format.
 
-    Structure, order, names, values, static values, the root player and the
-    metadata all survive the round trip.
+    Between yaml, json and sexp nothing is lost: structure, order, names,
+    values, static values, the root player and the metadata all survive the
+    round trip. efg writes a Gambit file: the game, its names where they are
+    Gambit labels, the title and description (no static values, no expect).
 
     \b
     Examples:
       gtsearch convert tree.yaml --to sexp
       gtsearch convert tree.json -o tree.yaml
       cat tree.sexp | gtsearch convert - --to json -o tree.json
+      gtsearch convert tree.yaml -o game.efg
     """
     if to_format is None:
         to_format = format_of_output(output)
@@ -119,6 +128,7 @@ def convert_command(
 @click.option(
     "-o",
     "--output",
+    type=PathParam(),
     default=None,
     metavar="FILE",
     help="Write to FILE (a .gz name is compressed) instead of standard output.",

@@ -15,8 +15,10 @@ from .common import (
     alpha_option,
     beta_option,
     check_stdin_once,
+    complete_algorithms,
     depth_option,
     display_name,
+    expect_place,
     files_argument,
     input_format_option,
     leaf_bounds_option,
@@ -37,6 +39,7 @@ from .common import (
     "algos",
     multiple=True,
     metavar="NAME",
+    shell_complete=complete_algorithms,
     help="Algorithm to run (repeatable, or a comma list; default alphabeta). "
     "Aliases work (ab, f2, sss*, dual*, bs*...). 'all' runs every algorithm "
     "that needs no bound; on a tree with chance nodes, expectiminimax, star1 "
@@ -125,6 +128,7 @@ def eval_command(
         except GtsearchError as err:
             status = max(status, report(err))
             continue
+        at = expect_place(tree, expect, expected)
         for algo, params in searches:
             result = run_search(name, tree, algo, params, leaves)
             row: Row = (name, load_seconds, result)
@@ -133,7 +137,7 @@ def eval_command(
             else:  # kept for the table: without the tree, so that each file's is freed
                 rows.append((name, load_seconds, result._replace(tree=None)))
             if expected is not None:
-                failed = mismatch(name, expected, result)
+                failed = mismatch(name, expected, result, at)
                 if failed is not None:
                     status = max(status, report(failed))
     if fmt == "table" and rows:

@@ -17,9 +17,12 @@ from ..research.compare import compare, disagreements
 from ..sources.uniform import parse_value_range
 from .common import (
     NUMBER,
+    PathParam,
     check_stdin_once,
+    complete_algorithms,
     depth_option,
     display_name,
+    expect_place,
     input_format_option,
     leaf_bounds_option,
     max_nodes_option,
@@ -38,13 +41,14 @@ GUESS_HELP = "MTD(f)'s first guess (default 0): the closer to the value, the few
 
 
 @click.command("compare")
-@click.argument("files", metavar="FILE...", nargs=-1, required=True)
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=PathParam())
 @click.option(
     "-a",
     "--algo",
     "algos",
     multiple=True,
     metavar="NAME",
+    shell_complete=complete_algorithms,
     help="Algorithms to compare (repeatable, or a comma list). Default: every "
     "algorithm that needs no bound ('all'); on a tree with chance nodes, expectiminimax, "
     "star1 and star2.",
@@ -148,7 +152,7 @@ def compare_command(
         else:
             assert out is not None
             render_compare(name, tree, results, out)
-        for problem in disagreements(name, results, expected):
+        for problem in disagreements(name, results, expected, expect_place(tree, expect, expected)):
             status = max(status, report(problem))
     if fmt == "csv":
         click.echo(csv_text(csv_rows), nl=False)
@@ -173,7 +177,7 @@ SWEEP_OPTIONS = (
 
 
 @click.command("experiment")
-@click.argument("files", metavar="[FILE...]", nargs=-1)
+@click.argument("files", metavar="[FILE...]", nargs=-1, type=PathParam())
 @click.option(
     "-b",
     "--branching",
@@ -238,6 +242,7 @@ SWEEP_OPTIONS = (
     "algos",
     multiple=True,
     metavar="NAME",
+    shell_complete=complete_algorithms,
     help="Algorithms (repeatable, or a comma list). Default: every one that needs no bound.",
 )
 @click.option("--guess", type=NUMBER, default=None, metavar="F", help=GUESS_HELP)
@@ -275,6 +280,7 @@ SWEEP_OPTIONS = (
 @click.option(
     "-o",
     "--output",
+    type=PathParam(),
     default=None,
     metavar="FILE",
     help="Write every trial's record there: CSV if FILE ends in .csv, else JSON "
@@ -283,6 +289,7 @@ SWEEP_OPTIONS = (
 @click.option(
     "--plot",
     "plot_path",
+    type=PathParam(),
     default=None,
     metavar="FILE",
     help="Draw mean leaves against depth (log scale) to FILE (.png, .svg, .pdf); "

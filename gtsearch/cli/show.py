@@ -16,8 +16,10 @@ if TYPE_CHECKING:
 from .common import (
     NUMBER,
     STDIN,
+    PathParam,
     alpha_option,
     beta_option,
+    complete_algorithms,
     display_name,
     input_format_option,
     leaf_bounds_option,
@@ -34,6 +36,7 @@ algo_option = click.option(
     default="alphabeta",
     show_default=True,
     metavar="NAME",
+    shell_complete=complete_algorithms,
     help="The algorithm (aliases work: ab, sss*, dual*, bs*...). See 'gtsearch algorithms'.",
 )
 bound_option = click.option(
@@ -47,7 +50,7 @@ bound_option = click.option(
 
 # -- show ----------------------------------------------------------------------------------
 @click.command("show")
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE", type=PathParam())
 @algo_option
 @bound_option
 @alpha_option
@@ -79,6 +82,7 @@ bound_option = click.option(
 @click.option(
     "--dot",
     "dot_out",
+    type=PathParam(),
     default=None,
     metavar="OUT.dot",
     help="Also write the picture as Graphviz DOT ('-': standard output).",
@@ -86,6 +90,7 @@ bound_option = click.option(
 @click.option(
     "--svg",
     "svg_out",
+    type=PathParam(),
     default=None,
     metavar="OUT.svg",
     help="Also write the picture as SVG, laid out by gtsearch ('-': standard output).",
@@ -93,6 +98,7 @@ bound_option = click.option(
 @click.option(
     "--html",
     "html_out",
+    type=PathParam(),
     default=None,
     metavar="OUT.html",
     help="Also write one self-contained HTML page that replays the search step by "
@@ -268,7 +274,7 @@ def pictures_of(
 
 # -- trace ---------------------------------------------------------------------------------
 @click.command("trace")
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE", type=PathParam())
 @algo_option
 @bound_option
 @alpha_option

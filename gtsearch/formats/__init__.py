@@ -1,4 +1,4 @@
-"""gtsearch.formats: tree files in YAML, JSON and s-expressions; FORMATS, load_tree(), dump_tree().
+"""gtsearch.formats: tree files in YAML, JSON, s-expressions and Gambit's .efg; FORMATS, load_tree().
 
 Owns reading and writing tree files: reading the bytes (gzip, BOM, UTF-8,
 standard input) and choosing a format here; what the tokenizers share
@@ -6,11 +6,14 @@ standard input) and choosing a format here; what the tokenizers share
 :mod:`.builders`), the one writer (:mod:`.writer`), the vectorised reader of
 the bare form (:mod:`.bare`), and one thin module per format on top
 (:mod:`.jsonfmt`, :mod:`.yamlfmt` with :mod:`.yaml_flow`, :mod:`.yaml_block`
-and :mod:`.yaml_scalars`, :mod:`.sexp`).  Every format reads the bare form
-and the full form (names, static values, a document wrapper with metadata);
-no reader or writer recurses on the nesting, and parse(dump(tree)) == tree
-for every format.  Imports the ground modules (tree, builder, numbers,
-errors), PyYAML and numpy; never algorithms, render, research or cli.
+and :mod:`.yaml_scalars`, :mod:`.sexp`, :mod:`.efg`), and the JSON Schema of
+the JSON and YAML files (:mod:`.schema`).  The three formats of gtsearch read
+the bare form and the full form (names, static values, a document wrapper
+with metadata) and parse(dump(tree)) == tree for each; Gambit's .efg keeps
+the game (structure, values, root player, names where they are Gambit
+labels).  No reader or writer recurses on the nesting.  Imports the ground
+modules (tree, builder, numbers, errors), PyYAML and numpy; never
+algorithms, render, research or cli.
 """
 
 from __future__ import annotations
@@ -42,12 +45,15 @@ class Format(NamedTuple):
 
     ``parse(text, source="<input>", *, max_nodes=DEFAULT_MAX_NODES) -> Tree``;
     ``dump(tree) -> str``, the whole document, ending with a newline.
+    ``lossless``: parse(dump(tree)) == tree for every tree (Gambit's .efg has
+    no static values and no ``expect``, and its labels are ASCII).
     """
 
     name: str
     extensions: tuple[str, ...]
     parse: Callable[..., Tree]
     dump: Callable[[Tree], str]
+    lossless: bool = True
 
 
 #: texts at least this long try the vectorised bare-form reader first (it needs numpy)
@@ -94,13 +100,16 @@ def _lazy(module: str, attr: str) -> Callable[..., Any]:
     return call
 
 
-FORMATS: tuple[Format, ...] = tuple(
-    Format(name, extensions, _bare_first(name, _lazy(module, "parse")), _lazy(module, "dump"))
-    for name, extensions, module in (
-        ("yaml", (".yaml", ".yml"), "yamlfmt"),
-        ("json", (".json",), "jsonfmt"),
-        ("sexp", (".sexp", ".lisp", ".scm", ".sx"), "sexp"),
-    )
+FORMATS: tuple[Format, ...] = (
+    *(
+        Format(name, extensions, _bare_first(name, _lazy(module, "parse")), _lazy(module, "dump"))
+        for name, extensions, module in (
+            ("yaml", (".yaml", ".yml"), "yamlfmt"),
+            ("json", (".json",), "jsonfmt"),
+            ("sexp", (".sexp", ".lisp", ".scm", ".sx"), "sexp"),
+        )
+    ),
+    Format("efg", (".efg",), _lazy("efg", "parse"), _lazy("efg", "dump"), lossless=False),
 )
 
 _ALIASES = {"yml": "yaml", "sexpr": "sexp", "lisp": "sexp"}
@@ -131,13 +140,15 @@ def format_for_path(path: str) -> Format | None:
 
 _LEAD = re.compile(r"(?:\s+|[;#][^\n]*)*")
 _HASH_COMMENT = re.compile(r"(?m)^[ \t]*#")
+_EFG = re.compile(r"EFG\s")
 
 
 def sniff_format(text: str) -> Format:
     """Guess the format from the first character that is not blank or a comment.
 
     ``(`` is an s-expression, ``[`` or ``{`` JSON (YAML when ``#`` comments
-    come first, since JSON has none), anything else YAML.
+    come first, since JSON has none), the word ``EFG`` Gambit's .efg,
+    anything else YAML.
     """
     if text.startswith(BOM):
         text = text[1:]
@@ -146,6 +157,8 @@ def sniff_format(text: str) -> Format:
     first = text[end : end + 1]
     if first == "(":
         return find_format("sexp")
+    if _EFG.match(text, end):
+        return find_format("efg")
     if first and first in "[{" and not _HASH_COMMENT.search(text, 0, end):
         return find_format("json")
     return find_format("yaml")

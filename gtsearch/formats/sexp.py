@@ -355,6 +355,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             meta.expect = atom_number(
                 kind, value, tok, "expect", start, "':expect' must be followed by a number"
             )
+            meta.expect_at = Locator(text)(f.kw_pos)
         elif kw == ":root":
             word = value if kind in (SYMBOL, STRING) else None
             if word not in ROOT_WORDS:

@@ -267,7 +267,7 @@ class Shape:
         if cls is _Map:
             self._map_field(ctx, key, value, text, pos)
         else:
-            self._doc_field(key, value, text, pos)
+            self._doc_field(key, value, text, pos, ctx.key_pos)
 
     def _key_text(self, value: Any, text: str, pos: Any) -> str:
         if self.text_names:
@@ -338,7 +338,7 @@ class Shape:
             )
             raise self.fail(f"{key} must be {_LIST_OF[key]}, got {got}", pos)
 
-    def _doc_field(self, key: str, value: Any, text: str, pos: Any) -> None:
+    def _doc_field(self, key: str, value: Any, text: str, pos: Any, key_pos: Any) -> None:
         if key == "root":
             word = text if self.text_names else value
             if word not in ROOT_WORDS:
@@ -348,6 +348,9 @@ class Shape:
             self.root_max = word == "max"
         elif key == "expect":
             self.meta.expect = self.number(value, text, "expect", pos)
+            line, column = self.locate(key_pos)
+            if line is not None and column is not None:
+                self.meta.expect_at = (line, column)
         elif key == "title":
             self.meta.title = self._text("title", value, text, pos)
         else:

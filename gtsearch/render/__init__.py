@@ -9,8 +9,9 @@ terminal drawing (:mod:`.terminal`), SVG and DOT (:mod:`.svg`), LaTeX/TikZ
 (:mod:`.tikz`), the HTML replay (:mod:`.replay`), Jupyter's displays
 (:mod:`.notebook`), exercises as text, JSON and HTML worksheets
 (:mod:`.worksheet`) and as Moodle XML and GIFT quizzes (:mod:`.quiz`), plots
-(:mod:`.plot`), the one console (:mod:`.console`) and the progress display
-(:mod:`.progress`).
+(:mod:`.plot`), the one console (:mod:`.console`), the progress display
+(:mod:`.progress`) and errors as CI annotations
+(:mod:`.annotations`).
 May import algorithms (to run the searches a view shows), tree, numbers,
 errors, result and exercise; rich and matplotlib only inside functions; never
 click, formats, classroom or cli.

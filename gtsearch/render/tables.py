@@ -169,7 +169,10 @@ def takes_text(algo: AlgorithmInfo) -> str:
 
 
 def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
-    """A registry entry as a JSON object."""
+    """A registry entry as a JSON object (docs/commands.md, "gtsearch algorithms")."""
+    from ..algorithms.params import parameters
+    from ..algorithms.registry import family
+
     return {
         "name": algo.name,
         "aliases": list(algo.aliases),
@@ -178,6 +181,18 @@ def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
         "chance": algo.chance,
         "summary": algo.summary,
         "source": algo.source,
+        "family": family(algo.name),
+        "parameters": [
+            {
+                "name": p.name,
+                "option": p.option,
+                "type": "range" if p.name == "leaf_bounds" else "number",
+                "required": p.required,
+                "default": p.default,
+                "meaning": p.meaning,
+            }
+            for p in parameters(algo.name)
+        ],
     }
 
 

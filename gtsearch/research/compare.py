@@ -41,18 +41,29 @@ def compare(
     ]
 
 
-def mismatch(file: str, expected: Number, result: SearchResult) -> CheckFailed | None:
-    """The check failure when ``result`` contradicts the expected value, else None."""
+#: where a file states its ``expect`` (line, column), for the failures that contradict it
+Place = tuple[int, int] | None
+
+
+def mismatch(
+    file: str, expected: Number, result: SearchResult, at: Place = None
+) -> CheckFailed | None:
+    """The check failure when ``result`` contradicts the expected value, else None.
+
+    ``at`` is where the file states the expected value, when it comes from the file.
+    """
     if agrees(result.value, result.bound, expected):
         return None
     return CheckFailed(
-        f"{file}: {result.algorithm}: value {result.value_text()}, "
-        f"expected {format_exact(exact(expected))}"
+        f"{result.algorithm}: value {result.value_text()}, "
+        f"expected {format_exact(exact(expected))}",
+        file,
+        *(at or (None, None)),
     )
 
 
 def disagreements(
-    name: str, results: Sequence[SearchResult], expected: Number | None
+    name: str, results: Sequence[SearchResult], expected: Number | None, at: Place = None
 ) -> list[CheckFailed]:
     """What contradicts what among one file's results, each as one CheckFailed."""
     problems = []
@@ -65,17 +76,18 @@ def disagreements(
         said = " vs ".join(
             f"{format_exact(v)} ({', '.join(names)})" for v, names in by_value.items()
         )
-        problems.append(CheckFailed(f"{name}: the exact results disagree: {said}"))
+        problems.append(CheckFailed(f"the exact results disagree: {said}", name))
     for r in results:
         if not r.exact:
             for v, names in by_value.items():
                 if not agrees(r.value, r.bound, v):
                     problems.append(
                         CheckFailed(
-                            f"{name}: {r.algorithm} proved {r.value_text()}, but "
-                            f"{names[0]} found the exact value {format_exact(v)}"
+                            f"{r.algorithm} proved {r.value_text()}, but "
+                            f"{names[0]} found the exact value {format_exact(v)}",
+                            name,
                         )
                     )
     if expected is not None:
-        problems += filter(None, (mismatch(name, expected, r) for r in results))
+        problems += filter(None, (mismatch(name, expected, r, at) for r in results))
     return problems

@@ -1,0 +1,502 @@
+"""The reader of Gambit's .efg files (gtsearch.formats.efg): tokens, nodes, outcomes, names.
+
+:class:`Reader` reads a file's header and nodes into a FormatBuilder without
+recursion: nodes written the usual way (one line each, strings without
+escapes) in one regular-expression match each, anything else token by token,
+which is also what says what is wrong with a node.  The mapping (players,
+payoffs, forced moves, names, refusals) is described in
+:mod:`gtsearch.formats.efg` and docs/formats.md.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from fractions import Fraction
+
+from ..numbers import MAX_EXACT_INT, too_large
+from ..tree import Meta, Tree
+from .builders import FormatBuilder
+from .tokens import Locator, end_pos, shown
+
+#: one token after blanks: a string (escapes \" and \\), a brace, a comma, a word, a lone quote
+_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[{},]|[^\s{},"]+|")', re.S)
+#: Gambit's numbers: integers, decimals (with an exponent), rationals such as -1/3
+_NUMBER = re.compile(
+    r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[0-9]+/[0-9]+)\Z"
+)
+_INDEX = re.compile(r"[0-9]{1,18}\Z")  # players, information sets, outcomes: numbered from 1
+_ESCAPE = re.compile(r'\\(["\\])')
+# Whole nodes written the usual way (strings without escapes), each read in one match;
+# anything else, and any node with a problem, is read again token by token.
+_S = r'"([^"\\]*)"'
+_PAYOFF = r'\s*([^\s{},"]+)'
+#: an outcome's number, and perhaps its label and two payoffs (never half of them: a lookahead)
+_OUTCOME = (
+    r'\s+([0-9]{1,18})(?![0-9])(?:\s+"([^"\\]*)"\s*\{'
+    + _PAYOFF
+    + r"\s*,?"
+    + _PAYOFF
+    + r'\s*\})?(?!\s*["{},])'
+)
+_T_NODE = re.compile(r"\s*(t)\s+" + _S + _OUTCOME)
+_P_NODE = re.compile(
+    r"\s*(p)\s+"
+    + _S
+    + r"\s+([12])\s+([0-9]{1,18})(?![0-9])\s+"
+    + _S
+    + r'\s*\{((?:\s*"[^"\\]*")+)\s*\}'
+    + _OUTCOME
+)
+_ACTION = re.compile(_S)
+
+Exact = int | Fraction
+#: a payoff read from the file: its exact value, and whether it counts as a float
+Payoff = tuple[Exact, bool]
+
+
+class ReadError(Exception):
+    """A problem at an offset of the text; gtsearch.formats.efg makes it a TreeFormatError."""
+
+    def __init__(self, message: str, pos: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+
+
+class _Frame:
+    """A decision node whose children are being read (or a forced move put in by the reader)."""
+
+    __slots__ = ("left", "player", "actions", "next", "acc", "acc_float")
+
+    def __init__(
+        self, left: int, player: int, actions: list[str], acc: Exact, acc_float: bool
+    ) -> None:
+        self.left = left  # children still to read
+        self.player = player
+        self.actions = actions  # the labels of the actions leading to the children
+        self.next = 0
+        self.acc = acc  # payoff to player 1 of the outcomes above and here
+        self.acc_float = acc_float
+
+
+def _payoff(tok: str) -> Payoff:
+    """A number of the file, exactly (decimals as fractions); floats: decimals, non-integral ratios.
+
+    Raises ValueError saying why ``tok`` is not one of Gambit's numbers or
+    cannot be a value.
+    """
+    if _NUMBER.match(tok) is None:
+        raise ValueError(f"expected a number, got {shown(tok)}")
+    if len(tok) > 1000:  # Python converts no more than 4,300 digits to an int anyway
+        raise ValueError(f"number {shown(tok)} is too long: {len(tok):,} characters")
+    if "/" in tok:
+        num, den = tok.split("/")
+        if int(den) == 0:
+            raise ValueError(f"number {shown(tok)} divides by zero")
+        q = Fraction(int(num), int(den))
+        return (q.numerator, False) if q.denominator == 1 else (q, True)
+    if "." in tok or "e" in tok or "E" in tok:
+        if not math.isfinite(float(tok)):
+            raise ValueError(f"number {shown(tok)} is beyond the float range")
+        return Fraction(tok), True
+    value = int(tok)
+    if not -MAX_EXACT_INT <= value <= MAX_EXACT_INT:
+        raise ValueError(too_large(tok, "payoff"))
+    return value, False
+
+
+class Reader:
+    """Reads one file into a FormatBuilder, node by node, without recursion."""
+
+    def __init__(self, text: str, source: str, max_nodes: int) -> None:
+        self.text = text
+        self.pos = 0
+        #: where the node being read starts (where the builder's errors point)
+        self.at = 0
+        self.b = FormatBuilder(source, max_nodes)
+        #: the name each node asks for (None: none), by node number
+        self.labels: list[str | None] = []
+        #: (player, information set) -> where the node that has it starts
+        self.infosets: dict[tuple[int, int], int] = {}
+        #: chance information sets: number -> (actions, probabilities as written)
+        self.chance_sets: dict[int, tuple[list[str], list[str]]] = {}
+        #: outcome number -> (label, payoffs as written, player 1's payoff)
+        self.outcomes: dict[int, tuple[str, list[str], Payoff]] = {}
+
+    # -- tokens -------------------------------------------------------------------------------
+    def next(self, what: str) -> tuple[str, int]:
+        """The next token and where it starts; the end of the text is an error."""
+        m = _TOKEN.match(self.text, self.pos)
+        if m is None:
+            raise ReadError(f"unexpected end of input, expected {what}", end_pos(self.text))
+        self.pos = m.end()
+        return m.group(1), m.start(1)
+
+    def peek(self) -> str:
+        """The next token ("" at the end), left to be read."""
+        m = _TOKEN.match(self.text, self.pos)
+        return "" if m is None else m.group(1)
+
+    def string(self, what: str) -> str:
+        tok, at = self.next(what)
+        if tok[0] != '"':
+            raise ReadError(f"expected {what} (a string in double quotes), got {shown(tok)}", at)
+        if len(tok) < 2:  # a lone quote: the string never ends
+            raise ReadError("unterminated string", at)
+        body = tok[1:-1]
+        return _ESCAPE.sub(r"\1", body) if "\\" in body else body
+
+    def index(self, what: str) -> tuple[int, int]:
+        tok, at = self.next(what)
+        if _INDEX.match(tok) is None:
+            if tok.isascii() and tok.isdigit():
+                raise ReadError(f"{what} {shown(tok)} is too large", at)
+            raise ReadError(f"expected {what}, got {shown(tok)}", at)
+        return int(tok), at
+
+    def brace(self, what: str) -> int:
+        tok, at = self.next(f"'{{' before {what}")
+        if tok != "{":
+            raise ReadError(f"expected '{{' before {what}, got {shown(tok)}", at)
+        return at
+
+    def strings(self, what: str) -> list[str]:
+        """Strings up to a closing brace."""
+        out: list[str] = []
+        while True:
+            if self.peek() == "}":
+                self.next("'}'")
+                return out
+            out.append(self.string(f"{what} or '}}'"))
+
+    # -- the file -------------------------------------------------------------------------------
+    def header(self) -> Meta:
+        first, at = self.next("'EFG'")
+        if first != "EFG":
+            raise ReadError(
+                f"not a Gambit .efg file: expected 'EFG' at the start, got {shown(first)}", at
+            )
+        version, at = self.next("the version 2")
+        if version != "2":
+            raise ReadError(f"only version 2 of the .efg format is read, got {shown(version)}", at)
+        kind, at = self.next("'R'")
+        if kind not in ("R", "D"):
+            raise ReadError(f"expected 'R' after the version, got {shown(kind)}", at)
+        title = self.string("the title")
+        at = self.brace("the players")
+        players = len(self.strings("a player's name"))
+        if players != 2:
+            raise ReadError(
+                f"the game has {players} player{'s' * (players != 1)}; "
+                "gtsearch reads two-player games",
+                at,
+            )
+        comment = self.string("the comment") if self.peek()[:1] == '"' else ""
+        return Meta(title=title or None, description=comment or None)
+
+    def read(self) -> Tree:
+        meta = self.header()
+        b = self.b
+        labels = self.labels
+        stack: list[_Frame] = []
+        root_max = True
+        text = self.text
+        t_node, p_node = _T_NODE.match, _P_NODE.match
+        while True:
+            kind = None
+            m = t_node(text, self.pos)
+            if m is not None:
+                ok, payoff = self.fast_outcome(m, 3)
+                if ok:
+                    kind, label = "t", m.group(2)
+            else:
+                m = p_node(text, self.pos)
+                if m is not None:
+                    player = int(m.group(3))
+                    key = (player, int(m.group(4)))
+                    if key not in self.infosets:
+                        ok, payoff = self.fast_outcome(m, 7)
+                        if ok:
+                            kind, label = "p", m.group(2)
+                            self.infosets[key] = m.start(1)
+                            actions = _ACTION.findall(m.group(6))
+            if kind is None:  # the general reader, which says what is wrong with the node
+                kind, label, player, actions, payoff = self.node()
+            else:
+                assert m is not None
+                self.at = m.start(1)
+                self.pos = m.end()
+            parent = stack[-1] if stack else None
+            if parent is None:
+                acc: Exact = 0
+                acc_float = False
+                action = None
+            else:
+                acc, acc_float = parent.acc, parent.acc_float
+                action = parent.actions[parent.next]
+                parent.next += 1
+            if payoff is not None:
+                acc = acc + payoff[0]
+                acc_float = acc_float or payoff[1]
+            if kind == "p":
+                if parent is None:
+                    root_max = player == 1
+                elif parent.player == player:
+                    # the same player moves twice: a forced move of the other player between
+                    labels.append(action)
+                    b.open()
+                    stack.append(_Frame(1, 3 - player, [""], parent.acc, parent.acc_float))
+                    action = None
+                labels.append(action or label or None)
+                b.open()
+                stack.append(_Frame(len(actions), player, actions, acc, acc_float))
+                continue
+            labels.append(action or label or None)
+            b.leaf(self.value(acc, acc_float))
+            # a leaf is done: close the nodes whose children are all read
+            while stack:
+                top = stack[-1]
+                top.left -= 1
+                if top.left:
+                    break
+                stack.pop()
+                b.close()
+            if not stack:
+                break
+        rest, at = self.peek(), _TOKEN.match(text, self.pos)
+        if rest:
+            assert at is not None
+            raise ReadError(
+                f"unexpected {shown(rest)} after the last node of the tree", at.start(1)
+            )
+        self.name_nodes()
+        return b.finish(root_max=root_max, meta=meta)
+
+    def value(self, acc: Exact, acc_float: bool) -> int | float:
+        """A terminal's value: the exact sum of its payoffs, rounded once when floats are in it."""
+        if not acc_float:
+            return int(acc)
+        try:
+            return float(acc)
+        except OverflowError:
+            raise ReadError(
+                "the terminal's value, the sum of the payoffs above it, is beyond the float range",
+                self.at,
+            ) from None
+
+    # -- nodes written the usual way --------------------------------------------------------------
+    def fast_outcome(self, m: re.Match[str], g: int) -> tuple[bool, Payoff | None]:
+        """The outcome of a node read in one match (groups g..g+3), as :meth:`outcome` gives it.
+
+        (False, None) when the outcome needs a closer look (the general reader
+        then reads the node again and says what is wrong).
+        """
+        number = int(m.group(g))
+        label = m.group(g + 1)
+        if label is None:
+            if number == 0:
+                return True, None
+            known = self.outcomes.get(number)
+            return (False, None) if known is None else (True, known[2])
+        if number == 0:
+            return False, None
+        texts = [m.group(g + 2), m.group(g + 3)]
+        known = self.outcomes.get(number)
+        if known is not None:
+            return ((known[0], known[1]) == (label, texts), known[2])
+        try:
+            p1, p2 = _payoff(texts[0]), _payoff(texts[1])
+        except ValueError:
+            return False, None
+        if p1[0] + p2[0] != 0:
+            return False, None
+        self.outcomes[number] = (label, texts, p1)
+        return True, p1
+
+    # -- any node, token by token -------------------------------------------------------------
+    def node(self) -> tuple[str, str, int, list[str], Payoff | None]:
+        """One node: (kind 'p' or 't', label, player, actions, player 1's payoff or None)."""
+        kind, at = self.next("a node ('p', 'c' or 't')")
+        self.at = at
+        if kind not in ("p", "c", "t"):
+            raise ReadError(f"expected a node ('p', 'c' or 't'), got {shown(kind)}", at)
+        label = self.string("the node's label")
+        player = 0
+        actions: list[str] = []
+        if kind == "p":
+            player, where = self.index("the player's number")
+            if player not in (1, 2):
+                raise ReadError(
+                    f"player {player} is not in the game: it has players 1 and 2", where
+                )
+            actions = self.decision(player, at)
+        elif kind == "c":
+            self.chance(at)
+        return kind, label, player, actions, self.outcome()
+
+    def decision(self, player: int, start: int) -> list[str]:
+        """The information set of a decision node and its actions (perfect information only)."""
+        number, at = self.index("the information set's number")
+        key = (player, number)
+        if key in self.infosets:
+            line, _column = Locator(self.text)(self.infosets[key])
+            raise ReadError(
+                f"information set {number} of player {player} holds this node and the node at "
+                f"line {line}: gtsearch reads games of perfect information only",
+                at,
+            )
+        if self.peek()[:1] != '"':
+            raise ReadError(
+                f"information set {number} of player {player} is used before its actions are given",
+                at,
+            )
+        self.infosets[key] = start
+        self.string("the information set's label")
+        brace = self.brace("the actions")
+        actions = self.strings("an action's label")
+        if not actions:
+            raise ReadError("a decision node needs at least one action", brace)
+        return actions
+
+    def outcome(self) -> Payoff | None:
+        """A node's outcome: player 1's payoff, or None for outcome 0 (no payoff)."""
+        number, at = self.index("the outcome's number")
+        if self.peek()[:1] != '"':
+            if number == 0:
+                return None
+            known = self.outcomes.get(number)
+            if known is None:
+                raise ReadError(f"outcome {number} is used before its payoffs are given", at)
+            return known[2]
+        if number == 0:
+            raise ReadError("outcome 0 means no outcome: it cannot have a label or payoffs", at)
+        label = self.string("the outcome's label")
+        brace = self.brace("the payoffs")
+        texts: list[str] = []
+        payoffs: list[Payoff] = []
+        comma = True  # a comma may follow a payoff, not start the list or follow a comma
+        while True:
+            tok, where = self.next("a payoff or '}'")
+            if tok == "}":
+                break
+            if tok == ",":
+                if comma:
+                    raise ReadError("expected a payoff, got ','", where)
+                comma = True
+                continue
+            try:
+                payoffs.append(_payoff(tok))
+            except ValueError as e:
+                raise ReadError(str(e), where) from None
+            texts.append(tok)
+            comma = False
+        if len(payoffs) != 2:
+            raise ReadError(
+                f"outcome {number} has {len(payoffs)} payoff{'s' * (len(payoffs) != 1)}; "
+                "the game has 2 players",
+                brace,
+            )
+        known = self.outcomes.get(number)
+        if known is not None:
+            if (known[0], known[1]) != (label, texts):
+                raise ReadError(
+                    f"outcome {number} is given again with another label or other payoffs", at
+                )
+            return known[2]
+        if payoffs[0][0] + payoffs[1][0] != 0:
+            named = f" ({shown(label)})" if label else ""
+            raise ReadError(
+                f"outcome {number}{named} is not zero-sum: {{ {texts[0]}, {texts[1]} }}; "
+                "gtsearch reads zero-sum games, where player 2's payoff is minus player 1's",
+                brace,
+            )
+        self.outcomes[number] = (label, texts, payoffs[0])
+        return payoffs[0]
+
+    # -- chance nodes: the one place that changes when trees have chance nodes (issue 14) ---------
+    def chance(self, start: int) -> None:
+        """A chance node: its information set, actions and probabilities are read, then refused.
+
+        Once gtsearch's trees have chance nodes, this returns the actions and
+        the probabilities (the children's weights) and :meth:`read` opens a
+        chance node instead.
+        """
+        number, at = self.index("the information set's number")
+        if self.peek()[:1] == '"':
+            self.string("the information set's label")
+            brace = self.brace("the actions and their probabilities")
+            actions: list[str] = []
+            probabilities: list[str] = []
+            while self.peek() != "}":
+                actions.append(self.string("an action's label or '}'"))
+                tok, where = self.next("the action's probability")
+                try:
+                    _payoff(tok)
+                except ValueError as e:
+                    raise ReadError(str(e), where) from None
+                probabilities.append(tok)
+            self.next("'}'")
+            if not actions:
+                raise ReadError("a chance node needs at least one action", brace)
+            known = self.chance_sets.setdefault(number, (actions, probabilities))
+            if known != (actions, probabilities):
+                raise ReadError(
+                    f"chance information set {number} is given again with other actions "
+                    "or probabilities",
+                    at,
+                )
+        elif number not in self.chance_sets:
+            raise ReadError(
+                f"chance information set {number} is used before its actions are given", at
+            )
+        self.outcome()
+        raise ReadError(
+            "this node is a chance node; this version of gtsearch reads trees without chance nodes",
+            start,
+        )
+
+    # -- names ------------------------------------------------------------------------------------
+    def name_nodes(self) -> None:
+        """Give the nodes the names their labels ask for, made unique the way Gambit does it."""
+        label = self.b.label
+        for n, name in enumerate(unique_names(self.labels)):
+            if name is not None:
+                label(n, name=name)
+
+
+def _fits(name: str) -> bool:
+    return 0 < len(name) <= 1000 and name.isprintable()
+
+
+def unique_names(labels: Sequence[str | None]) -> list[str | None]:
+    """Labels made unique: one used once is kept; every use of a repeated one gets _1, _2, ...
+
+    Gambit's rule for the labels of one scope (NormalizeLabels), here over the
+    whole tree; a label that cannot be a name (not 1 to 1000 printable
+    characters) gives none.
+    """
+    counts: dict[str, int] = {}
+    for label in labels:
+        if label is not None:
+            counts[label] = counts.get(label, 0) + 1
+    used = set(counts)
+    visited: dict[str, int] = {}
+    out: list[str | None] = []
+    for label in labels:
+        if label is None or not _fits(label):
+            out.append(None)
+            continue
+        if counts[label] > 1:
+            k = visited.get(label, 0)
+            while True:
+                k += 1
+                candidate = f"{label}_{k}"
+                if candidate not in used:
+                    break
+            visited[label] = k
+            used.add(candidate)
+            label = candidate
+        out.append(label if _fits(label) else None)
+    return out

@@ -1,0 +1,348 @@
+"""Gambit's .efg: the reader's mapping (docs/formats.md, "Gambit .efg files"), the writer, round trips.
+
+The tests against Gambit itself (pygambit, the extra ``gambit``) are in
+tests/test_gambit.py; these need nothing but gtsearch.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gtsearch import search
+from gtsearch.cli import cli
+from gtsearch.errors import TreeFormatError
+from gtsearch.formats import dump_tree, efg, efg_reader, load_tree, loads_tree, sniff_format
+from gtsearch.tree import Meta, Tree
+
+from .strategies import minimax, trees
+
+ROOT = Path(__file__).resolve().parent.parent
+HEADER = 'EFG 2 R "t" { "Player 1" "Player 2" }\n""\n\n'
+
+
+def read(body: str, header: str = HEADER) -> Tree:
+    return loads_tree(header + body, "efg", "g.efg")
+
+
+def value(tree: Tree) -> Any:
+    return search(tree, "minimax").value
+
+
+# -- the mapping --------------------------------------------------------------------------------
+def test_a_game_as_a_tree() -> None:
+    t = read(
+        'p "root" 1 1 "" { "L" "R" } 0\n'
+        'p "" 2 1 "" { "a" "b" } 0\n'
+        't "" 1 "win" { 3, -3 }\n'
+        't "" 2 "lose" { -2, 2 }\n'
+        't "" 1\n'
+    )
+    assert t.to_nested() == [[3, -2], 3]
+    assert t.root_max
+    assert [t.names.get(n) for n in range(len(t))] == ["root", "L", "a", "b", "R"]
+    assert t.meta == Meta(title="t")
+    assert value(t) == 3
+
+
+def test_player_2_at_the_root_is_min() -> None:
+    t = read('p "" 2 1 "" { "a" "b" } 0\nt "" 1 "x" { 3, -3 }\nt "" 2 "y" { 5, -5 }\n')
+    assert not t.root_max and value(t) == 3
+
+
+def test_payoffs_on_decision_nodes_add_to_every_terminal_below() -> None:
+    t = read(
+        'p "" 1 1 "" { "L" "R" } 1 "entry" { 10, -10 }\n'
+        'p "" 2 1 "" { "a" "b" } 2 "toll" { -1, 1 }\n'
+        't "" 3 "x" { 3, -3 }\n'
+        't "" 0\n'  # no outcome: worth the sums above it
+        't "" 3\n'
+    )
+    assert t.to_nested() == [[12, 9], 13]
+
+
+def test_numbers_are_exact_until_the_terminal() -> None:
+    t = read(
+        'p "" 1 1 "" { "a" "b" "c" "d" "e" } 1 "third" { 1/3, -1/3 }\n'
+        't "" 2 "two thirds" { 2/3, -2/3 }\n'  # 1/3 + 2/3 = 1, written with fractions: a float
+        't "" 3 "six halves" { 6/2, -6/2 }\n'  # a whole ratio is an integer ...
+        't "" 4 "decimal" { 0.5, -.5 }\n'
+        't "" 5 "sci" { 1e2, -1E2 }\n'
+        't "" 6 "plus" { +4, -4 }\n'
+    )
+    values = [t.number(n) for n in range(1, 6)]
+    third = Fraction(1, 3)
+    exact = [1, 3 + third, third + Fraction(1, 2), 100 + third, 4 + third]
+    assert values == [float(v) for v in exact]  # the exact sum, rounded once
+    assert values[2] != 1 / 3 + 0.5  # which float arithmetic would not give
+    assert [type(v) for v in values] == [float] * 5
+    whole = read('p "" 1 1 "" { "a" } 0\nt "" 1 "x" { 6/2, -3 }\n')
+    assert whole.number(1) == 3 and type(whole.number(1)) is int
+
+
+def test_the_same_player_twice_gets_a_forced_move_between() -> None:
+    t = read(
+        'p "" 1 1 "" { "L" "R" } 0\n'
+        'p "" 1 2 "" { "a" "b" } 0\n'  # player 1 again, below player 1
+        't "" 1 "x" { 3, -3 }\n'
+        't "" 2 "y" { 5, -5 }\n'
+        't "" 3 "z" { 4, -4 }\n'
+    )
+    assert t.to_nested() == [[[3, 5]], 4]  # L is a MIN node with one child
+    assert [t.names.get(n) for n in range(len(t))] == [None, "L", None, "a", "b", "R"]
+    assert value(t) == 5
+    assert search(t, "alphabeta").pv_labels == ("L", None, "b")
+
+
+def test_names_are_made_unique_as_gambit_makes_labels_unique() -> None:
+    assert efg_reader.unique_names(["x", "x", "x_1", None, "y"]) == ["x_2", "x_3", "x_1", None, "y"]
+    assert efg_reader.unique_names(["a", "a", "b"]) == ["a_1", "a_2", "b"]
+    assert efg_reader.unique_names(["\t", "x" * 1001, "x" * 999, "x" * 999]) == [None] * 4
+    t = read('p "start" 1 1 "" { "take 1" "take 1" } 0\nt "" 1 "x" { 1, -1 }\nt "" 1\n')
+    assert list(t.names.values()) == ["start", "take 1_1", "take 1_2"]
+
+
+def test_node_labels_name_nodes_whose_action_has_no_label() -> None:
+    t = read('p "top" 1 1 "" { "" "R" } 0\nt "left leaf" 1 "x" { 1, -1 }\nt "" 1\n')
+    assert list(t.names.values()) == ["top", "left leaf", "R"]
+
+
+def test_strings_escapes_commas_and_layout() -> None:
+    text = (
+        'EFG 2 D "say \\"hi\\"" { "A" "B" } "a comment\nover two lines"\n'
+        'p "" 1 1 "" { "back\\\\slash" "q\\"uote" } 0 t "" 1 "x" { 1 -1 } t "" 2 "y" {2,-2}'
+    )
+    t = loads_tree(text, "efg")
+    assert t.meta.title == 'say "hi"' and t.meta.description == "a comment\nover two lines"
+    assert list(t.names.values()) == ["back\\slash", 'q"uote']
+    assert t.to_nested() == [1, 2]
+
+
+def test_a_terminal_alone() -> None:
+    assert read('t "end" 1 "x" { 7, -7 }\n').to_nested() == 7
+
+
+def test_sniffed_and_named_by_extension(tmp_path: Path) -> None:
+    text = HEADER + 'p "" 1 1 "" { "a" "b" } 0\nt "" 1 "x" { 1, -1 }\nt "" 2 "y" { 2, -2 }\n'
+    assert sniff_format(text).name == "efg"
+    assert sniff_format("  \n" + text).name == "efg"
+    path = tmp_path / "game.efg"
+    path.write_text(text, encoding="utf-8")
+    assert load_tree(str(path)).to_nested() == [1, 2]
+    result = CliRunner().invoke(cli, ["eval", "-", "--format", "csv"], input=text)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1].split(",")[1:3] == ["alphabeta", "2"]
+
+
+def test_chance_nodes_are_refused_in_one_place() -> None:
+    body = 'c "deal" 1 "" { "hi" 1/3 "lo" 2/3 } 0\nt "" 1 "a" { 1, -1 }\nt "" 2 "b" { -1, 1 }\n'
+    with pytest.raises(TreeFormatError) as e:
+        read(body)
+    assert str(e.value) == (
+        "g.efg:4:1: this node is a chance node; this version of gtsearch reads trees without "
+        "chance nodes"
+    )
+    # its parts are read first, so a broken chance node says what is broken
+    with pytest.raises(TreeFormatError, match="expected a number, got 'x'"):
+        read('c "" 1 "" { "hi" x "lo" 2/3 } 0\n')
+    source = (ROOT / "gtsearch" / "formats" / "efg_reader.py").read_text(encoding="utf-8")
+    assert source.count('chance nodes",') == 1  # the one place that changes with issue 14
+
+
+def test_the_node_limit_points_at_the_node() -> None:
+    body = 'p "" 1 1 "" { "a" "b" } 0\nt "" 1 "x" { 1, -1 }\nt "" 2 "y" { 2, -2 }\n'
+    with pytest.raises(TreeFormatError) as e:
+        loads_tree(HEADER + body, "efg", "g.efg", max_nodes=2)
+    assert str(e.value) == "g.efg:6:1: the tree has more than 2 nodes; raise --max-nodes to load it"
+
+
+# -- random games, read against their own backward induction ------------------------------------
+@st.composite
+def games(draw: st.DrawFn) -> tuple[str, Fraction, int]:
+    """A random game as .efg text: any player at any node (twice in a row too), payoffs on
+    decision nodes and terminals, shared outcomes, no outcome; with its value and terminal count.
+    """
+    payoff = st.sampled_from(["3", "-2", "0", "1/4", "-5/2", "0.5", "1.25e1", "+7"])
+    outcomes: dict[str, int] = {}
+    lines: list[str] = []
+    infosets = [0, 0]
+    terminals = 0
+
+    def outcome() -> tuple[str, Fraction]:
+        if draw(st.booleans()):
+            return "0", Fraction(0)
+        p = draw(payoff)
+        number = outcomes.setdefault(p, len(outcomes) + 1)
+        minus = p[1:] if p[0] == "-" else "-" + p.lstrip("+")
+        return f'{number} "o{number}" {{ {p}, {minus} }}', Fraction(p.lstrip("+"))
+
+    # explicit stack: (depth, done?) -> children values; recursion on a small tree is fine here
+    def node(depth: int) -> Fraction:
+        nonlocal terminals
+        if depth >= 4 or draw(st.integers(0, 2)) == 0:
+            text, v = outcome()
+            lines.append(f't "" {text}')
+            terminals += 1
+            return v
+        player = draw(st.sampled_from([1, 2]))
+        infosets[player - 1] += 1
+        k = draw(st.integers(1, 3))
+        actions = " ".join(f'"m{i}"' for i in range(k))
+        text, v = outcome()
+        lines.append(f'p "" {player} {infosets[player - 1]} "" {{ {actions} }} {text}')
+        values = [node(depth + 1) for _ in range(k)]
+        return v + (max(values) if player == 1 else min(values))
+
+    v = node(0)
+    return HEADER + "\n".join(lines) + "\n", v, terminals
+
+
+@settings(max_examples=150, deadline=None)
+@given(games())
+def test_random_games_keep_their_value(game: tuple[str, Fraction, int]) -> None:
+    text, expected, terminals = game
+    t = loads_tree(text, "efg")
+    assert t.n_leaves == terminals
+    for algo in ("minimax", "alphabeta", "sss", "mtdf"):
+        got = search(t, algo).value
+        assert got == float(expected) or got == expected, (algo, got, expected, text)
+
+
+MUTATIONS = 'ptc"{},0123456789-+./eE \n\\'
+
+
+@settings(max_examples=200, deadline=None)
+@given(games(), st.data())
+def test_broken_files_give_a_tree_or_one_clean_line(
+    game: tuple[str, Fraction, int], data: st.DataObject
+) -> None:
+    text = game[0]
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(text)))
+        j = data.draw(st.integers(i, min(len(text), i + 6)))
+        piece = data.draw(st.text(MUTATIONS, max_size=3))
+        text = text[:i] + piece + text[j:]
+    try:
+        t = loads_tree(text, "efg", "f.efg", max_nodes=10_000)
+    except TreeFormatError as e:
+        assert re.match(r"f\.efg:\d+:\d+: ['a-z]", str(e)) and "\n" not in str(e), str(e)
+    else:
+        assert t.n_leaves >= 1
+
+
+# -- the writer ----------------------------------------------------------------------------------
+def _game_lines(text: str) -> list[str]:
+    return text.split("\n\n", 1)[1].splitlines()
+
+
+def test_written_files_are_what_gambit_16_7_accepts() -> None:
+    t = load_tree(str(ROOT / "sample_trees" / "hand-c-min-root.sexp"))
+    text = dump_tree(t, "efg")
+    lines = _game_lines(text)
+    assert text.startswith('EFG 2 R "Hand-made MIN-root tree with static values (s-expression)"')
+    assert lines[0] == 'p "S" 2 1 "" { "L" "M" "R" } 0'
+    infosets = [tuple(line.split()[2:4]) for line in lines if line.startswith("p")]
+    assert len(infosets) == len(set(infosets))  # one information set per decision node
+    outcomes = {m.group(1): m.group(2) for m in re.finditer(r'^t "" (\d+) "([^"]*)"', text, re.M)}
+    assert len(set(outcomes.values())) == len(outcomes) == 10  # one outcome per value
+    assert all(outcomes.values())  # non-empty labels
+    leaves = [t.number(n) for n in range(len(t)) if t.is_leaf(n)]
+    assert len(outcomes) == len(set(map(repr, leaves)))
+
+
+def test_one_outcome_per_value_keeps_gambit_linear() -> None:
+    t = Tree.from_nested([[1, 2, 1], [2, 2.0, 1], [3, 1, 2]])
+    lines = [line for line in _game_lines(dump_tree(t, "efg")) if line.startswith("t")]
+    assert lines == [
+        't "" 1 "1" { 1, -1 }',
+        't "" 2 "2" { 2, -2 }',
+        't "" 1 "1" { 1, -1 }',
+        't "" 2 "2" { 2, -2 }',
+        't "" 3 "2.0" { 2.0, -2.0 }',
+        't "" 1 "1" { 1, -1 }',
+        't "" 4 "3" { 3, -3 }',
+        't "" 1 "1" { 1, -1 }',
+        't "" 2 "2" { 2, -2 }',
+    ]
+
+
+def test_labels_are_gambit_labels_or_empty() -> None:
+    good = ["a", "take 1", 'say "x"', "x!~"]
+    bad = ["é", " a", "a ", "a  b", "a\\b", "tab\there", "line\nbreak"]
+    assert [efg.gambit_label(n) for n in good] == good
+    assert [efg.gambit_label(n) for n in bad] == [""] * len(bad)
+    assert efg.gambit_label(None) == ""
+
+
+def _without_what_efg_cannot_hold(t: Tree) -> Tree:
+    """The tree as .efg keeps it: no static values, no expect, names that are Gambit labels."""
+    names = {n: name for n, name in t.names.items() if efg.gambit_label(name)}
+    if 0 in t.names and efg.gambit_label(t.names[0]):
+        names[0] = t.names[0]
+    values = [v if t.is_leaf(n) else float("nan") for n, v in enumerate(t.values)]
+    meta = Meta(title=t.meta.title or None, description=t.meta.description or None)
+    root_max = t.root_max or len(t) == 1
+    return Tree(t.end, values, names=names, floats=t.floats, root_max=root_max, meta=meta)
+
+
+names_st = st.sampled_from(["a", "b", "take 1", "é", "x y", "  ", 'q"', "back\\", None, None])
+
+
+@st.composite
+def named_trees(draw: st.DrawFn) -> Tree:
+    t = Tree.from_nested(draw(trees), root_max=draw(st.booleans()))
+    pool = draw(st.lists(names_st, max_size=len(t), unique_by=lambda x: x or object()))
+    names = {n: name for n, name in zip(range(len(t)), pool, strict=False) if name is not None}
+    title = draw(st.sampled_from([None, "a game", 'a "quoted" \\ title']))
+    return Tree(t.end, t.values, names=names, floats=t.floats, root_max=t.root_max,
+                meta=Meta(title=title, description=draw(st.sampled_from([None, "two\nlines"]))))  # fmt: skip
+
+
+@settings(max_examples=120, deadline=None)
+@given(named_trees())
+def test_round_trip(t: Tree) -> None:
+    text = dump_tree(t, "efg")
+    back = loads_tree(text, "efg")
+    assert back == _without_what_efg_cannot_hold(t), text
+    assert value(back) == minimax(t.to_nested(), t.root_max)
+
+
+def test_static_values_and_expect_are_left_out() -> None:
+    t = load_tree(str(ROOT / "sample_trees" / "hand-a-min-root.yaml"))
+    back = loads_tree(dump_tree(t, "efg"), "efg")
+    assert back.to_nested() == t.to_nested() and back.names == t.names
+    inner = [n for n in range(len(t)) if not t.is_leaf(n)]
+    assert any(t.static(n) is not None for n in inner)
+    assert all(back.static(n) is None for n in inner)
+    assert back.meta.expect is None and t.meta.expect == 2.25
+
+
+def test_deep_chains_both_ways() -> None:
+    depth = 30_000  # thirty times Python's recursion limit
+    t = Tree([depth] * depth, [0.0] * depth)  # a chain: every node's subtree ends at the last
+    text = dump_tree(t, "efg")
+    assert text.count("\np ") == depth - 1
+    assert loads_tree(text, "efg").max_depth() == depth - 1
+
+
+# -- the command line -----------------------------------------------------------------------------
+def test_convert_to_efg_and_back(tmp_path: Path) -> None:
+    runner = CliRunner()
+    aima = str(ROOT / "sample_trees" / "aima-fig5-2.yaml")
+    out = tmp_path / "aima.efg"
+    result = runner.invoke(cli, ["convert", aima, "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    result = runner.invoke(cli, ["convert", aima, "--to", "efg"])
+    assert result.stdout == out.read_text(encoding="utf-8")
+    result = runner.invoke(cli, ["eval", str(out), "-a", "sss", "--format", "json"])
+    assert result.exit_code == 0
+    assert '"value": 3' in result.stdout and '"pv_labels": ["B", "b1"]' in result.stdout
+    result = runner.invoke(cli, ["convert", str(out), "--to", "yaml"])
+    assert result.stdout.startswith('title: "AIMA Figure 5.2, a two-ply game tree"')
