@@ -141,19 +141,53 @@ def test_sniffed_and_named_by_extension(tmp_path: Path) -> None:
     assert result.stdout.splitlines()[1].split(",")[1:3] == ["alphabeta", "2"]
 
 
-def test_chance_nodes_are_refused_in_one_place() -> None:
-    body = 'c "deal" 1 "" { "hi" 1/3 "lo" 2/3 } 0\nt "" 1 "a" { 1, -1 }\nt "" 2 "b" { -1, 1 }\n'
-    with pytest.raises(TreeFormatError) as e:
-        read(body)
-    assert str(e.value) == (
-        "g.efg:4:1: this node is a chance node; this version of gtsearch reads trees without "
-        "chance nodes"
+def test_chance_nodes_become_chance_nodes() -> None:
+    """Probabilities become weights of the same proportions (rationals scaled to integers);
+    a player who moves again after a chance node gets a forced move of the other in between."""
+    body = (
+        'p "" 1 1 "" { "safe" "risky" } 0\n'
+        'c "roll" 1 "" { "low" 1/4 "high" 3/4 } 0\n'
+        't "" 1 "1" { 1, -1 }\n'
+        't "" 2 "6" { 6, -6 }\n'
+        'c "" 2 "" { "a" 0.5 "b" 0.5 } 0\n'
+        'p "" 1 2 "" { "u" "v" } 0\n'
+        't "" 3 "8" { 8, -8 }\n'
+        't "" 4 "0" { 0, 0 }\n'
+        't "" 5 "-3" { -3, 3 }\n'
     )
-    # its parts are read first, so a broken chance node says what is broken
+    t = read(body)
+    assert t.has_chance and [n for n in range(len(t)) if t.is_chance(n)] == [1, 4]
+    assert t.weights == {1: (1, 3), 4: (1, 1)}
+    a = t.node_at([1, 0])  # under "a": MIN's forced move, then player 1 (MAX) again
+    assert len(list(t.children(a))) == 1 and not t.is_max(a) and t.is_max(a + 1)
+    assert t.to_nested() == [{"chance": [1, 6], "weights": [1, 3]},
+                             {"chance": [[[8, 0]], -3], "weights": [1, 1]}]  # fmt: skip
+    r = search(t, "expectiminimax")
+    # safe: 1/4 * 1 + 3/4 * 6 = 19/4; risky: 1/2 * max(8, 0) + 1/2 * -3 = 5/2
+    assert (r.value, r.pv_labels) == (4.75, ("safe",))
+    assert search(t, "star2").exact_value() == Fraction(19, 4)
+    # a chance root: the player of the first decision node below it is the root player
+    under = read('c "" 1 "" { "x" 1 "y" 2 } 0\np "" 2 1 "" { "m" "n" } 0\n'
+                 't "" 1 "1" { 1, -1 }\nt "" 2 "2" { 2, -2 }\nt "" 3 "5" { 5, -5 }\n')  # fmt: skip
+    assert not under.root_max and not under.is_max(1)
+    assert search(under, "expectiminimax").exact_value() == Fraction(1, 3) + Fraction(2, 3) * 5
+    # a broken chance node says what is broken
     with pytest.raises(TreeFormatError, match="expected a number, got 'x'"):
         read('c "" 1 "" { "hi" x "lo" 2/3 } 0\n')
-    source = (ROOT / "gtsearch" / "formats" / "efg_reader.py").read_text(encoding="utf-8")
-    assert source.count('chance nodes",') == 1  # the one place that changes with issue 14
+    with pytest.raises(TreeFormatError, match="probability '-1/3' is negative"):
+        read('c "" 1 "" { "hi" -1/3 "lo" 2/3 } 0\n')
+
+
+def test_gtsearch_writes_chance_nodes_with_exact_probabilities() -> None:
+    t = Tree.from_nested([{"chance": [1, [2, 3]], "weights": [0.1, 0.3]}, 4])
+    text = dump_tree(t, "efg")
+    assert 'c "" 1 "" { "" 1/4 "" 3/4 } 0' in text
+    again = loads_tree(text, "efg")
+    assert again.to_nested() == [{"chance": [1, [2, 3]], "weights": [1, 3]}, 4]
+    # the chance node: 1/4 * 1 + 3/4 * min(2, 3) (MIN moves below it) = 7/4, less than 4
+    assert search(again, "expectiminimax").exact_value() == 4
+    # MIN at the root: MAX moves below the chance node, 1/4 * 1 + 3/4 * 3 = 5/2, less than 4
+    assert search(again.with_root(False), "expectiminimax").exact_value() == Fraction(5, 2)
 
 
 def test_the_node_limit_points_at_the_node() -> None:

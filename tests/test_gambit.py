@@ -25,6 +25,7 @@ from gtsearch.tree import Meta, Tree
 
 from .conftest import load_script
 from .strategies import trees
+from .test_chance import chance_trees
 
 gbt = pytest.importorskip("pygambit", reason="pygambit (the extra 'gambit') is not installed")
 
@@ -34,12 +35,12 @@ REFUSALS = (
     "gtsearch reads two-player games",
     "gtsearch reads games of perfect information only",
     "gtsearch reads zero-sum games",
-    "this version of gtsearch reads trees without chance nodes",
 )
 
 
 def gambit_value(game: Any) -> Fraction:
-    """Backward induction over pygambit's tree: max for player 1, min for player 2 (exact).
+    """Backward induction over pygambit's tree: max for player 1, min for player 2, the
+    expectation at chance nodes (exact).
 
     Outcomes on decision nodes add to everything below them, as in Gambit.
     """
@@ -60,7 +61,11 @@ def gambit_value(game: Any) -> Fraction:
             stack.extend((child, False) for child in node.children)
         else:
             kids = [values[child] for child in node.children]
-            best = max(kids) if node.player == first else min(kids)
+            if node.player.is_chance:
+                probs = [Fraction(str(a.prob)) for a in node.infoset.actions]
+                best = sum((p * v for p, v in zip(probs, kids, strict=True)), Fraction(0))
+            else:
+                best = max(kids) if node.player == first else min(kids)
             values[node] = payoff(node) + best
     return values[game.root]
 
@@ -121,17 +126,23 @@ def test_gambit_reads_a_large_tree_with_one_outcome_per_value() -> None:
 
 
 # -- Gambit writes, gtsearch reads -------------------------------------------------------------
-def random_game(seed: int) -> Any:
+def random_game(seed: int, chance: bool = False) -> Any:
     """A random two-player zero-sum game of perfect information, built with pygambit.
 
     Any player may move at any node (twice in a row too); outcomes sit on
     terminals and on decision nodes, some terminals have none; payoffs are
-    integers, fractions and decimals.
+    integers, fractions and decimals.  With ``chance``, some moves are chance
+    moves with random rational probabilities (zero ones included), and the
+    payoffs are integers and decimals only: gtsearch's values are floats, which
+    hold decimals as the decimals they print as but no 1/3, so that its exact
+    expectation is Gambit's.
     """
     rnd = random.Random(seed)
     game = gbt.Game.new_tree(players=["Max", "Min"], title=f"random game {seed}")
     players = list(game.players)
     kinds = [0, 3, -2, gbt.Rational(1, 3), gbt.Rational(-5, 4), gbt.Decimal("2.5")]
+    if chance:
+        kinds = [0, 3, -2, gbt.Decimal("0.1"), gbt.Decimal("-1.25"), gbt.Decimal("2.5")]
     outcomes = []
     for k, p in enumerate(kinds):
         minus = -p if not isinstance(p, gbt.Rational) else gbt.Rational(-p.numerator, p.denominator)
@@ -141,13 +152,42 @@ def random_game(seed: int) -> Any:
         node, depth = todo.pop()
         if depth < 5 and (depth == 0 or rnd.random() < 0.7):
             k = rnd.randint(1, 3)
-            game.append_move(node, rnd.choice(players), [f"m{i}" for i in range(k)])
+            if chance and rnd.random() < 0.35:
+                game.append_move(node, game.players.chance, [f"r{i}" for i in range(k)])
+                weights = [rnd.randint(0, 3) for _ in range(k)]
+                weights[rnd.randrange(k)] += 1  # a positive total
+                total = sum(weights)
+                game.set_chance_probs(node.infoset, [gbt.Rational(w, total) for w in weights])
+            else:
+                game.append_move(node, rnd.choice(players), [f"m{i}" for i in range(k)])
             todo.extend((child, depth + 1) for child in node.children)
             if rnd.random() < 0.3:
                 game.set_outcome(node, rnd.choice(outcomes))
         elif rnd.random() < 0.8:
             game.set_outcome(node, rnd.choice(outcomes))
     return game
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_gtsearch_reads_what_gambit_writes_with_chance_moves(seed: int) -> None:
+    """Chance moves become chance nodes: expectiminimax, Star1 and Star2 find Gambit's value."""
+    game = random_game(1000 + seed, chance=True)
+    text = game.to_efg()
+    t = loads_tree(text, "efg", f"random-chance-{seed}.efg")
+    assert t.n_leaves == terminals(game)
+    expected = gambit_value(game)
+    for algo in ("expectiminimax", "star1", "star2"):
+        r = search(t, algo)
+        assert r.exact_value() == expected, (algo, r.value, expected, text)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chance_trees(), st.booleans())
+def test_gambit_reads_what_gtsearch_writes_with_chance_nodes(nested: Any, root_max: bool) -> None:
+    t = Tree.from_nested(nested, root_max=root_max)
+    game = read_in_gambit(dump_tree(t, "efg"))
+    assert terminals(game) == t.n_leaves
+    assert gambit_value(game) == search(t, "expectiminimax").exact_value()
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -192,17 +232,20 @@ def test_every_catalogue_game_loads_or_is_refused_in_one_line(path: Path) -> Non
         assert any(reason in message for reason in REFUSALS), message
         players = len(list(game.players))
         perfect = all(len(list(i.members)) == 1 for i in game.infosets)
-        chance = any(not n.is_terminal and n.player.is_chance for n in game.nodes)
-        assert players != 2 or not perfect or chance or "zero-sum" in message
+        assert players != 2 or not perfect or "zero-sum" in message
         return
     assert t.n_leaves == terminals(game)
-    assert same(search(t, "minimax").value, gambit_value(game))
+    if t.has_chance:
+        assert search(t, "expectiminimax").exact_value() == gambit_value(game)
+    else:
+        assert same(search(t, "minimax").value, gambit_value(game))
 
 
-def test_a_poker_game_is_refused_for_its_chance_node() -> None:
-    """Myerson's poker (the catalogue's figure 2.1) deals a card first: a chance node."""
+def test_a_poker_game_is_refused_for_its_hidden_card() -> None:
+    """Myerson's poker (the catalogue's figure 2.1) deals a card only player 1 sees: its chance
+    node is read, but player 2's information set holds two nodes (imperfect information)."""
     poker = [p for p in CATALOG if p.parts[-2:] == ("myerson1991", "fig2_1.efg")]
     if not poker:
         pytest.skip("the catalogue has no Myerson (1991) figure 2.1")
-    with pytest.raises(TreeFormatError, match="is a chance node"):
+    with pytest.raises(TreeFormatError, match="perfect information only"):
         load_tree(str(poker[0]))

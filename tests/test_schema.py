@@ -32,7 +32,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = tree_schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 #: how the reader words the rules of NOT_EXPRESSED
-READER_ONLY = ("duplicate name", "must lie within ±2**53", "not a finite number", "duplicate key")
+READER_ONLY = (
+    "duplicate name",
+    "must lie within ±2**53",
+    "not a finite number",
+    "duplicate key",
+    "one weight per child is needed",
+)
 #: JSON that Python's json module takes and the reader refuses as text (a lone surrogate escape)
 LENIENT_JSON = ("invalid string",)
 
@@ -105,6 +111,12 @@ def test_bad_shapes_do_not_validate() -> None:
         "json-null.json",
         "json-children-empty.json",
         "json-bad-root.json",
+        "json-chance-and-children.json",
+        "json-chance-empty.json",
+        "json-chance-negative-weight.json",
+        "json-chance-string-weight.json",
+        "json-chance-weights-without-chance.json",
+        "json-chance-zero-total.json",
     } <= set(checked)
 
 
@@ -124,6 +136,12 @@ def test_bad_shapes_do_not_validate() -> None:
         {"name": "x" * 1001, "value": 1},
         {"name": 7, "value": 1},
         {"children": [1], "value": None},
+        {"chance": [1, 2], "children": [3]},  # outcomes or children, not both
+        {"chance": []},  # a chance node needs an outcome
+        {"chance": [1, 2], "weights": [1, -1]},  # a negative weight
+        {"chance": [1, 2], "weights": [0, 0]},  # a zero total
+        {"chance": [1, 2], "weights": [1, "2"]},  # a weight that is no number
+        {"weights": [1, 2], "children": [1, 2]},  # weights without chance
     ],
 )
 def test_shapes_the_reader_refuses(doc: Any) -> None:
@@ -133,7 +151,10 @@ def test_shapes_the_reader_refuses(doc: Any) -> None:
 
 
 # -- the reader and the schema agree ------------------------------------------------------------
-KEYS = ["name", "value", "children", "tree", "root", "title", "description", "expect", "colour"]
+KEYS = [
+    "name", "value", "children", "chance", "weights",
+    "tree", "root", "title", "description", "expect", "colour",
+]  # fmt: skip
 NAMES = st.text(st.sampled_from("abcé \t\n\x7f\u00a0\u200b\u2028"), max_size=5) | st.just(
     "x" * 1001
 )
@@ -168,7 +189,11 @@ def nodes(depth: int = 0) -> st.SearchStrategy[Any]:
         internal = st.fixed_dictionaries(
             {"children": kids}, optional={"name": NAMES, "value": NUMBERS}
         )
-        base = base | kids | internal
+        weights = st.lists(st.integers(0, 3) | st.floats(0, 2), max_size=3)
+        chance = st.fixed_dictionaries(
+            {"chance": kids}, optional={"name": NAMES, "value": NUMBERS, "weights": weights}
+        )
+        base = base | kids | internal | chance
     return st.one_of(base, base, base.flatmap(spoiled))
 
 
@@ -208,11 +233,12 @@ def test_the_schema_never_refuses_a_name_the_reader_takes() -> None:
 
 
 def test_the_rules_a_schema_cannot_express_are_listed() -> None:
-    assert len(NOT_EXPRESSED) == 6
+    assert len(NOT_EXPRESSED) == 7
     # each of them, accepted by the schema and refused by the reader
     for doc in (
         [{"name": "a", "value": 1}, {"name": "a", "value": 2}],
         [1, 2**60],
+        {"chance": [1, 2, 3], "weights": [1, 2]},  # one weight per outcome
         [1, {"name": "\U000e0001", "value": 1}],  # an astral format character: not printable
     ):
         assert valid(doc)

@@ -16,9 +16,14 @@ extensive game (.efg) file format").  What maps to what is in docs/formats.md
 * the label of the action leading to a node becomes its name (the root takes
   its node label), made unique as Gambit makes labels unique: a label used once
   is kept, every use of a repeated label gets ``_1``, ``_2``, ... in file order;
+* a chance node (``c``) becomes a chance node whose weights are its
+  probabilities, scaled to the smallest integers of the same proportions
+  where they are rationals or decimals (1/3 and 2/3 become 1 and 2); the
+  players alternate over decision nodes only, as in every gtsearch tree, so
+  a player who moves again after a chance node gets a forced move of the
+  other player in between too;
 * refused, with one line: more or fewer than two players, an information set
-  holding several nodes, outcomes that are not zero-sum, and chance nodes
-  (one place: ``Reader.chance`` in :mod:`gtsearch.formats.efg_reader`).
+  holding several nodes, and outcomes that are not zero-sum.
 
 The reader (:mod:`gtsearch.formats.efg_reader`) never recurses (tokens from
 regular expressions, an explicit stack).  The writer gives every decision
@@ -30,6 +35,7 @@ Gambit 16.7 checks each new outcome's label against every outcome before it.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from ..errors import TreeFormatError
 from ..numbers import format_stored
@@ -93,11 +99,17 @@ def gambit_label(name: str | None) -> str:
     return name
 
 
+def _probability(p: Fraction) -> str:
+    """A probability as Gambit writes one: ``1``, ``0`` or a rational ``1/4``."""
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
 def dump(tree: Tree) -> str:
     """The tree as a Gambit .efg file (static values and ``expect`` have no place there).
 
     Player 1 is MAX, player 2 MIN; every decision node has its own
-    information set; the action leading to a named node is labelled with its
+    information set, and so has every chance node (its probabilities exact, as
+    rationals); the action leading to a named node is labelled with its
     name (where that is a Gambit label); all terminals of one value share one
     outcome, labelled with the value, paying ``{ v, -v }``.
     """
@@ -110,6 +122,7 @@ def dump(tree: Tree) -> str:
         f"{_quote(meta.description or '')}\n\n",
     ]
     infosets = [0, 0]
+    chance_sets = 0
     outcomes: dict[str, int] = {}
     append = out.append
     root_label = _quote(gambit_label(names.get(0)))
@@ -122,12 +135,20 @@ def dump(tree: Tree) -> str:
             minus = format_stored(-values[n], floats[n]) if values[n] else value
             append(f't {node_label} {number} "{value}" {{ {value}, {minus} }}\n')
             continue
-        player = 1 if tree.is_max(n) else 2
-        infosets[player - 1] += 1
         actions = []
         c = n + 1
         while c < stop:
             actions.append(_quote(gambit_label(names.get(c))))
             c = end[c]
+        if tree.is_chance(n):
+            chance_sets += 1
+            pairs = " ".join(
+                f"{a} {_probability(p)}"
+                for a, p in zip(actions, tree.probabilities(n), strict=True)
+            )
+            append(f'c {node_label} {chance_sets} "" {{ {pairs} }} 0\n')
+            continue
+        player = 1 if tree.is_max(n) else 2
+        infosets[player - 1] += 1
         append(f'p {node_label} {player} {infosets[player - 1]} "" {{ {" ".join(actions)} }} 0\n')
     return "".join(out)

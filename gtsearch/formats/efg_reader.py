@@ -56,6 +56,25 @@ Exact = int | Fraction
 Payoff = tuple[Exact, bool]
 
 
+def chance_weights(probabilities: Sequence[str]) -> list[int] | list[float]:
+    """Gambit's probabilities as gtsearch weights of the same proportions, exactly when it can.
+
+    Rationals and decimals (``1/3``, ``0.25``) are scaled to the smallest
+    integers of the same proportions (1/3 and 2/3 become 1 and 2); if those
+    integers pass ±2**53, the probabilities are kept as floats.  The reader
+    then checks them as every weight is checked (none negative, a positive
+    total).
+    """
+    exact = [Fraction(_payoff(p)[0]) for p in probabilities]
+    scale = math.lcm(*(q.denominator for q in exact))
+    ints = [int(q * scale) for q in exact]
+    divisor = math.gcd(*ints) or 1
+    ints = [x // divisor for x in ints]
+    if all(-MAX_EXACT_INT <= x <= MAX_EXACT_INT for x in ints):
+        return ints
+    return [float(q) for q in exact]
+
+
 class ReadError(Exception):
     """A problem at an offset of the text; gtsearch.formats.efg makes it a TreeFormatError."""
 
@@ -66,15 +85,24 @@ class ReadError(Exception):
 
 
 class _Frame:
-    """A decision node whose children are being read (or a forced move put in by the reader)."""
+    """A node whose children are being read: a decision node (or a forced move put in by the
+    reader) of player 1 or 2, or a chance node (player 0)."""
 
-    __slots__ = ("left", "player", "actions", "next", "acc", "acc_float")
+    __slots__ = ("left", "player", "mover", "actions", "next", "acc", "acc_float")
 
     def __init__(
-        self, left: int, player: int, actions: list[str], acc: Exact, acc_float: bool
+        self,
+        left: int,
+        player: int,
+        mover: int,
+        actions: list[str],
+        acc: Exact,
+        acc_float: bool,
     ) -> None:
         self.left = left  # children still to read
         self.player = player
+        #: who moves at the next decision node below (0: not known yet, under a chance root)
+        self.mover = mover
         self.actions = actions  # the labels of the actions leading to the children
         self.next = 0
         self.acc = acc  # payoff to player 1 of the outcomes above and here
@@ -124,6 +152,8 @@ class Reader:
         self.chance_sets: dict[int, tuple[list[str], list[str]]] = {}
         #: outcome number -> (label, payoffs as written, player 1's payoff)
         self.outcomes: dict[int, tuple[str, list[str], Payoff]] = {}
+        #: the probabilities of the chance node read last, as written
+        self.probabilities: list[str] = []
 
     # -- tokens -------------------------------------------------------------------------------
     def next(self, what: str) -> tuple[str, int]:
@@ -240,18 +270,28 @@ class Reader:
             if payoff is not None:
                 acc = acc + payoff[0]
                 acc_float = acc_float or payoff[1]
+            mover = 0 if parent is None else parent.mover
             if kind == "p":
-                if parent is None:
+                if mover == 0:  # the first decision node: the root's, or the first below chance
                     root_max = player == 1
-                elif parent.player == player:
+                    mover = player
+                    for frame in stack:  # the chance nodes above it: the root player moves next
+                        frame.mover = player
+                if mover != player:
                     # the same player moves twice: a forced move of the other player between
                     labels.append(action)
                     b.open()
-                    stack.append(_Frame(1, 3 - player, [""], parent.acc, parent.acc_float))
+                    assert parent is not None
+                    stack.append(_Frame(1, mover, player, [""], parent.acc, parent.acc_float))
                     action = None
                 labels.append(action or label or None)
                 b.open()
-                stack.append(_Frame(len(actions), player, actions, acc, acc_float))
+                stack.append(_Frame(len(actions), player, 3 - player, actions, acc, acc_float))
+                continue
+            if kind == "c":
+                labels.append(action or label or None)
+                b.open_chance(weights=chance_weights(self.probabilities))
+                stack.append(_Frame(len(actions), 0, mover, actions, acc, acc_float))
                 continue
             labels.append(action or label or None)
             b.leaf(self.value(acc, acc_float))
@@ -317,7 +357,10 @@ class Reader:
 
     # -- any node, token by token -------------------------------------------------------------
     def node(self) -> tuple[str, str, int, list[str], Payoff | None]:
-        """One node: (kind 'p' or 't', label, player, actions, player 1's payoff or None)."""
+        """One node: (kind 'p', 'c' or 't', label, player, actions, player 1's payoff or None).
+
+        A chance node's probabilities, as written, are left in :attr:`probabilities`.
+        """
         kind, at = self.next("a node ('p', 'c' or 't')")
         self.at = at
         if kind not in ("p", "c", "t"):
@@ -333,7 +376,7 @@ class Reader:
                 )
             actions = self.decision(player, at)
         elif kind == "c":
-            self.chance(at)
+            actions, self.probabilities = self.chance()
         return kind, label, player, actions, self.outcome()
 
     def decision(self, player: int, start: int) -> list[str]:
@@ -415,14 +458,9 @@ class Reader:
         self.outcomes[number] = (label, texts, payoffs[0])
         return payoffs[0]
 
-    # -- chance nodes: the one place that changes when trees have chance nodes (issue 14) ---------
-    def chance(self, start: int) -> None:
-        """A chance node: its information set, actions and probabilities are read, then refused.
-
-        Once gtsearch's trees have chance nodes, this returns the actions and
-        the probabilities (the children's weights) and :meth:`read` opens a
-        chance node instead.
-        """
+    # -- chance nodes ----------------------------------------------------------------------------
+    def chance(self) -> tuple[list[str], list[str]]:
+        """A chance node's information set: its actions and their probabilities as written."""
         number, at = self.index("the information set's number")
         if self.peek()[:1] == '"':
             self.string("the information set's label")
@@ -436,6 +474,8 @@ class Reader:
                     _payoff(tok)
                 except ValueError as e:
                     raise ReadError(str(e), where) from None
+                if tok.startswith("-"):
+                    raise ReadError(f"probability {shown(tok)} is negative", where)
                 probabilities.append(tok)
             self.next("'}'")
             if not actions:
@@ -447,15 +487,13 @@ class Reader:
                     "or probabilities",
                     at,
                 )
-        elif number not in self.chance_sets:
+            return actions, probabilities
+        given = self.chance_sets.get(number)
+        if given is None:
             raise ReadError(
                 f"chance information set {number} is used before its actions are given", at
             )
-        self.outcome()
-        raise ReadError(
-            "this node is a chance node; this version of gtsearch reads trees without chance nodes",
-            start,
-        )
+        return given
 
     # -- names ------------------------------------------------------------------------------------
     def name_nodes(self) -> None:

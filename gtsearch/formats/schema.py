@@ -1,8 +1,8 @@
 """The JSON Schema (draft 2020-12) of gtsearch's JSON and YAML tree files, built from the shape rules.
 
 Editors validate and complete tree files with it (VS Code, yaml-language-server):
-the bare form, the full form (named nodes, static values) and the document
-wrapper with its keys, as :mod:`gtsearch.formats.shape` reads them.  What a
+the bare form, the full form (named nodes, static values, chance nodes with
+their weights) and the document wrapper with its keys, as :mod:`gtsearch.formats.shape` reads them.  What a
 schema cannot say is left to the reader, and listed in :data:`NOT_EXPRESSED`
 and docs/formats.md.  ``gtsearch schema`` prints it; docs/tree.schema.json is
 a copy that the tests keep equal.
@@ -36,6 +36,7 @@ NOT_EXPRESSED = (
     "names are printable as Python's str.isprintable() says (the schema refuses the controls, "
     "formats and separators of the Basic Multilingual Plane, not unassigned or astral ones)",
     "keys are not repeated (a parsed document has lost the repeats)",
+    "a chance node's weights are as many as its outcomes",
     "YAML: name, title and description are read as text whatever they look like (name: 1 is "
     "the name '1'; the schema wants a string: quote it)",
 )
@@ -47,7 +48,7 @@ def _ref(name: str) -> dict[str, str]:
 
 def tree_schema() -> dict[str, Any]:
     """The schema as a JSON-ready dict."""
-    name_key, value_key, children_key = NODE_KEYS
+    name_key, value_key, children_key, chance_key, weights_key = NODE_KEYS
     tree_key, root_key, title_key, description_key, expect_key = DOC_KEYS
     return {
         "$schema": DRAFT,
@@ -78,8 +79,8 @@ def tree_schema() -> dict[str, Any]:
                 "additionalProperties": False,
             },
             "node": {
-                "description": "A leaf or an internal node.",
-                "anyOf": [_ref("leaf"), _ref("internal")],
+                "description": "A leaf, an internal node or a chance node.",
+                "anyOf": [_ref("leaf"), _ref("internal"), _ref("chance")],
             },
             "leaf": {
                 "description": "A leaf: its value (MAX's payoff), or a mapping with a name.",
@@ -115,6 +116,29 @@ def tree_schema() -> dict[str, Any]:
                         "additionalProperties": False,
                     },
                 ],
+            },
+            "chance": {
+                "description": "A chance node: its outcomes (a non-empty list), optional weights "
+                "(one non-negative number per outcome, not all zero; normalised into "
+                "probabilities; without them the outcomes are equally likely), a name and a "
+                "static value.",
+                "type": "object",
+                "properties": {
+                    name_key: _ref("name"),
+                    value_key: {
+                        **_ref("number"),
+                        "description": "The static value, which --depth uses.",
+                    },
+                    chance_key: _ref("children"),
+                    weights_key: {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {**_ref("number"), "minimum": 0},
+                        "contains": {"exclusiveMinimum": 0},
+                    },
+                },
+                "required": [chance_key],
+                "additionalProperties": False,
             },
             "children": {
                 "description": "The children, in order: at least one.",
