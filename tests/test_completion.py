@@ -67,7 +67,8 @@ def test_commands() -> None:
 
 def test_options() -> None:
     assert "--max-nodes" in values("gtsearch eval x --")
-    assert values("gtsearch eval x --le") == ["--leaves"]
+    assert values("gtsearch eval x --leav") == ["--leaves"]
+    assert values("gtsearch eval x --le") == ["--leaf-bounds", "--leaves"]
     assert values("gtsearch --ann") == ["--annotate"]
 
 

@@ -328,7 +328,8 @@ CATEGORIES = {
         "efg-one-player.efg",
         "efg-shared-infoset.efg",
         "efg-not-zero-sum.efg",
-        "efg-chance.efg",
+        "efg-chance-negative.efg",
+        "efg-chance-zero.efg",
     ],
     "broken .efg files": [
         "efg-empty.efg",

@@ -117,9 +117,10 @@ def test_every_algorithm_lists_the_parameters_plan_lets_through() -> None:
         required = {p.name for p in listed if p.required}
         assert required == ({"bound"} if algo.needs_bound else set()), algo.name
         for p in listed:
-            assert p.option == f"--{p.name}"
+            assert p.option == "--" + p.name.replace("_", "-")
             assert (p.default is None) == p.required
-            plan([algo.name], **{p.name: 1})  # accepted on its own
+            value = (0, 1) if p.name == "leaf_bounds" else 1
+            plan([algo.name], **{p.name: value})  # accepted on its own
         for other in {"bound", "alpha", "beta"} - names:
             with pytest.raises(UsageError):
                 plan([algo.name], **{other: 1, **({"bound": 1} if required else {})})
@@ -135,7 +136,7 @@ def test_algorithms_as_data_for_scripts() -> None:
     from gtsearch.algorithms.registry import FAMILIES, family
 
     assert set(FAMILIES) == {a.name for a in ALGORITHMS}
-    assert set(FAMILIES.values()) == {"depth-first", "best-first", "null-window", "mt"}
+    assert set(FAMILIES.values()) == {"depth-first", "best-first", "null-window", "mt", "chance"}
     assert family("ab") == "depth-first" and family("mtd(f)") == "mt"
     result = CliRunner().invoke(cli, ["algorithms", "--format", "json"])
     assert result.exit_code == 0
@@ -147,10 +148,13 @@ def test_algorithms_as_data_for_scripts() -> None:
         assert r["family"] == FAMILIES[r["name"]]
         for p in r["parameters"]:
             assert list(p) == ["name", "option", "type", "required", "default", "meaning"]
-            assert p["type"] == "number" and p["required"] == (p["default"] is None)
+            assert p["type"] == ("range" if p["name"] == "leaf_bounds" else "number")
+            assert p["required"] == (p["default"] is None)
+        assert r["chance"] == (r["family"] == "chance")
     by_name = {r["name"]: r for r in records}
     assert [p["name"] for p in by_name["alphabeta"]["parameters"]] == ["alpha", "beta"]
     assert by_name["alphabeta"]["parameters"][0]["default"] == "-inf"
     assert by_name["mtdf"]["parameters"][0]["default"] == 0
     assert by_name["sss-bounded"]["parameters"][0]["required"] is True
     assert by_name["sss"]["parameters"] == []
+    assert [p["option"] for p in by_name["star1"]["parameters"]] == ["--leaf-bounds"]

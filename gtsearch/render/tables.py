@@ -178,7 +178,6 @@ def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
         "aliases": list(algo.aliases),
         "takes": algo.takes,
         "needs_bound": algo.needs_bound,
-        "chance": algo.chance,
         "summary": algo.summary,
         "source": algo.source,
         "family": family(algo.name),
@@ -193,6 +192,7 @@ def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
             }
             for p in parameters(algo.name)
         ],
+        "chance": algo.chance,
     }
 
 
