@@ -744,13 +744,19 @@ def test_eval_on_chance_nodes() -> None:
 
 def test_chance_trees_refuse_other_algorithms() -> None:
     aima = str(SAMPLE_TREES / "aima-fig5-2.yaml")
-    result = run("eval", CHANCE, aima)  # alphabeta, the default: refused here, run there
+    result = run("eval", CHANCE, aima, "-a", "alphabeta")  # refused here, run there
     assert result.exit_code == 2
     assert result.stderr == (
         f"{CHANCE}: the tree has chance nodes, which alphabeta cannot search; "
         "use expectiminimax, star1 or star2\n"
     )
     assert [r["file"] for r in records(result)] == [aima]
+    # without --algo: alphabeta, and on a tree with chance nodes its counterpart, star1
+    default = records(run("eval", CHANCE, aima))
+    assert [(r["file"], r["algorithm"]) for r in default] == [
+        (CHANCE, "star1"),
+        (aima, "alphabeta"),
+    ]
     assert_error(run("eval", CHANCE, "-a", "star1,sss"), 2, "which sss cannot search")
     assert_error(run("compare", CHANCE, "-a", "minimax"), 2, "which minimax cannot search")
     assert_error(run("trace", CHANCE, "-a", "f1"), 2, "which f1 cannot search")

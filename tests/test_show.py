@@ -498,10 +498,13 @@ def test_chance_nodes_in_the_drawing() -> None:
     assert "CHANCE p=: a chance node, an outcome's probability" in out
     assert "CHANCE" not in run("show", AIMA).stdout
     assert_usage_error(
-        run("show", CHANCE),
+        run("show", CHANCE, "-a", "alphabeta"),
         f"{CHANCE}: the tree has chance nodes, which alphabeta cannot search; "
         "use expectiminimax, star1 or star2",
     )
+    # without --algo: alpha-beta's counterpart for chance nodes, Star1
+    assert "star1 (L=2, U=9 from the leaves): value 13/3" in run("show", CHANCE).stdout
+    assert "star1 on " in run("trace", CHANCE).stdout
     wide = run("show", CHANCE, "-a", "star1", "--leaf-bounds", "0:100").stdout
     assert "star1 (L=0, U=100)" in wide and "C2  CHANCE  ∈ [0, 2.25]" not in wide
 

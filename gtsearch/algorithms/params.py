@@ -150,7 +150,8 @@ def plan(
     *,
     chance: bool = False,
 ) -> list[tuple[Algorithm, Params]]:
-    """The algorithms to run (default alphabeta), each with the parameters it takes.
+    """The algorithms to run (default alphabeta; star1 on a tree with chance nodes), each with
+    the parameters it takes.
 
     Algorithms named one by one must accept every option given; ``all``
     hands each option only to the algorithms that take it.  ``chance`` says
@@ -168,7 +169,8 @@ def plan(
         )
     takers = ", ".join(a.name for a in ALGORITHMS if a.takes == "bound")
     out: list[tuple[Algorithm, Params]] = []
-    for algo, explicit in named(names or ("alphabeta",), chance):
+    # without --algo: alpha-beta, or on a tree with chance nodes its counterpart, Star1
+    for algo, explicit in named(names or (("star1",) if chance else ("alphabeta",)), chance):
         params: Params = {}
         if leaf_bounds is not None:
             if algo.takes == "leaf_bounds":

@@ -33,11 +33,11 @@ algo_option = click.option(
     "-a",
     "--algo",
     "algo",
-    default="alphabeta",
-    show_default=True,
+    default=None,
     metavar="NAME",
     shell_complete=complete_algorithms,
-    help="The algorithm (aliases work: ab, sss*, dual*, bs*...). See 'gtsearch algorithms'.",
+    help="The algorithm (aliases work: ab, sss*, dual*, bs*...); default alphabeta, or star1 "
+    "on a tree with chance nodes. See 'gtsearch algorithms'.",
 )
 bound_option = click.option(
     "--bound",
@@ -138,7 +138,7 @@ bound_option = click.option(
 @max_nodes_option
 def show_command(
     file: str,
-    algo: str,
+    algo: str | None,
     bound: Number | None,
     alpha: Number | None,
     beta: Number | None,
@@ -194,8 +194,14 @@ def show_command(
         to_stdout = [k for k, o in pictures.items() if o == STDIN]
         raise UsageError(f"only one of {', '.join(to_stdout)} can go to standard output ('-')")
     path = parse_path(focus) if focus is not None else ()
-    algorithm, params = check_one([algo], bound, alpha, beta, leaf_bounds)
+    algorithm, params = check_one(
+        [algo or default_algorithm(leaf_bounds)], bound, alpha, beta, leaf_bounds
+    )
     tree = load_with_root(file, root, input_format, max_nodes)
+    if algo is None and tree.has_chance:
+        algorithm, params = check_one(
+            [default_algorithm(leaf_bounds, chance=True)], bound, alpha, beta, leaf_bounds
+        )
     name = display_name(file)
     kwargs: dict[str, Any] = dict(params)
     view = build_view(
@@ -230,6 +236,12 @@ def show_command(
         )
     for out, text in texts:
         write_output(out, text)
+
+
+def default_algorithm(leaf_bounds: object, chance: bool = False) -> str:
+    """The algorithm without --algo: alpha-beta, or its counterpart for chance nodes, Star1
+    (also when --leaf-bounds, which only Star1 and Star2 take, is given)."""
+    return "star1" if chance or leaf_bounds is not None else "alphabeta"
 
 
 def warn(line: str) -> None:
@@ -300,7 +312,7 @@ def pictures_of(
 @max_nodes_option
 def trace_command(
     file: str,
-    algo: str,
+    algo: str | None,
     bound: Number | None,
     alpha: Number | None,
     beta: Number | None,
@@ -331,8 +343,14 @@ def trace_command(
     from ..render.tables import json_records
     from ..render.trace import event_dict, trace_text
 
-    algorithm, params = check_one([algo], bound, alpha, beta, leaf_bounds)
+    algorithm, params = check_one(
+        [algo or default_algorithm(leaf_bounds)], bound, alpha, beta, leaf_bounds
+    )
     tree = load_with_root(file, root, input_format, max_nodes)
+    if algo is None and tree.has_chance:
+        algorithm, params = check_one(
+            [default_algorithm(leaf_bounds, chance=True)], bound, alpha, beta, leaf_bounds
+        )
     name = display_name(file)
     kwargs: dict[str, Any] = dict(params)
     events = trace(tree, algorithm, open_lists=open_lists, **kwargs)
