@@ -34,7 +34,7 @@ def _uses_tictactoe(nodeid: str) -> bool:
     return "::test_tictactoe" in nodeid
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # optional: a hook of pytest-xdist
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """pytest-xdist's ``--dist load`` (the default with ``-n``), with two changes.
 
