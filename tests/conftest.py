@@ -1,4 +1,5 @@
-"""Shared fixtures: the sample_trees directory and the complete tic-tac-toe game tree."""
+"""Shared fixtures (the sample_trees directory, the complete tic-tac-toe game tree) and how
+pytest-xdist shares the tests out (pytest_xdist_make_scheduler)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,51 @@ def load_script(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _uses_tictactoe(nodeid: str) -> bool:
+    return "::test_tictactoe" in nodeid
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # optional: a hook of pytest-xdist
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's ``--dist load`` (the default with ``-n``), with two changes.
+
+    - Tests go to the workers one at a time as they free up (``--maxschedchunk 1`` unless
+      given): the slow tests lie together in the collection (the deep chains of
+      test_hostile.py), and in xdist's usual chunks of up to a quarter of the suite they
+      went to one worker while the other ran out of work.
+    - The tests of the tic-tac-toe tree (``test_tictactoe`` in their names) go to one worker
+      together, so that the tree (about 9 seconds) is built once, not once per worker.
+      (``--dist loadgroup`` would do it with marks, but pytest-xdist 3.8 loses the groups
+      under pytest 9: pytest-dev/pytest-xdist#1386.)
+
+    Any other ``--dist`` is left alone.
+    """
+    if config.getoption("dist") != "load":
+        return None
+    try:
+        from xdist.scheduler import LoadScheduling
+    except ImportError:  # a pytest-xdist without it: its own scheduler
+        return None
+
+    class OneByOneTicTacToeTogether(LoadScheduling):  # type: ignore[misc]
+        def __init__(self, config: pytest.Config, log: Any = None) -> None:
+            super().__init__(config, log)
+            if self.maxschedchunk is None:
+                self.maxschedchunk = 1
+
+        def _send_tests(self, node: Any, num: int) -> None:
+            chunk, rest = self.pending[:num], self.pending[num:]
+            if any(_uses_tictactoe(self.collection[i]) for i in chunk):
+                chunk += [i for i in rest if _uses_tictactoe(self.collection[i])]
+                rest = [i for i in rest if not _uses_tictactoe(self.collection[i])]
+            self.pending[:] = rest
+            if chunk:
+                self.node2pending[node].extend(chunk)
+                node.send_runtest_some(chunk)
+
+    return OneByOneTicTacToeTogether(config, log)
 
 
 @pytest.fixture(scope="session")

@@ -640,8 +640,8 @@ def layout(tree: Tree) -> tuple[Any, ...]:
         raw(tree.end),
         raw(tree.values),
         tree.floats,
-        raw(tree._depth),
-        raw(tree._parent),
+        raw(getattr(tree, "_depth", None)),  # derived arrays that a reader may keep
+        raw(getattr(tree, "_parent", None)),
         tree.names,
         tree.root_max,
         tree.meta,
