@@ -13,6 +13,7 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 #: the layer of each top-level name under gtsearch/, lowest first (docs/development.md)
 LAYERS = {
     "errors": 0, "numbers": 0, "result": 0, "tree": 0, "builder": 0, "flat": 0, "summary": 0,
+    "core": 0, "_native": 0,
     "algorithms": 1, "formats": 1, "sources": 1,
     "render": 2, "research": 2,
     "cli": 3,
@@ -20,6 +21,8 @@ LAYERS = {
 }  # fmt: skip
 #: the only modules that may import these third-party packages
 ONLY_IN = {"click": {"cli"}}
+#: the compiled core is private to its facade: only gtsearch/core.py imports gtsearch._native
+NATIVE_FACADE = "gtsearch.core"
 MAX_LINES = 600
 
 
@@ -74,6 +77,9 @@ def test_imports_point_down_and_take_no_private_names(path: Path) -> None:
             assert LAYERS[other] < layer or (LAYERS[other] == layer == 0), (
                 f"{where}: {top(here)} (layer {layer}) imports {other} (layer {LAYERS[other]})"
             )
+        if here == NATIVE_FACADE and target == "gtsearch._native":
+            assert names == ["_core"], where  # the extension module, and nothing else
+            continue
         private = [n for n in names if n.startswith("_") and not n.startswith("__")]
         assert not private, f"{where}: imports private names {private} of {target}"
         assert not any(p.startswith("_") for p in target.split(".")[1:]), (
