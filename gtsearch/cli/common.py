@@ -245,5 +245,5 @@ def run_search(
     from ..render.progress import progress
 
     stats = Stats()
-    with progress(f"{algo.name} on {name}", count=lambda: len(stats.leaves), total=tree.n_leaves):
+    with progress(f"{algo.name} on {name}", count=stats.count, total=tree.n_leaves):
         return search(tree, algo, leaf_order=leaves, stats=stats, **params)
