@@ -24,6 +24,7 @@ from array import array
 from collections.abc import Iterator
 from typing import TextIO
 
+from ..core import native
 from ..errors import UsageError
 from ..tree import Tree, index_array
 
@@ -61,6 +62,26 @@ def check_params(branching: int, depth: int, lo: int, hi: int, order: str) -> No
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
 
 
+#: the compiled generator draws from ranges and counts that fit in 62 bits
+_NATIVE_LIMIT = 2**62
+#: leaf values handed over by the compiled generator at a time (constant memory)
+_CHUNK = 1 << 16
+
+
+def _seed_key(seed: int, branching: int, depth: int, lo: int, hi: int) -> bytes | None:
+    """The seed as random.Random(seed) takes it (the 32-bit words of abs(seed), little-endian).
+
+    None when the compiled generator is not for these parameters (a seed that is
+    not an int, values or sizes beyond 62 bits): the Python generator runs.
+    """
+    if type(seed) is not int or not -_NATIVE_LIMIT <= lo <= hi <= _NATIVE_LIMIT:
+        return None
+    if branching**depth >= _NATIVE_LIMIT:
+        return None
+    n = abs(seed)
+    return n.to_bytes(4 * max(1, (n.bit_length() + 31) // 32), "little")
+
+
 def leaf_values(
     branching: int,
     depth: int,
@@ -72,6 +93,13 @@ def leaf_values(
 ) -> Iterator[int]:
     """The leaf values of the uniform tree, left to right."""
     check_params(branching, depth, lo, hi, order)
+    core = native()
+    key = _seed_key(seed, branching, depth, lo, hi)
+    if core is not None and key is not None:
+        values = core.UniformLeaves(branching, depth, key, lo, hi, ORDERS.index(order))
+        while chunk := values.take(_CHUNK):
+            yield from chunk
+        return
     rng = random.Random(seed)
     if order == "random":
         draw = rng.randint
@@ -113,8 +141,18 @@ def uniform_tree(
     root_max: bool = True,
 ) -> Tree:
     """The same tree as :func:`write_uniform` writes, built straight into the flat arrays."""
-    values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order)
+    check_params(branching, depth, lo, hi, order)
     size = sum(branching**k for k in range(depth + 1))
+    source = f"gen b={branching} d={depth} seed={seed}"
+    core = native()
+    key = _seed_key(seed, branching, depth, lo, hi)
+    if core is not None and key is not None:
+        wide = index_array(size).typecode == "q"
+        end_arr, vals_arr = core.uniform_tree(
+            branching, depth, key, lo, hi, ORDERS.index(order), wide
+        )
+        return Tree(end_arr, vals_arr, root_max=root_max, source=source, n_leaves=branching**depth)
+    values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order)
     # subtree size by level, so end[] follows without a stack of open nodes
     sub = [1] * (depth + 1)
     for k in range(depth - 1, -1, -1):
@@ -133,13 +171,7 @@ def uniform_tree(
             vals.append(nan)
             level_of.extend([k + 1] * branching)
         n += 1
-    return Tree(
-        end,
-        vals,
-        root_max=root_max,
-        source=f"gen b={branching} d={depth} seed={seed}",
-        n_leaves=branching**depth,
-    )
+    return Tree(end, vals, root_max=root_max, source=source, n_leaves=branching**depth)
 
 
 def write_uniform(
