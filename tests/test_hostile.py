@@ -30,7 +30,7 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gtsearch import ALGORITHMS
+from gtsearch import ALGORITHMS, core
 from gtsearch.cli import cli
 from gtsearch.errors import TreeFormatError
 from gtsearch.formats import (
@@ -721,7 +721,7 @@ def test_alias_bomb_is_refused_before_it_expands(
 LIMIT = r"""
 import json, resource, sys, time
 from gtsearch.errors import TreeFormatError
-from gtsearch.formats import load_tree
+from gtsearch.formats import jsonfmt, load_tree, sexp, yamlfmt  # imported before any timing
 from gtsearch.formats.bare import parse_bare
 
 fmt, path = sys.argv[1], sys.argv[2]
@@ -792,7 +792,10 @@ def test_node_limit_fails_fast_with_little_memory(tmp_path: Path) -> None:
             f"{path}:1:{column}: the tree has more than 1,000 nodes; raise --max-nodes to load it"
         )
         assert f["fast_gives_way"]
-        assert f["fail_s"] < 0.25 * f["full_s"], f
+        # Failing costs the same with both cores (reading the 20 MB text, the format's own
+        # reader up to the limit); the compiled core loads the whole file several times
+        # faster than the vectorised reader, so that fixed cost is a larger share of it.
+        assert f["fail_s"] < (0.5 if core.native() else 0.25) * f["full_s"], f
         assert f["fast_s"] < 0.1 * f["full_s"], f
         assert f["fail_mb"] - f["base_mb"] < 64, f  # the full load takes hundreds of MB
         TIMES[f"5,000,001 nodes, full load ({fmt}), for comparison"] = f["full_s"]
@@ -1146,7 +1149,8 @@ def test_ctrl_c_exits_130_with_one_line(what: str, tmp_path: Path) -> None:
             str(tmp_path / "worst.json"),
         )
         assert result.exit_code == 0, result.stderr
-        args = ["eval", "worst.json", "-a", "minimax", "-a", "sss", "-a", "scout", "-a", "dual"]
+        # every algorithm, on the file eight times over: busy long enough for the C core too
+        args = ["eval", *["worst.json"] * 8, "-a", "all"]
     else:
         _block_yaml(tmp_path / "block.yaml", 4, 10)
         args = ["validate", "block.yaml"]
