@@ -15,7 +15,7 @@ from __future__ import annotations
 from .base import Outcome, Stats
 from .params import check, plan
 from .registry import ALGORITHMS, Algorithm, find_algorithm
-from .search import search
+from .search import run, search
 
 __all__ = [
     "ALGORITHMS",
@@ -25,5 +25,6 @@ __all__ = [
     "check",
     "find_algorithm",
     "plan",
+    "run",
     "search",
 ]

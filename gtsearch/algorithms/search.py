@@ -1,4 +1,4 @@
-"""search(): run one registered algorithm on a tree and return its SearchResult."""
+"""search() runs one registered algorithm on a tree; run() the same with the parameters checked."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
 from .base import Stats
-from .params import check
+from .params import Params, check
 from .pv import principal_variation
 from .registry import Algorithm
 
@@ -33,6 +33,21 @@ def search(
     (a progress display reads them).
     """
     algo, params = check(algorithm, bound, alpha, beta)
+    return run(tree, algo, params, leaf_order=leaf_order, stats=stats)
+
+
+def run(
+    tree: Tree,
+    algo: Algorithm,
+    params: Params,
+    *,
+    leaf_order: bool = False,
+    stats: Stats | None = None,
+) -> SearchResult:
+    """:func:`search` with the algorithm and its parameters as :func:`~.params.plan` checked them.
+
+    For callers that run one plan on many trees (``experiment``): the check is done once.
+    """
     if stats is None:
         stats = Stats()
     t0 = time.perf_counter()
