@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 
 import gtsearch
 import gtsearch.cli.common as cli_module
-from gtsearch import ALGORITHMS, dump_tree, load_tree
+from gtsearch import ALGORITHMS, core, dump_tree, load_tree
 from gtsearch.builder import TreeBuilder
 from gtsearch.cli import cli
 from gtsearch.formats import format_for_path
@@ -446,6 +446,7 @@ def test_algorithms_json() -> None:
     assert by_name["alphabeta"]["takes"] == "window"
     assert by_name["sss-bounded"]["needs_bound"] is True
     assert "ab" in by_name["alphabeta"]["aliases"]
+    assert {r["core"] for r in recs} == {core.name()}  # "C", or "pure Python" (GTSEARCH_PURE=1)
 
 
 # -- validate ------------------------------------------------------------------------------
@@ -570,7 +571,9 @@ def test_eval_help_documents_the_default_format() -> None:
 def test_version() -> None:
     result = run("--version")
     assert result.exit_code == 0
-    assert result.stdout == f"gtsearch {gtsearch.__version__}\n"
+    assert result.stdout == f"gtsearch {gtsearch.__version__} (core: {core.name()})\n"
+    if core.pure_asked():  # GTSEARCH_PURE=1: the pure core, whether the extension is built or not
+        assert core.name() == core.PURE
 
 
 def test_usage_errors_exit_2(aima: str) -> None:

@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..core import name as core_name
 from ..numbers import format_number
 from ..result import SearchResult
 from .labels import format_path, format_pv, format_seconds, format_value, params_text
@@ -165,7 +166,7 @@ def takes_text(algo: AlgorithmInfo) -> str:
 
 
 def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
-    """A registry entry as a JSON object."""
+    """A registry entry as a JSON object, with the core that runs it ("C" or "pure Python")."""
     return {
         "name": algo.name,
         "aliases": list(algo.aliases),
@@ -173,6 +174,7 @@ def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
         "needs_bound": algo.needs_bound,
         "summary": algo.summary,
         "source": algo.source,
+        "core": core_name(),
     }
 
 
