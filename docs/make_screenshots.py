@@ -1,4 +1,6 @@
-"""Remake the pictures in docs/: terminal drawings (rich → SVG → PNG), tree pictures, the replay.
+"""Remake the pictures of docs/pictures.md and the README: terminal drawings, tree pictures, the replay.
+
+Terminal drawings go rich → SVG → PNG; the PNG files stay in docs/ beside the pages.
 
 Needs the Debian package chromium and the Python package playwright (the
 ``browser`` extra); no browser is downloaded.  Run from the repository:

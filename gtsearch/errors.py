@@ -21,6 +21,12 @@ def clipped(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def os_reason(e: OSError) -> str:
+    """Why an operating-system call failed, for a message: ``no such file or directory``."""
+    reason = e.strerror or str(e) or type(e).__name__
+    return reason[:1].lower() + reason[1:]
+
+
 class GtsearchError(Exception):
     """A problem the user can fix: bad input file, bad option, bad request.
 

@@ -33,7 +33,7 @@ class SearchResult(NamedTuple):
     extra: Mapping[str, Any] = _NOTHING
 
     def to_dict(self, file: str | None = None, load_seconds: float | None = None) -> dict[str, Any]:
-        """The JSON-lines record of interface.md (the keys are a contract)."""
+        """The JSON-lines record of docs/commands.md, "JSON output" (the keys are a contract)."""
         d: dict[str, Any] = {
             "file": file,
             "algorithm": self.algorithm,

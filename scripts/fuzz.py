@@ -21,6 +21,7 @@ Examples:
   python scripts/fuzz.py --seconds 60                   # every target, one minute each
   python scripts/fuzz.py --seconds 600 --targets yaml   # ten minutes of YAML
   python scripts/fuzz.py --seconds 30 --engine random --jobs 2
+  python scripts/fuzz.py --runs 50 --engine random      # 50 inputs per target, a smoke test
 """
 
 from __future__ import annotations
@@ -416,8 +417,10 @@ class Stats:
         )
 
 
-def child(target_name: str, seconds: float, workdir: Path, engine: str, seed: int) -> None:
-    """Fuzz one target in this process until the time is up."""
+def child(
+    target_name: str, seconds: float, workdir: Path, engine: str, seed: int, runs: int | None
+) -> None:
+    """Fuzz one target in this process until the time is up (or ``runs`` inputs are tried)."""
     sys.path.insert(0, str(REPO))
     if engine == "atheris":
         import atheris
@@ -457,6 +460,7 @@ def child(target_name: str, seconds: float, workdir: Path, engine: str, seed: in
                 sys.argv[0],
                 str(corpus),
                 f"-max_total_time={int(seconds)}",
+                *([f"-runs={runs}"] if runs is not None else []),
                 f"-timeout={HANG_SECONDS}",
                 f"-max_len={MAX_LEN}",
                 f"-dict={dictionary}",
@@ -483,7 +487,7 @@ def child(target_name: str, seconds: float, workdir: Path, engine: str, seed: in
     signal.signal(signal.SIGALRM, hang)
     rng = random.Random(seed)
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and (runs is None or stats.count < runs):
         data = mutate(rng, rng.choice(pool), pool) if rng.random() < 0.97 else rng.choice(pool)
         stats.current = data
         signal.alarm(HANG_SECONDS)
@@ -520,6 +524,12 @@ def main() -> int:
     )
     parser.add_argument("--seconds", type=float, default=60, help="time per target (default 60)")
     parser.add_argument(
+        "--runs",
+        type=int,
+        default=None,
+        help="also stop each target after this many inputs (default: only the time stops it)",
+    )
+    parser.add_argument(
         "--targets",
         default=",".join(TARGETS),
         help=f"comma list of targets (default: all of {', '.join(TARGETS)})",
@@ -553,7 +563,7 @@ def main() -> int:
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="gtsearch-fuzz-"))
     workdir.mkdir(parents=True, exist_ok=True)
     if args.child:
-        child(args.child, args.seconds, workdir, engine, args.seed)
+        child(args.child, args.seconds, workdir, engine, args.seed, args.runs)
         return 0
     targets = [t.strip() for t in args.targets.split(",") if t.strip()]
     unknown = sorted(set(targets) - set(TARGETS))
@@ -585,6 +595,7 @@ def main() -> int:
                         str(workdir),
                         "--seed",
                         str(args.seed),
+                        *(["--runs", str(args.runs)] if args.runs is not None else []),
                     ],
                     stdout=log,
                     stderr=subprocess.STDOUT,

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+
+# pytest-xdist's workers inherit COLUMNS=80, which would fold every table written off a
+# terminal; tests that want a width set it themselves
+os.environ.pop("COLUMNS", None)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_TREES = ROOT / "sample_trees"

@@ -21,6 +21,8 @@ LAYERS = {
 }  # fmt: skip
 #: the only modules that may import these third-party packages
 ONLY_IN = {"click": {"cli"}}
+#: imported only inside functions (start-up: a small `gtsearch eval` never loads them)
+LAZY = ("rich", "matplotlib")
 #: the compiled core is private to its facade: only gtsearch/core.py imports gtsearch._native
 NATIVE_FACADE = "gtsearch.core"
 MAX_LINES = 600
@@ -96,6 +98,21 @@ def test_modules_are_short_and_say_what_they_are(path: Path) -> None:
     if path.name == "__init__.py" and path.parent != PACKAGE:
         # a package says what it owns and what it may import
         assert "Owns" in doc and "mport" in doc, f"{path.parent.name}/__init__.py: {doc[:60]!r}"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_heavy_packages_are_imported_inside_functions(path: Path) -> None:
+    """rich and matplotlib at module level only under ``if TYPE_CHECKING:``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        else:
+            continue
+        heavy = [n for n in names if n.split(".")[0] in LAZY]
+        assert not heavy, f"{path.name}:{node.lineno}: {heavy} imported at module level"
 
 
 def test_every_module_has_a_layer() -> None:

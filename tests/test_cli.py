@@ -23,7 +23,7 @@ from gtsearch.tree import Meta, Tree
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 AIMA_SEXP = "((3 12 8) (2 4 6) (14 5 2))\n"
-#: the keys interface.md promises in every JSON line
+#: the keys docs/commands.md promises in every JSON line
 JSON_KEYS = {
     "file",
     "algorithm",

@@ -19,7 +19,7 @@ from gtsearch.result import SearchResult
 SAMPLE_TREES = Path(__file__).resolve().parent.parent / "sample_trees"
 AIMA = "((3 12 8) (2 4 6) (14 5 2))\n"
 UNBOUNDED = [a.name for a in ALGORITHMS if not a.needs_bound]
-#: stockman-binary-d4.sexp, literature.md: SSS* 8 leaves, alpha-beta 13, minimax 16
+#: stockman-binary-d4.sexp, docs/algorithms.md: SSS* 8 leaves, alpha-beta 13, minimax 16
 STOCKMAN = str(SAMPLE_TREES / "stockman-binary-d4.sexp")
 
 

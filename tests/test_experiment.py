@@ -220,6 +220,20 @@ def test_best_first_trees_get_exactly_the_minimal_tree() -> None:
         assert r["leaves"] == ex.minimal_tree(r["b"], r["d"]), r
 
 
+def test_mtdf_on_best_first_trees_gets_exactly_the_minimal_tree() -> None:
+    """MTD(f) from its default first guess, like the others: every pass stays in the minimal tree."""
+    sweep = ex.Sweep(
+        branchings=(2, 3, 4),
+        depths=tuple(range(0, 7)),
+        trials=5,
+        seed=3,
+        order="best",
+        algorithms=("mtdf",),
+    )
+    for r in ex.run_sweep(sweep):
+        assert r["leaves"] == ex.minimal_tree(r["b"], r["d"]), r
+
+
 def test_worst_first_shallow_trees_get_every_leaf() -> None:
     """Depth <= 3, distinct values, worst move first: alpha-beta cuts nothing."""
     sweep = ex.Sweep(

@@ -2,7 +2,7 @@
 
 Every algorithm in ALGORITHMS runs on every file of sample_trees/ (the
 bounded ones with bounds on both sides of the value) and is checked three ways:
-- against literature.md, where the tree is one of its worked examples
+- against the golden trees of docs/algorithms.md, where the tree is one of them
   (value, leaf counts, leaf orders);
 - against small textbook implementations written here, independent of
   gtsearch.algorithms (minimax, Knuth & Moore's F1 and F2, Stockman's SSS* and
@@ -41,7 +41,7 @@ SAMPLE_FILES = sorted(
 )
 
 # --------------------------------------------------------------------------
-# Golden values: /work/shared/trees/literature.md (root MAX, children as written)
+# Golden values: docs/algorithms.md, "Golden trees" (root MAX, children as written)
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 WIKIPEDIA = [[[[5, 6], [7, 4, 5]], [[3]]], [[[6], [6, 9]], [[7]]], [[[5]], [[9, 8], [6]]]]
@@ -89,7 +89,7 @@ HAND = {
     "hand-c-min-root.sexp": (3.5, {1: 1.5, 2: 0.5}),
 }
 
-# Tic-tac-toe: literature.md gives nodes, leaves, value; the leaf counts of the
+# Tic-tac-toe: docs/algorithms.md gives nodes, leaves, value; the leaf counts of the
 # pruning algorithms were derived with gtsearch and cross-checked against the
 # reference implementations below (test_tictactoe_matches_reference).
 TTT_NODES, TTT_LEAVES, TTT_VALUE = 549_946, 255_168, 0
@@ -183,7 +183,7 @@ def _below_solved(path: Path_, solved: set[Path_]) -> bool:
 
 
 def ref_sss(tree: Nested, root_max: bool, h0: float = INF) -> tuple[float, list[Path_]]:
-    """Stockman's SSS*, cases 1-6 as in spec/algorithms.md; OPEN a heap of (-h, path, status).
+    """Stockman's SSS*, cases 1-6 as in docs/algorithms.md; OPEN a heap of (-h, path, status).
 
     Ties go to the smallest path, i.e. the leftmost node.  Case 5's purge is
     lazy: a state below a node in ``solved`` is dropped when it comes out.
@@ -398,7 +398,7 @@ def test_sample_tree(filename: str, case: tuple[str, tuple[tuple[str, float], ..
         if name != "alphabeta":  # fail-soft alpha-beta may return a tighter bound than F2
             assert result.value == ref_v
 
-    # literature.md
+    # the golden trees of docs/algorithms.md
     lit = LITERATURE.get(LITERATURE_FILES.get(filename, ""))
     if lit is not None and not params:
         assert tree.root_max
@@ -406,7 +406,7 @@ def test_sample_tree(filename: str, case: tuple[str, tuple[tuple[str, float], ..
         if name in lit["leaves"]:
             assert result.leaves == lit["leaves"][name], (
                 f"{filename} {name}: {result.leaves} leaves "
-                f"{leaf_values(nested, result.leaf_order)}, literature.md says {lit['leaves'][name]}"
+                f"{leaf_values(nested, result.leaf_order)}, docs/algorithms.md says {lit['leaves'][name]}"
             )
         if name in lit["order"]:
             assert leaf_values(nested, result.leaf_order) == lit["order"][name]
@@ -414,7 +414,7 @@ def test_sample_tree(filename: str, case: tuple[str, tuple[tuple[str, float], ..
 
 @pytest.mark.parametrize("filename", SAMPLE_FILES)
 def test_sample_tree_file(filename: str) -> None:
-    """The file's expect: is its minimax value; golden trees are what literature.md says."""
+    """The file's expect: is its minimax value; golden trees are what docs/algorithms.md says."""
     tree = load(filename)
     nested = tree.to_nested()
     value = ref_value(nested, tree.root_max)
@@ -568,13 +568,13 @@ def test_knuth_moore_minimal_tree(name: str, b: int, d: int) -> None:
         (2, 79),
         (3, 1639),
         (4, 3199),
-        # literature.md prints 65569 for d=5, but 40**3 + 40**2 - 1 is 65599: a typo there
+        # the literature's table printed 65569 for d=5, but 40**3 + 40**2 - 1 is 65599: a typo there
         # (reported in the closing note of the core issue); the formula is the source.
         (5, 65599),
     ],
 )
 def test_knuth_moore_formula_b40(d: int, leaves: int) -> None:
-    """literature.md's numbers for b=40 (depths 2 and 3 are also searched above)."""
+    """The numbers for b=40 in docs/algorithms.md (depths 2 and 3 are also searched above)."""
     assert minimal_tree(40, d) == leaves
 
 
@@ -593,3 +593,26 @@ def test_alphabeta_worst_first_evaluates_everything(b: int, d: int) -> None:
     result = search(Tree.from_nested(nested), "alphabeta")
     assert result.exact and result.value == ref_value(nested, True)
     assert result.leaves == b**d
+
+
+# What `nodes` counts (docs/algorithms.md, "What is counted"), on the AIMA tree, by hand:
+# - minimax enters the root, B, C, D and reads the 9 leaves: 13;
+# - f1 and alphabeta enter the root, B, C, D and read 7 leaves (c2, c3 cut): 11;
+# - sss gives a state to the root, to B, C, D (case 3) and to each leaf it evaluates (cases
+#   4 and 6: b1, c1, d1, then d2, d3, b2, b3): 11;
+# - dual gives the root a state, then B (case 4), B's three leaves (case 3), C and its three
+#   leaves, D and its three leaves (C's and D's unevaluated leaves get states that are purged
+#   or never taken): 1 + 4 + 4 + 4 = 13;
+# - negascout and scout visit the root's three children and the 7 leaves they read, once each
+#   (no re-search on this tree): 11;
+# - the MT family ends with a table entry for the root, B, C, D and the 7 leaves read: 11.
+AIMA_NODES = {
+    "minimax": 13, "f1": 11, "alphabeta": 11, "sss": 11, "dual": 13, "negascout": 11,
+    "scout": 11, "mt-sss": 11, "mt-dual": 11, "mtdf": 11,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(AIMA_NODES))
+def test_nodes_on_the_aima_tree(name: str) -> None:
+    r = search(Tree.from_nested(AIMA), name)
+    assert (r.value, r.leaves, r.nodes) == (3, 9 if name == "minimax" else 7, AIMA_NODES[name])

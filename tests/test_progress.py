@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import threading
-import time
 
 import pytest
 
@@ -33,15 +32,19 @@ def test_quick_work_shows_nothing(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_slow_work_is_watched_and_the_watcher_ends() -> None:
+    """With no delay the display appears at once; the work lasts until the watcher has polled
+    its counter (an event, not a sleep), and the watcher ends with the work."""
     seen = []
+    polled = threading.Event()
 
     def count() -> int:
         seen.append(1)
+        polled.set()
         return len(seen)
 
-    with progress("slow", count=count, total=1000, delay=0.05, enabled=True):
-        time.sleep(0.5)
-    assert seen, "the watcher polled the counter"
+    with progress("slow", count=count, total=1000, delay=0, enabled=True):
+        assert polled.wait(timeout=60), "the watcher never polled the counter"  # a hang guard
+    assert seen
     assert not [t for t in threading.enumerate() if t.name == "gtsearch-progress"]
 
 

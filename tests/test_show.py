@@ -424,7 +424,7 @@ def doc_sessions() -> list[tuple[str, str, str]]:
     import shlex
 
     out = []
-    for doc in (REPO / "docs" / "README-visualisation.md", REPO / "README.md"):
+    for doc in (REPO / "docs" / "pictures.md", REPO / "README.md"):
         if not doc.exists():
             continue
         text = doc.read_text(encoding="utf-8")

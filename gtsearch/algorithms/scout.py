@@ -21,7 +21,7 @@ for integer and float leaves alike (on integers it takes the same decisions
 as Reinefeld's (a, a + 1)).  SCOUT's TEST compares with ``>`` and ``<``.
 
 **Counting re-searches.**  Neither algorithm has a memory, so a re-search
-reads the leaves below it again.  ``leaves`` counts every reading (the spec's
+reads the leaves below it again.  ``leaves`` counts every reading (docs/algorithms.md's
 "number of leaf evaluations"), the evaluated-leaf order lists each reading
 where it happens, and the extra figures give ``distinct_leaves`` and
 ``re_evaluations`` (= leaves - distinct_leaves).  A leaf child is never

@@ -12,7 +12,7 @@ negated and every node's player swapped.  So DUAL* calls the SSS* core with
 ``mirror=-1`` and negates the answer; the leaves and their order are the same.
 
 OPEN is a heap keyed by (-h, preorder number): highest merit first, ties to
-the leftmost node (the spec's rule; it is what makes SSS* evaluate exactly
+the leftmost node (the rule of docs/algorithms.md; it makes SSS* evaluate exactly
 the leaves of MT-SSS*).  The nodes with a state in OPEN are also kept in a
 sorted list, so the purge of case 5 removes every state below a node by one
 interval cut (descendants of p are p+1 .. end[p]-1 in preorder) instead of

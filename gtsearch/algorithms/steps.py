@@ -1,4 +1,4 @@
-"""Teaching traces: each algorithm as the spec states it, step by step (Knuth & Moore 1975; Stockman 1979).
+"""Teaching traces: each algorithm step by step, as docs/algorithms.md defines it (Knuth & Moore; Stockman).
 
 Sources, as fixed in docs/algorithms.md: Knuth, D. E. & Moore, R. W. (1975),
 An analysis of alpha-beta pruning, Artificial Intelligence 6(4) (procedures F,

@@ -135,7 +135,7 @@ def cli() -> None:
     \b
     Exit status:
       0  success
-      1  a check failed (--expect, or an 'expect:' in the file)
+      1  a check failed (--expect, an 'expect:' in the file, or compare's algorithms disagree)
       2  usage error, bad input file, or output that cannot be written
       130 interrupted; 141 output pipe closed early
     """

@@ -19,7 +19,7 @@ import click
 
 from ..algorithms import Algorithm, search
 from ..algorithms.base import Stats
-from ..errors import GtsearchError, UsageError
+from ..errors import GtsearchError, UsageError, os_reason
 from ..formats import FORMATS, format_for_path, load_tree
 from ..numbers import Number, parse_number
 from ..result import SearchResult
@@ -114,7 +114,7 @@ def output_error(e: OSError) -> GtsearchError | None:
     """The error to report when ``e`` means standard output cannot be written, else None."""
     if e.errno not in WRITE_ERRORS:
         return None
-    reason = "it is closed" if e.errno == errno.EBADF else (e.strerror or str(e)).lower()
+    reason = "it is closed" if e.errno == errno.EBADF else os_reason(e)
     err = GtsearchError(f"<stdout>: cannot write: {reason}")
     err.exit_code = EXIT_OUTPUT
     return err
@@ -159,7 +159,7 @@ def write_file(path: str, text: str) -> None:
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
     except OSError as e:
-        raise GtsearchError(f"{path}: cannot write: {e.strerror or e}") from None
+        raise GtsearchError(f"{path}: cannot write: {os_reason(e)}") from None
 
 
 def write_output(path: str, text: str) -> None:

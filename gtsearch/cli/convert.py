@@ -8,7 +8,7 @@ from typing import TextIO
 
 import click
 
-from ..errors import UsageError
+from ..errors import UsageError, os_reason
 from ..formats import dump_tree, format_for_path
 from ..sources.uniform import ORDERS, parse_value_range, write_uniform
 from .common import (
@@ -149,4 +149,4 @@ def gen_command(
             with open(output, "w", encoding="utf-8") as out:
                 write(out)
     except OSError as e:
-        raise UsageError(f"{output}: cannot write: {e.strerror or e}") from None
+        raise UsageError(f"{output}: cannot write: {os_reason(e)}") from None

@@ -44,8 +44,8 @@ from .common import (
     type=NUMBER,
     default=None,
     metavar="V",
-    help="Bound for f1 (default +inf), sss-bounded (V) and dual-bounded (L). With "
-    "'--algo all' it goes to those of them that take one.",
+    help="Bound for f1 (default +inf), sss-bounded (V) and dual-bounded (L), or mtdf's first "
+    "guess (default 0). With '--algo all' it goes to those of them that take one.",
 )
 @alpha_option
 @beta_option

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..core import native
-from ..errors import TreeFormatError, UsageError
+from ..errors import TreeFormatError, UsageError, os_reason
 from ..tree import DEFAULT_MAX_NODES, Tree
 from .tokens import BOM
 
@@ -158,11 +158,6 @@ def sniff_format(text: str) -> Format:
     return find_format("yaml")
 
 
-def _reason(e: OSError) -> str:
-    reason = e.strerror or str(e) or type(e).__name__
-    return reason[:1].lower() + reason[1:]
-
-
 #: gzip output allowed whatever the compression ratio, and the ratio allowed beyond it
 GZIP_FREE_BYTES = 64 << 20
 GZIP_MAX_RATIO = 100
@@ -241,7 +236,7 @@ def read_text(path: str) -> str:
             with open(path, "rb") as f:
                 data = f.read()
     except OSError as e:
-        raise TreeFormatError(f"cannot read the file: {_reason(e)}", source) from None
+        raise TreeFormatError(f"cannot read the file: {os_reason(e)}", source) from None
     if data[:2] == _GZIP_MAGIC:
         data = _gunzip(data, source)
     try:

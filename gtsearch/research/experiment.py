@@ -28,7 +28,7 @@ from typing import Any
 
 from ..algorithms import ALGORITHMS, Algorithm, find_algorithm, plan, run
 from ..algorithms.params import Params
-from ..errors import CheckFailed, GtsearchError, UsageError
+from ..errors import CheckFailed, GtsearchError, UsageError, os_reason
 from ..numbers import Number, format_number
 from ..sources.uniform import ORDERS, check_params, uniform_tree
 from ..tree import DEFAULT_MAX_NODES
@@ -333,7 +333,7 @@ def read_records(path: str) -> list[dict[str, Any]]:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
     except OSError as e:
-        raise GtsearchError(f"{path}: cannot read: {e.strerror or e}") from None
+        raise GtsearchError(f"{path}: cannot read: {os_reason(e)}") from None
     except UnicodeDecodeError:
         raise GtsearchError(
             f"{path}: not UTF-8 text; --merge reads the JSON lines of 'experiment -o FILE.jsonl'"
