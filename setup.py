@@ -37,6 +37,8 @@ class OptionalBuildExt(build_ext):
     @staticmethod
     def _warn(e: BaseException) -> None:
         reason = " ".join(str(e).split()) or type(e).__name__
+        if len(reason) > 160:
+            reason = reason[:157] + "..."
         print(
             f"WARNING: gtsearch's C core was not built ({reason}); the pure-Python core will run",
             file=sys.stderr,
