@@ -337,21 +337,17 @@ void prover_free(Prover *p) {
     free(p);
 }
 
-static int leaf_ok(const Prover *p, node_t k) {
-    size_t i = bisect_left(p->ev, p->count, k, 0);
-    if (i >= p->count || p->ev[i] != k)
-        return 0;
+/* the test of an evaluated leaf's value */
+static inline int value_ok(const Prover *p, node_t k) {
     double x = p->t->val[k];
     return p->lower ? x >= p->v : x <= p->v;
 }
 
-static int is_explored(const Prover *p, node_t n) {
-    size_t i = bisect_left(p->ev, p->count, n, 0);
-    return i < p->count && p->ev[i] < END(p->t, n);
-}
-
+/* a frame of the walk: the node, its next child, its end, the evaluated leaves ev[i..hi) below
+ * its children from the next one on, "one child suffices", children MAX? */
 typedef struct {
     node_t m, c, stop;
+    size_t i, hi;
     int anyone, kid_max;
 } PFrame;
 
@@ -365,8 +361,9 @@ static int set_known(Prover *p, node_t n, int ok) {
 
 int prover_proves(Prover *p, node_t n, int is_max) {
     const TreeView *t = p->t;
+    size_t i = bisect_left(p->ev, p->count, n, 0), hi = gallop(p->ev, p->count, END(t, n), i);
     if (IS_LEAF(t, n))
-        return leaf_ok(p, n);
+        return i < hi && value_ok(p, n); /* an unevaluated leaf proves nothing */
     unsigned char *kn = map_get(&p->known, n);
     if (kn && *kn)
         return *kn == 2;
@@ -378,11 +375,13 @@ int prover_proves(Prover *p, node_t n, int is_max) {
     for (;;) {
         int decided = 0;
         while (c < stop) {
-            if (IS_LEAF(t, c)) {
-                ok = leaf_ok(p, c);
+            node_t e = END(t, c);
+            size_t j = gallop(p->ev, hi, e, i); /* ev[i..j): the evaluated leaves below c */
+            if (e == c + 1) {
+                ok = i < j && value_ok(p, c);
             } else if ((kn = map_get(&p->known, c)) && *kn) {
                 ok = *kn == 2;
-            } else if (!is_explored(p, c)) {
+            } else if (i == j) { /* no evaluated leaf below c */
                 ok = 0;
                 if (set_known(p, c, 0) < 0)
                     goto fail;
@@ -397,11 +396,12 @@ int prover_proves(Prover *p, node_t n, int is_max) {
                     stack = more;
                     cap = ncap;
                 }
-                PFrame f = {m, c, stop, anyone, kid_max};
-                stack[len++] = f;
+                PFrame f = {m, c, stop, j, hi, anyone, kid_max};
+                stack[len++] = f; /* resumes after c, with the leaves past c's */
                 m = c;
-                stop = END(t, c);
+                stop = e;
                 c = c + 1;
+                hi = j;
                 anyone = kid_max == lower;
                 kid_max = !kid_max;
                 continue;
@@ -410,7 +410,8 @@ int prover_proves(Prover *p, node_t n, int is_max) {
                 decided = 1;
                 break;
             }
-            c = END(t, c);
+            c = e;
+            i = j;
         }
         if (!decided)
             ok = !anyone; /* every child failed (one would do) or passed (all needed) */
@@ -423,6 +424,8 @@ int prover_proves(Prover *p, node_t n, int is_max) {
             m = f.m;
             c = f.c;
             stop = f.stop;
+            i = f.i;
+            hi = f.hi;
             anyone = f.anyone;
             kid_max = f.kid_max;
             if (ok == anyone) {
