@@ -54,6 +54,7 @@ def open_replay(browser: Any, tmp_path: Path, sample: str, algo: str) -> tuple[A
     page_file = tmp_path / f"{algo}.html"
     page_file.write_text(to_html(view, source=sample), encoding="utf-8")
     page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.clock.install()  # the page's timers run when the test moves the clock, not before
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -135,9 +136,14 @@ def test_alphabeta_replay_shows_the_stack_and_the_cutoff(browser: Any, tmp_path:
     assert page.inner_text("#step") == "17 / 17"
     page.keyboard.press("Home")
     assert page.inner_text("#step") == "0 / 17"
-    # play runs on by itself
+    # play runs on by itself, a step every 0.8 s of the page's clock (moved by the test)
     page.click("#play")
-    page.wait_for_function("Number(document.body.dataset.step) >= 2", timeout=10_000)
+    page.clock.run_for(1_000)
+    assert page.get_attribute("body", "data-step") == "1"
+    page.clock.run_for(700)
+    assert page.get_attribute("body", "data-step") == "2"
     page.click("#play")
+    page.clock.run_for(2_000)
+    assert page.get_attribute("body", "data-step") == "2"  # paused
     assert page.inner_text("#play") == "▶ play"
     assert not errors

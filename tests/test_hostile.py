@@ -1171,8 +1171,12 @@ def _block_yaml(path: Path, b: int, d: int) -> None:
 #: started, says so on a pipe and then never ends: the one way out is an interrupt, which
 #: lands in the middle of the real work, wherever the signal finds it
 BUSY = r"""
-import os, sys
+import os, signal, sys
 from gtsearch.cli import cli
+
+# Python's own SIGINT handler (KeyboardInterrupt), as in a terminal, even when this process
+# was started with SIGINT ignored (from a background job, say)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 what, fd, *args = sys.argv[1:]
 
@@ -1211,7 +1215,7 @@ def test_ctrl_c_exits_130_with_one_line(what: str, tmp_path: Path) -> None:
         _block_yaml(tmp_path / "block.yaml", 4, 6)
         args = ["validate", "block.yaml"]
     started, tell = os.pipe()
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", BUSY, what, str(tell), *args],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
@@ -1219,16 +1223,16 @@ def test_ctrl_c_exits_130_with_one_line(what: str, tmp_path: Path) -> None:
         text=True,
         env=_env(),
         pass_fds=(tell,),
-    )
-    os.close(tell)
-    try:
-        with open(started, "rb") as pipe:
-            ready, _, _ = select.select([pipe], [], [], 120)  # a guard against a hang, not a wait
-            assert ready and pipe.readline() == b"busy\n", proc.poll()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
+    ) as proc:
+        os.close(tell)
+        try:
+            with open(started, "rb") as pipe:
+                ready, _, _ = select.select([pipe], [], [], 120)  # a guard against a hang
+                assert ready and pipe.readline() == b"busy\n", proc.poll()
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()  # nothing once it has ended
     assert (proc.returncode, out, err) == (130, "", "interrupted\n")
 
 

@@ -16,7 +16,7 @@ from gtsearch.cli import cli
 from gtsearch.tree import Tree
 
 from .strategies import minimax, trees
-from .test_scout import assert_valid_pv, evaluated, leaf_values, ranked
+from .test_scout import assert_valid_pv, distinct_values, evaluated, ranked
 
 INF = math.inf
 BIG = 10**9  # the papers' integer "infinity", beyond every rank
@@ -69,7 +69,7 @@ def ref_mtd(nested: Any, root_max: bool, first: float) -> tuple[Any, list[Path_]
     ``first`` is a value of the original tree (or +-inf); its place among the
     leaf values gives the first test: "value >= first" is "rank >= place".
     """
-    values = sorted(set(leaf_values(nested)))
+    values = distinct_values(nested)
     tree = ranked(nested)
     if first == INF:
         g = BIG
