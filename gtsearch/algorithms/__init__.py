@@ -6,7 +6,8 @@ the fast implementations by family (:mod:`.depthfirst`, :mod:`.sss`,
 :mod:`.scout`, :mod:`.mt`, :mod:`.vector`) with what they share
 (:mod:`.base`, :mod:`.pv`), and the step-by-step teaching versions
 (:mod:`.steps`) that emit the events of :mod:`.events` for the renderers to
-draw.  Imports the ground modules (tree, numbers, errors, result) and numpy;
+draw.  Imports the ground modules (tree, numbers, errors, result, core: the
+compiled searches of :mod:`.compiled`) and numpy;
 never click, rich or anything of formats, render, research or cli.
 """
 
