@@ -202,7 +202,7 @@ def test_generator_is_pythons_random_bit_for_bit(
 
 def test_generator_outside_62_bits_stays_in_python() -> None:
     """Ranges the C generator does not take give Python's values all the same."""
-    for lo, hi in ((-(2**70), 2**70), (0, 2**63)):
+    for lo, hi in ((-(2**70), 2**70), (0, 2**63), (-(2**62), 2**62), (-(2**61), 2**61)):
         compiled, reference = both(uniform_tree, 3, 2, seed=1, lo=lo, hi=hi)
         assert compiled == reference
 

@@ -4,7 +4,7 @@
  * MT19937 seeded by init_by_array() with the 32-bit words of abs(seed) (CPython's
  * Modules/_randommodule.c), and randint(a, b) = a + _randbelow(b - a + 1), where
  * _randbelow(n) draws getrandbits(n.bit_length()) until the draw is below n.  The Python
- * side hands over the seed's words and only ranges that fit in 62 bits.
+ * side hands over the seed's words and only values and ranges that fit in 62 bits.
  */
 #include "core.h"
 
@@ -83,7 +83,7 @@ static uint64_t getrandbits(Twister *r, int k) {
     return low | (high << 32);
 }
 
-/* randint(a, b), a <= b, b - a < 2**63 */
+/* randint(a, b), a <= b, b - a < 2**62 */
 static int64_t randint(Twister *r, int64_t a, int64_t b) {
     uint64_t n = (uint64_t)(b - a) + 1;
     int k = 0;
@@ -222,7 +222,9 @@ static int gen_from_args(Gen *g, PyObject *args, int *wide) {
     if (!ok)
         return -1;
     const int64_t limit = (int64_t)1 << 62;
-    if (b < 1 || d < 0 || lo > hi || lo < -limit || hi > limit || key.len < 4 || key.len % 4 ||
+    if (b < 1 || d < 0 || lo > hi || lo < -limit || hi > limit ||
+        (uint64_t)hi - (uint64_t)lo >= (uint64_t)limit ||
+        key.len < 4 || key.len % 4 ||
         order < ORDER_RANDOM || order > ORDER_WORST) {
         PyBuffer_Release(&key);
         PyErr_SetString(PyExc_ValueError, "bad parameters for a uniform tree");

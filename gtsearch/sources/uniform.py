@@ -62,7 +62,7 @@ def check_params(branching: int, depth: int, lo: int, hi: int, order: str) -> No
         raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
 
 
-#: the compiled generator draws from ranges and counts that fit in 62 bits
+#: the compiled generator draws from values, ranges and counts that fit in 62 bits
 _NATIVE_LIMIT = 2**62
 #: leaf values handed over by the compiled generator at a time (constant memory)
 _CHUNK = 1 << 16
@@ -75,6 +75,8 @@ def _seed_key(seed: int, branching: int, depth: int, lo: int, hi: int) -> bytes 
     not an int, values or sizes beyond 62 bits): the Python generator runs.
     """
     if type(seed) is not int or not -_NATIVE_LIMIT <= lo <= hi <= _NATIVE_LIMIT:
+        return None
+    if hi - lo >= _NATIVE_LIMIT:
         return None
     if branching**depth >= _NATIVE_LIMIT:
         return None
