@@ -1,38 +1,47 @@
-"""gtsearch's speed and memory, as ratios against baselines measured in the same run.
+"""gtsearch's speed and memory under both cores, as ratios against baselines measured in the same run.
 
 Run from the repository root::
 
-    python benchmarks/bench.py            # every tree of the issue; about 10 minutes
+    python benchmarks/bench.py            # every tree of the issues; about 15 minutes
     python benchmarks/bench.py --quick    # small trees only, for a smoke test
 
 It generates seeded uniform trees (``gtsearch gen`` parameters, integer leaves
-in [-100, 100]) into benchmarks/data/ (kept between runs), then measures, in
-this one process unless a whole process is the point:
+in [-100, 100]) and the tic-tac-toe tree into benchmarks/data/ (kept between
+runs), then measures, in this one process unless a whole process is the
+point, each figure under the C core and under the pure-Python core
+(``gtsearch.core.pure()``, or ``GTSEARCH_PURE=1`` for a process):
 
 - load time per format against ``json.loads`` on the same tree's JSON text and
   against ``yaml.load(text, Loader=yaml.CSafeLoader)`` on its YAML text;
-- search time and leaves per second of every algorithm against a plain
-  recursive alpha-beta over nested lists written the textbook way;
+- search time of every algorithm against **the limit**: a plain C alpha-beta
+  over the same flat arrays (benchmarks/limit.c, compiled here with gcc -O2 and
+  called through ctypes), as time per leaf; and against a plain recursive
+  alpha-beta over nested lists written the textbook way;
 - bytes per node of the loaded tree, and the peak memory (VmHWM) of a
   ``gtsearch eval`` process against ``python -c "import json; json.load(...)"``;
-- the whole-process time of ``gtsearch eval`` on a 9-leaf tree against
-  ``python -c pass``.
+- the whole-process time of ``gtsearch eval`` on the named tic-tac-toe JSON
+  (23.7 MB) against json.load of the same file, of ``gtsearch experiment -b
+  2..4 -d 2..7 -n 10`` under both cores, and of ``gtsearch eval`` on a 9-leaf
+  tree against ``python -c pass``.
 
 Times are the best of a few repeats (the minimum is the least disturbed by
-other work on the machine).  The targets of the scale issue are printed beside
-each ratio.
+other work on the machine); whole processes alternate between the two
+commands compared.  The targets of the issues are printed beside each ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import gc
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
@@ -42,7 +51,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gtsearch import load_tree, search  # noqa: E402
+from gtsearch import core, load_tree, search  # noqa: E402
 from gtsearch.algorithms import ALGORITHMS  # noqa: E402
 from gtsearch.sources.uniform import write_uniform  # noqa: E402
 
@@ -50,17 +59,33 @@ DATA = ROOT / "benchmarks" / "data"
 TREES = [(4, 10), (4, 11), (8, 6), (3, 12)]
 QUICK = [(4, 7), (3, 8)]
 FORMATS = {"json": ".json", "yaml": ".yaml", "sexp": ".sexp"}
+EXPERIMENT = ["experiment", "-b", "2..4", "-d", "2..7", "-n", "10", "--format", "json"]
+CORES = ("C", "pure")
 
 
-def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+def best_of(fn: Callable[[], Any], repeat: int, at_least: float = 0.0) -> tuple[float, Any]:
+    """The least time of ``repeat`` runs (more while they add up to less than ``at_least`` s)."""
     best = float("inf")
     result = None
-    for _ in range(repeat):
+    spent = 0.0
+    runs = 0
+    while runs < repeat or spent < at_least:
         gc.collect()
         t0 = time.perf_counter()
         result = fn()
-        best = min(best, time.perf_counter() - t0)
+        took = time.perf_counter() - t0
+        best = min(best, took)
+        spent += took
+        runs += 1
     return best, result
+
+
+def on(which: str, fn: Callable[[], Any]) -> Any:
+    """``fn()`` under the C core or the pure one."""
+    if which == "C":
+        return fn()
+    with core.pure():
+        return fn()
 
 
 def tree_file(b: int, d: int, fmt: str) -> Path:
@@ -74,7 +99,17 @@ def tree_file(b: int, d: int, fmt: str) -> Path:
     return path
 
 
-# -- the textbook baseline ---------------------------------------------------------------
+def tictactoe_file() -> Path:
+    path = DATA / "tictactoe.json"
+    if not path.exists():
+        DATA.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "gen_tictactoe.py"), str(path)], check=True
+        )
+    return path
+
+
+# -- the baselines ---------------------------------------------------------------------------
 def textbook_alphabeta(
     node: Any, alpha: float, beta: float, maximizing: bool, count: list[int]
 ) -> float:
@@ -99,6 +134,39 @@ def textbook_alphabeta(
     return value
 
 
+class Limit:
+    """benchmarks/limit.c, compiled with gcc -O2 into a temporary directory and called by ctypes."""
+
+    def __init__(self) -> None:
+        self.dir = tempfile.mkdtemp(prefix="gtsearch-limit-")
+        so = Path(self.dir) / "limit.so"
+        cc = shutil.which("gcc") or "cc"
+        subprocess.run(
+            [cc, "-O2", "-shared", "-fPIC", str(ROOT / "benchmarks" / "limit.c"), "-o", str(so)],
+            check=True,
+        )
+        self.lib = ctypes.CDLL(str(so))
+        self.lib.alphabeta.restype = ctypes.c_double
+        self.lib.alphabeta.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+            ctypes.c_int,
+            ctypes.POINTER(ctypes.c_int64),
+        ]
+
+    def alphabeta(self, tree: Any) -> tuple[float, int]:
+        """The value and the leaves evaluated, on the tree's own arrays (int32 ``end``)."""
+        assert tree.end.typecode == "i"
+        end = tree.end.buffer_info()[0]
+        values = tree.values.buffer_info()[0]
+        count = ctypes.c_int64()
+        value = self.lib.alphabeta(end, values, int(tree.root_max), ctypes.byref(count))
+        return value, count.value
+
+    def close(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
 # -- whole processes -------------------------------------------------------------------------
 #: run in a child: report the peak resident memory of this very process (VmHWM) at exit.
 #: (ru_maxrss of a child counts the parent's pages copied by fork, before exec; VmHWM does not.)
@@ -110,9 +178,19 @@ _REPORT = (
     "            sys.stderr.write('VmHWM ' + line.split()[1] + '\\n')\n"
     "atexit.register(_hwm)\n"
 )
+_GTSEARCH = (
+    "import sys, runpy; sys.argv[0] = 'gtsearch'; runpy.run_module('gtsearch', run_name='__main__')"
+)
 
 
-def peak_rss_mib(code: str, argv: list[str] | None = None) -> tuple[float, float]:
+def env_for(which: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "GTSEARCH_PURE"}
+    if which == "pure":
+        env["GTSEARCH_PURE"] = "1"
+    return env
+
+
+def peak_rss_mib(code: str, argv: list[str] | None = None, which: str = "C") -> tuple[float, float]:
     """Peak resident memory (MiB) and wall time of a fresh Python process running ``code``."""
     t0 = time.perf_counter()
     proc = subprocess.run(
@@ -120,6 +198,7 @@ def peak_rss_mib(code: str, argv: list[str] | None = None) -> tuple[float, float
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env=env_for(which),
     )
     wall = time.perf_counter() - t0
     marks = [line for line in proc.stderr.splitlines() if line.startswith("VmHWM ")]
@@ -133,16 +212,20 @@ def gtsearch_cmd() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "gtsearch"]
 
 
-def median_wall(cmd: list[str], runs: int) -> float:
-    times = []
+def walls(commands: dict[str, tuple[list[str], dict[str, str]]], runs: int) -> dict[str, float]:
+    """The median wall time of each command, the commands run in turn ``runs`` times."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        for name, (cmd, env) in commands.items():
+            t0 = time.perf_counter()
+            subprocess.run(
+                cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env
+            )
+            times[name].append(time.perf_counter() - t0)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
-# -- report ------------------------------------------------------------------------------------
+# -- report ----------------------------------------------------------------------------------
 class Report:
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -169,8 +252,12 @@ def tree_bytes(tree: Any) -> int:
     return sum(len(a) * getattr(a, "itemsize", 1) for a in arrays if a is not None)
 
 
-def measure_loads(b: int, d: int, repeat: int, rows: list[list[str]]) -> tuple[Any, Any]:
-    """Load one tree in every format against json.loads and yaml.load; the JSON tree and nested lists."""
+# -- measures --------------------------------------------------------------------------------
+def measure_loads(b: int, d: int, repeat: int, rows: list[list[str]]) -> tuple[Any, Any, Any]:
+    """Load one tree in every format under both cores against json.loads and yaml.load.
+
+    Returns the tree loaded from JSON by each core and the nested lists of json.loads.
+    """
     import yaml
 
     paths = {fmt: tree_file(b, d, fmt) for fmt in FORMATS}
@@ -178,83 +265,105 @@ def measure_loads(b: int, d: int, repeat: int, rows: list[list[str]]) -> tuple[A
     t_json, nested = best_of(lambda: json.loads(json_text), repeat)
     # PyYAML's C loader takes about a minute per million leaves: once is enough
     t_yaml, _ = best_of(partial(yaml.load, paths["yaml"].read_text(), Loader=yaml.CSafeLoader), 1)
-    kept = None
+    kept: dict[str, Any] = {}
     for fmt, path in paths.items():
-        t, tree = best_of(partial(load_tree, str(path)), repeat)
-        ratio = t / t_json
+        t = {}
+        for which in CORES:
+            t[which], tree = best_of(partial(on, which, partial(load_tree, str(path))), repeat)
+            if fmt == "json":
+                kept[which] = tree
+        ratio = t["C"] / t_json
         row = [
             f"b={b} d={d}",
             fmt,
             f"{tree.n_nodes:,}",
-            f"{t:.3f}",
+            f"{t['C']:.3f}",
+            f"{t['pure']:.3f}",
             f"{t_json:.3f}",
             f"{ratio:.2f}x",
         ]
         if fmt == "json":
             row.append(f"target ≤ 1.5x: {verdict(ratio <= 1.5)}")
-            kept = tree
         elif fmt == "sexp":
             row.append(f"target ≤ 2x: {verdict(ratio <= 2.0)}")
         else:
-            speedup = t_yaml / t
+            speedup = t_yaml / t["C"]
             row.append(
                 f"yaml.load CSafeLoader {t_yaml:.2f} s: {speedup:.0f}x faster, "
                 f"target ≥ 5x: {verdict(speedup >= 5)}"
             )
         rows.append(row)
-    return kept, nested
+    return kept["C"], kept["pure"], nested
 
 
 def measure_searches(
-    b: int, d: int, tree: Any, nested: Any, repeat: int, rows: list[list[str]]
+    b: int, d: int, tree: Any, nested: Any, limit: Limit, repeat: int, rows: list[list[str]]
 ) -> None:
-    """Every algorithm that needs no bound, against the textbook alpha-beta on the nested lists."""
+    """Every algorithm that needs no bound under both cores, against the limit and the textbook."""
+    t_limit, (value, limit_leaves) = best_of(partial(limit.alphabeta, tree), repeat, at_least=0.2)
+    limit_per_leaf = t_limit / limit_leaves
     count = [0]
-    t_base, _ = best_of(
+    t_text, _ = best_of(
         lambda: (
             count.__setitem__(0, 0),
             textbook_alphabeta(nested, -float("inf"), float("inf"), True, count),
         ),
         repeat,
     )
-    base_lps = count[0] / t_base
     rows.append(
         [
             f"b={b} d={d}",
-            "textbook alpha-beta (baseline)",
-            f"{count[0]:,}",
-            f"{t_base:.3f}",
-            f"{base_lps / 1e6:.2f}",
+            "the limit: plain C alpha-beta",
+            f"{limit_leaves:,}",
+            f"{t_limit * 1e3:.3f}",
+            "",
+            f"{limit_leaves / t_limit / 1e6:.1f}",
             "1.00x",
+            "",
             "",
         ]
     )
-    ab_per_leaf = None
+    rows.append(
+        [
+            f"b={b} d={d}",
+            "textbook alpha-beta (Python, nested lists)",
+            f"{count[0]:,}",
+            "",
+            f"{t_text * 1e3:.1f}",
+            f"{count[0] / t_text / 1e6:.2f}",
+            f"{t_text / count[0] / limit_per_leaf:.1f}x",
+            "",
+            "",
+        ]
+    )
+    ab_per_leaf: dict[str, float] = {}
     for algo in ALGORITHMS:
-        if algo.needs_bound:
+        if algo.needs_bound or algo.chance:  # the chance searches are Python's in both cores
             continue
-        t, r = best_of(partial(search, tree, algo), repeat)
-        lps = r.leaves / t
-        ratio = lps / base_lps
+        t: dict[str, float] = {}
+        for which in CORES:
+            t[which], r = best_of(partial(on, which, partial(search, tree, algo)), repeat, 0.2)
+        per_leaf = {which: t[which] / r.leaves for which in CORES}
         note = ""
         if algo.name == "alphabeta":
-            ab_per_leaf = t / r.leaves
-            note = f"target ≥ 4x: {verdict(ratio >= 4)}"
-        elif algo.name == "minimax":
-            note = f"target ≥ 10x: {verdict(ratio >= 10)}"
+            ab_per_leaf = per_leaf
+            assert r.leaves == limit_leaves and r.value == value, "the limit is alpha-beta"
+            x = per_leaf["C"] / limit_per_leaf
+            note = f"target ≤ 3x the limit: {verdict(x <= 3)}"
         elif algo.name in ("sss", "dual") and ab_per_leaf:
-            per_leaf = (t / r.leaves) / ab_per_leaf
-            note = (
-                f"time per leaf {per_leaf:.2f}x alphabeta's, target ≤ 3x: {verdict(per_leaf <= 3)}"
-            )
+            x = per_leaf["C"] / ab_per_leaf["C"]
+            xp = per_leaf["pure"] / ab_per_leaf["pure"]
+            note = f"per leaf {x:.2f}x alphabeta's (pure {xp:.2f}x), target ≤ 3x: {verdict(x <= 3)}"
         rows.append(
             [
                 f"b={b} d={d}",
                 algo.name,
                 f"{r.leaves:,}",
-                f"{t:.3f}",
-                f"{lps / 1e6:.2f}",
-                f"{ratio:.2f}x",
+                f"{t['C'] * 1e3:.3f}",
+                f"{t['pure'] * 1e3:.1f}",
+                f"{r.leaves / t['C'] / 1e6:.1f}",
+                f"{per_leaf['C'] / limit_per_leaf:.1f}x",
+                f"{per_leaf['pure'] / limit_per_leaf:.0f}x",
                 note,
             ]
         )
@@ -266,11 +375,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="repeats per timing (best is kept)")
     parser.add_argument("--out", default=None, help="also write the report (markdown) to this file")
     args = parser.parse_args()
+    if core.native() is None:
+        raise SystemExit("the C core is not built (or GTSEARCH_PURE is set): nothing to compare")
     trees = QUICK if args.quick else TREES
     rep = Report()
     rep.say(
         f"gtsearch benchmark, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
-        f"{os.cpu_count()} cores; best of {args.repeat}"
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; best of {args.repeat}"
     )
     rep.say()
 
@@ -281,78 +392,168 @@ def main() -> None:
     search_rows: list[list[str]] = []
     mem_rows: list[list[str]] = []
     sys.setrecursionlimit(10_000)
-    for b, d in trees:
-        tree, nested = measure_loads(b, d, args.repeat, load_rows)
-        measure_searches(b, d, tree, nested, args.repeat, search_rows)
-        per_node = tree_bytes(tree) / tree.n_nodes
-        mem_rows.append(
-            [
-                f"b={b} d={d}",
-                f"{tree.n_nodes:,}",
-                f"{per_node:g} bytes/node",
-                f"target ≤ 24: {verdict(per_node <= 24)}",
-                "",
-                "",
-            ]
-        )
-        del tree, nested
-        gc.collect()
+    limit = Limit()
+    try:
+        for b, d in trees:
+            tree, pure_tree, nested = measure_loads(b, d, args.repeat, load_rows)
+            measure_searches(b, d, tree, nested, limit, args.repeat, search_rows)
+            for which, t in (("C", tree), ("pure", pure_tree)):
+                per_node = tree_bytes(t) / t.n_nodes
+                mem_rows.append(
+                    [
+                        f"b={b} d={d}, loaded by the {which} core",
+                        f"{t.n_nodes:,}",
+                        f"{per_node:g} bytes/node",
+                        f"target ≤ 16: {verdict(per_node <= 16)}",
+                        "",
+                        "",
+                    ]
+                )
+            del tree, pure_tree, nested
+            gc.collect()
+    finally:
+        limit.close()
     rep.say("## Loading (seconds; the file read from the page cache is included)")
     rep.table(
-        ["tree", "format", "nodes", "gtsearch", "json.loads", "ratio", "against target"], load_rows
+        ["tree", "format", "nodes", "C core", "pure core", "json.loads", "C / json", "target"],
+        load_rows,
     )
     rep.say(
-        "## Searching (seconds; leaves per second in millions; ratio of leaves per second "
-        "to the textbook alpha-beta's)"
+        "## Searching (ms; leaves per second of the C core in millions; time per leaf against "
+        "the limit's, a plain C alpha-beta over the same arrays)"
     )
     rep.table(
-        ["tree", "algorithm", "leaves", "seconds", "M leaves/s", "vs baseline", "against target"],
+        [
+            "tree",
+            "algorithm",
+            "leaves",
+            "C core ms",
+            "pure core ms",
+            "C M leaves/s",
+            "C / limit",
+            "pure / limit",
+            "against target",
+        ],
         search_rows,
     )
 
-    # 3. memory
+    # memory of a whole `gtsearch eval`
     big = (4, 11) if (4, 11) in trees else trees[0]
     path = str(tree_file(*big, "json"))
     rss_json, _ = peak_rss_mib(f"import json; json.load(open({path!r}))")
-    rss_ours, wall = peak_rss_mib(
-        "import sys, runpy; sys.argv[0] = 'gtsearch'; runpy.run_module('gtsearch', run_name='__main__')",
-        ["eval", path, "--algo", "alphabeta", "--format", "json"],
-    )
-    ratio = rss_ours / rss_json
-    mem_rows.append(
-        [
-            f"b={big[0]} d={big[1]} JSON file",
-            "peak RSS",
-            f"gtsearch eval {rss_ours:.0f} MiB",
-            f"json.load {rss_json:.0f} MiB",
-            f"{ratio:.2f}x",
-            f"target ≤ 1.5x: {verdict(ratio <= 1.5)} (eval took {wall:.1f} s)",
-        ]
-    )
+    for which in CORES:
+        rss, wall = peak_rss_mib(
+            _GTSEARCH, ["eval", path, "--algo", "alphabeta", "--format", "json"], which
+        )
+        ratio = rss / rss_json
+        mem_rows.append(
+            [
+                f"b={big[0]} d={big[1]} JSON file, {which} core",
+                "peak RSS",
+                f"gtsearch eval {rss:.0f} MiB",
+                f"json.load {rss_json:.0f} MiB",
+                f"{ratio:.2f}x",
+                f"target ≤ 1.5x: {verdict(ratio <= 1.5)} (eval took {wall:.1f} s)",
+            ]
+        )
     rep.say("## Memory")
     rep.table(
-        ["tree", "nodes / what", "gtsearch", "baseline / target", "ratio", "against target"],
-        mem_rows,
+        ["tree", "nodes / what", "gtsearch", "baseline / target", "ratio", "target"], mem_rows
     )
 
-    # 4. start-up
+    # whole processes
+    cmd = gtsearch_cmd()
+    ttt = str(tictactoe_file())
+    runs = 3 if args.quick else 5
+    t = walls(
+        {
+            "json.load": ([sys.executable, "-c", f"import json; json.load(open({ttt!r}))"], {}),
+            "C": ([*cmd, "eval", ttt, "--format", "json"], env_for("C")),
+            "pure": ([*cmd, "eval", ttt, "--format", "json"], env_for("pure")),
+        },
+        runs,
+    )
+    ttt_rows = [
+        ["python -c 'import json; json.load(open(F))'", f"{t['json.load']:.2f}", "1.00x", ""],
+        [
+            "gtsearch eval F (C core)",
+            f"{t['C']:.2f}",
+            f"{t['C'] / t['json.load']:.2f}x",
+            f"target ≤ 1.0x: {verdict(t['C'] <= t['json.load'])}",
+        ],
+        [
+            "gtsearch eval F (pure core)",
+            f"{t['pure']:.2f}",
+            f"{t['pure'] / t['json.load']:.2f}x",
+            "",
+        ],
+    ]
+    rep.say(
+        f"## The tic-tac-toe tree, named JSON ({os.path.getsize(ttt) / 1e6:.1f} MB), whole process"
+    )
+    rep.say(f"(median of {runs} runs, the three commands in turn)")
+    rep.say()
+    rep.table(["command", "seconds", "ratio", "against target"], ttt_rows)
+
+    from gtsearch.research.experiment import Sweep, run_sweep
+
+    sweep = Sweep(branchings=(2, 3, 4), depths=tuple(range(2, 8)), trials=10)
+    inside = {
+        which: best_of(partial(on, which, partial(run_sweep, sweep)), 3)[0] for which in CORES
+    }
+    t = walls({which: ([*cmd, *EXPERIMENT], env_for(which)) for which in CORES}, runs)
+    rep.say("## `gtsearch experiment -b 2..4 -d 2..7 -n 10` (1,800 searches of 180 trees)")
+    rep.say(f"(whole process: median of {runs} runs, in turn; in this process: best of 3)")
+    rep.say()
+    rep.table(
+        ["", "C core s", "pure core s", "pure / C", "against target"],
+        [
+            [
+                "whole process",
+                f"{t['C']:.3f}",
+                f"{t['pure']:.3f}",
+                f"{t['pure'] / t['C']:.1f}x",
+                f"target ≥ 10x: {verdict(t['pure'] >= 10 * t['C'])}",
+            ],
+            [
+                "run_sweep() in this process",
+                f"{inside['C']:.3f}",
+                f"{inside['pure']:.3f}",
+                f"{inside['pure'] / inside['C']:.1f}x",
+                "",
+            ],
+        ],
+    )
+
+    # start-up
     tiny = DATA / "tiny.json"
     tiny.write_text("[[3,12,8],[2,4,6],[14,5,2]]\n")
-    cmd = gtsearch_cmd() + ["eval", str(tiny), "--format", "json"]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)  # warm the caches
-    t_pass = median_wall([sys.executable, "-c", "pass"], 21)
-    t_eval = median_wall(cmd, 21)
-    ratio = t_eval / t_pass
-    rep.say("## Start-up (whole process, median of 21 runs)")
+    eval_tiny = [*cmd, "eval", str(tiny), "--format", "json"]
+    subprocess.run(eval_tiny, check=True, stdout=subprocess.DEVNULL)  # warm the caches
+    t = walls(
+        {
+            "pass": ([sys.executable, "-c", "pass"], {}),
+            "C": (eval_tiny, env_for("C")),
+            "pure": (eval_tiny, env_for("pure")),
+        },
+        21,
+    )
+    rep.say("## Start-up (whole process, median of 21 runs, in turn)")
     rep.table(
-        ["command", "seconds", "ratio", "against target"],
+        ["command", "seconds", "ratio to python -c pass", "against target"],
         [
-            ["python -c pass", f"{t_pass:.4f}", "1.00x", ""],
+            ["python -c pass", f"{t['pass']:.4f}", "1.00x", ""],
             [
-                "gtsearch eval tiny.json (9 leaves)",
-                f"{t_eval:.4f}",
-                f"{ratio:.2f}x",
-                f"target ≤ 4x: {verdict(ratio <= 4)}",
+                "gtsearch eval tiny.json (9 leaves), pure core",
+                f"{t['pure']:.4f}",
+                f"{t['pure'] / t['pass']:.2f}x",
+                f"target ≤ 4x: {verdict(t['pure'] <= 4 * t['pass'])}",
+            ],
+            [
+                "gtsearch eval tiny.json (9 leaves), C core",
+                f"{t['C']:.4f}",
+                f"{t['C'] / t['pass']:.2f}x",
+                f"target: no slower than the pure core (+5%): {verdict(t['C'] <= 1.05 * t['pure'])}",
             ],
         ],
     )

@@ -10,6 +10,8 @@ Targets, each fuzzed in a process of its own:
                     input, gzip of the input, or the raw bytes as gzip): the command line's path
   cli               ``gtsearch eval -a all`` / ``validate`` through click on that file: exit
                     status 0, 1 or 2, one stderr line per bad file, never a traceback
+  cores             load_tree() on that file under the C core and under the pure core: the
+                    same tree (then every algorithm's same result) or the same error line
 
 Engines: ``atheris`` (coverage-guided libFuzzer, ``pip install atheris``) when it is
 installed, else ``random`` (mutations of the seed files, no coverage).  Seeds come from
@@ -45,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-TARGETS = ("json", "yaml", "sexp", "efg", "fast", "load", "cli")
+TARGETS = ("json", "yaml", "sexp", "efg", "fast", "load", "cli", "cores")
 #: an input that takes longer than this is a hang (libFuzzer's -timeout, and the random engine)
 HANG_SECONDS = 20
 MAX_NODES = 100_000
@@ -323,6 +325,49 @@ class Target:
                 _check_error(e, source)
             else:
                 assert isinstance(tree, self.Tree)
+
+    def _load_verdict(self, name: str, fmt: str | None, body: bytes) -> Any:
+        """What load_tree() says of the input: the tree, or the error line."""
+        source = "<stdin>" if name == "-" else str(self.scratch / name)
+        with _stdin(body) if name == "-" else contextlib.nullcontext():
+            try:
+                return self.load_tree(
+                    source if name != "-" else "-", input_format=fmt, max_nodes=MAX_NODES
+                )
+            except self.TreeFormatError as e:
+                _check_error(e, source)
+                return str(e)
+
+    def run_cores(self, data: bytes) -> None:
+        from gtsearch import core
+        from gtsearch.algorithms import ALGORITHMS, search
+
+        name, fmt, body = self._file(data)
+        if name != "-":
+            (self.scratch / name).write_bytes(body)
+        compiled = self._load_verdict(name, fmt, body)
+        with core.pure():
+            reference = self._load_verdict(name, fmt, body)
+        if isinstance(reference, str):
+            assert compiled == reference, (compiled, reference)
+            return
+        assert isinstance(compiled, self.Tree), compiled
+        assert compiled == reference and compiled.names == reference.names
+        assert (compiled.n_leaves, list(compiled.depth)) == (
+            reference.n_leaves,
+            list(reference.depth),
+        )
+        assert repr(compiled.meta) == repr(reference.meta)
+        if compiled.n_nodes > 2000:
+            return
+        for algo in ALGORITHMS:
+            if compiled.has_chance and not algo.chance:
+                continue  # refused alike: the tree has chance nodes
+            params = {"bound": 0} if algo.needs_bound else {}
+            ours = search(compiled, algo, leaf_order=True, **params)._replace(seconds=0.0)
+            with core.pure():
+                ref = search(reference, algo, leaf_order=True, **params)._replace(seconds=0.0)
+            assert (ours, repr(ours.value)) == (ref, repr(ref.value)), (algo.name, ours, ref)
 
     def run_cli(self, data: bytes) -> None:
         from click.testing import CliRunner

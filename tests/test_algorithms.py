@@ -74,7 +74,7 @@ def test_invariants(nested: object, root_max: bool) -> None:
 
     stats = Stats()
     assert mt_sss(tree, stats).value == true
-    assert stats.leaves == sss_leaves, "SSS* evaluates MT-SSS*'s leaves in the same order"
+    assert list(stats.leaves) == sss_leaves, "SSS* evaluates MT-SSS*'s leaves in the same order"
     stats = Stats()
     assert mt_dual(tree, stats).value == true
     assert sorted(stats.leaves) == sorted(dual_leaves), "DUAL* evaluates MT-DUAL*'s leaf set"

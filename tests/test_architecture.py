@@ -14,6 +14,7 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 LAYERS = {
     "errors": 0, "numbers": 0, "result": 0, "tree": 0, "builder": 0, "flat": 0, "summary": 0,
     "exercise": 0,
+    "core": 0, "_native": 0,
     "algorithms": 1, "formats": 1, "sources": 1,
     "render": 2, "research": 2, "classroom": 2,
     "cli": 3,
@@ -23,6 +24,8 @@ LAYERS = {
 ONLY_IN = {"click": {"cli"}}
 #: imported only inside functions (start-up: a small `gtsearch eval` never loads them)
 LAZY = ("rich", "matplotlib")
+#: the compiled core is private to its facade: only gtsearch/core.py imports gtsearch._native
+NATIVE_FACADE = "gtsearch.core"
 MAX_LINES = 600
 #: the one exception to the layers: Jupyter's display hooks (``Tree._repr_svg_``,
 #: ``SearchResult._repr_html_``) must be methods of the ground classes, and they draw with
@@ -101,6 +104,9 @@ def test_imports_point_down_and_take_no_private_names(path: Path) -> None:
             assert LAYERS[other] < layer or (LAYERS[other] == layer == 0), (
                 f"{where}: {top(here)} (layer {layer}) imports {other} (layer {LAYERS[other]})"
             )
+        if here == NATIVE_FACADE and target == "gtsearch._native":
+            assert names == ["_core"], where  # the extension module, and nothing else
+            continue
         private = [n for n in names if n.startswith("_") and not n.startswith("__")]
         assert not private, f"{where}: imports private names {private} of {target}"
         assert not any(p.startswith("_") for p in target.split(".")[1:]), (

@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 
 import gtsearch
 import gtsearch.cli.common as cli_module
-from gtsearch import ALGORITHMS, dump_tree, load_tree
+from gtsearch import ALGORITHMS, core, dump_tree, load_tree
 from gtsearch.builder import TreeBuilder
 from gtsearch.cli import cli
 from gtsearch.formats import format_for_path
@@ -454,6 +454,9 @@ def test_algorithms_json() -> None:
     assert "ab" in by_name["alphabeta"]["aliases"]
     assert [r["name"] for r in recs if r["chance"]] == ["expectiminimax", "star1", "star2"]
     assert by_name["star1"]["takes"] == "leaf_bounds"
+    # "C", or "pure Python" (GTSEARCH_PURE=1); the chance searches are always Python's
+    assert {r["core"] for r in recs if not r["chance"]} == {core.name()}
+    assert {r["core"] for r in recs if r["chance"]} == {core.PURE}
 
 
 # -- validate ------------------------------------------------------------------------------
@@ -578,7 +581,9 @@ def test_eval_help_documents_the_default_format() -> None:
 def test_version() -> None:
     result = run("--version")
     assert result.exit_code == 0
-    assert result.stdout == f"gtsearch {gtsearch.__version__}\n"
+    assert result.stdout == f"gtsearch {gtsearch.__version__} (core: {core.name()})\n"
+    if core.pure_asked():  # GTSEARCH_PURE=1: the pure core, whether the extension is built or not
+        assert core.name() == core.PURE
 
 
 def test_usage_errors_exit_2(aima: str) -> None:

@@ -152,15 +152,15 @@ def test_sweep_check() -> None:
 
 
 def test_disagreement_is_a_check_failure(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = ex.search
+    real = ex.run
 
-    def lying(tree: Any, algo: Any, **params: Any) -> SearchResult:
-        r = real(tree, algo, **params)
+    def lying(tree: Any, algo: Any, params: Any) -> SearchResult:
+        r = real(tree, algo, params)
         if r.algorithm == "scout":
             return r._replace(value=r.value + 1)
         return r
 
-    monkeypatch.setattr(ex, "search", lying)
+    monkeypatch.setattr(ex, "run", lying)
     with pytest.raises(CheckFailed, match=r"b=2 d=1 trial 0 .*disagree.*scout"):
         ex.run_sweep(SMALL)
 

@@ -16,6 +16,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gtsearch import core
 from gtsearch.builder import TreeBuilder
 from gtsearch.errors import GtsearchError, TreeFormatError
 from gtsearch.formats import (
@@ -788,7 +789,8 @@ def test_big_bare_json_is_fast(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in NAMES:
         text = fmt(name).dump(t)
         read.clear()
-        assert fmt(name).parse(text) == t
+        with core.pure():  # the compiled core's reader takes the text before the vectorised one
+            assert fmt(name).parse(text) == t
         assert read == [(name, True)]  # by the vectorised reader, not token by token
 
 

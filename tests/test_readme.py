@@ -37,7 +37,7 @@ def test_starts_with_the_two_setup_commands() -> None:
     )
     assert second.strip() == (
         "python -m pip install -e '.[test]' && ruff check . && ruff format --check . && mypy "
-        "&& python -m pytest -n auto"
+        "&& python -m pytest -n auto && GTSEARCH_PURE=1 python -m pytest -n auto"
     )
     assert second.strip() in CI.splitlines(), ".ci/run runs the README's test command"
 

@@ -8,8 +8,8 @@ chance nodes) with what they share (:mod:`.base`, :mod:`.pv`), what a search
 explored and its node types (:mod:`.explored`), and the step-by-step teaching
 versions (:mod:`.steps`, :mod:`.chance_steps`) that emit the events of
 :mod:`.events` for the renderers to draw.  Imports the ground modules (tree,
-numbers, errors, result) and numpy; never click, rich or anything of formats,
-render, research or cli.
+numbers, errors, result, core: the compiled searches of :mod:`.compiled`) and
+numpy; never click, rich or anything of formats, render, research or cli.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from .base import Outcome, Stats
 from .params import check, plan
 from .registry import ALGORITHMS, Algorithm, find_algorithm
-from .search import search
+from .search import run, search
 
 __all__ = [
     "ALGORITHMS",
@@ -27,5 +27,6 @@ __all__ = [
     "check",
     "find_algorithm",
     "plan",
+    "run",
     "search",
 ]

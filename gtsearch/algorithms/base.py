@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import MutableSequence
 from typing import Any, NamedTuple
 
 from ..numbers import Exact, Number, exact, nearest
@@ -11,15 +13,22 @@ from ..tree import Tree
 class Stats:
     """Counters an algorithm fills in: the evaluated leaves in order, nodes touched."""
 
-    __slots__ = ("leaves", "nodes", "extra")
+    __slots__ = ("leaves", "nodes", "extra", "progress")
 
     def __init__(self) -> None:
-        #: node numbers of the evaluated leaves, in evaluation order
-        self.leaves: list[int] = []
+        #: node numbers of the evaluated leaves, in evaluation order (a list, or an
+        #: ``array`` of them when the compiled core searched)
+        self.leaves: MutableSequence[int] = []
         #: nodes the algorithm generated (entered, or gave a state), leaves included
         self.nodes = 0
         #: algorithm-specific figures (peak OPEN size, ...), reported as they are
         self.extra: dict[str, Any] = {}
+        #: where the compiled core publishes the leaves evaluated so far, while it searches
+        self.progress = array("q", [0])
+
+    def count(self) -> int:
+        """The leaves evaluated so far, for a progress display (also during a compiled search)."""
+        return max(len(self.leaves), self.progress[0])
 
 
 class Outcome(NamedTuple):

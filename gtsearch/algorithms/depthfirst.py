@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..numbers import INF
 from ..tree import Tree
+from . import compiled
 from .base import Outcome, Stats, window_outcome
 
 #: trees this large use the vectorised bottom-up pass for full minimax (numpy)
@@ -34,6 +35,9 @@ def _negamax(
     lower window edge (F1's one-sided bound).  Returns a fail-soft value and
     the line of best moves (each node's first child that set its value).
     """
+    done = compiled.negamax(tree, stats, alpha, beta, deep, prune)
+    if done is not None:
+        return done
     end = tree.end
     vals = tree.values
     visit = stats.leaves.append
@@ -127,7 +131,7 @@ def _negamax(
 
 def minimax(tree: Tree, stats: Stats) -> Outcome:
     """Knuth's F(p): every leaf, left to right."""
-    if len(tree.end) >= VECTOR_MIN_NODES:
+    if len(tree.end) >= VECTOR_MIN_NODES and compiled.takes(tree) is None:
         from .vector import MAX_LEVELS, minimax_levels
 
         # one numpy pass per level: worth it for bushy trees, not for long chains

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from ..numbers import INF
 from ..tree import Tree
+from . import compiled
 from .base import Outcome, Stats
 
 
@@ -134,6 +135,9 @@ def mtd(tree: Tree, stats: Stats, first: float) -> float:
     "value >= g?": comparisons only, so floats and a value equal to the first
     guess (or to +-inf's first pass) terminate exactly.
     """
+    done = compiled.mtd(tree, stats, first)
+    if done is not None:
+        return done
     search = MTSearch(tree, stats)
     lower, upper = -INF, INF
     g = first

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ..numbers import INF
 from ..tree import Tree
+from . import compiled
 from .base import Outcome
 
 
@@ -32,6 +33,9 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
     """
     if outcome.pv is not None:
         return outcome.pv
+    line = compiled.principal_variation(tree, evaluated, outcome)
+    if line is not None:
+        return line
     end = tree.end
     vals = tree.values
     done = set(int(n) for n in evaluated)

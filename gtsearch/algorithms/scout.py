@@ -41,6 +41,7 @@ from typing import Any
 
 from ..numbers import INF
 from ..tree import Tree
+from . import compiled
 from .base import Outcome, Stats
 
 #: a search step: yields the sub-search it needs, receives its result, returns its own
@@ -73,6 +74,9 @@ def _finish(stats: Stats, nodes: int) -> None:
 
 def negascout(tree: Tree, stats: Stats) -> Outcome:
     """Reinefeld's NegaScout, fail-soft, root window (-inf, +inf); exact."""
+    done = compiled.negascout(tree, stats)
+    if done is not None:
+        return done
     end = tree.end
     vals = tree.values
     visit = stats.leaves.append
@@ -119,6 +123,9 @@ def negascout(tree: Tree, stats: Stats) -> Outcome:
 
 def scout(tree: Tree, stats: Stats) -> Outcome:
     """Pearl's SCOUT: EVAL with a boolean TEST before every later child; exact."""
+    done = compiled.scout(tree, stats)
+    if done is not None:
+        return done
     end = tree.end
     vals = tree.values
     visit = stats.leaves.append

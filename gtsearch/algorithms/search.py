@@ -1,4 +1,4 @@
-"""search(): run one registered algorithm on a tree and return its SearchResult."""
+"""search() runs one registered algorithm on a tree; run() the same with the parameters checked."""
 
 from __future__ import annotations
 
@@ -38,6 +38,21 @@ def search(
     counters as the search runs (a progress display reads them).
     """
     algo, params = check(algorithm, bound, alpha, beta, leaf_bounds)
+    return run(tree, algo, params, leaf_order=leaf_order, stats=stats)
+
+
+def run(
+    tree: Tree,
+    algo: Algorithm,
+    params: Params,
+    *,
+    leaf_order: bool = False,
+    stats: Stats | None = None,
+) -> SearchResult:
+    """:func:`search` with the algorithm and its parameters as :func:`~.params.plan` checked them.
+
+    For callers that run one plan on many trees (``experiment``): the check is done once.
+    """
     refuse_chance(algo, tree)
     shown: dict[str, Any] = dict(params)
     if algo.takes == "leaf_bounds":
@@ -56,7 +71,7 @@ def search(
         exact=outcome.bound is None,
         bound=outcome.bound,
         pv=tuple(tree.path_of(pv[-1])) if pv else (),
-        pv_labels=tuple(tree.names.get(n) for n in pv[1:]),
+        pv_labels=tuple(map(tree.names.get, pv[1:])),
         leaves=len(stats.leaves),
         leaves_total=tree.n_leaves,
         seconds=seconds,

@@ -26,6 +26,7 @@ from heapq import heappop, heappush
 
 from ..numbers import INF
 from ..tree import Tree
+from . import compiled
 from .base import Outcome, Stats
 from .pv import Prover
 
@@ -247,21 +248,27 @@ def _solution_line(
     return line
 
 
+def _solve(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list[int]]:
+    """SSS* from (root, LIVE, h0) on the mirrored tree: the solved root's h and the PV.
+
+    The result is exact when h < h0 (in the mirrored tree's terms).
+    """
+    done = compiled.sss(tree, stats, h0, mirror)
+    if done is not None:
+        return done
+    h, solver = _sss_core(tree, stats, h0, mirror)
+    return h, _solution_line(tree, stats, h, h < h0, mirror, solver)
+
+
 def sss(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
     """SSS* (``bound`` None) or SSS-bounded from (root, LIVE, bound): exact if the value < bound."""
     h0 = INF if bound is None else bound
-    h, solver = _sss_core(tree, stats, h0, 1.0)
-    exact = h < h0
-    return Outcome(
-        h, None if exact else "lower", pv=_solution_line(tree, stats, h, exact, 1.0, solver)
-    )
+    h, line = _solve(tree, stats, h0, 1.0)
+    return Outcome(h, None if h < h0 else "lower", pv=line)
 
 
 def dual(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
     """DUAL* (``bound`` None) or DUAL-bounded from (root, LIVE, bound): exact if the value > bound."""
     l0 = -INF if bound is None else bound
-    h, solver = _sss_core(tree, stats, -l0, -1.0)
-    exact = -h > l0
-    return Outcome(
-        -h, None if exact else "upper", pv=_solution_line(tree, stats, h, exact, -1.0, solver)
-    )
+    h, line = _solve(tree, stats, -l0, -1.0)
+    return Outcome(-h, None if -h > l0 else "upper", pv=line)

@@ -111,8 +111,9 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     if not value or ctx.resilient_parsing:
         return
     from .. import __version__
+    from ..core import name
 
-    click.echo(f"gtsearch {__version__}")
+    click.echo(f"gtsearch {__version__} (core: {name()})")
     ctx.exit()
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..algorithms import ALGORITHMS, Algorithm, plan, search
+from ..algorithms import ALGORITHMS, Algorithm, plan, run
 from ..algorithms.base import Stats
 from ..algorithms.params import Params, parse_leaf_bounds, refuse_chance
 from ..errors import GtsearchError, UsageError, os_reason
@@ -364,6 +364,5 @@ def run_search(
     from ..render.progress import progress
 
     stats = Stats()
-    kwargs: dict[str, Any] = dict(params)
-    with progress(f"{algo.name} on {name}", count=lambda: len(stats.leaves), total=tree.n_leaves):
-        return search(tree, algo, leaf_order=leaves, stats=stats, **kwargs)
+    with progress(f"{algo.name} on {name}", count=stats.count, total=tree.n_leaves):
+        return run(tree, algo, params, leaf_order=leaves, stats=stats)

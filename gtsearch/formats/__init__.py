@@ -12,8 +12,8 @@ the bare form and the full form (names, static values, a document wrapper
 with metadata) and parse(dump(tree)) == tree for each; Gambit's .efg keeps
 the game (structure, values, root player, names where they are Gambit
 labels).  No reader or writer recurses on the nesting.  Imports the ground
-modules (tree, builder, numbers, errors), PyYAML and numpy; never
-algorithms, render, research or cli.
+modules (tree, builder, numbers, errors, core: the compiled tokenizers of
+:mod:`.compiled`), PyYAML and numpy; never algorithms, render, research or cli.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from ..core import native
 from ..errors import TreeFormatError, UsageError, os_reason
 from ..tree import DEFAULT_MAX_NODES, Tree
 from .tokens import BOM
@@ -60,18 +61,24 @@ class Format(NamedTuple):
 FAST_MIN_CHARS = 100_000
 
 
-def _bare_first(name: str, parse: Callable[..., Tree]) -> Callable[..., Tree]:
-    """``parse``, preceded on large texts by the vectorised reader of the bare form.
+def _fast_first(name: str, parse: Callable[..., Tree]) -> Callable[..., Tree]:
+    """``parse``, preceded by the compiled reader (C core) or, on large texts, the vectorised one.
 
-    That reader accepts only plain nested lists of numbers and returns None on
-    anything else, so the format's own reader still sees (and reports) every
-    other document.
+    Both accept only what they read exactly as ``parse`` does and return None
+    on anything else, so the format's own reader still sees (and reports)
+    every other document.  The compiled reader takes every document the
+    vectorised one takes, so when it declines the vectorised one is not tried.
     """
 
-    def parse_large_bare_fast(
+    def parse_fast_first(
         text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NODES
     ) -> Tree:
-        if len(text) >= FAST_MIN_CHARS:
+        from .compiled import parse_compiled
+
+        tree = parse_compiled(text, name, source, max_nodes)
+        if tree is not None:
+            return tree
+        if len(text) >= FAST_MIN_CHARS and native() is None:
             from .bare import parse_bare
 
             tree = parse_bare(text, name, source, max_nodes)
@@ -79,8 +86,8 @@ def _bare_first(name: str, parse: Callable[..., Tree]) -> Callable[..., Tree]:
                 return tree
         return parse(text, source, max_nodes=max_nodes)
 
-    parse_large_bare_fast.__doc__ = parse.__doc__
-    return parse_large_bare_fast
+    parse_fast_first.__doc__ = parse.__doc__
+    return parse_fast_first
 
 
 def _lazy(module: str, attr: str) -> Callable[..., Any]:
@@ -102,7 +109,7 @@ def _lazy(module: str, attr: str) -> Callable[..., Any]:
 
 FORMATS: tuple[Format, ...] = (
     *(
-        Format(name, extensions, _bare_first(name, _lazy(module, "parse")), _lazy(module, "dump"))
+        Format(name, extensions, _fast_first(name, _lazy(module, "parse")), _lazy(module, "dump"))
         for name, extensions, module in (
             ("yaml", (".yaml", ".yml"), "yamlfmt"),
             ("json", (".json",), "jsonfmt"),

@@ -63,7 +63,7 @@ def strip_bom(text: str) -> str:
 
 
 def check_not_empty(text: str, source: str) -> None:
-    if not text.strip():
+    if not text or text.isspace():  # not text.strip(), which copies a large text
         raise TreeFormatError("the file is empty", source, 1, 1)
 
 

@@ -8,6 +8,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..core import PURE
+from ..core import name as core_name
 from ..numbers import format_number
 from ..result import SearchResult
 from .labels import format_path, format_pv, format_seconds, format_value, params_text
@@ -169,7 +171,11 @@ def takes_text(algo: AlgorithmInfo) -> str:
 
 
 def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
-    """A registry entry as a JSON object (docs/commands.md, "gtsearch algorithms")."""
+    """A registry entry as a JSON object (docs/commands.md, "gtsearch algorithms").
+
+    ``core`` is the core that runs it: "C" or "pure Python" (the searches of
+    chance nodes are always Python's).
+    """
     from ..algorithms.params import parameters
     from ..algorithms.registry import family
 
@@ -193,6 +199,7 @@ def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
             for p in parameters(algo.name)
         ],
         "chance": algo.chance,
+        "core": PURE if algo.chance else core_name(),
     }
 
 

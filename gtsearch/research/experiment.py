@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..algorithms import ALGORITHMS, find_algorithm, search
+from ..algorithms import ALGORITHMS, Algorithm, find_algorithm, plan, run
+from ..algorithms.params import Params
 from ..errors import CheckFailed, GtsearchError, UsageError, os_reason
 from ..numbers import Number
 from ..sources.uniform import ORDERS, check_params, leaf_count, levels, uniform_tree
@@ -171,6 +172,14 @@ class Sweep:
                 "among the algorithms"
             )
 
+    def planned(self) -> list[tuple[Algorithm, Params]]:
+        """The algorithms with their parameters (MTD(f)'s guess), checked once for every tree."""
+        out = []
+        for name in self.algorithms:
+            bound = self.guess if find_algorithm(name).name == GUESS_ALGORITHM else None
+            out.extend(plan([name], bound))
+        return out
+
     def cells(self) -> list[tuple[int, int, int]]:
         """Every (b, d, trial), b then d then trial ascending: the order of one run's records."""
         return [
@@ -237,17 +246,19 @@ def run_cell(sweep: Sweep, b: int, d: int, trial: int) -> list[dict[str, Any]]:
 
     Raises CheckFailed if two exact results disagree (a regression check on every tree).
     """
+    return _run_cell(sweep, sweep.planned(), b, d, trial)
+
+
+def _run_cell(
+    sweep: Sweep, planned: list[tuple[Algorithm, Params]], b: int, d: int, trial: int
+) -> list[dict[str, Any]]:
     seed = tree_seed(sweep.seed, b, d, trial, sweep.chance)
     tree = uniform_tree(
         b, d, seed=seed, lo=sweep.lo, hi=sweep.hi, order=sweep.order, chance=sweep.chance
     )
     records = []
-    for name in sweep.algorithms:
-        algo = find_algorithm(name)
-        params: dict[str, Number] = {}
-        if algo.name == GUESS_ALGORITHM and sweep.guess is not None:
-            params["bound"] = sweep.guess
-        r = search(tree, algo, bound=params.get("bound"))
+    for algo, params in planned:
+        r = run(tree, algo, params)
         records.append(
             {
                 **({"chance": sweep.chance} if sweep.chance else {}),
@@ -313,7 +324,9 @@ def iter_sweep(
     workers = (os.cpu_count() or 1) if jobs == 0 else jobs
     cells = [(sweep, b, d, t) for b, d, t in shard_cells(sweep.cells(), *shard)]
     if workers <= 1 or len(cells) <= 1:
-        yield from map(_run_cell_packed, cells)
+        planned = sweep.planned()
+        for _, b, d, t in cells:
+            yield _run_cell(sweep, planned, b, d, t)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor

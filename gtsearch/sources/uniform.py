@@ -32,6 +32,7 @@ from array import array
 from collections.abc import Iterator
 from typing import TextIO
 
+from ..core import native
 from ..errors import UsageError
 from ..tree import Tree, index_array
 
@@ -98,6 +99,28 @@ def leaf_count(branching: int, depth: int, chance: int = 0) -> int:
     return int((branching * max(chance, 1)) ** depth)
 
 
+#: the compiled generator draws from values, ranges and counts that fit in 62 bits
+_NATIVE_LIMIT = 2**62
+#: leaf values handed over by the compiled generator at a time (constant memory)
+_CHUNK = 1 << 16
+
+
+def _seed_key(seed: int, branching: int, depth: int, lo: int, hi: int) -> bytes | None:
+    """The seed as random.Random(seed) takes it (the 32-bit words of abs(seed), little-endian).
+
+    None when the compiled generator is not for these parameters (a seed that is
+    not an int, values or sizes beyond 62 bits): the Python generator runs.
+    """
+    if type(seed) is not int or not -_NATIVE_LIMIT <= lo <= hi <= _NATIVE_LIMIT:
+        return None
+    if hi - lo >= _NATIVE_LIMIT:
+        return None
+    if branching**depth >= _NATIVE_LIMIT:
+        return None
+    n = abs(seed)
+    return n.to_bytes(4 * max(1, (n.bit_length() + 31) // 32), "little")
+
+
 def leaf_values(
     branching: int,
     depth: int,
@@ -108,8 +131,17 @@ def leaf_values(
     order: str = "random",
     chance: int = 0,
 ) -> Iterator[int]:
-    """The leaf values of the uniform tree (with ``chance``: the regular *-minimax tree)."""
+    """The leaf values of the uniform tree (with ``chance``: the regular *-minimax tree), left to right."""
     check_params(branching, depth, lo, hi, order, chance)
+    core = native()
+    # a regular *-minimax tree's leaves are drawn as a random uniform tree's of B*C children
+    width = branching * max(chance, 1)
+    key = _seed_key(seed, width, depth, lo, hi)
+    if core is not None and key is not None:
+        values = core.UniformLeaves(width, depth, key, lo, hi, ORDERS.index(order))
+        while chunk := values.take(_CHUNK):
+            yield from chunk
+        return
     rng = random.Random(seed)
     if order == "random":
         draw = rng.randint
@@ -152,6 +184,18 @@ def uniform_tree(
     chance: int = 0,
 ) -> Tree:
     """The same tree as :func:`write_uniform` writes, built straight into the flat arrays."""
+    check_params(branching, depth, lo, hi, order, chance)
+    name = f"gen b={branching} d={depth}" + (f" chance={chance}" if chance else "")
+    source = f"{name} seed={seed}"
+    core = native()
+    key = _seed_key(seed, branching, depth, lo, hi)
+    if core is not None and key is not None and not chance:
+        size = sum(branching**k for k in range(depth + 1))
+        wide = index_array(size).typecode == "q"
+        end_arr, vals_arr = core.uniform_tree(
+            branching, depth, key, lo, hi, ORDERS.index(order), wide
+        )
+        return Tree(end_arr, vals_arr, root_max=root_max, source=source, n_leaves=branching**depth)
     values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order, chance=chance)
     kids = levels(branching, depth, chance)
     top = len(kids) - 1
@@ -176,12 +220,11 @@ def uniform_tree(
             if marks is not None and k % 2:
                 marks[n] = 1
         n += 1
-    name = f"gen b={branching} d={depth}" + (f" chance={chance}" if chance else "")
     return Tree(
         end,
         vals,
         root_max=root_max,
-        source=f"{name} seed={seed}",
+        source=source,
         n_leaves=leaf_count(branching, depth, chance),
         chance=marks,
     )

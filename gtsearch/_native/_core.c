@@ -1,0 +1,356 @@
+/* gtsearch._native._core: the module, and the helpers every family of functions shares.
+ *
+ * Only gtsearch/core.py imports this module; everything else asks that facade.  The
+ * Python code under gtsearch/ is the reference this code mirrors (see core.h).
+ */
+#include "core.h"
+
+static PyObject *array_type; /* array.array */
+
+/* -- the tree -------------------------------------------------------------------------------- */
+int tree_open(TreeView *t, PyObject *end, PyObject *values, int root_max) {
+    memset(t, 0, sizeof *t);
+    if (PyObject_GetBuffer(end, &t->end_view, PyBUF_FORMAT | PyBUF_ND) < 0)
+        return -1;
+    if (PyObject_GetBuffer(values, &t->val_view, PyBUF_FORMAT | PyBUF_ND) < 0) {
+        PyBuffer_Release(&t->end_view);
+        return -1;
+    }
+    Py_ssize_t isz = t->end_view.itemsize;
+    const char *ef = t->end_view.format ? t->end_view.format : "B";
+    const char *vf = t->val_view.format ? t->val_view.format : "B";
+    int int_format = ef[0] && strchr("ilq", ef[0]) && !ef[1];
+    if (t->end_view.ndim != 1 || t->val_view.ndim != 1 || !int_format ||
+        (isz != 4 && isz != 8) || strcmp(vf, "d") != 0 ||
+        t->end_view.len / isz != t->val_view.len / (Py_ssize_t)sizeof(double)) {
+        tree_close(t);
+        PyErr_SetString(PyExc_TypeError,
+                        "the tree's end and values must be flat int and float64 arrays of "
+                        "the same length");
+        return -1;
+    }
+    t->size = t->end_view.len / isz;
+    if (isz == 4)
+        t->e32 = (const int32_t *)t->end_view.buf;
+    else
+        t->e64 = (const int64_t *)t->end_view.buf;
+    t->val = (const double *)t->val_view.buf;
+    t->root_max = root_max;
+    if (t->size == 0) {
+        tree_close(t);
+        PyErr_SetString(PyExc_ValueError, "the tree has no nodes");
+        return -1;
+    }
+    return 0;
+}
+
+void tree_close(TreeView *t) {
+    if (t->end_view.obj)
+        PyBuffer_Release(&t->end_view);
+    if (t->val_view.obj)
+        PyBuffer_Release(&t->val_view);
+    t->e32 = NULL;
+    t->e64 = NULL;
+}
+
+/* -- lists of nodes ----------------------------------------------------------------------------- */
+void nl_init(NodeList *l, int wide) {
+    memset(l, 0, sizeof *l);
+    l->wide = wide;
+}
+
+int nl_grow(NodeList *l) {
+    size_t cap = l->cap ? l->cap * 2 : 256;
+    size_t item = l->wide ? sizeof(int64_t) : sizeof(int32_t);
+    void *old = l->wide ? (void *)l->p64 : (void *)l->p32;
+    void *p = realloc(old, cap * item);
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (l->wide)
+        l->p64 = p;
+    else
+        l->p32 = p;
+    l->cap = cap;
+    return 0;
+}
+
+void nl_free(NodeList *l) {
+    free(l->p32);
+    free(l->p64);
+    l->p32 = NULL;
+    l->p64 = NULL;
+    l->len = l->cap = 0;
+}
+
+PyObject *nl_to_array(const NodeList *l) {
+    if (l->wide)
+        return make_array("q", l->p64, l->len * sizeof(int64_t));
+    return make_array("i", l->p32, l->len * sizeof(int32_t));
+}
+
+/* LSD radix sort of non-negative numbers, 11 bits a pass (a count table that stays in cache). */
+#define RADIX_BITS 11
+static int radix_sort(int64_t *a, size_t n) {
+    int64_t top = 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] > top)
+            top = a[i];
+    const size_t buckets = (size_t)1 << RADIX_BITS, mask = buckets - 1;
+    int64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    size_t *count = malloc((buckets + 1) * sizeof *count);
+    if (!tmp || !count) {
+        free(tmp);
+        free(count);
+        PyErr_NoMemory();
+        return -1;
+    }
+    int64_t *src = a, *dst = tmp;
+    for (int shift = 0; shift < 63 && (top >> shift) > 0; shift += RADIX_BITS) {
+        memset(count, 0, (buckets + 1) * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[((uint64_t)src[i] >> shift & mask) + 1]++;
+        for (size_t d = 0; d < buckets; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            dst[count[(uint64_t)src[i] >> shift & mask]++] = src[i];
+        int64_t *swap = src;
+        src = dst;
+        dst = swap;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+    free(tmp);
+    free(count);
+    return 0;
+}
+
+int nl_sorted_unique(const NodeList *l, int64_t **out, size_t *count) {
+    size_t n = l->len;
+    int64_t *a = malloc((n ? n : 1) * sizeof *a);
+    if (!a) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int sorted = 1;
+    for (size_t i = 0; i < n; i++) {
+        a[i] = nl_get(l, i);
+        if (i && a[i] < a[i - 1])
+            sorted = 0;
+    }
+    if (!sorted && radix_sort(a, n) < 0) {
+        free(a);
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || a[i] != a[k - 1])
+            a[k++] = a[i];
+    *out = a;
+    *count = k;
+    return 0;
+}
+
+/* -- the hash map ---------------------------------------------------------------------------------- */
+static int map_alloc(Map *m, int bits) {
+    size_t cap = (size_t)1 << bits;
+    unsigned char *slots = calloc(cap, m->ssize); /* every key 0: empty */
+    if (!slots) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    m->slots = slots;
+    m->cap = cap;
+    m->bits = bits;
+    m->len = 0;
+    return 0;
+}
+
+int map_init(Map *m, size_t vsize) {
+    memset(m, 0, sizeof *m);
+    m->vsize = vsize;
+    /* keep the keys 8-byte aligned */
+    m->ssize = sizeof(int64_t) + (vsize + 7) / 8 * 8;
+    return map_alloc(m, 10);
+}
+
+void map_free(Map *m) {
+    free(m->slots);
+    m->slots = NULL;
+}
+
+int map_grow(Map *m) {
+    Map old = *m;
+    if (map_alloc(m, old.bits + 1) < 0) {
+        *m = old;
+        return -1;
+    }
+    size_t mask = m->cap - 1;
+    for (size_t j = 0; j < old.cap; j++) {
+        int64_t key = map_key(&old, j);
+        if (key < 0)
+            continue;
+        size_t i = map_slot(m, key);
+        while (map_key(m, i) >= 0)
+            i = (i + 1) & mask;
+        memcpy(m->slots + i * m->ssize, old.slots + j * old.ssize, m->ssize);
+    }
+    m->len = old.len;
+    map_free(&old);
+    return 0;
+}
+
+void *map_put(Map *m, int64_t key, int *fresh) {
+    if (2 * (m->len + 1) > m->cap && map_grow(m) < 0)
+        return NULL;
+    size_t mask = m->cap - 1, i = map_slot(m, key);
+    for (;;) {
+        unsigned char *slot = m->slots + i * m->ssize;
+        int64_t k = map_key(m, i);
+        if (k == key) {
+            if (fresh)
+                *fresh = 0;
+            return slot + sizeof(int64_t);
+        }
+        if (k < 0) {
+            int64_t stored = key + 1;
+            memcpy(slot, &stored, sizeof stored);
+            m->len++;
+            if (fresh)
+                *fresh = 1;
+            return slot + sizeof(int64_t);
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+/* -- ticks ------------------------------------------------------------------------------------------ */
+int tick_open(Ticker *tk, PyObject *progress) {
+    memset(tk, 0, sizeof *tk);
+    if (progress == Py_None)
+        return 0;
+    if (PyObject_GetBuffer(progress, &tk->view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_ND) < 0)
+        return -1;
+    if (tk->view.itemsize != 8 || tk->view.len < 8 || !tk->view.format ||
+        strcmp(tk->view.format, "q") != 0) {
+        PyBuffer_Release(&tk->view);
+        PyErr_SetString(PyExc_TypeError, "progress must be an array('q') of one item");
+        return -1;
+    }
+    tk->progress = (int64_t *)tk->view.buf;
+    return 0;
+}
+
+void tick_close(Ticker *tk) {
+    if (tk->progress) {
+        PyBuffer_Release(&tk->view);
+        tk->progress = NULL;
+    }
+}
+
+int tick_slow(Ticker *tk, int64_t count) {
+    if (tk->progress)
+        *tk->progress = count;
+    if (PyErr_CheckSignals() < 0)
+        return -1;
+    /* let another thread (the progress display) have the interpreter for a moment */
+    Py_BEGIN_ALLOW_THREADS Py_END_ALLOW_THREADS return 0;
+}
+
+/* -- results ----------------------------------------------------------------------------------------- */
+PyObject *make_array(const char *typecode, const void *data, size_t nbytes) {
+    PyObject *arr = PyObject_CallFunction(array_type, "s", typecode);
+    if (!arr || nbytes == 0)
+        return arr;
+    PyObject *view = PyMemoryView_FromMemory((char *)data, (Py_ssize_t)nbytes, PyBUF_READ);
+    if (!view) {
+        Py_DECREF(arr);
+        return NULL;
+    }
+    PyObject *r = PyObject_CallMethod(arr, "frombytes", "O", view);
+    Py_DECREF(view);
+    if (!r) {
+        Py_DECREF(arr);
+        return NULL;
+    }
+    Py_DECREF(r);
+    return arr;
+}
+
+PyObject *line_to_list(const int64_t *line, size_t len) {
+    PyObject *list = PyList_New((Py_ssize_t)len);
+    if (!list)
+        return NULL;
+    for (size_t i = 0; i < len; i++) {
+        PyObject *x = PyLong_FromLongLong(line[i]);
+        if (!x) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, x);
+    }
+    return list;
+}
+
+/* -- the module --------------------------------------------------------------------------------------- */
+static PyMethodDef methods[] = {
+    {"negamax", gt_negamax, METH_VARARGS,
+     "negamax(end, values, root_max, alpha, beta, deep, prune, progress) -> "
+     "(m, line, leaves, nodes): gtsearch.algorithms.depthfirst._negamax"},
+    {"sss", gt_sss, METH_VARARGS,
+     "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
+     "gtsearch.algorithms.sss._sss_core and _solution_line"},
+    {"negascout", gt_negascout, METH_VARARGS,
+     "negascout(end, values, root_max, progress) -> (value, leaves, nodes, distinct)"},
+    {"scout", gt_scout, METH_VARARGS,
+     "scout(end, values, root_max, progress) -> (value, leaves, nodes, distinct)"},
+    {"mtd", gt_mtd, METH_VARARGS,
+     "mtd(end, values, root_max, first, progress) -> (lower, leaves, table_size, passes)"},
+    {"principal_variation", gt_principal_variation, METH_VARARGS,
+     "principal_variation(end, values, root_max, leaves, value, bound) -> line or None"},
+    {"uniform_tree", gt_uniform_tree, METH_VARARGS,
+     "uniform_tree(b, d, key, lo, hi, order, wide) -> (end, values)"},
+    {"load_mapping", gt_load_mapping, METH_VARARGS,
+     "load_mapping(text, yaml, max_nodes, wide) -> tree parts, or None"},
+    {"load_sexp", gt_load_sexp, METH_VARARGS,
+     "load_sexp(text, max_nodes, wide) -> tree parts, or None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    "gtsearch._native._core",
+    "gtsearch's compiled core: the searches, loaders and generator of the pure-Python "
+    "reference in C (use it through gtsearch.core).",
+    -1,
+    methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (!array_type) {
+        PyObject *mod = PyImport_ImportModule("array");
+        if (!mod)
+            return NULL;
+        array_type = PyObject_GetAttrString(mod, "array");
+        Py_DECREF(mod);
+        if (!array_type)
+            return NULL;
+    }
+    if (PyType_Ready(&UniformLeavesType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&UniformLeavesType);
+    if (PyModule_AddObject(m, "UniformLeaves", (PyObject *)&UniformLeavesType) < 0) {
+        Py_DECREF(&UniformLeavesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

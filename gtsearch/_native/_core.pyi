@@ -1,0 +1,52 @@
+"""Types of gtsearch._native._core, the compiled core (see gtsearch/core.py)."""
+
+from array import array
+from typing import Any
+
+_Leaves = array[int]
+_Progress = array[int] | None
+
+def negamax(
+    end: array[int],
+    values: array[float],
+    root_max: bool,
+    alpha: float,
+    beta: float,
+    deep: bool,
+    prune: bool,
+    progress: _Progress,
+) -> tuple[float, list[int], _Leaves, int]: ...
+def sss(
+    end: array[int],
+    values: array[float],
+    root_max: bool,
+    h0: float,
+    mirror: float,
+    progress: _Progress,
+) -> tuple[float, list[int], _Leaves, int, int]: ...
+def negascout(
+    end: array[int], values: array[float], root_max: bool, progress: _Progress
+) -> tuple[float, _Leaves, int, int]: ...
+def scout(
+    end: array[int], values: array[float], root_max: bool, progress: _Progress
+) -> tuple[float, _Leaves, int, int]: ...
+def mtd(
+    end: array[int], values: array[float], root_max: bool, first: float, progress: _Progress
+) -> tuple[float, _Leaves, int, int]: ...
+def principal_variation(
+    end: array[int],
+    values: array[float],
+    root_max: bool,
+    leaves: Any,
+    value: float,
+    bound: int,
+) -> list[int] | None: ...
+def uniform_tree(
+    b: int, d: int, key: bytes, lo: int, hi: int, order: int, wide: bool
+) -> tuple[array[int], array[float]]: ...
+def load_mapping(text: str, yaml: bool, max_nodes: int, wide: bool) -> tuple[Any, ...] | None: ...
+def load_sexp(text: str, max_nodes: int, wide: bool) -> tuple[Any, ...] | None: ...
+
+class UniformLeaves:
+    def __init__(self, b: int, d: int, key: bytes, lo: int, hi: int, order: int) -> None: ...
+    def take(self, n: int) -> array[int]: ...

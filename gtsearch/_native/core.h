@@ -1,0 +1,226 @@
+/* gtsearch's compiled core: what the C files share.
+ *
+ * The C core mirrors the pure-Python reference (gtsearch/algorithms, gtsearch/formats,
+ * gtsearch/sources/uniform.py) step for step; the Python modules are the specification.
+ * Rules every file keeps:
+ *   - no recursion: every walk runs on an explicit, growable stack;
+ *   - every allocation and every Py* call is checked; a failure sets a Python exception
+ *     (MemoryError for memory) and the function returns -1 or NULL, freeing what it holds;
+ *   - long loops call tick() every few thousand steps: Ctrl-C raises KeyboardInterrupt there,
+ *     and other Python threads (the progress display) get the interpreter for a moment;
+ *   - the C side owns no policy and words no error for the user: parameters are checked in
+ *     Python, and the tokenizers only ever accept (they return None on anything else).
+ */
+#ifndef GTSEARCH_CORE_H
+#define GTSEARCH_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int64_t node_t;
+
+#define INF HUGE_VAL
+
+/* -- the tree, read from the arrays of a gtsearch.tree.Tree ------------------------------ */
+typedef struct {
+    const int32_t *e32; /* end[], when the array holds 4-byte ints */
+    const int64_t *e64; /* end[], when it holds 8-byte ints */
+    const double *val;  /* values[] (NaN: an internal node without a static value) */
+    node_t size;
+    int root_max;
+    Py_buffer end_view, val_view;
+} TreeView;
+
+static inline node_t END(const TreeView *t, node_t n) {
+    return t->e32 ? (node_t)t->e32[n] : t->e64[n];
+}
+static inline int IS_LEAF(const TreeView *t, node_t n) { return END(t, n) == n + 1; }
+
+/* Borrow the arrays (end, values); -1 with TypeError/ValueError when they are not flat arrays. */
+int tree_open(TreeView *t, PyObject *end, PyObject *values, int root_max);
+void tree_close(TreeView *t);
+
+/* -- growable lists of node numbers (4-byte while they fit, like gtsearch.tree.index_array) -- */
+typedef struct {
+    int32_t *p32;
+    int64_t *p64;
+    size_t len, cap;
+    int wide;
+} NodeList;
+
+void nl_init(NodeList *l, int wide);
+int nl_grow(NodeList *l);
+void nl_free(NodeList *l);
+static inline int nl_push(NodeList *l, node_t n) {
+    if (l->len == l->cap && nl_grow(l) < 0)
+        return -1;
+    if (l->wide)
+        l->p64[l->len++] = n;
+    else
+        l->p32[l->len++] = (int32_t)n;
+    return 0;
+}
+static inline node_t nl_get(const NodeList *l, size_t i) {
+    return l->wide ? l->p64[i] : (node_t)l->p32[i];
+}
+/* The list as an array.array ('i' or 'q'), or NULL. */
+PyObject *nl_to_array(const NodeList *l);
+/* A sorted copy without repeats, or -1 (MemoryError). */
+int nl_sorted_unique(const NodeList *l, int64_t **out, size_t *count);
+
+/* -- a hash map from node numbers to fixed-size values (open addressing, no deletion) -------
+ * Each slot holds the key + 1 (0: empty, so that calloc'd memory is an empty map) and then
+ * the value, so a lookup touches one place. */
+typedef struct {
+    unsigned char *slots;
+    size_t vsize, ssize, cap, len;
+    int bits;
+} Map;
+
+int map_init(Map *m, size_t vsize);
+void map_free(Map *m);
+int map_grow(Map *m);
+static inline size_t map_slot(const Map *m, int64_t key) {
+    return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ull) >> (64 - m->bits));
+}
+/* the key in slot i, or -1 when the slot is empty */
+static inline int64_t map_key(const Map *m, size_t i) {
+    int64_t k;
+    memcpy(&k, m->slots + i * m->ssize, sizeof k);
+    return k - 1;
+}
+/* The value stored for key, or NULL. */
+static inline void *map_get(const Map *m, int64_t key) {
+    size_t mask = m->cap - 1, i = map_slot(m, key);
+    for (;;) {
+        int64_t k = map_key(m, i);
+        if (k == key)
+            return m->slots + i * m->ssize + sizeof(int64_t);
+        if (k < 0)
+            return NULL;
+        i = (i + 1) & mask;
+    }
+}
+/* The value slot for key, created zeroed when new (*fresh = 1); NULL on MemoryError. */
+void *map_put(Map *m, int64_t key, int *fresh);
+
+/* -- ticks: Ctrl-C, other threads, progress ------------------------------------------------ */
+typedef struct {
+    unsigned long steps;
+    int64_t *progress; /* where the leaves evaluated so far are published, or NULL */
+    Py_buffer view;
+} Ticker;
+
+#define TICK_MASK 0x1FFFu
+int tick_open(Ticker *tk, PyObject *progress);
+void tick_close(Ticker *tk);
+int tick_slow(Ticker *tk, int64_t count);
+/* 0, or -1 with KeyboardInterrupt (or another signal handler's exception) set. */
+static inline int tick(Ticker *tk, int64_t count) {
+    return (++tk->steps & TICK_MASK) ? 0 : tick_slow(tk, count);
+}
+
+/* -- helpers for building results -------------------------------------------------------------- */
+/* An array.array of the given typecode holding a copy of nbytes at data, or NULL. */
+PyObject *make_array(const char *typecode, const void *data, size_t nbytes);
+/* A list of node numbers as a Python list. */
+PyObject *line_to_list(const int64_t *line, size_t len);
+
+/* -- the functions of the module, one file per family ------------------------------------------ */
+PyObject *gt_negamax(PyObject *self, PyObject *args);
+PyObject *gt_sss(PyObject *self, PyObject *args);
+PyObject *gt_negascout(PyObject *self, PyObject *args);
+PyObject *gt_scout(PyObject *self, PyObject *args);
+PyObject *gt_mtd(PyObject *self, PyObject *args);
+PyObject *gt_principal_variation(PyObject *self, PyObject *args);
+PyObject *gt_uniform_tree(PyObject *self, PyObject *args);
+extern PyTypeObject UniformLeavesType;
+PyObject *gt_load_mapping(PyObject *self, PyObject *args);
+PyObject *gt_load_sexp(PyObject *self, PyObject *args);
+
+/* pv.c: the PV rule of gtsearch/algorithms/pv.py, for the searches that do not know a line */
+/* The line (nodes from the root) that principal_variation() finds from the evaluated leaves,
+ * in *line and *len; 1 when the leaves do not prove the value (the Python version then raises),
+ * 0 on success, -1 on error. */
+int pv_from_leaves(const TreeView *t, const NodeList *leaves, double value, int bound,
+                   int64_t **line, size_t *len);
+
+/* The Prover of gtsearch/algorithms/pv.py: "value(n) >= v" (lower) or "<= v" from the leaves. */
+typedef struct Prover Prover;
+Prover *prover_new(const TreeView *t, const NodeList *leaves, double v, int lower);
+/* 1 proved, 0 not, -1 error. */
+int prover_proves(Prover *p, node_t n, int is_max);
+void prover_free(Prover *p);
+
+/* -- the tree builder the tokenizers feed (load_common.c): gtsearch.builder.TreeBuilder ----- */
+/* A tokenizer function returns 0 (go on), DECLINE (not for the C reader: the Python reader
+ * will run and word any error) or -1 (a Python exception is set). */
+#define DECLINE 1
+#define TRY(x)                                                                                     \
+    do {                                                                                           \
+        int rc_ = (x);                                                                             \
+        if (rc_)                                                                                   \
+            return rc_;                                                                            \
+    } while (0)
+
+typedef struct {
+    node_t node;
+    Py_ssize_t off, len;
+} NameRef;
+
+typedef struct {
+    const char *text; /* ASCII; accepted only if every byte is a tab, LF, CR or printable */
+    Py_ssize_t len;
+    node_t max_nodes;
+    int wide;
+    size_t size, cap;
+    void *end;
+    double *val;
+    unsigned char *fl; /* allocated at the first float */
+    int32_t *depth;
+    node_t *open;
+    size_t nopen, capopen;
+    int64_t n_leaves;
+    NameRef *names;
+    size_t nnames, capnames;
+    int64_t *set; /* indices into names, -1 empty: the names seen, for uniqueness */
+    size_t setcap;
+    Ticker tk;
+    /* the document's metadata: root -1 (not said), 0 min, 1 max */
+    int root;
+    int root_max;
+    Py_ssize_t title_off, title_len, desc_off, desc_len; /* len -1: absent */
+    int has_expect, expect_float;
+    double expect;
+} Builder;
+
+/* 0, or DECLINE when the text is not ASCII (the tokenizers read it as bytes) */
+int b_init(Builder *B, PyObject *text, node_t max_nodes, int wide);
+/* 0 when every character is a tab, LF, CR or printable, else DECLINE: checked once a
+ * document has been read (a document given up early is not scanned to its end) */
+int b_check_text(const Builder *B);
+void b_free(Builder *B);
+/* name_len < 0: no name */
+int b_open(Builder *B, Py_ssize_t name_off, Py_ssize_t name_len, int has_static, double v,
+           int is_float);
+int b_leaf(Builder *B, double v, int is_float, Py_ssize_t name_off, Py_ssize_t name_len);
+int b_close(Builder *B);
+int b_label(Builder *B, node_t n, Py_ssize_t name_off, Py_ssize_t name_len, int has_static,
+            double v, int is_float);
+/* (end, values, floats, depth, names, n_leaves, root_max, (title, description, expect, root)) */
+PyObject *b_result(Builder *B);
+
+/* A number token at text[0..len): 0 with *v and *is_float, DECLINE when it is not a finite
+ * number within the rules of gtsearch.numbers (integers within +-2**53). `is_int_syntax`:
+ * the token has integer syntax (digits, an optional sign), else float syntax. */
+int number_value(const char *tok, Py_ssize_t len, int is_int_syntax, double *v, int *is_float);
+
+/* bound kinds, as gtsearch.algorithms.base.Outcome says them */
+enum { BOUND_EXACT = 0, BOUND_LOWER = 1, BOUND_UPPER = 2 };
+
+#endif

@@ -1,0 +1,698 @@
+/* JSON and flow YAML tree files, accept-only: gtsearch.formats.jsonfmt, .yaml_flow, .shape.
+ *
+ * Two tokenizers (JSON's and flow YAML's) feed one copy of the shape rules of
+ * gtsearch.formats.shape.Shape: a number is a leaf, a list an internal node, a mapping a
+ * node with name/value/children, a top-level mapping whose first key is tree, root,
+ * title, description or expect the document wrapper.  They take the documents gtsearch's
+ * writers and generators produce, and more, but anything doubtful (escapes in strings,
+ * YAML anchors, tags, odd scalars, any error at all) is declined: the Python reader then
+ * reads the document and words what is wrong.  So a document either gives the very tree
+ * the Python reader gives, or goes to it.
+ */
+#include "core.h"
+
+enum { C_TOP, C_SEQ, C_MAP, C_WRAP };
+enum { K_NONE, K_NAME, K_VALUE, K_CHILDREN, K_TREE, K_ROOT, K_TITLE, K_DESC, K_EXPECT };
+#define NODE_KEYS ((1u << K_NAME) | (1u << K_VALUE) | (1u << K_CHILDREN))
+#define DOC_KEYS ((1u << K_TREE) | (1u << K_ROOT) | (1u << K_TITLE) | (1u << K_DESC) | (1u << K_EXPECT))
+
+typedef struct {
+    unsigned char kind, top, key, done, has_children, has_static, static_float, owned;
+    unsigned seen;
+    node_t node; /* SEQ: the node it fills; MAP: the node once opened, else -1 */
+    Py_ssize_t name_off, name_len;
+    double static_v;
+} Ctx;
+
+typedef struct {
+    Builder B;
+    int yaml; /* YAML takes any scalar's text as a name or a key (Shape's text_names) */
+    Ctx *ctx;
+    size_t nctx, capctx;
+} P;
+
+/* a scalar token: a number (with its value) or text, and where its text is */
+typedef struct {
+    int is_num, is_float;
+    double v;
+    Py_ssize_t off, len;
+} Scalar;
+
+static int push_ctx(P *p, unsigned char kind) {
+    if (p->nctx == p->capctx) {
+        size_t cap = p->capctx ? p->capctx * 2 : 64;
+        Ctx *c = realloc(p->ctx, cap * sizeof *c);
+        if (!c) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        p->ctx = c;
+        p->capctx = cap;
+    }
+    Ctx *c = &p->ctx[p->nctx++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->node = -1;
+    c->name_len = -1;
+    return 0;
+}
+
+static inline Ctx *top(P *p) { return &p->ctx[p->nctx - 1]; }
+
+static int key_id(const char *s, Py_ssize_t n) {
+    static const char *names[] = {"", "name", "value", "children", "tree", "root", "title",
+                                  "description", "expect"};
+    for (int k = K_NAME; k <= K_EXPECT; k++)
+        if ((Py_ssize_t)strlen(names[k]) == n && memcmp(names[k], s, (size_t)n) == 0)
+            return k;
+    return K_NONE;
+}
+
+static int text_is(const P *p, const Scalar *s, const char *word) {
+    return s->len == (Py_ssize_t)strlen(word) &&
+           memcmp(p->B.text + s->off, word, (size_t)s->len) == 0;
+}
+
+/* Shape._node_slot(): whether the next value is a node */
+static int node_slot(const Ctx *c) {
+    if (c->kind == C_SEQ)
+        return 1;
+    if (c->kind == C_TOP)
+        return !c->done;
+    return c->kind == C_WRAP && c->key == K_TREE;
+}
+
+static void node_done(P *p) {
+    Ctx *c = top(p);
+    if (c->kind == C_TOP)
+        c->done = 1;
+    else if (c->kind == C_WRAP)
+        c->key = K_NONE;
+}
+
+/* -- Shape's events --------------------------------------------------------------------------- */
+static int ev_key(P *p, const Scalar *s) {
+    Ctx *c = top(p);
+    if (!p->yaml && s->is_num)
+        return DECLINE;
+    int k = key_id(p->B.text + s->off, s->len);
+    if (k == K_NONE)
+        return DECLINE;
+    unsigned bit = 1u << k;
+    if (c->kind == C_MAP && c->top && !c->seen && (bit & DOC_KEYS))
+        c->kind = C_WRAP; /* the first key says it is the document wrapper */
+    if (!(bit & (c->kind == C_MAP ? NODE_KEYS : DOC_KEYS)) || (c->seen & bit))
+        return DECLINE;
+    c->seen |= bit;
+    c->key = (unsigned char)k;
+    return 0;
+}
+
+static int ev_scalar(P *p, const Scalar *s) {
+    Ctx *c = top(p);
+    Builder *B = &p->B;
+    if (node_slot(c)) {
+        if (!s->is_num)
+            return DECLINE;
+        TRY(b_leaf(B, s->v, s->is_float, 0, -1));
+        node_done(p);
+        return 0;
+    }
+    int key = c->key;
+    c->key = K_NONE;
+    int text_ok = p->yaml || !s->is_num; /* JSON wants strings for text */
+    switch (key) {
+    case K_NAME:
+        if (!text_ok)
+            return DECLINE;
+        if (c->node >= 0)
+            TRY(b_label(B, c->node, s->off, s->len, 0, 0.0, 0));
+        c->name_off = s->off;
+        c->name_len = s->len;
+        return 0;
+    case K_VALUE:
+        if (!s->is_num)
+            return DECLINE;
+        if (c->node >= 0)
+            TRY(b_label(B, c->node, 0, -1, 1, s->v, s->is_float));
+        c->has_static = 1;
+        c->static_v = s->v;
+        c->static_float = (unsigned char)s->is_float;
+        return 0;
+    case K_ROOT:
+        if (!text_ok || !(text_is(p, s, "max") || text_is(p, s, "min")))
+            return DECLINE;
+        B->root = text_is(p, s, "max");
+        B->root_max = B->root;
+        return 0;
+    case K_EXPECT:
+        if (!s->is_num)
+            return DECLINE;
+        B->has_expect = 1;
+        B->expect = s->v;
+        B->expect_float = s->is_float;
+        return 0;
+    case K_TITLE:
+    case K_DESC:
+        if (!text_ok)
+            return DECLINE;
+        if (key == K_TITLE) {
+            B->title_off = s->off;
+            B->title_len = s->len;
+        } else {
+            B->desc_off = s->off;
+            B->desc_len = s->len;
+        }
+        return 0;
+    default: /* children, or no key */
+        return DECLINE;
+    }
+}
+
+static int ev_seq_start(P *p) {
+    Ctx *c = top(p);
+    node_t n = (node_t)p->B.size;
+    if (node_slot(c)) {
+        TRY(b_open(&p->B, 0, -1, 0, 0.0, 0));
+        TRY(push_ctx(p, C_SEQ));
+        top(p)->node = n;
+        return 0;
+    }
+    if (c->kind == C_MAP && c->key == K_CHILDREN) {
+        TRY(b_open(&p->B, c->name_off, c->name_len, c->has_static, c->static_v, c->static_float));
+        c->node = n;
+        TRY(push_ctx(p, C_SEQ));
+        top(p)->node = n;
+        top(p)->owned = 1;
+        return 0;
+    }
+    return DECLINE;
+}
+
+static int ev_seq_end(P *p) {
+    if (top(p)->kind != C_SEQ)
+        return DECLINE;
+    TRY(b_close(&p->B));
+    int owned = top(p)->owned;
+    p->nctx--;
+    if (!owned) {
+        node_done(p);
+    } else {
+        Ctx *owner = top(p);
+        owner->key = K_NONE;
+        owner->has_children = 1;
+    }
+    return 0;
+}
+
+static int ev_map_start(P *p) {
+    Ctx *c = top(p);
+    if (!node_slot(c))
+        return DECLINE;
+    int at_top = c->kind == C_TOP;
+    TRY(push_ctx(p, C_MAP));
+    top(p)->top = (unsigned char)at_top;
+    return 0;
+}
+
+static int ev_map_end(P *p) {
+    Ctx c = *top(p);
+    if (c.kind == C_WRAP) {
+        if (!(c.seen & (1u << K_TREE)))
+            return DECLINE;
+    } else if (c.kind == C_MAP) {
+        if (!c.has_children) {
+            if (!(c.seen & (1u << K_VALUE)))
+                return DECLINE;
+            TRY(b_leaf(&p->B, c.static_v, c.static_float, c.name_off, c.name_len));
+        }
+    } else {
+        return DECLINE;
+    }
+    p->nctx--;
+    node_done(p);
+    return 0;
+}
+
+/* -- JSON --------------------------------------------------------------------------------------- */
+static inline int json_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
+
+/* characters that may follow a JSON number (the tokenizer's _SEP) */
+static const unsigned char JSON_SEP[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['['] = 1, [']'] = 1,
+    ['{'] = 1, ['}'] = 1, [','] = 1, [':'] = 1, ['"'] = 1,
+};
+
+/* may a JSON number end before position i? */
+static inline int json_sep(const P *p, Py_ssize_t i) {
+    return i >= p->B.len || JSON_SEP[(unsigned char)p->B.text[i]];
+}
+
+static inline int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+/* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? ending at a separator */
+static int json_number(P *p, Py_ssize_t *pos, Scalar *s) {
+    const char *t = p->B.text;
+    Py_ssize_t i = *pos, n = p->B.len, start = i;
+    int is_int = 1;
+    if (t[i] == '-')
+        i++;
+    if (i >= n || !is_digit(t[i]))
+        return DECLINE;
+    if (t[i] == '0')
+        i++;
+    else
+        while (i < n && is_digit(t[i]))
+            i++;
+    if (i < n && t[i] == '.') {
+        is_int = 0;
+        i++;
+        if (i >= n || !is_digit(t[i]))
+            return DECLINE;
+        while (i < n && is_digit(t[i]))
+            i++;
+    }
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        is_int = 0;
+        i++;
+        if (i < n && (t[i] == '+' || t[i] == '-'))
+            i++;
+        if (i >= n || !is_digit(t[i]))
+            return DECLINE;
+        while (i < n && is_digit(t[i]))
+            i++;
+    }
+    if (!json_sep(p, i))
+        return DECLINE;
+    s->is_num = 1;
+    s->off = start;
+    s->len = i - start;
+    TRY(number_value(t + start, i - start, is_int, &s->v, &s->is_float));
+    *pos = i;
+    return 0;
+}
+
+/* a string without escapes or control characters; s->off/len its contents */
+static int json_string(P *p, Py_ssize_t *pos, Scalar *s) {
+    const char *t = p->B.text;
+    Py_ssize_t i = *pos + 1, n = p->B.len;
+    while (i < n && t[i] != '"') {
+        if (t[i] == '\\' || (unsigned char)t[i] < 0x20)
+            return DECLINE;
+        i++;
+    }
+    if (i >= n)
+        return DECLINE;
+    s->is_num = 0;
+    s->off = *pos + 1;
+    s->len = i - (*pos + 1);
+    *pos = i + 1;
+    return 0;
+}
+
+enum { J_VALUE, J_FIRST, J_AFTER, J_KEY_FIRST, J_KEY, J_COLON };
+
+static int run_json(P *p) {
+    const char *t = p->B.text;
+    Py_ssize_t n = p->B.len, pos = 0;
+    int state = J_VALUE;
+    TRY(push_ctx(p, C_TOP));
+    char *closers = NULL;
+    size_t nclose = 0, capclose = 0;
+    int rc = DECLINE;
+#define FAIL(x)                                                                                    \
+    do {                                                                                           \
+        rc = (x);                                                                                  \
+        goto out;                                                                                  \
+    } while (0)
+#define CHECK(x)                                                                                   \
+    do {                                                                                           \
+        int r_ = (x);                                                                              \
+        if (r_)                                                                                    \
+            FAIL(r_);                                                                              \
+    } while (0)
+    for (;;) {
+        while (pos < n && json_space(t[pos]))
+            pos++;
+        if (pos >= n)
+            break;
+        char ch = t[pos];
+        if (state == J_AFTER) {
+            if (nclose && ch == ',') {
+                state = closers[nclose - 1] == ']' ? J_VALUE : J_KEY;
+                pos++;
+                continue;
+            }
+            if (nclose && ch == closers[nclose - 1]) {
+                nclose--;
+                CHECK(ch == ']' ? ev_seq_end(p) : ev_map_end(p));
+                pos++;
+                continue;
+            }
+            FAIL(DECLINE);
+        }
+        if (state == J_VALUE || state == J_FIRST) {
+            Scalar s;
+            if (ch == '-' || is_digit(ch)) {
+                CHECK(json_number(p, &pos, &s));
+                CHECK(ev_scalar(p, &s));
+                state = J_AFTER;
+            } else if (ch == '"') {
+                CHECK(json_string(p, &pos, &s));
+                CHECK(ev_scalar(p, &s));
+                state = J_AFTER;
+            } else if (ch == '[' || ch == '{') {
+                if (nclose == capclose) {
+                    size_t cap = capclose ? capclose * 2 : 64;
+                    char *more = realloc(closers, cap);
+                    if (!more) {
+                        PyErr_NoMemory();
+                        FAIL(-1);
+                    }
+                    closers = more;
+                    capclose = cap;
+                }
+                closers[nclose++] = ch == '[' ? ']' : '}';
+                CHECK(ch == '[' ? ev_seq_start(p) : ev_map_start(p));
+                state = ch == '[' ? J_FIRST : J_KEY_FIRST;
+                pos++;
+            } else if (ch == ']' && state == J_FIRST) {
+                nclose--;
+                CHECK(ev_seq_end(p));
+                state = J_AFTER;
+                pos++;
+            } else {
+                FAIL(DECLINE);
+            }
+            continue;
+        }
+        if (state == J_COLON) {
+            if (ch != ':')
+                FAIL(DECLINE);
+            state = J_VALUE;
+            pos++;
+            continue;
+        }
+        /* J_KEY_FIRST or J_KEY */
+        if (ch == '"') {
+            Scalar s;
+            CHECK(json_string(p, &pos, &s));
+            CHECK(ev_key(p, &s));
+            state = J_COLON;
+        } else if (ch == '}' && state == J_KEY_FIRST) {
+            nclose--;
+            CHECK(ev_map_end(p));
+            state = J_AFTER;
+            pos++;
+        } else {
+            FAIL(DECLINE);
+        }
+    }
+    rc = (nclose || state != J_AFTER || !p->ctx[0].done) ? DECLINE : 0;
+out:
+    free(closers);
+    return rc;
+}
+
+/* -- flow YAML ------------------------------------------------------------------------------------- */
+static inline int yspace(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }
+static inline int yflow(char ch) { return ch == ',' || ch == '[' || ch == ']' || ch == '{' || ch == '}'; }
+/* may a plain scalar or a number end before position i (end, blank or flow indicator)? */
+static inline int yend(const P *p, Py_ssize_t i) {
+    return i >= p->B.len || yspace(p->B.text[i]) || yflow(p->B.text[i]);
+}
+
+/* yaml_flow.WS: blanks, and comments that start after a blank (or at the start) */
+static Py_ssize_t yaml_ws(const P *p, Py_ssize_t i) {
+    const char *t = p->B.text;
+    Py_ssize_t n = p->B.len;
+    for (;;) {
+        while (i < n && yspace(t[i]))
+            i++;
+        if (i < n && t[i] == '#' && (i == 0 || yspace(t[i - 1]))) {
+            while (i < n && t[i] != '\n' && t[i] != '\r')
+                i++;
+            continue;
+        }
+        return i;
+    }
+}
+
+/* yaml_flow.FLOW_START: where the document's flow collection starts, or -1 */
+static Py_ssize_t flow_start(const P *p) {
+    const char *t = p->B.text;
+    Py_ssize_t n = p->B.len, i = 0;
+    for (;;) {
+        while (i < n && (t[i] == ' ' || t[i] == '\r' || t[i] == '\n'))
+            i++;
+        if (i < n && t[i] == '#') {
+            while (i < n && t[i] != '\n' && t[i] != '\r')
+                i++;
+            continue;
+        }
+        break;
+    }
+    if (i + 3 <= n && memcmp(t + i, "---", 3) == 0 && (i == 0 || t[i - 1] == '\n') &&
+        (i + 3 == n || yspace(t[i + 3])))
+        i = yaml_ws(p, i + 3);
+    return (i < n && (t[i] == '[' || t[i] == '{')) ? i : -1;
+}
+
+static inline int yword(char ch) {
+    return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || is_digit(ch) || ch == '_' ||
+           ch == '.' || ch == '+' || ch == '/' || ch == '(' || ch == ')' || ch == '-';
+}
+
+/* a plain scalar of word characters and blanks, exactly as far as yaml_flow's _PLAIN takes it */
+static int yaml_plain(P *p, Py_ssize_t *pos, Scalar *s) {
+    const char *t = p->B.text;
+    Py_ssize_t n = p->B.len, q = *pos + 1, end;
+    for (;;) {
+        while (q < n && yword(t[q]))
+            q++;
+        if (q >= n || t[q] == '\r' || t[q] == '\n' || yflow(t[q])) {
+            end = q;
+            break;
+        }
+        if (t[q] == ':') {
+            if (!yend(p, q + 1))
+                return DECLINE; /* "a:b" goes on as one scalar */
+            end = q;
+            break;
+        }
+        if (t[q] == ' ' || t[q] == '\t') {
+            Py_ssize_t r = q;
+            while (r < n && (t[r] == ' ' || t[r] == '\t'))
+                r++;
+            if (r >= n || t[r] == '\r' || t[r] == '\n' || yflow(t[r]) || t[r] == '#') {
+                end = q;
+                break;
+            }
+            if (t[r] == ':') {
+                if (!yend(p, r + 1))
+                    return DECLINE;
+                end = q;
+                break;
+            }
+            if (!yword(t[r]))
+                return DECLINE;
+            q = r;
+            continue;
+        }
+        return DECLINE;
+    }
+    s->is_num = 0;
+    s->off = *pos;
+    s->len = end - *pos;
+    *pos = end;
+    return 0;
+}
+
+/* a scalar token: a number (-?(0|[1-9][0-9]*)(\.[0-9]+)? before a blank or flow indicator),
+ * a double-quoted string on one line without escapes, or a plain word scalar */
+static int yaml_scalar(P *p, Py_ssize_t *pos, Scalar *s, int *quoted) {
+    const char *t = p->B.text;
+    Py_ssize_t i = *pos, n = p->B.len;
+    char ch = t[i];
+    *quoted = 0;
+    if (ch == '-' || is_digit(ch)) {
+        Py_ssize_t start = i;
+        int is_int = 1;
+        if (t[i] == '-')
+            i++;
+        if (i >= n || !is_digit(t[i]))
+            return DECLINE;
+        if (t[i] == '0')
+            i++;
+        else
+            while (i < n && is_digit(t[i]))
+                i++;
+        if (i < n && t[i] == '.') {
+            is_int = 0;
+            i++;
+            if (i >= n || !is_digit(t[i]))
+                return DECLINE;
+            while (i < n && is_digit(t[i]))
+                i++;
+        }
+        if (!yend(p, i))
+            return DECLINE;
+        s->is_num = 1;
+        s->off = start;
+        s->len = i - start;
+        TRY(number_value(t + start, i - start, is_int, &s->v, &s->is_float));
+        *pos = i;
+        return 0;
+    }
+    if (ch == '"') {
+        i++;
+        while (i < n && t[i] != '"') {
+            if (t[i] == '\\' || t[i] == '\r' || t[i] == '\n')
+                return DECLINE;
+            i++;
+        }
+        if (i >= n)
+            return DECLINE;
+        s->is_num = 0;
+        s->off = *pos + 1;
+        s->len = i - (*pos + 1);
+        *pos = i + 1;
+        *quoted = 1;
+        return 0;
+    }
+    if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_')
+        return yaml_plain(p, pos, s);
+    return DECLINE;
+}
+
+enum { Y_VALUE, Y_ITEM, Y_AFTER, Y_KEY, Y_COLON };
+
+static int run_yaml(P *p) {
+    const char *t = p->B.text;
+    Py_ssize_t n = p->B.len, pos = flow_start(p), key_end = 0;
+    if (pos < 0)
+        return DECLINE; /* a block document: the Python reader and libyaml */
+    TRY(push_ctx(p, C_TOP));
+    char *closers = NULL;
+    size_t nclose = 0, capclose = 0;
+    int state = Y_VALUE, key_quoted = 0, rc = DECLINE;
+    for (;;) {
+        pos = yaml_ws(p, pos);
+        if (pos >= n)
+            FAIL(DECLINE); /* a collection is not closed */
+        char ch = t[pos];
+        if (state == Y_VALUE && nclose && closers[nclose - 1] == '}' && (ch == ',' || ch == '}'))
+            FAIL(DECLINE); /* "key:" with nothing after it: null */
+        if (state == Y_AFTER) {
+            if (ch == ',') {
+                state = closers[nclose - 1] == ']' ? Y_ITEM : Y_KEY;
+                pos++;
+                continue;
+            }
+            if (ch == closers[nclose - 1]) {
+                nclose--;
+                CHECK(ch == ']' ? ev_seq_end(p) : ev_map_end(p));
+                pos++;
+                if (!nclose)
+                    break;
+                continue;
+            }
+            FAIL(DECLINE);
+        }
+        if (state == Y_VALUE || state == Y_ITEM) {
+            if (ch == '[' || ch == '{') {
+                if (nclose == capclose) {
+                    size_t cap = capclose ? capclose * 2 : 64;
+                    char *more = realloc(closers, cap);
+                    if (!more) {
+                        PyErr_NoMemory();
+                        FAIL(-1);
+                    }
+                    closers = more;
+                    capclose = cap;
+                }
+                closers[nclose++] = ch == '[' ? ']' : '}';
+                CHECK(ch == '[' ? ev_seq_start(p) : ev_map_start(p));
+                state = ch == '[' ? Y_ITEM : Y_KEY;
+                pos++;
+                continue;
+            }
+            if (ch == ']' && state == Y_ITEM) { /* an empty list, or a trailing comma */
+                nclose--;
+                CHECK(ev_seq_end(p));
+                state = Y_AFTER;
+                pos++;
+                if (!nclose)
+                    break;
+                continue;
+            }
+            Scalar s;
+            int quoted;
+            CHECK(yaml_scalar(p, &pos, &s, &quoted));
+            CHECK(ev_scalar(p, &s));
+            state = Y_AFTER;
+            continue;
+        }
+        if (state == Y_KEY) {
+            if (ch == '}') {
+                nclose--;
+                CHECK(ev_map_end(p));
+                state = Y_AFTER;
+                pos++;
+                if (!nclose)
+                    break;
+                continue;
+            }
+            Scalar s;
+            CHECK(yaml_scalar(p, &pos, &s, &key_quoted));
+            CHECK(ev_key(p, &s));
+            key_end = pos;
+            state = Y_COLON;
+            continue;
+        }
+        /* Y_COLON: on the key's line; after a plain key, followed by a blank */
+        if (ch != ':' || memchr(t + key_end, '\n', (size_t)(pos - key_end)) ||
+            memchr(t + key_end, '\r', (size_t)(pos - key_end)))
+            FAIL(DECLINE);
+        if (!key_quoted && !(pos + 1 >= n || yspace(t[pos + 1])))
+            FAIL(DECLINE);
+        state = Y_VALUE;
+        pos++;
+    }
+    /* after the collection: comments, and "..." (the end of the document) */
+    pos = yaml_ws(p, pos);
+    if (pos + 3 <= n && memcmp(t + pos, "...", 3) == 0 && (pos == 0 || t[pos - 1] == '\n') &&
+        (pos + 3 == n || yspace(t[pos + 3])))
+        pos = yaml_ws(p, pos + 3);
+    rc = (pos < n || !p->ctx[0].done) ? DECLINE : 0;
+out:
+    free(closers);
+    return rc;
+#undef FAIL
+#undef CHECK
+}
+
+PyObject *gt_load_mapping(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *text;
+    int yaml, wide;
+    long long max_nodes;
+    if (!PyArg_ParseTuple(args, "UpLp", &text, &yaml, &max_nodes, &wide))
+        return NULL;
+    P p;
+    memset(&p, 0, sizeof p);
+    p.yaml = yaml;
+    int rc = b_init(&p.B, text, (node_t)max_nodes, wide);
+    if (rc == 0)
+        rc = yaml ? run_yaml(&p) : run_json(&p);
+    if (rc == 0)
+        rc = b_check_text(&p.B);
+    PyObject *result = NULL;
+    if (rc == 0 && p.B.size > 0 && p.B.nopen == 0)
+        result = b_result(&p.B);
+    else if (rc >= 0)
+        result = Py_NewRef(Py_None);
+    free(p.ctx);
+    b_free(&p.B);
+    return result;
+}

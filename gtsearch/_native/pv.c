@@ -1,0 +1,448 @@
+/* The PV rule and the Prover of gtsearch.algorithms.pv, over the evaluated leaves.
+ *
+ * Both look only at the explored part of the tree (the nodes above evaluated leaves),
+ * found by binary search in the sorted evaluated leaves, and walk it on explicit stacks.
+ */
+#include "core.h"
+
+/* the index of the first item >= x in the sorted a[0..n) */
+static size_t bisect_left(const int64_t *a, size_t n, int64_t x, size_t lo) {
+    size_t hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (a[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* the first position >= lo of an item >= x in the sorted a[0..n), searching outwards from lo
+ * (cheap when the answer is near, as it is for the children of a node, left to right) */
+static size_t gallop(const int64_t *a, size_t n, int64_t x, size_t lo) {
+    size_t step = 1, hi = lo;
+    while (hi < n && a[hi] < x) {
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    if (hi > n)
+        hi = n;
+    return bisect_left(a, hi, x, lo);
+}
+
+/* -- principal_variation() ---------------------------------------------------------------- */
+typedef struct {
+    int64_t n;
+    int is_max;
+} Item;
+
+typedef struct {
+    Item *p;
+    size_t len, cap;
+} Items;
+
+static int items_push(Items *l, int64_t n, int is_max) {
+    if (l->len == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        Item *p = realloc(l->p, cap * sizeof *p);
+        if (!p) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        l->p = p;
+        l->cap = cap;
+    }
+    l->p[l->len].n = n;
+    l->p[l->len].is_max = is_max;
+    l->len++;
+    return 0;
+}
+
+/* a node still to visit, and the evaluated leaves ev[lo..hi) below it */
+typedef struct {
+    int64_t n;
+    int is_max;
+    size_t lo, hi;
+} Visit;
+
+/* _explored(): the nodes above the sorted evaluated leaves ev, in preorder (ascending). */
+static int explored(const TreeView *t, const int64_t *ev, size_t count, Items *out) {
+    Visit *stack = NULL, *kids = NULL;
+    size_t len = 0, cap = 0, nkids = 0, capkids = 0;
+    int rc = -1;
+    if (!count)
+        return 0;
+#define GROW(arr, n, c)                                                                            \
+    if ((n) == (c)) {                                                                              \
+        size_t nc_ = (c) ? (c) * 2 : 64;                                                           \
+        Visit *p_ = realloc((arr), nc_ * sizeof *p_);                                              \
+        if (!p_) {                                                                                 \
+            PyErr_NoMemory();                                                                      \
+            goto done;                                                                             \
+        }                                                                                          \
+        (arr) = p_;                                                                                \
+        (c) = nc_;                                                                                 \
+    }
+    GROW(stack, len, cap);
+    stack[len++] = (Visit){0, t->root_max, 0, count};
+    while (len) {
+        Visit v = stack[--len];
+        if (items_push(out, v.n, v.is_max) < 0)
+            goto done;
+        node_t stop = END(t, v.n), c = v.n + 1;
+        size_t i = v.lo;
+        nkids = 0;
+        while (c < stop && i < v.hi) {
+            node_t e = END(t, c);
+            if (ev[i] < e) { /* an evaluated leaf lies below c */
+                size_t j = gallop(ev, v.hi, e, i);
+                GROW(kids, nkids, capkids);
+                kids[nkids++] = (Visit){c, !v.is_max, i, j};
+                i = j;
+            }
+            c = e;
+        }
+        while (nkids) {
+            GROW(stack, len, cap);
+            stack[len++] = kids[--nkids];
+        }
+    }
+#undef GROW
+    rc = 0;
+done:
+    free(stack);
+    free(kids);
+    return rc;
+}
+
+int pv_from_leaves(const TreeView *t, const NodeList *leaves, double value, int bound,
+                   int64_t **line, size_t *len) {
+    int64_t *ev = NULL;
+    size_t count = 0;
+    Items ex = {NULL, 0, 0};
+    double *lo = NULL, *hi = NULL;
+    size_t *skip = NULL, *stack = NULL, *kids = NULL;
+    int64_t *out = NULL;
+    int rc = -1;
+    if (nl_sorted_unique(leaves, &ev, &count) < 0)
+        return -1;
+    if (explored(t, ev, count, &ex) < 0)
+        goto done;
+    if (!ex.len) {
+        rc = 1; /* nothing evaluated proves nothing */
+        goto done;
+    }
+    /* lo/hi of every explored node, bottom-up in one preorder pass with a stack of the open
+     * ones; skip[k]: the position after k's explored subtree (k's next explored sibling) */
+    size_t m = ex.len;
+    lo = malloc(m * sizeof *lo);
+    hi = malloc(m * sizeof *hi);
+    skip = malloc(m * sizeof *skip);
+    stack = malloc(m * sizeof *stack);
+    kids = calloc(m, sizeof *kids); /* explored children of each open node */
+    if (!lo || !hi || !skip || !stack || !kids) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    size_t depth = 0;
+    for (size_t k = 0; k <= m; k++) {
+        /* finish the open nodes whose subtree ends before node k */
+        while (depth && (k == m || END(t, ex.p[stack[depth - 1]].n) <= ex.p[k].n)) {
+            size_t f = stack[--depth];
+            node_t n = ex.p[f].n;
+            size_t all = 0;
+            for (node_t c = n + 1; c < END(t, n); c = END(t, c))
+                all++;
+            if (kids[f] < all) { /* an unevaluated child: (-inf, +inf) */
+                if (ex.p[f].is_max)
+                    hi[f] = INF;
+                else
+                    lo[f] = -INF;
+            }
+            skip[f] = k;
+            if (depth) {
+                size_t up = stack[depth - 1];
+                int mx = ex.p[up].is_max;
+                if (mx ? lo[f] > lo[up] : lo[f] < lo[up])
+                    lo[up] = lo[f];
+                if (mx ? hi[f] > hi[up] : hi[f] < hi[up])
+                    hi[up] = hi[f];
+                kids[up]++;
+            }
+        }
+        if (k == m)
+            break;
+        node_t n = ex.p[k].n;
+        if (IS_LEAF(t, n)) { /* explored, so evaluated */
+            lo[k] = hi[k] = t->val[n];
+            skip[k] = k + 1;
+            if (depth) {
+                size_t up = stack[depth - 1];
+                int mx = ex.p[up].is_max;
+                if (mx ? lo[k] > lo[up] : lo[k] < lo[up])
+                    lo[up] = lo[k];
+                if (mx ? hi[k] > hi[up] : hi[k] < hi[up])
+                    hi[up] = hi[k];
+                kids[up]++;
+            }
+        } else {
+            lo[k] = hi[k] = ex.p[k].is_max ? -INF : INF;
+            stack[depth++] = k;
+        }
+    }
+    double top_lo = lo[0], top_hi = hi[0];
+    if ((bound == BOUND_EXACT && !(top_lo == top_hi && top_hi == value)) ||
+        (bound == BOUND_LOWER && !(top_lo >= value)) ||
+        (bound == BOUND_UPPER && !(top_hi <= value))) {
+        rc = 1; /* not proved: the Python version says so */
+        goto done;
+    }
+    /* the walk: at each node the first child whose lo (or hi) is the value wanted */
+    size_t cap = 16, n_out = 1, at = 0;
+    out = malloc(cap * sizeof *out);
+    if (!out) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out[0] = 0;
+    int is_max = t->root_max;
+    while (!IS_LEAF(t, ex.p[at].n)) {
+        int use_lo = bound == BOUND_EXACT ? is_max : bound == BOUND_LOWER;
+        double want = bound == BOUND_EXACT ? value : use_lo ? lo[at] : hi[at];
+        size_t c = at + 1;
+        while (c < skip[at] && (use_lo ? lo[c] : hi[c]) != want)
+            c = skip[c];
+        if (c >= skip[at]) { /* no child keeps the value: a bug the Python version reports */
+            rc = 1;
+            goto done;
+        }
+        if (n_out == cap) {
+            int64_t *more = realloc(out, 2 * cap * sizeof *out);
+            if (!more) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            out = more;
+            cap *= 2;
+        }
+        out[n_out++] = ex.p[c].n;
+        at = c;
+        is_max = !is_max;
+    }
+    *line = out;
+    *len = n_out;
+    out = NULL;
+    rc = 0;
+done:
+    free(out);
+    free(ev);
+    free(ex.p);
+    free(lo);
+    free(hi);
+    free(skip);
+    free(stack);
+    free(kids);
+    return rc;
+}
+
+PyObject *gt_principal_variation(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *end, *values, *leaves_obj;
+    int root_max, bound;
+    double value;
+    if (!PyArg_ParseTuple(args, "OOpOdi", &end, &values, &root_max, &leaves_obj, &value, &bound))
+        return NULL;
+    TreeView t;
+    if (tree_open(&t, end, values, root_max) < 0)
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(leaves_obj, &view, PyBUF_FORMAT | PyBUF_ND) < 0) {
+        tree_close(&t);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    NodeList leaves;
+    nl_init(&leaves, view.itemsize == 8);
+    const char *f = view.format ? view.format : "B";
+    if ((view.itemsize != 4 && view.itemsize != 8) || !f[0] || !strchr("ilq", f[0]) || f[1]) {
+        PyErr_SetString(PyExc_TypeError, "leaves must be an int array");
+        goto done;
+    }
+    /* the buffer is read in place: the list only borrows it */
+    leaves.len = leaves.cap = (size_t)(view.len / view.itemsize);
+    if (leaves.wide)
+        leaves.p64 = view.buf;
+    else
+        leaves.p32 = view.buf;
+    for (size_t i = 0; i < leaves.len; i++) {
+        node_t n = nl_get(&leaves, i);
+        if (n < 0 || n >= t.size || !IS_LEAF(&t, n)) {
+            PyErr_SetString(PyExc_ValueError, "an evaluated node is not a leaf of the tree");
+            goto done;
+        }
+    }
+    int64_t *line = NULL;
+    size_t len = 0;
+    int rc = pv_from_leaves(&t, &leaves, value, bound, &line, &len);
+    if (rc == 0) {
+        result = line_to_list(line, len);
+        free(line);
+    } else if (rc == 1) {
+        result = Py_NewRef(Py_None);
+    }
+done:
+    PyBuffer_Release(&view);
+    tree_close(&t);
+    return result;
+}
+
+/* -- the Prover ------------------------------------------------------------------------------- */
+struct Prover {
+    const TreeView *t;
+    int64_t *ev;
+    size_t count;
+    double v;
+    int lower;
+    Map known; /* node -> 0/1 */
+};
+
+Prover *prover_new(const TreeView *t, const NodeList *leaves, double v, int lower) {
+    Prover *p = calloc(1, sizeof *p);
+    if (!p) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    p->t = t;
+    p->v = v;
+    p->lower = lower;
+    if (nl_sorted_unique(leaves, &p->ev, &p->count) < 0) {
+        free(p);
+        return NULL;
+    }
+    if (map_init(&p->known, 1) < 0) {
+        free(p->ev);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void prover_free(Prover *p) {
+    if (!p)
+        return;
+    free(p->ev);
+    map_free(&p->known);
+    free(p);
+}
+
+/* the test of an evaluated leaf's value */
+static inline int value_ok(const Prover *p, node_t k) {
+    double x = p->t->val[k];
+    return p->lower ? x >= p->v : x <= p->v;
+}
+
+/* a frame of the walk: the node, its next child, its end, the evaluated leaves ev[i..hi) below
+ * its children from the next one on, "one child suffices", children MAX? */
+typedef struct {
+    node_t m, c, stop;
+    size_t i, hi;
+    int anyone, kid_max;
+} PFrame;
+
+static int set_known(Prover *p, node_t n, int ok) {
+    unsigned char *slot = map_put(&p->known, n, NULL);
+    if (!slot)
+        return -1;
+    *slot = (unsigned char)(ok ? 2 : 1); /* 0 means "not known" in a fresh slot */
+    return 0;
+}
+
+int prover_proves(Prover *p, node_t n, int is_max) {
+    const TreeView *t = p->t;
+    size_t i = bisect_left(p->ev, p->count, n, 0), hi = gallop(p->ev, p->count, END(t, n), i);
+    if (IS_LEAF(t, n))
+        return i < hi && value_ok(p, n); /* an unevaluated leaf proves nothing */
+    unsigned char *kn = map_get(&p->known, n);
+    if (kn && *kn)
+        return *kn == 2;
+    int lower = p->lower;
+    PFrame *stack = NULL;
+    size_t len = 0, cap = 0;
+    node_t m = n, c = n + 1, stop = END(t, n);
+    int anyone = is_max == lower, kid_max = !is_max, ok = 0;
+    for (;;) {
+        int decided = 0;
+        while (c < stop) {
+            node_t e = END(t, c);
+            size_t j = gallop(p->ev, hi, e, i); /* ev[i..j): the evaluated leaves below c */
+            if (e == c + 1) {
+                ok = i < j && value_ok(p, c);
+            } else if ((kn = map_get(&p->known, c)) && *kn) {
+                ok = *kn == 2;
+            } else if (i == j) { /* no evaluated leaf below c */
+                ok = 0;
+                if (set_known(p, c, 0) < 0)
+                    goto fail;
+            } else {
+                if (len == cap) {
+                    size_t ncap = cap ? cap * 2 : 64;
+                    PFrame *more = realloc(stack, ncap * sizeof *more);
+                    if (!more) {
+                        PyErr_NoMemory();
+                        goto fail;
+                    }
+                    stack = more;
+                    cap = ncap;
+                }
+                PFrame f = {m, c, stop, j, hi, anyone, kid_max};
+                stack[len++] = f; /* resumes after c, with the leaves past c's */
+                m = c;
+                stop = e;
+                c = c + 1;
+                hi = j;
+                anyone = kid_max == lower;
+                kid_max = !kid_max;
+                continue;
+            }
+            if (ok == anyone) { /* decided: one success suffices, or one failure sinks */
+                decided = 1;
+                break;
+            }
+            c = e;
+            i = j;
+        }
+        if (!decided)
+            ok = !anyone; /* every child failed (one would do) or passed (all needed) */
+        if (set_known(p, m, ok) < 0)
+            goto fail;
+        /* hand the answer up: the parent goes on with its next child, or is decided too */
+        int resumed = 0;
+        while (len) {
+            PFrame f = stack[--len];
+            m = f.m;
+            c = f.c;
+            stop = f.stop;
+            i = f.i;
+            hi = f.hi;
+            anyone = f.anyone;
+            kid_max = f.kid_max;
+            if (ok == anyone) {
+                if (set_known(p, m, ok) < 0)
+                    goto fail;
+                continue;
+            }
+            c = END(t, c);
+            resumed = 1;
+            break;
+        }
+        if (!resumed) {
+            free(stack);
+            return ok;
+        }
+    }
+fail:
+    free(stack);
+    return -1;
+}

@@ -1,0 +1,225 @@
+/* MT and the MTD driver: gtsearch.algorithms.mt, step for step.
+ *
+ * Plaat, Schaeffer, Pijls & de Bruin (1996).  The transposition table is a hash map of
+ * the nodes searched (leaves included, as [v, v]), so `nodes` is its size as in Python.
+ */
+#include "core.h"
+
+typedef struct {
+    double lo, hi;
+} Bounds;
+
+typedef struct {
+    node_t n, c, stop;
+    double g;
+    int is_max;
+} MTFrame;
+
+typedef struct {
+    const TreeView *t;
+    NodeList *leaves;
+    Ticker *tk;
+    Map table;
+    MTFrame *stack;
+    size_t cap;
+    int64_t passes;
+} MT;
+
+static inline int passes(double g, double gamma, int strict) {
+    return strict ? g > gamma : g >= gamma;
+}
+
+/* probe(): 1 with *out when the table answers for n, 0 when it does not, -1 on error */
+static int probe(MT *s, node_t n, double gamma, int strict, double *out) {
+    Bounds *entry = map_get(&s->table, n);
+    if (!entry) {
+        if (IS_LEAF(s->t, n)) { /* a leaf: evaluated once, remembered as [v, v] */
+            if (nl_push(s->leaves, n) < 0)
+                return -1;
+            double v = s->t->val[n];
+            Bounds *slot = map_put(&s->table, n, NULL);
+            if (!slot)
+                return -1;
+            slot->lo = slot->hi = v;
+            *out = v;
+            return 1;
+        }
+        return 0;
+    }
+    if (passes(entry->lo, gamma, strict)) {
+        *out = entry->lo;
+        return 1;
+    }
+    if (!passes(entry->hi, gamma, strict)) {
+        *out = entry->hi;
+        return 1;
+    }
+    return 0;
+}
+
+/* MTSearch.test(): one MT pass from the root */
+static int mt_test(MT *s, double gamma, int strict, double *result) {
+    const TreeView *t = s->t;
+    s->passes++;
+    double known;
+    int r = probe(s, 0, gamma, strict, &known);
+    if (r < 0)
+        return -1;
+    if (r) {
+        *result = known;
+        return 0;
+    }
+    size_t len = 0;
+    node_t n = 0, c = 1, stop = END(t, 0);
+    int is_max = t->root_max;
+    double g = is_max ? -INF : INF;
+    for (;;) {
+        int descended = 0;
+        while (c < stop) {
+            if (tick(s->tk, (int64_t)s->leaves->len) < 0)
+                return -1;
+            double v;
+            r = probe(s, c, gamma, strict, &v);
+            if (r < 0)
+                return -1;
+            if (!r) {
+                if (len == s->cap) {
+                    size_t cap = s->cap ? s->cap * 2 : 64;
+                    MTFrame *more = realloc(s->stack, cap * sizeof *more);
+                    if (!more) {
+                        PyErr_NoMemory();
+                        return -1;
+                    }
+                    s->stack = more;
+                    s->cap = cap;
+                }
+                MTFrame f = {n, c, stop, g, is_max};
+                s->stack[len++] = f;
+                n = c;
+                stop = END(t, c);
+                is_max = !is_max;
+                c = n + 1;
+                g = is_max ? -INF : INF;
+                descended = 1;
+                break;
+            }
+            if (is_max) {
+                if (v > g)
+                    g = v;
+                if (passes(g, gamma, strict))
+                    break;
+            } else {
+                if (v < g)
+                    g = v;
+                if (!passes(g, gamma, strict))
+                    break;
+            }
+            c = END(t, c);
+        }
+        if (descended)
+            continue;
+        /* node n is finished with g: remember the bound it proved */
+        int fresh;
+        Bounds *entry = map_put(&s->table, n, &fresh);
+        if (!entry)
+            return -1;
+        if (fresh) {
+            entry->lo = -INF;
+            entry->hi = INF;
+        }
+        if (passes(g, gamma, strict))
+            entry->lo = g;
+        else
+            entry->hi = g;
+        if (!len) {
+            *result = g;
+            return 0;
+        }
+        double v = g;
+        MTFrame *f = &s->stack[--len];
+        n = f->n;
+        c = f->c;
+        stop = f->stop;
+        g = f->g;
+        is_max = f->is_max;
+        if (is_max) {
+            if (v > g)
+                g = v;
+            if (passes(g, gamma, strict)) {
+                c = stop;
+                continue;
+            }
+        } else {
+            if (v < g)
+                g = v;
+            if (!passes(g, gamma, strict)) {
+                c = stop;
+                continue;
+            }
+        }
+        c = END(t, c);
+    }
+}
+
+/* mtd(): MT passes from a first guess until the bounds meet */
+static int mtd(MT *s, double first, double *lower_out) {
+    double lower = -INF, upper = INF, g = first;
+    while (lower < upper) {
+        double gamma = g;
+        if (gamma == lower) {
+            if (mt_test(s, gamma, 1, &g) < 0)
+                return -1;
+            if (g > gamma)
+                lower = g;
+            else
+                upper = g;
+        } else {
+            if (mt_test(s, gamma, 0, &g) < 0)
+                return -1;
+            if (g >= gamma)
+                lower = g;
+            else
+                upper = g;
+        }
+    }
+    *lower_out = lower;
+    return 0;
+}
+
+PyObject *gt_mtd(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *end, *values, *progress;
+    int root_max;
+    double first;
+    if (!PyArg_ParseTuple(args, "OOpdO", &end, &values, &root_max, &first, &progress))
+        return NULL;
+    TreeView t;
+    if (tree_open(&t, end, values, root_max) < 0)
+        return NULL;
+    Ticker tk;
+    if (tick_open(&tk, progress) < 0) {
+        tree_close(&t);
+        return NULL;
+    }
+    NodeList leaves;
+    nl_init(&leaves, t.size > INT32_MAX);
+    MT s;
+    memset(&s, 0, sizeof s);
+    s.t = &t;
+    s.leaves = &leaves;
+    s.tk = &tk;
+    PyObject *result = NULL;
+    double lower;
+    if (map_init(&s.table, sizeof(Bounds)) == 0 && mtd(&s, first, &lower) == 0) {
+        PyObject *arr = nl_to_array(&leaves);
+        if (arr)
+            result = Py_BuildValue("dNLL", lower, arr, (long long)s.table.len,
+                                   (long long)s.passes);
+    }
+    map_free(&s.table);
+    free(s.stack);
+    nl_free(&leaves);
+    tick_close(&tk);
+    tree_close(&t);
+    return result;
+}

@@ -1,0 +1,134 @@
+"""Searches handed to the compiled core: the C version of a search when it can take the tree.
+
+Each function runs one search of this package in C (gtsearch.core), fills the
+Stats exactly as the Python version does (the evaluated leaves, in order, as
+an ``array`` of node numbers; nodes; the extra figures) and returns what the
+Python version returns; or returns None when the pure-Python core runs or the
+tree is not held in flat arrays, and the Python version runs instead.  The C
+code mirrors the Python code step for step; the Python code is the reference
+and the tests compare the two.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from typing import Any
+
+from ..core import native
+from ..tree import Tree, index_array
+from .base import Outcome, Stats
+
+_BOUNDS = {None: 0, "lower": 1, "upper": 2}
+
+
+def takes(tree: Tree) -> Any:
+    """The compiled core, when it runs and the tree is in flat arrays without chance nodes; else None."""
+    core = native()
+    if core is None:
+        return None
+    end, values = tree.end, tree.values
+    if (
+        type(end) is array
+        and type(values) is array
+        and end.typecode in ("i", "q")
+        and values.typecode == "d"
+        and 0 < len(end) == len(values)
+        and tree.chance is None  # the searches of chance nodes are Python's
+    ):
+        return core
+    return None
+
+
+def _record(stats: Stats, leaves: array[int]) -> int:
+    """Add a search's evaluated leaves to ``stats``; how many were there before."""
+    prior = len(stats.leaves)
+    if prior:
+        stats.leaves.extend(leaves)
+    else:
+        stats.leaves = leaves
+    return prior
+
+
+def negamax(
+    tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, prune: bool
+) -> tuple[float, list[int]] | None:
+    """depthfirst._negamax in C."""
+    core = takes(tree)
+    if core is None:
+        return None
+    m, line, leaves, nodes = core.negamax(
+        tree.end, tree.values, tree.root_max, alpha, beta, deep, prune, stats.progress
+    )
+    prior = _record(stats, leaves)
+    stats.nodes += nodes + (prior if tree.end[0] != 1 else 0)
+    return m, line
+
+
+def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list[int]] | None:
+    """sss._sss_core and sss._solution_line in C."""
+    core = takes(tree)
+    if core is None:
+        return None
+    h, line, leaves, generated, open_max = core.sss(
+        tree.end, tree.values, tree.root_max, h0, mirror, stats.progress
+    )
+    _record(stats, leaves)
+    stats.nodes += generated
+    stats.extra["open_max"] = open_max
+    return h, line
+
+
+def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:
+    core = takes(tree)
+    if core is None:
+        return None
+    value, leaves, nodes, distinct = getattr(core, which)(
+        tree.end, tree.values, tree.root_max, stats.progress
+    )
+    if _record(stats, leaves):
+        distinct = len(set(stats.leaves))
+    stats.nodes += nodes
+    stats.extra["distinct_leaves"] = distinct
+    stats.extra["re_evaluations"] = len(stats.leaves) - distinct
+    return Outcome(value)
+
+
+def negascout(tree: Tree, stats: Stats) -> Outcome | None:
+    """scout.negascout in C."""
+    return _scout(tree, stats, "negascout")
+
+
+def scout(tree: Tree, stats: Stats) -> Outcome | None:
+    """scout.scout in C."""
+    return _scout(tree, stats, "scout")
+
+
+def mtd(tree: Tree, stats: Stats, first: float) -> float | None:
+    """mt.mtd in C."""
+    core = takes(tree)
+    if core is None:
+        return None
+    lower, leaves, table_size, passes = core.mtd(
+        tree.end, tree.values, tree.root_max, first, stats.progress
+    )
+    _record(stats, leaves)
+    stats.nodes = table_size
+    stats.extra["passes"] = passes
+    return float(lower)
+
+
+def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) -> list[int] | None:
+    """pv.principal_variation's walk over the evaluated leaves, in C.
+
+    None also when the leaves do not prove the value: the Python version then says so.
+    """
+    core = takes(tree)
+    if core is None:
+        return None
+    if not isinstance(evaluated, array):
+        evaluated = array(index_array(len(tree.end)).typecode, evaluated)
+    line: list[int] | None = core.principal_variation(
+        tree.end, tree.values, tree.root_max, evaluated, outcome.value, _BOUNDS[outcome.bound]
+    )
+    return line

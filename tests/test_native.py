@@ -1,0 +1,496 @@
+"""The C core against the pure-Python reference: the same results, leaf for leaf, on random trees.
+
+Every search (value and its kind, PV, leaves, leaf order, nodes, the extra
+figures), the seeded generator (values bit for bit) and the tokenizers (the
+very tree the format's own reader gives, or None) are run under both cores in
+this process (:func:`gtsearch.core.pure` switches to the reference) and
+compared.  Skipped when the extension is not built, and in the
+``GTSEARCH_PURE=1`` run of the suite (the pure core is forced there; this
+module compares the two cores in the other run).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+from array import array
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gtsearch import core
+from gtsearch.algorithms import ALGORITHMS, Stats, find_algorithm, search
+from gtsearch.algorithms.compiled import takes
+from gtsearch.builder import TreeBuilder
+from gtsearch.formats import FORMATS, dump_tree, jsonfmt, loads_tree, sexp, yamlfmt
+from gtsearch.formats.compiled import parse_compiled
+from gtsearch.result import SearchResult
+from gtsearch.sources.uniform import ORDERS, leaf_values, uniform_tree
+from gtsearch.tree import Meta, Tree
+
+from .strategies import trees
+from .test_chance import chance_trees
+from .test_formats import full_trees
+
+if core.pure_asked():
+    pytest.skip("GTSEARCH_PURE is set: the pure core is forced", allow_module_level=True)
+if core.native() is None:
+    pytest.skip("the C core is not built (no C compiler at install time?)", allow_module_level=True)
+
+T = TypeVar("T")
+READERS = {"json": jsonfmt.parse, "yaml": yamlfmt.parse, "sexp": sexp.parse}
+
+#: the searches the C core runs (the chance searches are Python's under both cores)
+TWO_PLAYER = [a for a in ALGORITHMS if not a.chance]
+
+
+def both(work: Callable[..., T], *args: Any, **kwargs: Any) -> tuple[T, T]:
+    """``work(*args, **kwargs)`` under the C core, then under the pure-Python reference."""
+    compiled = work(*args, **kwargs)
+    with core.pure():
+        reference = work(*args, **kwargs)
+    return compiled, reference
+
+
+def comparable(r: SearchResult) -> tuple[Any, ...]:
+    """Everything a result says but its time, the value with its type (3 is not 3.0)."""
+    return (r._replace(seconds=0.0), type(r.value), repr(r.value))
+
+
+# -- searches ----------------------------------------------------------------------------------
+values = st.integers(-20, 20) | st.integers(0, 3) | st.sampled_from([0.5, -1.25, 2.0, -0.0, 0.0])
+params = st.integers(-22, 22) | st.sampled_from([0.5, -1.25, 2.0, 3.0, -0.0])
+
+
+@st.composite
+def labelled_trees(draw: st.DrawFn) -> tuple[Tree, int | None]:
+    """A random tree with some names, static values on inner nodes, either root; a depth limit."""
+    nested = draw(trees)
+    limit = draw(st.none() | st.integers(0, 4))
+    b = TreeBuilder("<random>")
+    stack: list[Any] = [iter([nested])]
+    count = 0
+    while stack:
+        item = next(stack[-1], None)
+        if item is None:
+            stack.pop()
+            if stack:
+                b.close()
+            continue
+        count += 1
+        name = f"n{count}" if draw(st.booleans()) else None
+        if isinstance(item, list):
+            # a static value on every inner node when there is a depth limit
+            static = draw(values) if limit is not None or draw(st.booleans()) else None
+            b.open(name, static)
+            stack.append(iter(item))
+        else:
+            b.leaf(item, name)
+    tree = b.finish(root_max=draw(st.booleans()))
+    return (tree if limit is None else tree.truncated(limit)), limit
+
+
+def runs(draw: st.DrawFn) -> list[tuple[Any, dict[str, Any]]]:
+    """Every algorithm, with the parameters it takes drawn (bounds, windows) or left out."""
+    out: list[tuple[Any, dict[str, Any]]] = []
+    for algo in TWO_PLAYER:
+        if algo.takes == "bound":
+            if not algo.needs_bound:
+                out.append((algo, {}))
+            out.append((algo, {"bound": draw(params)}))
+        elif algo.takes == "window":
+            out.append((algo, {}))
+            a, b = draw(params), draw(params)
+            if a != b:
+                out.append((algo, {"alpha": min(a, b), "beta": max(a, b)}))
+        else:
+            out.append((algo, {}))
+    return out
+
+
+def check_searches(tree: Tree, planned: list[tuple[Any, dict[str, Any]]]) -> None:
+    assert takes(tree) is not None, "the C core takes a tree in flat arrays"
+    for algo, kwargs in planned:
+        compiled, reference = both(search, tree, algo, leaf_order=True, **kwargs)
+        assert comparable(compiled) == comparable(reference), (algo.name, kwargs, tree)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(labelled_trees(), st.data())
+def test_every_search_is_the_same_in_both_cores(case: tuple[Tree, int | None], data: Any) -> None:
+    check_searches(case[0], runs(data.draw))
+
+
+@pytest.mark.parametrize("root_max", [True, False])
+@pytest.mark.parametrize("nested", [[[3, 12, 8], [2, 4, 6], [14, 5, 2]], 7, [[1]], [1.5, [2, 0.5]]])
+def test_small_trees(nested: Any, root_max: bool) -> None:
+    planned = [(a, {"bound": 3} if a.needs_bound else {}) for a in TWO_PLAYER]
+    planned += [(a, {"bound": -1.5}) for a in TWO_PLAYER if a.takes == "bound"]
+    planned.append((find_algorithm("alphabeta"), {"alpha": 2, "beta": 9}))
+    check_searches(Tree.from_nested(nested, root_max=root_max), planned)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 4), st.integers(1, 5), st.sampled_from(ORDERS), st.integers(0, 10**6))
+def test_uniform_trees_searched_alike(b: int, d: int, order: str, seed: int) -> None:
+    """Larger trees (up to 1,365 nodes), ordered and random, ties included (values 0..3)."""
+    tree = uniform_tree(b, d, seed=seed, lo=0, hi=3, order=order, root_max=seed % 2 == 0)
+    check_searches(tree, [(a, {"bound": 2} if a.needs_bound else {}) for a in TWO_PLAYER])
+
+
+def test_stats_are_filled_alike() -> None:
+    """The leaves come as an array of node numbers, in evaluation order; counters as Python's."""
+    tree = uniform_tree(3, 4, seed=5)
+    for algo in TWO_PLAYER:
+        kwargs = {"bound": 0} if algo.needs_bound else {}
+        stats, ref = Stats(), Stats()
+        algo.run(tree, stats, **kwargs)
+        with core.pure():
+            algo.run(tree, ref, **kwargs)
+        assert isinstance(stats.leaves, array) and list(stats.leaves) == list(ref.leaves)
+        assert (stats.nodes, stats.extra) == (ref.nodes, ref.extra), algo.name
+        assert stats.count() == len(ref.leaves)
+
+
+def test_deep_chain_in_c() -> None:
+    depth = 100_000
+    text = "[" * depth + "7" + "]" * depth
+    tree = parse_compiled(text, "json", "chain", 10**9)
+    assert tree is not None and tree.max_depth() == depth
+    for algo in TWO_PLAYER:
+        kwargs = {"bound": 0 if algo.name.startswith("dual") else 9} if algo.needs_bound else {}
+        r = search(tree, algo, **kwargs)
+        assert (r.value, r.leaves, len(r.pv)) == (7, 1, depth), algo.name
+
+
+def test_worst_case_sizes_take_no_recursion() -> None:
+    """A wide root over deep chains, and a long flat list, in C: the stacks grow, nothing recurses."""
+    nested: Any = 1
+    for _ in range(3000):
+        nested = [nested, 0]
+    tree = Tree.from_nested([nested, list(range(50_000))])
+    check_searches(tree, [(a, {"bound": 0} if a.needs_bound else {}) for a in TWO_PLAYER])
+
+
+# -- the generator -----------------------------------------------------------------------------
+big = st.sampled_from([-(2**62), -(2**40), -100, 0, 7, 2**31, 2**62])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(1, 6),
+    st.integers(0, 5),
+    st.integers() | st.sampled_from([0, -1, 2**32, 2**64 + 5, -(2**100)]),
+    big | st.integers(-100, 100),
+    st.integers(0, 3) | st.sampled_from([200, 2**31, 2**33, 2**62]),
+    st.sampled_from(ORDERS),
+)
+def test_generator_is_pythons_random_bit_for_bit(
+    b: int, d: int, seed: int, lo: int, width: int, order: str
+) -> None:
+    if b**d > 5000:
+        d = 2
+    hi = min(lo + width, 2**62)
+    compiled, reference = both(uniform_tree, b, d, seed=seed, lo=lo, hi=hi, order=order)
+    assert compiled == reference and list(compiled.end) == list(reference.end)
+    assert compiled.end.typecode == reference.end.typecode  # type: ignore[attr-defined]
+    assert compiled.n_leaves == reference.n_leaves
+    streamed = both(lambda: list(leaf_values(b, d, seed=seed, lo=lo, hi=hi, order=order)))
+    assert streamed[0] == streamed[1]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 3), st.integers(0, 3), st.integers(0, 10**6))
+def test_chance_trees_are_generated_alike(b: int, d: int, chance: int, seed: int) -> None:
+    """Regular *-minimax trees (gen --chance): the C generator's leaves, Python's structure."""
+    compiled, reference = both(uniform_tree, b, d, seed=seed, lo=0, hi=9, chance=chance)
+    assert same_tree(compiled, reference) and list(compiled.end) == list(reference.end)
+    streamed = both(lambda: list(leaf_values(b, d, seed=seed, lo=0, hi=9, chance=chance)))
+    assert streamed[0] == streamed[1]
+
+
+def test_generator_outside_62_bits_stays_in_python() -> None:
+    """Ranges the C generator does not take give Python's values all the same."""
+    for lo, hi in ((-(2**70), 2**70), (0, 2**63), (-(2**62), 2**62), (-(2**61), 2**61)):
+        compiled, reference = both(uniform_tree, 3, 2, seed=1, lo=lo, hi=hi)
+        assert compiled == reference
+
+
+# -- the tokenizers ----------------------------------------------------------------------------
+def same_tree(a: Tree, b: Tree) -> bool:
+    return (
+        a == b
+        and a.n_leaves == b.n_leaves
+        and list(a.depth) == list(b.depth)
+        and (a.floats is None) == (b.floats is None)
+        and list(a.floats or b"") == list(b.floats or b"")
+        and a.source == b.source
+        and a.root_max == b.root_max
+        and dict(a.names) == dict(b.names)
+        and repr(a.meta) == repr(b.meta)
+        and list(a.chance or b"") == list(b.chance or b"")
+        and a.weights == b.weights
+    )
+
+
+def check_text(text: str, fmt: str, max_nodes: int = 10**6) -> Tree | None:
+    """The compiled reader's tree for ``text``, checked against the format's reader (or None)."""
+    tree = parse_compiled(text, fmt, "src", max_nodes)
+    if tree is not None:
+        reference = READERS[fmt](text, "src", max_nodes=max_nodes)
+        assert same_tree(tree, reference), (fmt, text[:300])
+    return tree
+
+
+ascii_names = st.text("abcxyz_019 .-", min_size=1, max_size=8).filter(
+    lambda s: s.strip() == s and s[0].isalpha()
+)
+
+
+@st.composite
+def plain_full_trees(draw: st.DrawFn) -> Tree:
+    """Full-form trees the C readers take: ASCII names, static values, floats, metadata."""
+    shape = draw(
+        st.recursive(st.just(0), lambda kids: st.lists(kids, min_size=1, max_size=4), max_leaves=30)
+    )
+    numbers = st.integers(-(2**53), 2**53) | st.floats(allow_nan=False, allow_infinity=False)
+    b = TreeBuilder("src")
+    used: set[str] = set()
+
+    def name() -> str | None:
+        n = draw(st.none() | ascii_names)
+        if n is None or n in used:
+            return None
+        used.add(n)
+        return n
+
+    stack: list[Any] = [iter([shape])]
+    while stack:
+        item = next(stack[-1], None)
+        if item is None:
+            stack.pop()
+            if stack:
+                b.close()
+        elif isinstance(item, list):
+            b.open(name(), draw(st.none() | numbers))
+            stack.append(iter(item))
+        else:
+            b.leaf(draw(numbers), name())
+    root = draw(st.sampled_from([None, "max", "min"]))
+    text = st.none() | st.text("abc xyz", max_size=10)
+    meta = Meta(draw(text), draw(text), draw(st.none() | numbers), root)
+    return b.finish(root_max=root != "min", meta=meta)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plain_full_trees() | full_trees())
+def test_writers_output_reads_alike(tree: Tree) -> None:
+    for fmt in ("json", "yaml", "sexp"):
+        text = dump_tree(tree, fmt)
+        check_text(text, fmt)
+        for limit in (tree.n_nodes - 1, tree.n_nodes):  # the node limit, passed in
+            if limit >= 1:
+                got = parse_compiled(text, fmt, "src", limit)
+                assert got is None or limit >= tree.n_nodes
+
+
+@settings(max_examples=40, deadline=None)
+@given(chance_trees(), st.booleans())
+def test_chance_trees_go_to_the_python_readers(nested: Any, root_max: bool) -> None:
+    """A file with chance nodes is declined by the compiled readers, and read alike in both cores."""
+    tree = Tree.from_nested(nested, root_max=root_max)
+    for fmt in ("json", "yaml", "sexp"):
+        text = dump_tree(tree, fmt)
+        if tree.has_chance:
+            assert parse_compiled(text, fmt, "src", 10**6) is None, text
+        compiled, reference = both(loads_tree, text, fmt, "src")
+        assert same_tree(compiled, reference)
+
+
+@settings(max_examples=60, deadline=None)
+@given(plain_full_trees())
+def test_json_and_sexp_writers_output_is_taken(tree: Tree) -> None:
+    """Names of plain ASCII, floats, metadata: the C reader takes what the writers write."""
+    for fmt in ("json", "sexp"):
+        assert check_text(dump_tree(tree, fmt), fmt) is not None, dump_tree(tree, fmt)
+
+
+@settings(max_examples=60, deadline=None)
+@given(trees, st.sampled_from(["", " ", "\n  ", "\t"]), st.sampled_from(["json", "yaml", "sexp"]))
+def test_bare_trees_are_taken(nested: Any, space: str, fmt: str) -> None:
+    opening, closing, sep = {"json": "[],", "yaml": "[],", "sexp": "() "}[fmt]
+    sep = sep + space if fmt != "sexp" else " " + space
+
+    def text(t: Any) -> str:
+        if isinstance(t, list):
+            return opening + space + sep.join(text(c) for c in t) + space + closing
+        return repr(t) if isinstance(t, float) else str(t)
+
+    doc = text(nested)
+    tree = check_text(doc, fmt)
+    # in YAML a lone number is a block document (libyaml's), and 1e-05 a string (YAML 1.1)
+    yaml_odd = fmt == "yaml" and (not isinstance(nested, list) or "e" in doc or "\t" in space)
+    assert tree is not None or yaml_odd, doc
+
+
+ALPHABET = '[]{}(),:;"#-.+ \t\n\r0123456789eEnamevlucildrtx:.\\'
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(ALPHABET, max_size=60), st.sampled_from(["json", "yaml", "sexp"]))
+def test_any_text_gives_the_same_tree_or_goes_to_the_python_reader(text: str, fmt: str) -> None:
+    check_text(text, fmt)
+
+
+@pytest.mark.parametrize(
+    "fmt,text",
+    [
+        (
+            "json",
+            '{"title": "T", "root": "min", "expect": 3, "tree": [[1, 2], {"name": "b", '
+            '"value": 2.5}]}',
+        ),
+        ("json", '{"name": "A", "value": 1, "children": [{"name": "x", "value": -0.0}, 1e3]}'),
+        ("json", "[[1,2,3],[4,5,-6]]"),
+        ("yaml", "[[1, 2], [3, 4.5]]  # a comment\n"),
+        ("yaml", "---\n{name: A b, children: [{name: x, value: 3}, 4, [5, 6,]]}\n...\n"),
+        ("yaml", '{tree: [1, 2], root: min, title: "a title", expect: 1}'),
+        ("sexp", '; comment\n(tree :root min :title "T" :expect 2\n  (A :value 5 (b . 3) 2.5))'),
+        ("sexp", "((3 12 8) (2 4 6) (14 5 2))"),
+        ("sexp", '("x y" (n :value 4) -0 +7 1e2)'),
+    ],
+)
+def test_documents_taken(fmt: str, text: str) -> None:
+    assert check_text(text, fmt) is not None
+
+
+@pytest.mark.parametrize(
+    "fmt,text",
+    [
+        ("json", "[1e400]"),  # not finite
+        ("json", "[9007199254740993]"),  # beyond 2**53
+        ("json", '[{"name": "a\\u00e9", "value": 1}]'),  # an escape
+        ("json", '[{"name": "a", "value": 1}, {"name": "a", "value": 2}]'),  # a duplicate name
+        ("json", "[[1, 2], [3"),  # cut short
+        ("json", "[]"),
+        ("json", "[1] [2]"),
+        ("json", "[NaN]"),
+        ("json", "[1,]"),
+        ("json", '{"tree": [1], "root": "both"}'),
+        ("json", "[\u00e9]"),  # not ASCII
+        ("yaml", "[1, 2]\n--- [3]"),  # several documents
+        ("yaml", "[&a 1, *a]"),  # an alias
+        ("yaml", "[010, 1]"),  # an octal in YAML 1.1
+        ("yaml", "[5:6]"),  # a sexagesimal
+        ("yaml", "- 1\n- 2\n"),  # block style: libyaml's
+        ("yaml", "[yes]"),
+        ("yaml", "[1, \x07]"),  # not printable
+        ("sexp", "(1 2"),
+        ("sexp", "(inf 1)"),
+        ("sexp", "(a)"),
+        ("sexp", '("a\\"b" 1)'),
+        ("sexp", "(1 . 2)"),
+        ("sexp", "(tree :title a\x0bb 1)"),  # \x0b is white space to Python's reader
+        ("sexp", "(#t 1)"),
+        # chance nodes: the Python readers' (the compiled ones read two-player trees)
+        ("json", '[{"chance": [1, 2]}, 3]'),
+        ("json", '{"tree": [{"weights": [1, 3], "chance": [1, 2]}, 3]}'),
+        ("yaml", "[{chance: [1, 2], weights: [1, 3]}, 3]"),
+        ("sexp", "((:chance 1 2) 3)"),
+        ("sexp", "((roll :chance :weights (1 3) 1 2) 3)"),
+    ],
+)
+def test_documents_declined(fmt: str, text: str) -> None:
+    assert parse_compiled(text, fmt, "src", 10**6) is None
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml", "sexp"])
+def test_deep_chains_in_every_format(fmt: str) -> None:
+    depth = 100_000
+    o, c = ("(", ")") if fmt == "sexp" else ("[", "]")
+    tree = check_text(o * depth + "1" + c * depth, fmt, 10**9)
+    assert tree is not None and tree.n_nodes == depth + 1
+
+
+def test_huge_numbers_go_to_python() -> None:
+    digits = "9" * 5000
+    for fmt in ("json", "yaml", "sexp"):
+        o, c, sep = ("(", ")", " ") if fmt == "sexp" else ("[", "]", ", ")
+        for number in (digits, "1." + digits, "9007199254740993"):  # too long, or beyond 2**53
+            assert parse_compiled(o + "1" + sep + number + c, fmt, "src", 10**6) is None
+        for number in ("1." + "3" * 300, "9007199254740992", "-9007199254740992"):
+            assert check_text(o + "1" + sep + number + c, fmt) is not None, number
+
+
+def test_loads_tree_takes_the_compiled_reader() -> None:
+    text = dump_tree(uniform_tree(3, 3, seed=2), "json")
+    tree = loads_tree(text, "json")
+    assert tree.depth is not None and tree == jsonfmt.parse(text)
+
+
+def test_bad_calls_raise_python_errors() -> None:
+    """Misuse from Python is a TypeError or ValueError, never a crash nor a SystemError."""
+    native = core.native()
+    assert native is not None
+    end, values = array("i", [1]), array("d", [1.0])
+    with pytest.raises(TypeError):
+        native.negamax([1], values, True, -math.inf, math.inf, True, True, None)
+    with pytest.raises(TypeError):
+        native.negamax(end, array("d", [1.0, 2.0]), True, 0.0, 1.0, True, True, None)
+    with pytest.raises(ValueError):
+        native.sss(array("i"), array("d"), True, math.inf, 1.0, None)
+    with pytest.raises(TypeError):
+        native.mtd(end, values, True, 0.0, array("i", [0]))
+    with pytest.raises(ValueError):
+        native.principal_variation(end, values, True, array("i", [5]), 1.0, 0)
+    with pytest.raises(ValueError):
+        native.uniform_tree(2, 2, b"", 0, 1, 0, False)
+    with pytest.raises(TypeError):
+        native.load_mapping(b"[1]", False, 10, False)
+
+
+# -- Ctrl-C -----------------------------------------------------------------------------------
+INTERRUPT = r"""
+import os, signal, sys, threading, time
+from gtsearch.algorithms import Stats
+from gtsearch.algorithms.scout import scout
+from gtsearch.sources.uniform import uniform_tree
+
+tree = uniform_tree(4, 11, seed=1, order="worst")  # SCOUT reads its leaves many times over
+stats = Stats()
+
+def interrupt_when_busy():
+    while stats.progress[0] == 0:  # the C search publishes its count as it runs
+        time.sleep(0.001)
+    os.kill(os.getpid(), signal.SIGINT)
+
+threading.Thread(target=interrupt_when_busy, daemon=True).start()
+try:
+    scout(tree, stats)
+except KeyboardInterrupt:
+    print("interrupted after", stats.progress[0], "leaves")
+    sys.exit(130)
+print("finished")
+"""
+
+
+def test_ctrl_c_stops_a_long_c_search() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "GTSEARCH_PURE"}
+    proc = subprocess.run(
+        [sys.executable, "-c", INTERRUPT], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stdout.startswith("interrupted after") and proc.stderr == ""
+
+
+def test_facade() -> None:
+    assert core.name() == core.C == core.NAME
+    with core.pure():
+        assert core.native() is None and core.name() == core.PURE
+    assert core.native() is not None
+    assert isinstance(FORMATS, tuple)
