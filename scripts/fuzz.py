@@ -358,6 +358,7 @@ class Target:
             list(reference.depth),
         )
         assert repr(compiled.meta) == repr(reference.meta)
+        assert compiled.meta.expect_at == reference.meta.expect_at
         if compiled.n_nodes > 2000:
             return
         for algo in ALGORITHMS:

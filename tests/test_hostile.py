@@ -1249,7 +1249,7 @@ def busy(work):
 
 if what == "search":
     import gtsearch.cli.common as module
-    module.search = busy(module.search)
+    module.run = busy(module.run)
 else:
     import gtsearch.formats.yamlfmt as module
     module.parse = busy(module.parse)

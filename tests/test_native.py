@@ -233,6 +233,7 @@ def same_tree(a: Tree, b: Tree) -> bool:
         and a.root_max == b.root_max
         and dict(a.names) == dict(b.names)
         and repr(a.meta) == repr(b.meta)
+        and a.meta.expect_at == b.meta.expect_at
         and list(a.chance or b"") == list(b.chance or b"")
         and a.weights == b.weights
     )

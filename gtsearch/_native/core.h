@@ -197,6 +197,7 @@ typedef struct {
     Py_ssize_t title_off, title_len, desc_off, desc_len; /* len -1: absent */
     int has_expect, expect_float;
     double expect;
+    Py_ssize_t expect_off; /* where the key `expect` (or `:expect`) starts; -1: absent */
 } Builder;
 
 /* 0, or DECLINE when the text is not ASCII (the tokenizers read it as bytes) */
@@ -212,7 +213,8 @@ int b_leaf(Builder *B, double v, int is_float, Py_ssize_t name_off, Py_ssize_t n
 int b_close(Builder *B);
 int b_label(Builder *B, node_t n, Py_ssize_t name_off, Py_ssize_t name_len, int has_static,
             double v, int is_float);
-/* (end, values, floats, depth, names, n_leaves, root_max, (title, description, expect, root)) */
+/* (end, values, floats, depth, names, n_leaves, root_max, title, description, expect, root,
+ * expect_off) */
 PyObject *b_result(Builder *B);
 
 /* A number token at text[0..len): 0 with *v and *is_float, DECLINE when it is not a finite

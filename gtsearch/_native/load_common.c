@@ -15,6 +15,7 @@ int b_init(Builder *B, PyObject *text, node_t max_nodes, int wide) {
     B->root = -1;
     B->root_max = 1;
     B->title_len = B->desc_len = -1;
+    B->expect_off = -1;
     if (!PyUnicode_Check(text)) {
         PyErr_SetString(PyExc_TypeError, "the text must be a str");
         return -1;
@@ -339,9 +340,9 @@ PyObject *b_result(Builder *B) {
         expect = PyLong_FromLongLong((long long)B->expect);
     if (!expect)
         goto done;
-    result = Py_BuildValue("OOOOOLOOOOs", end, val, fl, depth, names, (long long)B->n_leaves,
+    result = Py_BuildValue("OOOOOLOOOOsn", end, val, fl, depth, names, (long long)B->n_leaves,
                            B->root_max ? Py_True : Py_False, title, desc, expect,
-                           B->root < 0 ? NULL : (B->root ? "max" : "min"));
+                           B->root < 0 ? NULL : (B->root ? "max" : "min"), B->expect_off);
 done:
     Py_XDECREF(end);
     Py_XDECREF(val);

@@ -105,6 +105,8 @@ static int ev_key(P *p, const Scalar *s) {
         return DECLINE;
     c->seen |= bit;
     c->key = (unsigned char)k;
+    if (k == K_EXPECT) /* where the key starts: its opening quote when it has one */
+        p->B.expect_off = s->off > 0 && p->B.text[s->off - 1] == '"' ? s->off - 1 : s->off;
     return 0;
 }
 

@@ -308,6 +308,8 @@ static int run(Builder *B, Frame **fsp, size_t *cap) {
                 f->seen |= 1u << kw;
                 f->kw = kw;
                 f->phase = S_WRAP_KW;
+                if (kw == KW_EXPECT)
+                    B->expect_off = a.off;
                 continue;
             }
             if (!is_number(&a) || f->has_tree)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..core import native
 from ..tree import Meta, Tree, index_array
+from .tokens import Locator
 
 
 def parse_compiled(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
@@ -25,14 +26,19 @@ def parse_compiled(text: str, fmt: str, source: str, max_nodes: int) -> Tree | N
         parts = core.load_mapping(text, fmt == "yaml", max_nodes, wide)
     if parts is None:
         return None
-    end, values, floats, depth, names, n_leaves, root_max, title, description, expect, root = parts
+    end, values, floats, depth, names, n_leaves, root_max, title, description, expect, root, at = (
+        parts
+    )
+    meta = Meta(title, description, expect, root)
+    if at >= 0:  # where the file states expect, as the format's reader gives it
+        meta.expect_at = Locator(text)(at)
     return Tree(
         end,
         values,
         names=names,
         floats=floats,
         root_max=root_max,
-        meta=Meta(title, description, expect, root),
+        meta=meta,
         source=source,
         n_leaves=n_leaves,
         depth=depth,
