@@ -69,6 +69,7 @@ typedef struct {
     size_t mcap, mlen;
     int mbits;
     size_t top_at;             /* where top() found the top entry's node in the map */
+    int top_ok;                /* the top entry is current and top_at is its place */
     uint64_t *bits[BT_LEVELS]; /* level 0: a bit per node; level l+1: a bit per word of l */
     size_t words[BT_LEVELS];
     int levels;
@@ -185,6 +186,7 @@ static inline size_t m_find(const Open *o, int64_t n) {
 
 /* n's entry, made (and n put in the bit set) when n is not parked yet; NULL on MemoryError */
 static PEnt *m_put(Open *o, int64_t n) {
+    o->top_ok = 0;
     size_t i = m_find(o, n);
     if (o->map[i].key)
         return &o->map[i];
@@ -213,6 +215,7 @@ static PEnt *m_put(Open *o, int64_t n) {
 /* unpark the node at map place i: backward-shift deletion keeps every probe run unbroken */
 static void m_del(Open *o, size_t i) {
     size_t mask = o->mcap - 1, j = i;
+    o->top_ok = 0;
     bt_clear(o, o->map[i].key - 1);
     for (;;) {
         j = (j + 1) & mask;
@@ -275,6 +278,7 @@ static void sift_down(Open *o, size_t i) {
 }
 
 static void heap_pop(Open *o) {
+    o->top_ok = 0;
     HeapItem last = o->heap[--o->hlen];
     if (o->hlen) {
         o->heap[0] = last;
@@ -288,6 +292,7 @@ static int park(Open *o, int64_t n, double h, int status, int64_t weight, int64_
     PEnt *e = m_put(o, n);
     if (!e)
         return -1;
+    o->top_ok = 0;
     HeapItem it = {pack(n, status, is_max, run), ordered(-h)};
     e->negh = it.negh;
     e->status = status;
@@ -303,12 +308,15 @@ static int park(Open *o, int64_t n, double h, int status, int64_t weight, int64_
 /* The best parked state (Python's heap top after skipping stale entries), or NULL; its node's
  * place in the map is left in o->top_at for pop_top() and park_and_pop(). */
 static inline const HeapItem *top(Open *o) {
+    if (o->top_ok)
+        return &o->heap[0];
     while (o->hlen) {
         const HeapItem *it = &o->heap[0];
         size_t i = m_find(o, (int64_t)(it->key >> 3));
         const PEnt *e = &o->map[i];
         if (e->key && e->negh == it->negh && e->status == (int)(it->key >> 2 & 1)) {
             o->top_at = i;
+            o->top_ok = 1;
             return it;
         }
         heap_pop(o); /* purged, or taken already */
