@@ -90,15 +90,27 @@ PyObject *nl_to_array(const NodeList *l) {
     return make_array("i", l->p32, l->len * sizeof(int32_t));
 }
 
-/* LSD radix sort of non-negative numbers, 11 bits a pass (a count table that stays in cache). */
-#define RADIX_BITS 11
+/* Sort non-negative numbers: insertion sort for a few, else an LSD radix sort, 11 bits a pass
+ * (a count table that stays in cache), or 8 for fewer than 4096 numbers (whose 2,049-entry
+ * table would cost more to clear than the numbers to count). */
 static int radix_sort(int64_t *a, size_t n) {
+    if (n <= 32) {
+        for (size_t i = 1; i < n; i++) {
+            int64_t x = a[i];
+            size_t j = i;
+            for (; j > 0 && a[j - 1] > x; j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
+        return 0;
+    }
     int64_t top = 0;
     for (size_t i = 0; i < n; i++)
         if (a[i] > top)
             top = a[i];
-    const size_t buckets = (size_t)1 << RADIX_BITS, mask = buckets - 1;
-    int64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    const int bits = n < 4096 ? 8 : 11;
+    const size_t buckets = (size_t)1 << bits, mask = buckets - 1;
+    int64_t *tmp = malloc(n * sizeof *tmp);
     size_t *count = malloc((buckets + 1) * sizeof *count);
     if (!tmp || !count) {
         free(tmp);
@@ -107,7 +119,7 @@ static int radix_sort(int64_t *a, size_t n) {
         return -1;
     }
     int64_t *src = a, *dst = tmp;
-    for (int shift = 0; shift < 63 && (top >> shift) > 0; shift += RADIX_BITS) {
+    for (int shift = 0; shift < 63 && (top >> shift) > 0; shift += bits) {
         memset(count, 0, (buckets + 1) * sizeof *count);
         for (size_t i = 0; i < n; i++)
             count[((uint64_t)src[i] >> shift & mask) + 1]++;
