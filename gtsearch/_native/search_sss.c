@@ -246,35 +246,35 @@ static void sift_up(Open *o, size_t i) {
     o->heap[i] = it;
 }
 
+/* Floyd's way: the hole at i goes down to a leaf by the better child (no comparison with the
+ * entry placed, which mostly belongs near the bottom), then the entry rises from there. */
 static void sift_down(Open *o, size_t i) {
     HeapItem it = o->heap[i];
-    u128 r = rank(&it);
-    size_t n = o->hlen;
+    size_t n = o->hlen, hole = i;
     for (;;) {
-        size_t first = ARITY * i + 1;
+        size_t first = ARITY * hole + 1;
         if (first >= n)
             break;
         size_t kid = first;
         u128 best = rank(&o->heap[first]);
-        if (first + ARITY <= n) { /* all children: no bound checks */
-            for (size_t k = first + 1; k < first + ARITY; k++) {
-                u128 rk = rank(&o->heap[k]);
-                kid = rk < best ? k : kid;
-                best = rk < best ? rk : best;
-            }
-        } else {
-            for (size_t k = first + 1; k < n; k++) {
-                u128 rk = rank(&o->heap[k]);
-                kid = rk < best ? k : kid;
-                best = rk < best ? rk : best;
-            }
+        size_t last = first + ARITY <= n ? first + ARITY : n;
+        for (size_t k = first + 1; k < last; k++) {
+            u128 rk = rank(&o->heap[k]);
+            kid = rk < best ? k : kid;
+            best = rk < best ? rk : best;
         }
-        if (best >= r)
-            break;
-        o->heap[i] = o->heap[kid];
-        i = kid;
+        o->heap[hole] = o->heap[kid];
+        hole = kid;
     }
-    o->heap[i] = it;
+    u128 r = rank(&it);
+    while (hole > i) {
+        size_t up = (hole - 1) / ARITY;
+        if (r >= rank(&o->heap[up]))
+            break;
+        o->heap[hole] = o->heap[up];
+        hole = up;
+    }
+    o->heap[hole] = it;
 }
 
 static void heap_pop(Open *o) {
