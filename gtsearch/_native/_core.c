@@ -146,10 +146,33 @@ int nl_sorted_unique(const NodeList *l, int64_t **out, size_t *count) {
         return -1;
     }
     int sorted = 1;
+    int64_t top = 0;
     for (size_t i = 0; i < n; i++) {
         a[i] = nl_get(l, i);
         if (i && a[i] < a[i - 1])
             sorted = 0;
+        if (a[i] > top)
+            top = a[i];
+    }
+    size_t words = (size_t)top / 64 + 1;
+    if (!sorted && n > 32 && words <= 2 * n) {
+        /* the nodes are dense enough for a bit set, which sorts and drops repeats at once */
+        uint64_t *bits = calloc(words, sizeof *bits);
+        if (!bits) {
+            free(a);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++)
+            bits[(uint64_t)a[i] >> 6] |= (uint64_t)1 << (a[i] & 63);
+        size_t k = 0;
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t m = bits[w]; m; m &= m - 1)
+                a[k++] = (int64_t)(w * 64 + (size_t)__builtin_ctzll(m));
+        free(bits);
+        *out = a;
+        *count = k;
+        return 0;
     }
     if (!sorted && radix_sort(a, n) < 0) {
         free(a);
