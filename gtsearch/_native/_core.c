@@ -207,7 +207,7 @@ int map_init(Map *m, size_t vsize) {
     m->vsize = vsize;
     /* keep the keys 8-byte aligned */
     m->ssize = sizeof(int64_t) + (vsize + 7) / 8 * 8;
-    return map_alloc(m, 10);
+    return map_alloc(m, 6); /* small: most searches are of small trees; it doubles as it fills */
 }
 
 void map_free(Map *m) {

@@ -114,7 +114,7 @@ static int open_init(Open *o, node_t size) {
         o->words[o->levels++] = w;
         n = w;
     } while (n > 1);
-    o->mbits = 10;
+    o->mbits = 6;
     o->mcap = (size_t)1 << o->mbits;
     o->map = calloc(o->mcap, sizeof *o->map);
     if (!o->map) {
