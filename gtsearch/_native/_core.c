@@ -168,7 +168,7 @@ int nl_sorted_unique(const NodeList *l, int64_t **out, size_t *count) {
         size_t k = 0;
         for (size_t w = 0; w < words; w++)
             for (uint64_t m = bits[w]; m; m &= m - 1)
-                a[k++] = (int64_t)(w * 64 + (size_t)__builtin_ctzll(m));
+                a[k++] = (int64_t)(w * 64 + (size_t)ctz64(m));
         free(bits);
         *out = a;
         *count = k;

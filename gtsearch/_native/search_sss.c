@@ -16,14 +16,27 @@ enum { LIVE = 0, SOLVED = 1 };
  * parked states by node and a sorted list of their nodes; purged or replaced states leave
  * stale entries in the heap, skipped when they reach the top (an entry is current while
  * `parked` holds its node with its h and status).  Here the same: the heap holds 16-byte
- * entries, -h as an integer of the same order (so one 128-bit comparison orders two entries
- * as the tuples are ordered) and the node, status, is_max and run packed below it; it is
- * 4-ary, so a sift goes half as deep as in a binary heap and a node's children share a cache
- * line.  `parked` is a hash map (linear probing) from node to (h, status, weight, the record
+ * entries, -h as an integer of the same order and the node, status, is_max and run packed
+ * below it, so that one 128-bit comparison (two 64-bit ones where the compiler has no 128-bit
+ * integers) orders two entries as the tuples are ordered; it is 4-ary, so a sift goes half as
+ * deep as in a binary heap and a node's children lie side by side in 64 bytes.  `parked` is a hash map (linear probing) from node to (h, status, weight, the record
  * of the node's parent), and the parked nodes are also a bit set with a summary level per 64
  * words: a node's subtree is the interval [n, end[n]) of preorder, so the purge of case 5
  * walks the set bits of one interval. */
-typedef unsigned __int128 u128;
+#if defined(__SIZEOF_INT128__)
+typedef unsigned __int128 Rank;
+static inline Rank make_rank(uint64_t hi, uint64_t lo) { return (Rank)hi << 64 | lo; }
+static inline int rank_less(Rank a, Rank b) { return a < b; }
+#else /* a compiler without 128-bit integers (MSVC): the two halves in turn */
+typedef struct {
+    uint64_t hi, lo;
+} Rank;
+static inline Rank make_rank(uint64_t hi, uint64_t lo) {
+    Rank r = {hi, lo};
+    return r;
+}
+static inline int rank_less(Rank a, Rank b) { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo); }
+#endif
 
 typedef struct {
     uint64_t key; /* node, status, is_max, run, in that order of significance */
@@ -50,7 +63,7 @@ static inline double unordered(uint64_t b) {
 }
 
 /* the Python tuples' order: (-h, node, status, is_max, run) */
-static inline u128 rank(const HeapItem *x) { return (u128)x->negh << 64 | x->key; }
+static inline Rank rank(const HeapItem *x) { return make_rank(x->negh, x->key); }
 
 typedef struct {
     int64_t key;   /* node + 1; 0: empty */
@@ -157,7 +170,7 @@ static int64_t bt_next(const Open *o, int64_t x) {
             return -1;
         uint64_t m = o->bits[l][w] & (~(uint64_t)0 << (i & 63));
         if (m) {
-            i = (w << 6) + (size_t)__builtin_ctzll(m);
+            i = (w << 6) + (size_t)ctz64(m);
             break;
         }
         if (++l == o->levels)
@@ -166,7 +179,7 @@ static int64_t bt_next(const Open *o, int64_t x) {
     }
     while (l > 0) {
         l--;
-        i = (i << 6) + (size_t)__builtin_ctzll(o->bits[l][i]);
+        i = (i << 6) + (size_t)ctz64(o->bits[l][i]);
     }
     return (int64_t)i;
 }
@@ -235,10 +248,10 @@ static void m_del(Open *o, size_t i) {
 /* -- the heap */
 static void sift_up(Open *o, size_t i) {
     HeapItem it = o->heap[i];
-    u128 r = rank(&it);
+    Rank r = rank(&it);
     while (i > 0) {
         size_t up = (i - 1) / ARITY;
-        if (r >= rank(&o->heap[up]))
+        if (!rank_less(r, rank(&o->heap[up])))
             break;
         o->heap[i] = o->heap[up];
         i = up;
@@ -256,20 +269,21 @@ static void sift_down(Open *o, size_t i) {
         if (first >= n)
             break;
         size_t kid = first;
-        u128 best = rank(&o->heap[first]);
+        Rank best = rank(&o->heap[first]);
         size_t last = first + ARITY <= n ? first + ARITY : n;
         for (size_t k = first + 1; k < last; k++) {
-            u128 rk = rank(&o->heap[k]);
-            kid = rk < best ? k : kid;
-            best = rk < best ? rk : best;
+            Rank rk = rank(&o->heap[k]);
+            int better = rank_less(rk, best);
+            kid = better ? k : kid;
+            best = better ? rk : best;
         }
         o->heap[hole] = o->heap[kid];
         hole = kid;
     }
-    u128 r = rank(&it);
+    Rank r = rank(&it);
     while (hole > i) {
         size_t up = (hole - 1) / ARITY;
-        if (r >= rank(&o->heap[up]))
+        if (!rank_less(r, rank(&o->heap[up])))
             break;
         o->heap[hole] = o->heap[up];
         hole = up;
@@ -554,7 +568,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
             }
             /* h went down (case 2, or case 3 over leaves): is a parked state now ahead? */
             const HeapItem *best = top(open);
-            if (best && rank(best) < ((u128)ordered(-h) << 64 | (uint64_t)n << 3)) {
+            if (best && rank_less(rank(best), make_rank(ordered(-h), (uint64_t)n << 3))) {
                 Parked got;
                 if (park_and_pop(open, n, h, status, weight, prec, is_max, &got) < 0)
                     return -1;
