@@ -4,6 +4,7 @@ Run from the repository root::
 
     python benchmarks/bench.py            # every tree of the issues; about 15 minutes
     python benchmarks/bench.py --quick    # small trees only, for a smoke test
+    python benchmarks/bench.py --only search,experiment   # some sections only
 
 It generates seeded uniform trees (``gtsearch gen`` parameters, integer leaves
 in [-100, 100]) and the tic-tac-toe tree into benchmarks/data/ (kept between
@@ -26,7 +27,12 @@ point, each figure under the C core and under the pure-Python core
 
 Times are the best of a few repeats (the minimum is the least disturbed by
 other work on the machine); whole processes alternate between the two
-commands compared.  The targets of the issues are printed beside each ratio.
+commands compared, after one run of each that is not timed, and run as an
+installed package runs: with the bytecode of its modules cached (in a
+temporary PYTHONPYCACHEPREFIX, so that PYTHONDONTWRITEBYTECODE in the
+caller's environment does not make every process compile every module
+again; ``experiment`` is also timed that way, as a second row).  The
+targets of the issues are printed beside each ratio.
 """
 
 from __future__ import annotations
@@ -61,6 +67,9 @@ QUICK = [(4, 7), (3, 8)]
 FORMATS = {"json": ".json", "yaml": ".yaml", "sexp": ".sexp"}
 EXPERIMENT = ["experiment", "-b", "2..4", "-d", "2..7", "-n", "10", "--format", "json"]
 CORES = ("C", "pure")
+SECTIONS = ("load", "search", "memory", "eval", "experiment", "startup")
+#: where the processes of the benchmark cache the bytecode of the modules they import
+PYCACHE = Path(tempfile.mkdtemp(prefix="gtsearch-bench-pyc-"))
 
 
 def best_of(fn: Callable[[], Any], repeat: int, at_least: float = 0.0) -> tuple[float, Any]:
@@ -116,7 +125,7 @@ def textbook_alphabeta(
     """Alpha-beta as the textbooks and most Python peers write it: recursive, nested lists."""
     if not isinstance(node, list):
         count[0] += 1
-        return node
+        return float(node)
     if maximizing:
         value = -float("inf")
         for child in node:
@@ -183,10 +192,19 @@ _GTSEARCH = (
 )
 
 
-def env_for(which: str) -> dict[str, str]:
+def env_for(which: str, cached: bool = True) -> dict[str, str]:
+    """The environment of a process under the core ``which`` ("C", "pure"; anything else: as is).
+
+    ``cached``: with the bytecode of the modules cached, as in an installed package.
+    """
     env = {k: v for k, v in os.environ.items() if k != "GTSEARCH_PURE"}
     if which == "pure":
         env["GTSEARCH_PURE"] = "1"
+    if cached:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 
@@ -213,8 +231,15 @@ def gtsearch_cmd() -> list[str]:
 
 
 def walls(commands: dict[str, tuple[list[str], dict[str, str]]], runs: int) -> dict[str, float]:
-    """The median wall time of each command, the commands run in turn ``runs`` times."""
+    """The median wall time of each command, the commands run in turn ``runs`` times.
+
+    Each command runs once first, untimed (it fills the page cache and the bytecode cache).
+    """
     times: dict[str, list[float]] = {name: [] for name in commands}
+    for cmd, env in commands.values():
+        subprocess.run(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env
+        )
     for _ in range(runs):
         for name, (cmd, env) in commands.items():
             t0 = time.perf_counter()
@@ -374,7 +399,15 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small trees only (a smoke test)")
     parser.add_argument("--repeat", type=int, default=3, help="repeats per timing (best is kept)")
     parser.add_argument("--out", default=None, help="also write the report (markdown) to this file")
+    parser.add_argument(
+        "--only",
+        default=",".join(SECTIONS),
+        help=f"the sections to run, comma-separated, of {', '.join(SECTIONS)} (default: all)",
+    )
     args = parser.parse_args()
+    only = {part.strip() for part in args.only.split(",") if part.strip()}
+    if not only or only - set(SECTIONS):
+        parser.error(f"--only takes sections of {', '.join(SECTIONS)}, got {args.only!r}")
     if core.native() is None:
         raise SystemExit("the C core is not built (or GTSEARCH_PURE is set): nothing to compare")
     trees = QUICK if args.quick else TREES
@@ -394,10 +427,17 @@ def main() -> None:
     sys.setrecursionlimit(10_000)
     limit = Limit()
     try:
-        for b, d in trees:
-            tree, pure_tree, nested = measure_loads(b, d, args.repeat, load_rows)
-            measure_searches(b, d, tree, nested, limit, args.repeat, search_rows)
-            for which, t in (("C", tree), ("pure", pure_tree)):
+        for b, d in trees if only & {"load", "search", "memory"} else []:
+            if "load" in only:
+                tree, pure_tree, nested = measure_loads(b, d, args.repeat, load_rows)
+            else:
+                path = str(tree_file(b, d, "json"))
+                tree = load_tree(path)
+                pure_tree = on("pure", partial(load_tree, path))
+                nested = json.loads(Path(path).read_text())
+            if "search" in only:
+                measure_searches(b, d, tree, nested, limit, args.repeat, search_rows)
+            for which, t in (("C", tree), ("pure", pure_tree)) if "memory" in only else ():
                 per_node = tree_bytes(t) / t.n_nodes
                 mem_rows.append(
                     [
@@ -413,150 +453,177 @@ def main() -> None:
             gc.collect()
     finally:
         limit.close()
-    rep.say("## Loading (seconds; the file read from the page cache is included)")
-    rep.table(
-        ["tree", "format", "nodes", "C core", "pure core", "json.loads", "C / json", "target"],
-        load_rows,
-    )
-    rep.say(
-        "## Searching (ms; leaves per second of the C core in millions; time per leaf against "
-        "the limit's, a plain C alpha-beta over the same arrays)"
-    )
-    rep.table(
-        [
-            "tree",
-            "algorithm",
-            "leaves",
-            "C core ms",
-            "pure core ms",
-            "C M leaves/s",
-            "C / limit",
-            "pure / limit",
-            "against target",
-        ],
-        search_rows,
-    )
-
-    # memory of a whole `gtsearch eval`
-    big = (4, 11) if (4, 11) in trees else trees[0]
-    path = str(tree_file(*big, "json"))
-    rss_json, _ = peak_rss_mib(f"import json; json.load(open({path!r}))")
-    for which in CORES:
-        rss, wall = peak_rss_mib(
-            _GTSEARCH, ["eval", path, "--algo", "alphabeta", "--format", "json"], which
-        )
-        ratio = rss / rss_json
-        mem_rows.append(
-            [
-                f"b={big[0]} d={big[1]} JSON file, {which} core",
-                "peak RSS",
-                f"gtsearch eval {rss:.0f} MiB",
-                f"json.load {rss_json:.0f} MiB",
-                f"{ratio:.2f}x",
-                f"target ≤ 1.5x: {verdict(ratio <= 1.5)} (eval took {wall:.1f} s)",
-            ]
-        )
-    rep.say("## Memory")
-    rep.table(
-        ["tree", "nodes / what", "gtsearch", "baseline / target", "ratio", "target"], mem_rows
-    )
-
-    # whole processes
     cmd = gtsearch_cmd()
-    ttt = str(tictactoe_file())
     runs = 3 if args.quick else 5
-    t = walls(
-        {
-            "json.load": ([sys.executable, "-c", f"import json; json.load(open({ttt!r}))"], {}),
-            "C": ([*cmd, "eval", ttt, "--format", "json"], env_for("C")),
-            "pure": ([*cmd, "eval", ttt, "--format", "json"], env_for("pure")),
-        },
-        runs,
-    )
-    ttt_rows = [
-        ["python -c 'import json; json.load(open(F))'", f"{t['json.load']:.2f}", "1.00x", ""],
-        [
-            "gtsearch eval F (C core)",
-            f"{t['C']:.2f}",
-            f"{t['C'] / t['json.load']:.2f}x",
-            f"target ≤ 1.0x: {verdict(t['C'] <= t['json.load'])}",
-        ],
-        [
-            "gtsearch eval F (pure core)",
-            f"{t['pure']:.2f}",
-            f"{t['pure'] / t['json.load']:.2f}x",
-            "",
-        ],
-    ]
-    rep.say(
-        f"## The tic-tac-toe tree, named JSON ({os.path.getsize(ttt) / 1e6:.1f} MB), whole process"
-    )
-    rep.say(f"(median of {runs} runs, the three commands in turn)")
-    rep.say()
-    rep.table(["command", "seconds", "ratio", "against target"], ttt_rows)
+    if "load" in only:
+        rep.say("## Loading (seconds; the file read from the page cache is included)")
+        rep.table(
+            ["tree", "format", "nodes", "C core", "pure core", "json.loads", "C / json", "target"],
+            load_rows,
+        )
 
-    from gtsearch.research.experiment import Sweep, run_sweep
-
-    sweep = Sweep(branchings=(2, 3, 4), depths=tuple(range(2, 8)), trials=10)
-    inside = {
-        which: best_of(partial(on, which, partial(run_sweep, sweep)), 3)[0] for which in CORES
-    }
-    t = walls({which: ([*cmd, *EXPERIMENT], env_for(which)) for which in CORES}, runs)
-    rep.say("## `gtsearch experiment -b 2..4 -d 2..7 -n 10` (1,800 searches of 180 trees)")
-    rep.say(f"(whole process: median of {runs} runs, in turn; in this process: best of 3)")
-    rep.say()
-    rep.table(
-        ["", "C core s", "pure core s", "pure / C", "against target"],
-        [
+    if "search" in only:
+        rep.say(
+            "## Searching (ms; leaves per second of the C core in millions; time per leaf against "
+            "the limit's, a plain C alpha-beta over the same arrays)"
+        )
+        rep.table(
             [
-                "whole process",
-                f"{t['C']:.3f}",
-                f"{t['pure']:.3f}",
-                f"{t['pure'] / t['C']:.1f}x",
-                f"target ≥ 10x: {verdict(t['pure'] >= 10 * t['C'])}",
+                "tree",
+                "algorithm",
+                "leaves",
+                "C core ms",
+                "pure core ms",
+                "C M leaves/s",
+                "C / limit",
+                "pure / limit",
+                "against target",
+            ],
+            search_rows,
+        )
+
+    if "memory" in only:
+        # memory of a whole `gtsearch eval`
+        big = (4, 11) if (4, 11) in trees else trees[0]
+        path = str(tree_file(*big, "json"))
+        rss_json, _ = peak_rss_mib(f"import json; json.load(open({path!r}))")
+        for which in CORES:
+            rss, wall = peak_rss_mib(
+                _GTSEARCH, ["eval", path, "--algo", "alphabeta", "--format", "json"], which
+            )
+            ratio = rss / rss_json
+            mem_rows.append(
+                [
+                    f"b={big[0]} d={big[1]} JSON file, {which} core",
+                    "peak RSS",
+                    f"gtsearch eval {rss:.0f} MiB",
+                    f"json.load {rss_json:.0f} MiB",
+                    f"{ratio:.2f}x",
+                    f"target ≤ 1.5x: {verdict(ratio <= 1.5)} (eval took {wall:.1f} s)",
+                ]
+            )
+        rep.say("## Memory")
+        rep.table(
+            ["tree", "nodes / what", "gtsearch", "baseline / target", "ratio", "target"], mem_rows
+        )
+
+    if "eval" in only:
+        # whole processes
+        ttt = str(tictactoe_file())
+        t = walls(
+            {
+                "json.load": (
+                    [sys.executable, "-c", f"import json; json.load(open({ttt!r}))"],
+                    env_for("none"),
+                ),
+                "C": ([*cmd, "eval", ttt, "--format", "json"], env_for("C")),
+                "pure": ([*cmd, "eval", ttt, "--format", "json"], env_for("pure")),
+            },
+            runs,
+        )
+        ttt_rows = [
+            ["python -c 'import json; json.load(open(F))'", f"{t['json.load']:.2f}", "1.00x", ""],
+            [
+                "gtsearch eval F (C core)",
+                f"{t['C']:.2f}",
+                f"{t['C'] / t['json.load']:.2f}x",
+                f"target ≤ 1.0x: {verdict(t['C'] <= t['json.load'])}",
             ],
             [
-                "run_sweep() in this process",
-                f"{inside['C']:.3f}",
-                f"{inside['pure']:.3f}",
-                f"{inside['pure'] / inside['C']:.1f}x",
+                "gtsearch eval F (pure core)",
+                f"{t['pure']:.2f}",
+                f"{t['pure'] / t['json.load']:.2f}x",
                 "",
             ],
-        ],
-    )
+        ]
+        rep.say(
+            f"## The tic-tac-toe tree, named JSON ({os.path.getsize(ttt) / 1e6:.1f} MB), whole process"
+        )
+        rep.say(f"(median of {runs} runs, the three commands in turn)")
+        rep.say()
+        rep.table(["command", "seconds", "ratio", "against target"], ttt_rows)
 
-    # start-up
-    tiny = DATA / "tiny.json"
-    tiny.write_text("[[3,12,8],[2,4,6],[14,5,2]]\n")
-    eval_tiny = [*cmd, "eval", str(tiny), "--format", "json"]
-    subprocess.run(eval_tiny, check=True, stdout=subprocess.DEVNULL)  # warm the caches
-    t = walls(
-        {
-            "pass": ([sys.executable, "-c", "pass"], {}),
-            "C": (eval_tiny, env_for("C")),
-            "pure": (eval_tiny, env_for("pure")),
-        },
-        21,
-    )
-    rep.say("## Start-up (whole process, median of 21 runs, in turn)")
-    rep.table(
-        ["command", "seconds", "ratio to python -c pass", "against target"],
-        [
-            ["python -c pass", f"{t['pass']:.4f}", "1.00x", ""],
+    if "experiment" in only:
+        from gtsearch.research.experiment import Sweep, run_sweep
+
+        # the command's algorithms: every one that needs no bound and is not for chance nodes
+        algorithms = tuple(a.name for a in ALGORITHMS if not a.needs_bound and not a.chance)
+        sweep = Sweep(
+            branchings=(2, 3, 4), depths=tuple(range(2, 8)), trials=10, algorithms=algorithms
+        )
+        inside = {
+            which: best_of(partial(on, which, partial(run_sweep, sweep)), 3)[0] for which in CORES
+        }
+        t = walls({which: ([*cmd, *EXPERIMENT], env_for(which)) for which in CORES}, runs)
+        raw = walls(
+            {which: ([*cmd, *EXPERIMENT], env_for(which, cached=False)) for which in CORES}, runs
+        )
+        rep.say("## `gtsearch experiment -b 2..4 -d 2..7 -n 10` (1,800 searches of 180 trees)")
+        rep.say(
+            f"(whole process: median of {runs} runs, in turn, with the bytecode cached as when "
+            "installed, and without; in this process: best of 3)"
+        )
+        rep.say()
+        rep.table(
+            ["", "C core s", "pure core s", "pure / C", "against target"],
             [
-                "gtsearch eval tiny.json (9 leaves), pure core",
-                f"{t['pure']:.4f}",
-                f"{t['pure'] / t['pass']:.2f}x",
-                f"target ≤ 4x: {verdict(t['pure'] <= 4 * t['pass'])}",
+                [
+                    "whole process",
+                    f"{t['C']:.3f}",
+                    f"{t['pure']:.3f}",
+                    f"{t['pure'] / t['C']:.1f}x",
+                    f"target ≥ 10x: {verdict(t['pure'] >= 10 * t['C'])}",
+                ],
+                [
+                    "whole process, no bytecode cache (PYTHONDONTWRITEBYTECODE=1)",
+                    f"{raw['C']:.3f}",
+                    f"{raw['pure']:.3f}",
+                    f"{raw['pure'] / raw['C']:.1f}x",
+                    "",
+                ],
+                [
+                    "run_sweep() in this process",
+                    f"{inside['C']:.3f}",
+                    f"{inside['pure']:.3f}",
+                    f"{inside['pure'] / inside['C']:.1f}x",
+                    "",
+                ],
             ],
+        )
+
+    if "startup" in only:
+        # start-up
+        tiny = DATA / "tiny.json"
+        tiny.write_text("[[3,12,8],[2,4,6],[14,5,2]]\n")
+        eval_tiny = [*cmd, "eval", str(tiny), "--format", "json"]
+        subprocess.run(eval_tiny, check=True, stdout=subprocess.DEVNULL)  # warm the caches
+        t = walls(
+            {
+                "pass": ([sys.executable, "-c", "pass"], env_for("none")),
+                "C": (eval_tiny, env_for("C")),
+                "pure": (eval_tiny, env_for("pure")),
+            },
+            21,
+        )
+        rep.say("## Start-up (whole process, median of 21 runs, in turn)")
+        rep.table(
+            ["command", "seconds", "ratio to python -c pass", "against target"],
             [
-                "gtsearch eval tiny.json (9 leaves), C core",
-                f"{t['C']:.4f}",
-                f"{t['C'] / t['pass']:.2f}x",
-                f"target: no slower than the pure core (+5%): {verdict(t['C'] <= 1.05 * t['pure'])}",
+                ["python -c pass", f"{t['pass']:.4f}", "1.00x", ""],
+                [
+                    "gtsearch eval tiny.json (9 leaves), pure core",
+                    f"{t['pure']:.4f}",
+                    f"{t['pure'] / t['pass']:.2f}x",
+                    f"target ≤ 4x: {verdict(t['pure'] <= 4 * t['pass'])}",
+                ],
+                [
+                    "gtsearch eval tiny.json (9 leaves), C core",
+                    f"{t['C']:.4f}",
+                    f"{t['C'] / t['pass']:.2f}x",
+                    f"target: no slower than the pure core (+5%): {verdict(t['C'] <= 1.05 * t['pure'])}",
+                ],
             ],
-        ],
-    )
+        )
     if args.out:
         Path(args.out).write_text("\n".join(rep.lines) + "\n")
 

@@ -90,15 +90,27 @@ PyObject *nl_to_array(const NodeList *l) {
     return make_array("i", l->p32, l->len * sizeof(int32_t));
 }
 
-/* LSD radix sort of non-negative numbers, 11 bits a pass (a count table that stays in cache). */
-#define RADIX_BITS 11
+/* Sort non-negative numbers: insertion sort for a few, else an LSD radix sort, 11 bits a pass
+ * (a count table that stays in cache), or 8 for fewer than 4096 numbers (whose 2,049-entry
+ * table would cost more to clear than the numbers to count). */
 static int radix_sort(int64_t *a, size_t n) {
+    if (n <= 32) {
+        for (size_t i = 1; i < n; i++) {
+            int64_t x = a[i];
+            size_t j = i;
+            for (; j > 0 && a[j - 1] > x; j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
+        return 0;
+    }
     int64_t top = 0;
     for (size_t i = 0; i < n; i++)
         if (a[i] > top)
             top = a[i];
-    const size_t buckets = (size_t)1 << RADIX_BITS, mask = buckets - 1;
-    int64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    const int bits = n < 4096 ? 8 : 11;
+    const size_t buckets = (size_t)1 << bits, mask = buckets - 1;
+    int64_t *tmp = malloc(n * sizeof *tmp);
     size_t *count = malloc((buckets + 1) * sizeof *count);
     if (!tmp || !count) {
         free(tmp);
@@ -107,7 +119,7 @@ static int radix_sort(int64_t *a, size_t n) {
         return -1;
     }
     int64_t *src = a, *dst = tmp;
-    for (int shift = 0; shift < 63 && (top >> shift) > 0; shift += RADIX_BITS) {
+    for (int shift = 0; shift < 63 && (top >> shift) > 0; shift += bits) {
         memset(count, 0, (buckets + 1) * sizeof *count);
         for (size_t i = 0; i < n; i++)
             count[((uint64_t)src[i] >> shift & mask) + 1]++;
@@ -134,10 +146,33 @@ int nl_sorted_unique(const NodeList *l, int64_t **out, size_t *count) {
         return -1;
     }
     int sorted = 1;
+    int64_t top = 0;
     for (size_t i = 0; i < n; i++) {
         a[i] = nl_get(l, i);
         if (i && a[i] < a[i - 1])
             sorted = 0;
+        if (a[i] > top)
+            top = a[i];
+    }
+    size_t words = (size_t)top / 64 + 1;
+    if (!sorted && n > 32 && words <= 2 * n) {
+        /* the nodes are dense enough for a bit set, which sorts and drops repeats at once */
+        uint64_t *bits = calloc(words, sizeof *bits);
+        if (!bits) {
+            free(a);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++)
+            bits[(uint64_t)a[i] >> 6] |= (uint64_t)1 << (a[i] & 63);
+        size_t k = 0;
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t m = bits[w]; m; m &= m - 1)
+                a[k++] = (int64_t)(w * 64 + (size_t)ctz64(m));
+        free(bits);
+        *out = a;
+        *count = k;
+        return 0;
     }
     if (!sorted && radix_sort(a, n) < 0) {
         free(a);
@@ -172,7 +207,7 @@ int map_init(Map *m, size_t vsize) {
     m->vsize = vsize;
     /* keep the keys 8-byte aligned */
     m->ssize = sizeof(int64_t) + (vsize + 7) / 8 * 8;
-    return map_alloc(m, 10);
+    return map_alloc(m, 6); /* small: most searches are of small trees; it doubles as it fills */
 }
 
 void map_free(Map *m) {

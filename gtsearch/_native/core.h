@@ -45,6 +45,20 @@ static inline int IS_LEAF(const TreeView *t, node_t n) { return END(t, n) == n +
 int tree_open(TreeView *t, PyObject *end, PyObject *values, int root_max);
 void tree_close(TreeView *t);
 
+/* The index of the lowest set bit of x, which is not 0. */
+static inline int ctz64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
 /* -- growable lists of node numbers (4-byte while they fit, like gtsearch.tree.index_array) -- */
 typedef struct {
     int32_t *p32;

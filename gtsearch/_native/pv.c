@@ -379,12 +379,10 @@ int prover_proves(Prover *p, node_t n, int is_max) {
             size_t j = gallop(p->ev, hi, e, i); /* ev[i..j): the evaluated leaves below c */
             if (e == c + 1) {
                 ok = i < j && value_ok(p, c);
+            } else if (i == j) { /* no evaluated leaf below c: nothing to remember */
+                ok = 0;
             } else if ((kn = map_get(&p->known, c)) && *kn) {
                 ok = *kn == 2;
-            } else if (i == j) { /* no evaluated leaf below c */
-                ok = 0;
-                if (set_known(p, c, 0) < 0)
-                    goto fail;
             } else {
                 if (len == cap) {
                     size_t ncap = cap ? cap * 2 : 64;

@@ -12,57 +12,80 @@
 enum { LIVE = 0, SOLVED = 1 };
 
 /* -- OPEN's parked states ---------------------------------------------------------------------
- * Python keeps a heap of entries (-h, node, status, is_max, run), a dict of the parked states
- * by node and a sorted list of their nodes; purged or replaced states leave stale entries in
- * the heap, skipped when they come up.  Here each parked state has a slot; the heap holds the
- * slots of exactly the parked states (every removal takes the entry out at once, so the top is
- * always what Python's heap gives after skipping stale entries), and the slots are also listed
- * by node in blocks of sorted (node, slot) pairs for the interval purge of case 5. */
+ * Python keeps a heap of entries (-h, node, status, is_max, run), a dict `parked` of the
+ * parked states by node and a sorted list of their nodes; purged or replaced states leave
+ * stale entries in the heap, skipped when they reach the top (an entry is current while
+ * `parked` holds its node with its h and status).  Here the same: the heap holds 16-byte
+ * entries, -h as an integer of the same order and the node, status, is_max and run packed
+ * below it, so that one 128-bit comparison (two 64-bit ones where the compiler has no 128-bit
+ * integers) orders two entries as the tuples are ordered; it is 4-ary, so a sift goes half as
+ * deep as in a binary heap and a node's children lie side by side in 64 bytes.  `parked` is a hash map (linear probing) from node to (h, status, weight, the record
+ * of the node's parent), and the parked nodes are also a bit set with a summary level per 64
+ * words: a node's subtree is the interval [n, end[n]) of preorder, so the purge of case 5
+ * walks the set bits of one interval. */
+#if defined(__SIZEOF_INT128__)
+typedef unsigned __int128 Rank;
+static inline Rank make_rank(uint64_t hi, uint64_t lo) { return (Rank)hi << 64 | lo; }
+static inline int rank_less(Rank a, Rank b) { return a < b; }
+#else /* a compiler without 128-bit integers (MSVC): the two halves in turn */
 typedef struct {
-    double negh;
+    uint64_t hi, lo;
+} Rank;
+static inline Rank make_rank(uint64_t hi, uint64_t lo) {
+    Rank r = {hi, lo};
+    return r;
+}
+static inline int rank_less(Rank a, Rank b) { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo); }
+#endif
+
+typedef struct {
     uint64_t key; /* node, status, is_max, run, in that order of significance */
-    size_t slot;
+    uint64_t negh; /* -h, as an unsigned integer of the same order */
 } HeapItem;
 
 static inline uint64_t pack(int64_t n, int status, int is_max, int run) {
     return (uint64_t)n << 3 | (uint64_t)status << 2 | (uint64_t)is_max << 1 | (uint64_t)run;
 }
 
-/* the Python tuples' order: (-h, node, status, is_max, run) */
-static inline int item_less(const HeapItem *x, const HeapItem *y) {
-    if (x->negh != y->negh)
-        return x->negh < y->negh;
-    return x->key < y->key;
+/* x as an unsigned integer of the same order (-0.0 and 0.0 the same, as they compare equal) */
+static inline uint64_t ordered(double x) {
+    uint64_t b;
+    x += 0.0; /* -0.0 becomes 0.0 */
+    memcpy(&b, &x, sizeof b);
+    return b >> 63 ? ~b : b | (uint64_t)1 << 63;
 }
 
+static inline double unordered(uint64_t b) {
+    b = b >> 63 ? b & ~((uint64_t)1 << 63) : ~b;
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/* the Python tuples' order: (-h, node, status, is_max, run) */
+static inline Rank rank(const HeapItem *x) { return make_rank(x->negh, x->key); }
+
 typedef struct {
-    int64_t n, weight, prec; /* prec: the record of the node's parent */
-    double h;
+    int64_t key;   /* node + 1; 0: empty */
+    uint64_t negh; /* as in the heap */
+    int64_t weight, prec; /* prec: the record of the node's parent */
     int status;
-    size_t hpos; /* where the slot is in the heap */
-} Slot;
+} PEnt;
 
-typedef struct {
-    int64_t n;
-    size_t slot;
-} Ref;
-
-#define PARK_BLOCK 64
-
-typedef struct {
-    int len;
-    Ref e[PARK_BLOCK];
-} Block;
+#define BT_LEVELS 12 /* 64**11 > 2**63 */
+#define ARITY 4
 
 typedef struct {
     HeapItem *heap;
     size_t hlen, hcap;
-    Slot *slots;
-    size_t nslots, capslots;
-    size_t *free;
-    size_t nfree, capfree;
-    Block **b;
-    size_t blen, bcap;
+    PEnt *map; /* Python's `parked` */
+    size_t mcap, mlen;
+    int mbits;
+    size_t top_at;             /* where top() found the top entry's node in the map */
+    int top_ok;                /* the top entry is current and top_at is its place */
+    uint64_t *bits[BT_LEVELS]; /* level 0: a bit per node; level l+1: a bit per word of l */
+    size_t words[BT_LEVELS];
+    int levels;
 } Open;
 
 /* a parked state taken out of OPEN */
@@ -74,11 +97,9 @@ typedef struct {
 
 static void open_free(Open *o) {
     free(o->heap);
-    free(o->slots);
-    free(o->free);
-    for (size_t i = 0; i < o->blen; i++)
-        free(o->b[i]);
-    free(o->b);
+    free(o->map);
+    for (int l = 0; l < o->levels; l++)
+        free(o->bits[l]);
     memset(o, 0, sizeof *o);
 }
 
@@ -94,276 +115,279 @@ static int grow_array(void **p, size_t *cap, size_t item) {
     return 0;
 }
 
-static inline void heap_set(Open *o, size_t i, HeapItem it) {
-    o->heap[i] = it;
-    o->slots[it.slot].hpos = i;
-}
-
-static void sift_up(Open *o, size_t i) {
-    HeapItem it = o->heap[i];
-    while (i > 0) {
-        size_t up = (i - 1) / 2;
-        if (!item_less(&it, &o->heap[up]))
-            break;
-        heap_set(o, i, o->heap[up]);
-        i = up;
-    }
-    heap_set(o, i, it);
-}
-
-static void sift_down(Open *o, size_t i) {
-    HeapItem it = o->heap[i];
-    size_t n = o->hlen;
-    for (;;) {
-        size_t l = 2 * i + 1;
-        if (l >= n)
-            break;
-        size_t r = l + 1, kid = (r < n && item_less(&o->heap[r], &o->heap[l])) ? r : l;
-        if (!item_less(&o->heap[kid], &it))
-            break;
-        heap_set(o, i, o->heap[kid]);
-        i = kid;
-    }
-    heap_set(o, i, it);
-}
-
-static void heap_remove(Open *o, size_t i) {
-    HeapItem last = o->heap[--o->hlen];
-    if (i == o->hlen)
-        return;
-    heap_set(o, i, last);
-    if (i > 0 && item_less(&o->heap[i], &o->heap[(i - 1) / 2]))
-        sift_up(o, i);
-    else
-        sift_down(o, i);
-}
-
-/* where node n is, or would go, among the refs: block *bi (may be o->blen), position *j */
-static void locate(const Open *o, int64_t n, size_t *bi, int *j) {
-    size_t lo = 0, hi = o->blen;
-    while (lo < hi) { /* the first block whose last node is >= n */
-        size_t mid = (lo + hi) / 2;
-        const Block *B = o->b[mid];
-        if (B->e[B->len - 1].n < n)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *bi = lo;
-    *j = 0;
-    if (lo == o->blen)
-        return;
-    const Block *B = o->b[lo];
-    int a = 0, z = B->len;
-    while (a < z) {
-        int mid = (a + z) / 2;
-        if (B->e[mid].n < n)
-            a = mid + 1;
-        else
-            z = mid;
-    }
-    *j = a;
-}
-
-static int insert_block(Open *o, size_t at) {
-    if (o->blen == o->bcap && grow_array((void **)&o->b, &o->bcap, sizeof *o->b) < 0)
-        return -1;
-    Block *B = malloc(sizeof *B);
-    if (!B) {
+static int open_init(Open *o, node_t size) {
+    size_t n = (size_t)size;
+    do {
+        size_t w = (n + 63) / 64;
+        o->bits[o->levels] = calloc(w, sizeof(uint64_t));
+        if (!o->bits[o->levels]) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        o->words[o->levels++] = w;
+        n = w;
+    } while (n > 1);
+    o->mbits = 6;
+    o->mcap = (size_t)1 << o->mbits;
+    o->map = calloc(o->mcap, sizeof *o->map);
+    if (!o->map) {
         PyErr_NoMemory();
         return -1;
     }
-    B->len = 0;
-    memmove(&o->b[at + 1], &o->b[at], (o->blen - at) * sizeof *o->b);
-    o->b[at] = B;
-    o->blen++;
     return 0;
 }
 
-static void remove_block(Open *o, size_t at) {
-    free(o->b[at]);
-    memmove(&o->b[at], &o->b[at + 1], (o->blen - at - 1) * sizeof *o->b);
-    o->blen--;
+/* -- the bit set of parked nodes */
+static inline void bt_set(Open *o, int64_t n) {
+    size_t i = (size_t)n;
+    for (int l = 0; l < o->levels; l++) {
+        uint64_t *w = &o->bits[l][i >> 6], was = *w;
+        *w = was | (uint64_t)1 << (i & 63);
+        if (was)
+            return;
+        i >>= 6;
+    }
 }
 
-static void free_slot(Open *o, size_t s) { o->free[o->nfree++] = s; }
-
-/* list slot s under node n, at the place locate() found for n */
-static int ref_insert(Open *o, int64_t n, size_t s, size_t bi, int j) {
-    if (o->blen == 0) {
-        if (insert_block(o, 0) < 0)
-            return -1;
-        bi = 0;
-        j = 0;
-    } else if (bi == o->blen) { /* after every node: at the end of the last block */
-        bi = o->blen - 1;
-        j = o->b[bi]->len;
+static inline void bt_clear(Open *o, int64_t n) {
+    size_t i = (size_t)n;
+    for (int l = 0; l < o->levels; l++) {
+        uint64_t *w = &o->bits[l][i >> 6];
+        *w &= ~((uint64_t)1 << (i & 63));
+        if (*w)
+            return;
+        i >>= 6;
     }
-    Block *B = o->b[bi];
-    if (B->len == PARK_BLOCK) { /* split the full block in two */
-        if (insert_block(o, bi + 1) < 0)
+}
+
+/* the least parked node >= x, or -1 */
+static int64_t bt_next(const Open *o, int64_t x) {
+    size_t i = (size_t)x;
+    int l = 0;
+    for (;;) {
+        size_t w = i >> 6;
+        if (w >= o->words[l])
             return -1;
-        Block *C = o->b[bi + 1];
-        int half = PARK_BLOCK / 2;
-        memcpy(C->e, &B->e[half], (size_t)(PARK_BLOCK - half) * sizeof *B->e);
-        C->len = PARK_BLOCK - half;
-        B->len = half;
-        if (j > half) {
-            B = C;
-            j -= half;
+        uint64_t m = o->bits[l][w] & (~(uint64_t)0 << (i & 63));
+        if (m) {
+            i = (w << 6) + (size_t)ctz64(m);
+            break;
+        }
+        if (++l == o->levels)
+            return -1;
+        i = w + 1;
+    }
+    while (l > 0) {
+        l--;
+        i = (i << 6) + (size_t)ctz64(o->bits[l][i]);
+    }
+    return (int64_t)i;
+}
+
+/* -- `parked` */
+static inline size_t m_home(const Open *o, int64_t n) {
+    return (size_t)(((uint64_t)n * 0x9E3779B97F4A7C15ull) >> (64 - o->mbits));
+}
+
+/* where n is, or the empty place where it would go */
+static inline size_t m_find(const Open *o, int64_t n) {
+    size_t mask = o->mcap - 1, i = m_home(o, n);
+    while (o->map[i].key && o->map[i].key != n + 1)
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* n's entry, made (and n put in the bit set) when n is not parked yet; NULL on MemoryError */
+static PEnt *m_put(Open *o, int64_t n) {
+    o->top_ok = 0;
+    size_t i = m_find(o, n);
+    if (o->map[i].key)
+        return &o->map[i];
+    if (2 * (o->mlen + 1) > o->mcap) {
+        size_t oldcap = o->mcap;
+        PEnt *old = o->map, *map = calloc(2 * oldcap, sizeof *map);
+        if (!map) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        o->map = map;
+        o->mcap = 2 * oldcap;
+        o->mbits++;
+        for (size_t k = 0; k < oldcap; k++)
+            if (old[k].key)
+                o->map[m_find(o, old[k].key - 1)] = old[k];
+        free(old);
+        i = m_find(o, n);
+    }
+    o->mlen++;
+    o->map[i].key = n + 1;
+    bt_set(o, n);
+    return &o->map[i];
+}
+
+/* unpark the node at map place i: backward-shift deletion keeps every probe run unbroken */
+static void m_del(Open *o, size_t i) {
+    size_t mask = o->mcap - 1, j = i;
+    o->top_ok = 0;
+    bt_clear(o, o->map[i].key - 1);
+    for (;;) {
+        j = (j + 1) & mask;
+        if (!o->map[j].key)
+            break;
+        size_t home = m_home(o, o->map[j].key - 1);
+        /* the entry at j may move to i when its home is not within (i, j] */
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            o->map[i] = o->map[j];
+            i = j;
         }
     }
-    memmove(&B->e[j + 1], &B->e[j], (size_t)(B->len - j) * sizeof *B->e);
-    B->e[j].n = n;
-    B->e[j].slot = s;
-    B->len++;
-    return 0;
+    o->map[i].key = 0;
+    o->mlen--;
 }
 
-/* unlist node n (listed) */
-static void ref_remove(Open *o, int64_t n) {
-    size_t bi;
-    int j;
-    locate(o, n, &bi, &j);
-    Block *B = o->b[bi];
-    memmove(&B->e[j], &B->e[j + 1], (size_t)(B->len - j - 1) * sizeof *B->e);
-    if (--B->len == 0)
-        remove_block(o, bi);
+/* -- the heap */
+static void sift_up(Open *o, size_t i) {
+    HeapItem it = o->heap[i];
+    Rank r = rank(&it);
+    while (i > 0) {
+        size_t up = (i - 1) / ARITY;
+        if (!rank_less(r, rank(&o->heap[up])))
+            break;
+        o->heap[i] = o->heap[up];
+        i = up;
+    }
+    o->heap[i] = it;
+}
+
+/* Floyd's way: the hole at i goes down to a leaf by the better child (no comparison with the
+ * entry placed, which mostly belongs near the bottom), then the entry rises from there. */
+static void sift_down(Open *o, size_t i) {
+    HeapItem it = o->heap[i];
+    size_t n = o->hlen, hole = i;
+    for (;;) {
+        size_t first = ARITY * hole + 1;
+        if (first >= n)
+            break;
+        size_t kid = first;
+        Rank best = rank(&o->heap[first]);
+        size_t last = first + ARITY <= n ? first + ARITY : n;
+        for (size_t k = first + 1; k < last; k++) {
+            Rank rk = rank(&o->heap[k]);
+            int better = rank_less(rk, best);
+            kid = better ? k : kid;
+            best = better ? rk : best;
+        }
+        o->heap[hole] = o->heap[kid];
+        hole = kid;
+    }
+    Rank r = rank(&it);
+    while (hole > i) {
+        size_t up = (hole - 1) / ARITY;
+        if (!rank_less(r, rank(&o->heap[up])))
+            break;
+        o->heap[hole] = o->heap[up];
+        hole = up;
+    }
+    o->heap[hole] = it;
+}
+
+static void heap_pop(Open *o) {
+    o->top_ok = 0;
+    HeapItem last = o->heap[--o->hlen];
+    if (o->hlen) {
+        o->heap[0] = last;
+        sift_down(o, 0);
+    }
 }
 
 /* Python's `parked[n] = (h, status, weight)` with its heappush: park a state */
 static int park(Open *o, int64_t n, double h, int status, int64_t weight, int64_t prec, int is_max,
                 int run) {
-    size_t bi;
-    int j;
-    locate(o, n, &bi, &j);
-    HeapItem it = {-h, pack(n, status, is_max, run), 0};
-    if (bi < o->blen && o->b[bi]->e[j].n == n) { /* n is parked already: its state changes */
-        size_t s = o->b[bi]->e[j].slot;
-        Slot *sl = &o->slots[s];
-        sl->h = h;
-        sl->status = status;
-        sl->weight = weight;
-        sl->prec = prec;
-        it.slot = s;
-        heap_set(o, sl->hpos, it);
-        sift_up(o, sl->hpos);
-        sift_down(o, o->slots[s].hpos);
-        return 0;
-    }
-    size_t s;
-    if (o->nfree) {
-        s = o->free[--o->nfree];
-    } else {
-        if (o->nslots == o->capslots &&
-            grow_array((void **)&o->slots, &o->capslots, sizeof *o->slots) < 0)
-            return -1;
-        s = o->nslots++;
-        /* room to give the slot back later */
-        if (o->capfree < o->capslots) {
-            size_t *f = realloc(o->free, o->capslots * sizeof *f);
-            if (!f) {
-                PyErr_NoMemory();
-                return -1;
-            }
-            o->free = f;
-            o->capfree = o->capslots;
-        }
-    }
-    Slot *sl = &o->slots[s];
-    sl->n = n;
-    sl->h = h;
-    sl->status = status;
-    sl->weight = weight;
-    sl->prec = prec;
-    if (ref_insert(o, n, s, bi, j) < 0)
+    PEnt *e = m_put(o, n);
+    if (!e)
         return -1;
-    /* the heap entry */
+    o->top_ok = 0;
+    HeapItem it = {pack(n, status, is_max, run), ordered(-h)};
+    e->negh = it.negh;
+    e->status = status;
+    e->weight = weight;
+    e->prec = prec;
     if (o->hlen == o->hcap && grow_array((void **)&o->heap, &o->hcap, sizeof *o->heap) < 0)
         return -1;
-    it.slot = s;
-    o->heap[o->hlen] = it;
-    o->slots[s].hpos = o->hlen++;
+    o->heap[o->hlen++] = it;
     sift_up(o, o->hlen - 1);
     return 0;
 }
 
-/* the best parked state (Python's valid heap top), or NULL */
-static inline const HeapItem *top(const Open *o) { return o->hlen ? &o->heap[0] : NULL; }
+/* The best parked state (Python's heap top after skipping stale entries), or NULL; its node's
+ * place in the map is left in o->top_at for pop_top() and park_and_pop(). */
+static inline const HeapItem *top(Open *o) {
+    if (o->top_ok)
+        return &o->heap[0];
+    while (o->hlen) {
+        const HeapItem *it = &o->heap[0];
+        size_t i = m_find(o, (int64_t)(it->key >> 3));
+        const PEnt *e = &o->map[i];
+        if (e->key && e->negh == it->negh && e->status == (int)(it->key >> 2 & 1)) {
+            o->top_at = i;
+            o->top_ok = 1;
+            return it;
+        }
+        heap_pop(o); /* purged, or taken already */
+    }
+    return NULL;
+}
 
-/* Take the best parked state out of OPEN (heappop and parked.pop). */
-static Parked pop_top(Open *o) {
-    HeapItem it = o->heap[0];
-    Slot sl = o->slots[it.slot];
-    heap_remove(o, 0);
-    ref_remove(o, sl.n);
-    free_slot(o, it.slot);
-    Parked p = {sl.n, sl.weight, sl.prec, sl.h, sl.status, (int)(it.key >> 1 & 1),
-                (int)(it.key & 1)};
+/* the state of the top entry, which top() found current */
+static inline Parked parked_of(const Open *o) {
+    const HeapItem *it = &o->heap[0];
+    const PEnt *e = &o->map[o->top_at];
+    Parked p = {(int64_t)(it->key >> 3),  e->weight, e->prec, -unordered(it->negh),
+                (int)(it->key >> 2 & 1), (int)(it->key >> 1 & 1), (int)(it->key & 1)};
     return p;
 }
 
-/* Park (n, ...) and take the best parked state, which is better than it (Python's heappush
- * then heappop): the best state's slot and heap entry are reused for the new one. */
+/* Take the best parked state out of OPEN (heappop and parked.pop), just after top() found it. */
+static Parked pop_top(Open *o) {
+    Parked p = parked_of(o);
+    m_del(o, o->top_at);
+    heap_pop(o);
+    return p;
+}
+
+/* Park (n, ...) and take the best parked state, which top() just found better than it
+ * (Python's heappush then heappop): the best state's heap entry is reused for the new one. */
 static int park_and_pop(Open *o, int64_t n, double h, int status, int64_t weight, int64_t prec,
                         int is_max, Parked *got) {
-    size_t bi;
-    int j;
-    locate(o, n, &bi, &j);
-    if (bi < o->blen && o->b[bi]->e[j].n == n) { /* n is parked already: the general way */
+    if (o->map[m_find(o, n)].key) { /* n is parked already: the general way */
         if (park(o, n, h, status, weight, prec, is_max, 0) < 0)
             return -1;
+        top(o);
         *got = pop_top(o);
         return 0;
     }
-    HeapItem it = o->heap[0];
-    size_t s = it.slot;
-    Slot *sl = &o->slots[s];
-    Parked p = {sl->n, sl->weight, sl->prec, sl->h, sl->status, (int)(it.key >> 1 & 1),
-                (int)(it.key & 1)};
-    *got = p;
-    ref_remove(o, p.n);
-    sl->n = n;
-    sl->h = h;
-    sl->status = status;
-    sl->weight = weight;
-    sl->prec = prec;
-    locate(o, n, &bi, &j);
-    if (ref_insert(o, n, s, bi, j) < 0)
+    *got = parked_of(o);
+    m_del(o, o->top_at);
+    PEnt *e = m_put(o, n);
+    if (!e)
         return -1;
-    it.negh = -h;
-    it.key = pack(n, status, is_max, 0);
-    heap_set(o, 0, it);
+    HeapItem it = {pack(n, status, is_max, 0), ordered(-h)};
+    e->negh = it.negh;
+    e->status = status;
+    e->weight = weight;
+    e->prec = prec;
+    o->heap[0] = it;
     sift_down(o, 0);
     return 0;
 }
 
 /* Remove every parked state of a node in [lo, hi) (below a node); the sum of their weights. */
 static int64_t purge(Open *o, int64_t lo, int64_t hi) {
-    size_t bi;
-    int j;
     int64_t sum = 0;
-    locate(o, lo, &bi, &j);
-    while (bi < o->blen) {
-        Block *B = o->b[bi];
-        int k = j;
-        while (k < B->len && B->e[k].n < hi) {
-            size_t s = B->e[k].slot;
-            sum += o->slots[s].weight;
-            heap_remove(o, o->slots[s].hpos);
-            free_slot(o, s);
-            k++;
-        }
-        int reached_end = k == B->len;
-        memmove(&B->e[j], &B->e[k], (size_t)(B->len - k) * sizeof *B->e);
-        B->len -= k - j;
-        if (!reached_end)
-            break;
-        if (B->len == 0)
-            remove_block(o, bi);
-        else
-            bi++;
-        j = 0;
+    for (int64_t x = bt_next(o, lo); x >= 0 && x < hi; x = bt_next(o, x + 1)) {
+        size_t i = m_find(o, x);
+        sum += o->map[i].weight;
+        m_del(o, i);
     }
     return sum;
 }
@@ -512,7 +536,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
                 node_t top_n = -1;
                 const HeapItem *best = top(open);
                 if (best) {
-                    top_h = -best->negh;
+                    top_h = -unordered(best->negh);
                     top_n = (node_t)(best->key >> 3);
                 }
                 for (;;) {
@@ -544,7 +568,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
             }
             /* h went down (case 2, or case 3 over leaves): is a parked state now ahead? */
             const HeapItem *best = top(open);
-            if (best && (best->negh < -h || (best->negh == -h && (node_t)(best->key >> 3) < n))) {
+            if (best && rank_less(rank(best), make_rank(ordered(-h), (uint64_t)n << 3))) {
                 Parked got;
                 if (park_and_pop(open, n, h, status, weight, prec, is_max, &got) < 0)
                     return -1;
@@ -689,7 +713,8 @@ PyObject *gt_sss(PyObject *self, PyObject *args) {
     int64_t generated, open_max;
     int64_t *line = NULL;
     size_t line_len = 0;
-    if (sss_core(&t, &leaves, &tk, &S, h0, mirror, &h, &generated, &open_max) == 0) {
+    if (open_init(&S.open, t.size) == 0 &&
+        sss_core(&t, &leaves, &tk, &S, h0, mirror, &h, &generated, &open_max) == 0) {
         /* the search is done: OPEN goes before the PV is worked out */
         open_free(&S.open);
         free(S.recs.p);

@@ -23,7 +23,6 @@ does not depend on the order of the records.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -39,6 +38,11 @@ from ..errors import CheckFailed, GtsearchError, UsageError, os_reason
 from ..numbers import Number
 from ..sources.uniform import ORDERS, check_params, leaf_count, levels, uniform_tree
 from ..tree import DEFAULT_MAX_NODES
+
+try:  # hashlib's own BLAKE2b, without hashlib, whose import loads OpenSSL (a few ms of start-up)
+    from _blake2 import blake2b
+except ImportError:  # a Python built without it: hashlib has another
+    from hashlib import blake2b
 
 #: the algorithm whose first guess ``Sweep.guess`` sets
 GUESS_ALGORITHM = "mtdf"
@@ -197,7 +201,7 @@ def tree_seed(seed: int, b: int, d: int, trial: int, chance: int = 0) -> int:
     process, independent of the rest of the grid.
     """
     text = f"gtsearch-experiment {seed} {b} {d} {trial}" + (f" chance {chance}" if chance else "")
-    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    digest = blake2b(text.encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
 
