@@ -1,6 +1,29 @@
 """gtsearch.sources: trees that come from parameters rather than files.
 
-Owns the seeded tree generators: :mod:`.uniform` builds or streams the
-uniform trees of ``gtsearch gen`` and ``gtsearch experiment``.  Imports only
-the ground modules (tree, numbers, errors, core: the compiled generator).
+Owns the source specs and the seeded tree models: :func:`open_source` turns
+a source spec (``random:b=3,d=4,seed=1``) into a tree that is expanded as a
+search reaches it (:mod:`.randomtree`, on top of the SplitMix64 numbers of
+:mod:`.splitmix`); :mod:`.uniform` streams the same trees to files for
+``gtsearch gen`` and builds them in memory.  Imports only the ground modules
+(tree, numbers, errors, core).  docs/sources.md defines every model exactly.
 """
+
+from __future__ import annotations
+
+from ..tree import DEFAULT_MAX_NODES, Tree
+
+#: the prefixes that make a FILE argument a source (``./random:x`` is a file)
+PREFIXES = ("random:",)
+
+
+def is_source(text: str) -> bool:
+    """Whether a FILE argument names a source rather than a file."""
+    return text.startswith(PREFIXES)
+
+
+def open_source(text: str, *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+    """The tree a source spec names, expanded lazily; ``max_nodes`` bounds the nodes visited."""
+    from .randomtree import LazyTree, parse_random
+
+    spec = parse_random(text[len("random:") :])
+    return LazyTree(spec, max_nodes=max_nodes, source=text)
