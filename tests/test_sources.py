@@ -222,3 +222,48 @@ def test_every_command_takes_a_source(tmp_path: Any) -> None:
     assert is_source("random:b=1") and not is_source("./random:b=1")
     r = runner.invoke(cli, ["show", "random:b=10,d=6", "--max-nodes", "1000"])
     assert r.exit_code == 2 and "more than --max-nodes 1,000" in r.output
+
+
+# -- experiment on sources ----------------------------------------------------------------------
+def test_experiment_searches_sources_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records name their tree's source; a lazily searched tree gives what the built one gives."""
+    import gtsearch.research.experiment as ex
+
+    sweep = ex.Sweep(
+        branchings=(3,), depths=(3,), trials=2, seed=4, model="binary", p=0.3, order="strong:0.6"
+    )
+    whole = ex.run_sweep(sweep)
+    monkeypatch.setattr(ex, "WHOLE_MAX_NODES", 0)
+    assert ex.run_sweep(sweep) == whole
+    r = whole[0]
+    assert r["model"] == "binary" and r["p"] == 0.3
+    assert (
+        r["source"] == f"random:b=3,d=3,seed={r['tree_seed']},model=binary,order=strong:0.6,p=0.3"
+    )
+    tree = open_source(r["source"])
+    assert search(tree, r["algorithm"]).leaves == r["leaves"]
+
+
+def test_experiment_options() -> None:
+    runner = CliRunner()
+    r = runner.invoke(
+        cli,
+        [
+            "experiment",
+            "-b",
+            "3",
+            "-d",
+            "2",
+            "-n",
+            "2",
+            "--model",
+            "permutation",
+            "--format",
+            "csv",
+        ],
+    )
+    assert r.exit_code == 0 and r.output.startswith("b,d,algorithm")
+    r = runner.invoke(cli, ["experiment", "-b", "3", "-d", "2", "--p", "0.2"])
+    assert r.exit_code == 2 and "--p applies to --model binary only" in r.output
+    r = runner.invoke(cli, ["experiment", "-b", "3", "-d", "2", "--order", "sideways"])
+    assert r.exit_code == 2 and "--order must be one of" in r.output

@@ -37,7 +37,8 @@ from ..algorithms import ALGORITHMS, Algorithm, find_algorithm, plan, run
 from ..algorithms.params import Params
 from ..errors import CheckFailed, GtsearchError, UsageError, os_reason
 from ..numbers import Number
-from ..sources.uniform import ORDERS, check_params, leaf_count, levels, uniform_tree
+from ..sources.randomtree import LazyTree, RandomSpec, materialize
+from ..sources.uniform import ORDERS, check_params, leaf_count
 from ..tree import DEFAULT_MAX_NODES
 
 #: the algorithm whose first guess ``Sweep.guess`` sets
@@ -53,6 +54,9 @@ RECORD_KEYS = (
     "order",
     "lo",
     "hi",
+    "model",
+    "p",
+    "source",
     "algorithm",
     "params",
     "value",
@@ -65,7 +69,12 @@ RECORD_KEYS = (
     "passes",
 )
 #: the keys that say which sweep a record belongs to (equal across shards)
-SWEEP_KEYS = ("seed", "order", "lo", "hi")
+SWEEP_KEYS = ("seed", "order", "lo", "hi", "model", "p")
+#: keys that records written before sources existed lack: their values then
+OLD_DEFAULTS: dict[str, Any] = {"model": "iid", "p": None, "source": None}
+#: trees of at most this many nodes are built whole (the compiled core then searches
+#: them); larger ones are searched lazily, at the cost of the nodes the algorithms visit
+WHOLE_MAX_NODES = 20_000
 
 #: one summary row per (b, d, algorithm), key by key
 SUMMARY_KEYS = (
@@ -136,6 +145,9 @@ class Sweep:
     guess: Number | None = None
     #: outcomes per chance node: regular *-minimax trees (0: trees without chance nodes)
     chance: int = 0
+    #: the leaf model of the trees (docs/sources.md) and its p (model binary)
+    model: str = "iid"
+    p: float = 0.5
 
     def check(self, max_nodes: int = DEFAULT_MAX_NODES) -> None:
         """Refuse a sweep that cannot run, before any tree is built."""
@@ -146,15 +158,9 @@ class Sweep:
         for b in self.branchings:
             for d in self.depths:
                 check_params(b, d, self.lo, self.hi, self.order, self.chance)
-        b, d = max(self.branchings), max(self.depths)
-        nodes, width = 1, 1
-        for k in levels(b, d, self.chance)[:-1]:
-            width *= k
-            nodes += width
-        if nodes > max_nodes:
-            raise UsageError(
-                f"b={b} d={d} makes trees of {nodes:,} nodes, more than --max-nodes {max_nodes:,}"
-            )
+                self.spec(b, d, 0)
+        if max_nodes < 1:
+            raise UsageError(f"--max-nodes must be 1 or more, got {max_nodes}")
         for name in self.algorithms:
             algo = find_algorithm(name)
             if algo.needs_bound:
@@ -171,6 +177,20 @@ class Sweep:
                 f"--guess is MTD(f)'s first guess, but {GUESS_ALGORITHM} is not "
                 "among the algorithms"
             )
+
+    def spec(self, b: int, d: int, seed: int) -> RandomSpec:
+        """The source of one cell's tree (checked)."""
+        return RandomSpec(
+            b,
+            d,
+            seed=seed,
+            model=self.model,
+            lo=self.lo,
+            hi=self.hi,
+            order=self.order,
+            p=self.p,
+            chance=self.chance,
+        )
 
     def planned(self) -> list[tuple[Algorithm, Params]]:
         """The algorithms with their parameters (MTD(f)'s guess), checked once for every tree."""
@@ -250,14 +270,22 @@ def run_cell(sweep: Sweep, b: int, d: int, trial: int) -> list[dict[str, Any]]:
 
 
 def _run_cell(
-    sweep: Sweep, planned: list[tuple[Algorithm, Params]], b: int, d: int, trial: int
+    sweep: Sweep,
+    planned: list[tuple[Algorithm, Params]],
+    b: int,
+    d: int,
+    trial: int,
+    max_nodes: int = DEFAULT_MAX_NODES,
 ) -> list[dict[str, Any]]:
     seed = tree_seed(sweep.seed, b, d, trial, sweep.chance)
-    tree = uniform_tree(
-        b, d, seed=seed, lo=sweep.lo, hi=sweep.hi, order=sweep.order, chance=sweep.chance
-    )
+    spec = sweep.spec(b, d, seed)
+    source = spec.text()
+    small = len(LazyTree(spec).end) <= min(WHOLE_MAX_NODES, max_nodes)
+    whole = materialize(LazyTree(spec)) if small else None
     records = []
     for algo, params in planned:
+        # a fresh lazy tree per search: --max-nodes bounds the nodes each one visits
+        tree = whole if whole is not None else LazyTree(spec, max_nodes=max_nodes)
         r = run(tree, algo, params)
         records.append(
             {
@@ -270,6 +298,9 @@ def _run_cell(
                 "order": sweep.order,
                 "lo": sweep.lo,
                 "hi": sweep.hi,
+                "model": sweep.model,
+                "p": sweep.p if sweep.model == "binary" else None,
+                "source": source,
                 "algorithm": r.algorithm,
                 "params": params or None,
                 "value": r.extra.get("value_exact", r.value),
@@ -298,8 +329,9 @@ def check_agreement(records: Sequence[dict[str, Any]]) -> None:
         )
 
 
-def _run_cell_packed(job: tuple[Sweep, int, int, int]) -> list[dict[str, Any]]:
-    return run_cell(*job)
+def _run_cell_packed(job: tuple[Sweep, int, int, int, int]) -> list[dict[str, Any]]:
+    sweep, b, d, t, max_nodes = job
+    return _run_cell(sweep, sweep.planned(), b, d, t, max_nodes)
 
 
 def run_sweep(
@@ -322,11 +354,11 @@ def iter_sweep(
     if jobs < 0:
         raise UsageError(f"--jobs must be 0 (every core) or more, got {jobs}")
     workers = (os.cpu_count() or 1) if jobs == 0 else jobs
-    cells = [(sweep, b, d, t) for b, d, t in shard_cells(sweep.cells(), *shard)]
+    cells = [(sweep, b, d, t, max_nodes) for b, d, t in shard_cells(sweep.cells(), *shard)]
     if workers <= 1 or len(cells) <= 1:
         planned = sweep.planned()
-        for _, b, d, t in cells:
-            yield _run_cell(sweep, planned, b, d, t)
+        for _, b, d, t, _limit in cells:
+            yield _run_cell(sweep, planned, b, d, t, max_nodes)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -375,6 +407,8 @@ def read_records(path: str) -> list[dict[str, Any]]:
                 f"{path}:{number}: not a JSON line ({e}); --merge reads the "
                 "JSON lines of 'experiment -o FILE.jsonl'"
             ) from None
+        if isinstance(rec, dict):
+            rec = {k: rec[k] if k in rec else v for k, v in OLD_DEFAULTS.items()} | rec
         if not isinstance(rec, dict) or set(rec) - {"chance"} != set(RECORD_KEYS):
             raise GtsearchError(
                 f"{path}:{number}: not an experiment record (expected the keys "
@@ -427,7 +461,9 @@ def merge_records(groups: Iterable[Sequence[dict[str, Any]]]) -> list[dict[str, 
 
 def _sweep_text(s: dict[str, Any]) -> str:
     chance = f" chance {s['chance']}" if s.get("chance") else ""
-    return f"seed {s['seed']} order {s['order']} values {s['lo']}:{s['hi']}{chance}"
+    model = f" model {s['model']}" if s.get("model", "iid") != "iid" else ""
+    p = f" p {s['p']}" if s.get("p") is not None else ""
+    return f"seed {s['seed']} order {s['order']} values {s['lo']}:{s['hi']}{model}{p}{chance}"
 
 
 def _cells_of(records: Sequence[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
