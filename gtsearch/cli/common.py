@@ -290,7 +290,7 @@ def load(
 ) -> tuple[Tree, float]:
     """Load one tree file and time it (the time goes into every result for that file).
 
-    A source (``random:...``, docs/sources.md) is opened instead: expanded as
+    A source (``random:...``, ``game:...``, docs/sources.md) is opened instead: expanded as
     the search reaches it, --max-nodes bounding the nodes visited; ``whole``
     (show, trace, convert, validate) builds it in full, bounded by --max-nodes.
     """
@@ -301,9 +301,9 @@ def load(
     if is_source(path):
         tree = open_source(path, max_nodes=max_nodes)
         if whole:
-            from ..sources.randomtree import materialize
+            from ..sources import whole as build_whole
 
-            tree = materialize(tree, max_nodes)
+            tree = build_whole(tree, max_nodes)
         return tree, time.perf_counter() - t0
     with progress(f"loading {display_name(path)}"):
         tree = load_tree(path, input_format=input_format, max_nodes=max_nodes)

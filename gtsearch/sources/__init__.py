@@ -5,7 +5,9 @@ a source spec (``random:b=3,d=4,seed=1``) into a tree that is expanded as a
 search reaches it (:mod:`.randomtree`, on top of the SplitMix64 numbers of
 :mod:`.splitmix`); :mod:`.uniform` streams the same trees to files for
 ``gtsearch gen`` and builds them in memory.  Imports only the ground modules
-(tree, numbers, errors, core).  docs/sources.md defines every model exactly.
+(tree, numbers, errors, core).  ``game:`` sources (:mod:`.games`,
+:mod:`.builtin_games`) number a game's tree in preorder from the sizes of its
+states' subtrees.  docs/sources.md defines every model exactly.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from ..tree import DEFAULT_MAX_NODES, Tree
 
 #: the prefixes that make a FILE argument a source (``./random:x`` is a file)
-PREFIXES = ("random:",)
+PREFIXES = ("random:", "game:")
 
 
 def is_source(text: str) -> bool:
@@ -23,7 +25,21 @@ def is_source(text: str) -> bool:
 
 def open_source(text: str, *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
     """The tree a source spec names, expanded lazily; ``max_nodes`` bounds the nodes visited."""
+    if text.startswith("game:"):
+        from .games import open_game
+
+        return open_game(text[len("game:") :], max_nodes=max_nodes)
     from .randomtree import LazyTree, parse_random
 
     spec = parse_random(text[len("random:") :])
     return LazyTree(spec, max_nodes=max_nodes, source=text)
+
+
+def whole(tree: Tree, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+    """A source built in full (show, trace, convert, validate); a file's tree as it is."""
+    from .games import GameTree
+    from .randomtree import materialize
+
+    if isinstance(tree, GameTree):
+        return tree.whole(max_nodes)
+    return materialize(tree, max_nodes)
