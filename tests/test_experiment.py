@@ -455,3 +455,13 @@ def test_experiment_plot_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> 
     )
     with pytest.raises(GtsearchError, match=r"install gtsearch\[plot\]"):
         plot([{"b": 2, "d": 2, "algorithm": "ab", "mean": 3.0, "stderr": 0.0}], "x.png")
+
+
+def test_dask_local_equals_jobs_1() -> None:
+    """experiment --dask local (two workers): the records and the summary of --jobs 1, byte for byte."""
+    pytest.importorskip("dask.distributed", reason="the dask extra is not installed")
+    sweep = ex.Sweep(branchings=(2, 3), depths=(2, 3), trials=2, seed=3, algorithms=("ab", "sss"))
+    alone = ex.run_sweep(sweep)
+    spread = ex.run_sweep(sweep, jobs=2, dask="local")
+    assert ex.records_jsonl(spread) == ex.records_jsonl(alone)
+    assert ex.summarize(spread) == ex.summarize(alone)

@@ -177,6 +177,7 @@ SWEEP_OPTIONS = (
     "guess",
     "jobs",
     "shard",
+    "dask",
 )
 
 
@@ -315,6 +316,14 @@ SWEEP_OPTIONS = (
     help="Draw mean leaves against depth (log scale) to FILE (.png, .svg, .pdf); "
     "needs matplotlib: pip install 'gtsearch[plot]'.",
 )
+@click.option(
+    "--dask",
+    default=None,
+    metavar="ADDRESS|local",
+    help="Run the trees as tasks on a Dask cluster: its scheduler's address "
+    "(tcp://host:8786), or 'local' for a local cluster of --jobs processes (by default "
+    "one per core). Needs pip install 'gtsearch[dask]'. The results are those of --jobs 1.",
+)
 @max_nodes_option
 @click.pass_context
 def experiment_command(
@@ -337,6 +346,7 @@ def experiment_command(
     output_format: str | None,
     output: str | None,
     plot_path: str | None,
+    dask: str | None,
     max_nodes: int,
 ) -> None:
     """Run the algorithms over seeded random trees and report mean leaves ± standard error.
@@ -392,7 +402,7 @@ def experiment_command(
 
         total = len(ex.shard_cells(sweep.cells(), index, count))
         with progress(f"experiment: {total:,} trees x {len(sweep.algorithms)} algorithms"):
-            records = ex.run_sweep(sweep, (index, count), jobs, max_nodes)
+            records = ex.run_sweep(sweep, (index, count), jobs, max_nodes, dask)
     if output is not None:
         csv = output.endswith(".csv")
         write_file(

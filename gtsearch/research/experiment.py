@@ -335,19 +335,29 @@ def _run_cell_packed(job: tuple[Sweep, int, int, int, int]) -> list[dict[str, An
 
 
 def run_sweep(
-    sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1, max_nodes: int = DEFAULT_MAX_NODES
+    sweep: Sweep,
+    shard: tuple[int, int] = (1, 1),
+    jobs: int = 1,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    dask: str | None = None,
 ) -> list[dict[str, Any]]:
     """The records of every cell of the shard, in cell order, whatever ``jobs`` is.
 
     ``jobs`` > 1 spreads the cells over that many processes (0: one per core).
     They are started with multiprocessing's "spawn" method, so a script that
     asks for them must keep its top-level code under ``if __name__ == "__main__":``.
+    ``dask`` runs the cells as tasks on a Dask cluster instead: the address of
+    its scheduler, or ``"local"`` for a local cluster (:func:`dask_cells`).
     """
-    return [rec for cell in iter_sweep(sweep, shard, jobs, max_nodes) for rec in cell]
+    return [rec for cell in iter_sweep(sweep, shard, jobs, max_nodes, dask) for rec in cell]
 
 
 def iter_sweep(
-    sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1, max_nodes: int = DEFAULT_MAX_NODES
+    sweep: Sweep,
+    shard: tuple[int, int] = (1, 1),
+    jobs: int = 1,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    dask: str | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """:func:`run_sweep` cell by cell, as the cells finish (in cell order)."""
     sweep.check(max_nodes)
@@ -355,6 +365,9 @@ def iter_sweep(
         raise UsageError(f"--jobs must be 0 (every core) or more, got {jobs}")
     workers = (os.cpu_count() or 1) if jobs == 0 else jobs
     cells = [(sweep, b, d, t, max_nodes) for b, d, t in shard_cells(sweep.cells(), *shard)]
+    if dask is not None:
+        yield from dask_cells(cells, dask, workers if jobs > 1 else None)
+        return
     if workers <= 1 or len(cells) <= 1:
         planned = sweep.planned()
         for _, b, d, t, _limit in cells:
@@ -368,6 +381,46 @@ def iter_sweep(
     chunk = max(1, len(cells) // (workers * 8))
     with ProcessPoolExecutor(max_workers=min(workers, len(cells)), mp_context=context) as pool:
         yield from pool.map(_run_cell_packed, cells, chunksize=chunk)
+
+
+def dask_cells(
+    cells: list[tuple[Sweep, int, int, int, int]], address: str, workers: int | None = None
+) -> Iterator[list[dict[str, Any]]]:
+    """The cells' records computed as tasks on a Dask cluster, yielded in cell order.
+
+    ``address`` is a scheduler's (``tcp://host:8786``) or ``"local"``: a local
+    cluster of ``workers`` processes (default: one per core), one thread each.
+    Every task is one cell, a pure function of its parameters, so the records
+    and the summary are those of ``--jobs 1``, byte for byte.
+    """
+    import importlib
+
+    try:  # untyped, and an optional extra: taken as Any
+        distributed: Any = importlib.import_module("dask.distributed")
+    except ImportError:
+        raise UsageError("--dask needs dask.distributed: pip install 'gtsearch[dask]'") from None
+    if address == "local":
+        cluster = distributed.LocalCluster(
+            n_workers=workers or os.cpu_count() or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+        )
+        client = distributed.Client(cluster)
+    else:
+        cluster = None
+        try:
+            client = distributed.Client(address, timeout="20s")
+        except OSError as e:
+            raise UsageError(f"--dask {address}: cannot reach the scheduler: {e}") from None
+    try:
+        futures = client.map(_run_cell_packed, cells, pure=False)
+        for future in futures:
+            yield future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 # -- records in and out --------------------------------------------------------------------
