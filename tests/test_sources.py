@@ -267,3 +267,18 @@ def test_experiment_options() -> None:
     assert r.exit_code == 2 and "--p applies to --model binary only" in r.output
     r = runner.invoke(cli, ["experiment", "-b", "3", "-d", "2", "--order", "sideways"])
     assert r.exit_code == 2 and "--order must be one of" in r.output
+
+
+MINIMAL_CASES = [
+    (b, d) for b in range(2, 11) for d in range(1, 9) if b ** ((d + 1) // 2) <= 1000 and d >= 2
+]
+
+
+@pytest.mark.parametrize(("b", "d"), MINIMAL_CASES[::3])
+def test_best_order_gives_the_minimal_tree(b: int, d: int) -> None:
+    """Knuth & Moore: alpha-beta and SSS* read b^ceil(d/2) + b^floor(d/2) - 1 leaves (a third of
+    the cases with at most 1,000 leaves in the larger term; docs/research.md runs b <= 10, d <= 8)."""
+    tree = open_source(f"random:b={b},d={d},seed={b * d},order=best,values=0:1000000000")
+    minimal = b ** ((d + 1) // 2) + b ** (d // 2) - 1
+    with core.pure():
+        assert [search(tree, a).leaves for a in ("alphabeta", "sss")] == [minimal] * 2

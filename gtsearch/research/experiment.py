@@ -9,14 +9,13 @@ pruning algorithm and its optimality. Communications of the ACM 25(8), 559-564
 With ``chance`` C, the trees are regular *-minimax trees (Ballard 1983: B
 moves, each followed by a chance node of C equally likely outcomes, d levels
 of decision nodes; gtsearch.sources.uniform) and the algorithms those that
-search chance nodes: expectiminimax, Star1 and Star2.  Their records carry
-the key ``chance``; records of plain sweeps do not.
+search chance nodes: expectiminimax, Star1 and Star2 (records: key ``chance``).
 
 A sweep is a grid of cells (b, d, trial).  Trial t of (b, d) searches the
-uniform tree generated in memory from a seed derived from (S, b, d, t) alone
-(:func:`tree_seed`), so any cell can be rerun by itself, in any process, on
-any machine, and a sweep split into shards (:func:`shard_cells`) gives,
-merged (:func:`merge_records`), exactly the records of one run.  Records carry
+source ``random:`` seeded from (S, b, d, t) alone (:func:`tree_seed`), so any
+cell can be rerun by itself, in any process, on any machine, and a sweep
+split into shards (:func:`shard_cells`) gives, merged
+(:func:`merge_records`), exactly the records of one run.  Records carry
 no timings for the same reason.  Statistics sum with ``math.fsum``, which
 does not depend on the order of the records.
 """
@@ -41,6 +40,8 @@ from ..sources.randomtree import LazyTree, RandomSpec, materialize
 from ..sources.uniform import ORDERS, check_params, leaf_count
 from ..tree import DEFAULT_MAX_NODES
 
+Shard = tuple[int, int]
+LIMIT = DEFAULT_MAX_NODES
 #: the algorithm whose first guess ``Sweep.guess`` sets
 GUESS_ALGORITHM = "mtdf"
 
@@ -180,17 +181,8 @@ class Sweep:
 
     def spec(self, b: int, d: int, seed: int) -> RandomSpec:
         """The source of one cell's tree (checked)."""
-        return RandomSpec(
-            b,
-            d,
-            seed=seed,
-            model=self.model,
-            lo=self.lo,
-            hi=self.hi,
-            order=self.order,
-            p=self.p,
-            chance=self.chance,
-        )
+        kw: dict[str, Any] = {"model": self.model, "lo": self.lo, "hi": self.hi}
+        return RandomSpec(b, d, seed=seed, order=self.order, p=self.p, chance=self.chance, **kw)
 
     def planned(self) -> list[tuple[Algorithm, Params]]:
         """The algorithms with their parameters (MTD(f)'s guess), checked once for every tree."""
@@ -329,16 +321,17 @@ def check_agreement(records: Sequence[dict[str, Any]]) -> None:
         )
 
 
-def _run_cell_packed(job: tuple[Sweep, int, int, int, int]) -> list[dict[str, Any]]:
+def run_cell_job(job: tuple[Sweep, int, int, int, int]) -> list[dict[str, Any]]:
+    """One cell as a job for a pool or a cluster: (sweep, b, d, trial, max_nodes)."""
     sweep, b, d, t, max_nodes = job
     return _run_cell(sweep, sweep.planned(), b, d, t, max_nodes)
 
 
 def run_sweep(
     sweep: Sweep,
-    shard: tuple[int, int] = (1, 1),
+    shard: Shard = (1, 1),
     jobs: int = 1,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int = LIMIT,
     dask: str | None = None,
 ) -> list[dict[str, Any]]:
     """The records of every cell of the shard, in cell order, whatever ``jobs`` is.
@@ -347,16 +340,16 @@ def run_sweep(
     They are started with multiprocessing's "spawn" method, so a script that
     asks for them must keep its top-level code under ``if __name__ == "__main__":``.
     ``dask`` runs the cells as tasks on a Dask cluster instead: the address of
-    its scheduler, or ``"local"`` for a local cluster (:func:`dask_cells`).
+    its scheduler, or ``"local"`` for a local cluster (:func:`.cluster.dask_cells`).
     """
     return [rec for cell in iter_sweep(sweep, shard, jobs, max_nodes, dask) for rec in cell]
 
 
 def iter_sweep(
     sweep: Sweep,
-    shard: tuple[int, int] = (1, 1),
+    shard: Shard = (1, 1),
     jobs: int = 1,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int = LIMIT,
     dask: str | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """:func:`run_sweep` cell by cell, as the cells finish (in cell order)."""
@@ -366,6 +359,8 @@ def iter_sweep(
     workers = (os.cpu_count() or 1) if jobs == 0 else jobs
     cells = [(sweep, b, d, t, max_nodes) for b, d, t in shard_cells(sweep.cells(), *shard)]
     if dask is not None:
+        from .cluster import dask_cells
+
         yield from dask_cells(cells, dask, workers if jobs > 1 else None)
         return
     if workers <= 1 or len(cells) <= 1:
@@ -380,47 +375,7 @@ def iter_sweep(
     context = multiprocessing.get_context("spawn")
     chunk = max(1, len(cells) // (workers * 8))
     with ProcessPoolExecutor(max_workers=min(workers, len(cells)), mp_context=context) as pool:
-        yield from pool.map(_run_cell_packed, cells, chunksize=chunk)
-
-
-def dask_cells(
-    cells: list[tuple[Sweep, int, int, int, int]], address: str, workers: int | None = None
-) -> Iterator[list[dict[str, Any]]]:
-    """The cells' records computed as tasks on a Dask cluster, yielded in cell order.
-
-    ``address`` is a scheduler's (``tcp://host:8786``) or ``"local"``: a local
-    cluster of ``workers`` processes (default: one per core), one thread each.
-    Every task is one cell, a pure function of its parameters, so the records
-    and the summary are those of ``--jobs 1``, byte for byte.
-    """
-    import importlib
-
-    try:  # untyped, and an optional extra: taken as Any
-        distributed: Any = importlib.import_module("dask.distributed")
-    except ImportError:
-        raise UsageError("--dask needs dask.distributed: pip install 'gtsearch[dask]'") from None
-    if address == "local":
-        cluster = distributed.LocalCluster(
-            n_workers=workers or os.cpu_count() or 1,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-        )
-        client = distributed.Client(cluster)
-    else:
-        cluster = None
-        try:
-            client = distributed.Client(address, timeout="20s")
-        except OSError as e:
-            raise UsageError(f"--dask {address}: cannot reach the scheduler: {e}") from None
-    try:
-        futures = client.map(_run_cell_packed, cells, pure=False)
-        for future in futures:
-            yield future.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        yield from pool.map(run_cell_job, cells, chunksize=chunk)
 
 
 # -- records in and out --------------------------------------------------------------------
