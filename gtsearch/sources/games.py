@@ -174,51 +174,53 @@ class GameTree(Tree):
         return label
 
     def _count(self, root: Any) -> None:
-        """Every distinct state's subtree size and leaves, without recursion."""
+        """Every distinct state's subtree size and leaves, depth-first without recursion.
+
+        A state is expanded once; a state met again that is expanded but not
+        finished lies on the current line of play: the game would not end.
+        """
         info = self.info
-        on_line: set[Any] = set()
-        stack: list[tuple[Any, bool]] = [(root, False)]
+        expand = self._expand
         self._key(root)
-        while stack:
-            state, done = stack.pop()
-            key = state
-            if done:
-                node = info[key]
-                size, leaves, starts = 1, 0, []
-                for kid in node.kids:
-                    starts.append(size)
-                    sub = info[kid]
-                    size += sub.size
-                    leaves += sub.leaves
-                node.starts, node.size = starts, size
-                node.leaves = leaves if node.kids else 1
-                on_line.discard(key)
-                continue
-            if key in info and info[key].size:
-                continue
-            if key in on_line:
-                raise GameError(
-                    f"{self.game.name}: the game does not end: state {state!r} comes back "
-                    "along a line of play"
-                )
-            if key not in info:
-                info[key] = self._expand(state)
-            on_line.add(key)
-            stack.append((state, True))
-            for kid in reversed(info[key].kids):
+        node = info[root] = expand(root)
+        nodes = [node]
+        at = [0]
+        while nodes:
+            node = nodes[-1]
+            kids = node.kids
+            i = at[-1]
+            count = len(kids)
+            while i < count:
+                kid = kids[i]
                 try:
-                    k = kid
-                    seen = k in on_line
+                    sub = info.get(kid)
                 except TypeError:
                     self._key(kid)
                     raise
-                if seen:
+                if sub is None:
+                    break
+                if not sub.size:
                     raise GameError(
                         f"{self.game.name}: the game does not end: state {kid!r} comes back "
                         "along a line of play"
                     )
-                if not (k in info and info[k].size):
-                    stack.append((kid, False))
+                i += 1
+            if i < count:
+                at[-1] = i + 1
+                sub = info[kid] = expand(kid)
+                nodes.append(sub)
+                at.append(0)
+                continue
+            size, leaves, starts = 1, 0, []
+            for kid in kids:
+                starts.append(size)
+                sub = info[kid]
+                size += sub.size
+                leaves += sub.leaves
+            node.starts, node.size = starts, size
+            node.leaves = leaves if kids else 1
+            nodes.pop()
+            at.pop()
 
     # -- the cursor ------------------------------------------------------------------------
     def locate(self, n: int) -> int:
