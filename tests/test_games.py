@@ -16,7 +16,8 @@ from gtsearch import core
 from gtsearch.algorithms import ALGORITHMS, search
 from gtsearch.cli import cli
 from gtsearch.errors import GtsearchError
-from gtsearch.sources import open_source, whole
+from gtsearch.formats import loads_tree
+from gtsearch.sources import open_source, unique_names, whole
 from gtsearch.sources.games import Game, GameTree
 from gtsearch.tree import Tree
 
@@ -240,3 +241,24 @@ def test_bad_game_specs(spec: str, message: str) -> None:
 def test_a_game_without_moves_is_one_node() -> None:
     game = GameTree(Game(Wrapped(7), "game:one"), source="game:one")
     assert len(game.end) == 1 and search(game, "alphabeta").value == 7
+
+
+def test_depth_uses_estimate_and_names_stay_unique(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "takeaway.py").write_text(example_game(), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = open_source("game:takeaway:TakeAway")
+    flat = whole(game)
+    assert flat.names[2] == "take 1"  # the move labels, as the game searched lazily gives them
+    r = CliRunner().invoke(cli, ["convert", "game:takeaway:TakeAway", "--to", "sexp"])
+    assert r.exit_code == 0 and '("take 1/take 1" ' in r.output  # a file's names are unique
+    assert loads_tree(r.output, "sexp").n_leaves == flat.n_leaves
+    for limit in (1, 2, 3):
+        cut = game.truncated(limit)
+        expected = search(unique_names(flat).truncated(limit), "alphabeta")
+        assert search(cut, "alphabeta").value == expected.value
+        assert cut.max_depth() == limit
+    with pytest.raises(GtsearchError, match="--depth needs the game's estimate"):
+        open_source("game:tictactoe").truncated(2)

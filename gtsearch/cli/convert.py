@@ -10,6 +10,7 @@ import click
 
 from ..errors import UsageError, os_reason
 from ..formats import dump_tree, format_for_path
+from ..sources import is_source, unique_names
 from ..sources.randomtree import MODELS
 from ..sources.uniform import parse_value_range, spec_of, write_uniform
 from .common import (
@@ -63,6 +64,8 @@ def convert_command(
     if to_format is None:
         to_format = format_of_output(output)
     tree, _load_seconds = load(file, input_format, max_nodes, whole=True)
+    if is_source(file):
+        tree = unique_names(tree)  # a game's move labels repeat; a file's names may not
     text = dump_tree(tree, to_format.lower())
     if not text.endswith("\n"):
         text += "\n"

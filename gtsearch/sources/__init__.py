@@ -43,3 +43,34 @@ def whole(tree: Tree, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
     if isinstance(tree, GameTree):
         return tree.whole(max_nodes)
     return materialize(tree, max_nodes)
+
+
+def unique_names(tree: Tree) -> Tree:
+    """The tree with unique names, as files need them: when a game's move labels repeat,
+    every node is named by the names from the root down to it, joined by ``/``."""
+    names = tree.names
+    if len(set(names.values())) == len(names):
+        return tree
+    parent = tree.parent
+    full: dict[int, str] = {}
+    for n in range(len(tree.end)):  # preorder: a parent is named before its children
+        p = parent[n]
+        own = names.get(n)
+        above = full.get(p) if p >= 0 else None
+        if own is not None:
+            full[n] = own if above is None else f"{above}/{own}"
+        elif above is not None:
+            full[n] = above + "/"
+    full = {n: v for n, v in full.items() if names.get(n) is not None}
+    return Tree(
+        tree.end,
+        tree.values,
+        names=full,
+        floats=tree.floats,
+        root_max=tree.root_max,
+        meta=tree.meta,
+        source=tree.source,
+        n_leaves=tree.n_leaves,
+        chance=tree.chance,
+        weights=tree.weights,
+    )

@@ -96,7 +96,7 @@ class Game:
 class _Info:
     """One distinct state: its moves, child states, child offsets, subtree size and leaves."""
 
-    __slots__ = ("moves", "kids", "starts", "size", "leaves")
+    __slots__ = ("moves", "kids", "starts", "size", "leaves", "height")
 
     def __init__(self, moves: tuple[Any, ...], kids: tuple[Any, ...]) -> None:
         self.moves = moves
@@ -104,6 +104,7 @@ class _Info:
         self.starts: list[int] = []
         self.size = 0
         self.leaves = 0
+        self.height = 0
 
 
 class GameTree(Tree):
@@ -211,13 +212,15 @@ class GameTree(Tree):
                 nodes.append(sub)
                 at.append(0)
                 continue
-            size, leaves, starts = 1, 0, []
+            size, leaves, starts, height = 1, 0, [], -1
             for kid in kids:
                 starts.append(size)
                 sub = info[kid]
                 size += sub.size
                 leaves += sub.leaves
-            node.starts, node.size = starts, size
+                if sub.height > height:
+                    height = sub.height
+            node.starts, node.size, node.height = starts, size, height + 1
             node.leaves = leaves if kids else 1
             nodes.pop()
             at.pop()
@@ -286,21 +289,7 @@ class GameTree(Tree):
         return "".join(parts)
 
     def max_depth(self) -> int:
-        depth: dict[Any, int] = {}
-        order: list[Any] = []
-        stack = [self.path_states[0]]
-        seen: set[Any] = set()
-        while stack:  # states in an order where every state comes after its children
-            s = stack.pop()
-            if s in seen:
-                continue
-            seen.add(s)
-            order.append(s)
-            stack.extend(self.info[s].kids)
-        for s in reversed(order):
-            kids = self.info[s].kids
-            depth[s] = 1 + max(depth[c] for c in kids) if kids else 0
-        return depth[self.path_states[0]]
+        return self.info[self.path_states[0]].height
 
     def with_root(self, root_max: bool) -> Tree:
         t = GameTree.__new__(GameTree)
@@ -359,6 +348,43 @@ class GameTree(Tree):
             source=self.source,
             n_leaves=self.n_leaves,
         )
+
+    def truncated(self, limit: int) -> Tree:
+        """The game cut at depth ``limit``: a position there is a leaf worth estimate(state)."""
+        if not self.game.has_estimate:
+            raise UsageError(f"{self.source}: --depth needs the game's estimate(state)")
+        game = Game(_Limited(self.game, limit), self.game.name)
+        tree = GameTree(game, source=self.source, max_nodes=self.max_nodes)
+        return tree if tree.root_max == self.root_max else tree.with_root(self.root_max)
+
+
+class _Limited:
+    """A game whose positions at depth ``limit`` end it, worth their estimate."""
+
+    def __init__(self, game: Game, limit: int) -> None:
+        self.inner = game.obj
+        self.limit = limit
+        for attr in ("root", "title", "root_label", "cumulative_labels", "trusted"):
+            if hasattr(self.inner, attr):
+                setattr(self, attr, getattr(self.inner, attr))
+        if game.has_label:
+            self.label = lambda state, move: self.inner.label(state[0], move)
+
+    def initial(self) -> Any:
+        return (self.inner.initial(), 0)
+
+    def moves(self, state: Any) -> Any:
+        return () if state[1] >= self.limit else self.inner.moves(state[0])
+
+    def play(self, state: Any, move: Any) -> Any:
+        return (self.inner.play(state[0], move), state[1] + 1)
+
+    def utility(self, state: Any) -> Any:
+        inner = state[0]
+        return self.inner.estimate(inner) if self.inner.moves(inner) else self.inner.utility(inner)
+
+    def estimate(self, state: Any) -> Any:
+        return self.inner.estimate(state[0])
 
 
 class _Virtual(Sequence[Any]):
