@@ -75,7 +75,7 @@ SWEEP_KEYS = ("seed", "order", "lo", "hi", "model", "p")
 OLD_DEFAULTS: dict[str, Any] = {"model": "iid", "p": None, "source": None}
 #: trees of at most this many nodes are built whole (the compiled core then searches
 #: them); larger ones are searched lazily, at the cost of the nodes the algorithms visit
-WHOLE_MAX_NODES = 20_000
+WHOLE_MAX_NODES = 100_000
 
 #: one summary row per (b, d, algorithm), key by key
 SUMMARY_KEYS = (
