@@ -67,7 +67,7 @@ QUICK = [(4, 7), (3, 8)]
 FORMATS = {"json": ".json", "yaml": ".yaml", "sexp": ".sexp"}
 EXPERIMENT = ["experiment", "-b", "2..4", "-d", "2..7", "-n", "10", "--format", "json"]
 CORES = ("C", "pure")
-SECTIONS = ("load", "search", "memory", "eval", "experiment", "startup")
+SECTIONS = ("load", "search", "memory", "eval", "sources", "experiment", "startup")
 #: where the processes of the benchmark cache the bytecode of the modules they import
 PYCACHE = Path(tempfile.mkdtemp(prefix="gtsearch-bench-pyc-"))
 
@@ -542,6 +542,47 @@ def main() -> None:
         rep.say(f"(median of {runs} runs, the three commands in turn)")
         rep.say()
         rep.table(["command", "seconds", "ratio", "against target"], ttt_rows)
+
+    if "sources" in only:
+        ttt = str(tictactoe_file())
+        # sources: the game searched as it is reached, against its file loaded and searched
+        ab = ["-a", "alphabeta", "--format", "json"]
+        t = walls(
+            {
+                f"{kind} {which}": ([*cmd, "eval", arg, *ab], env_for(which))
+                for kind, arg in (("file", ttt), ("game", "game:tictactoe"))
+                for which in CORES
+            },
+            runs,
+        )
+        rep.say(
+            "## Sources: `eval game:tictactoe` against `eval` of its file, alpha-beta, whole process"
+        )
+        rep.say(f"(median of {runs} runs, in turn)")
+        rep.say()
+        rep.table(
+            ["core", "file s", "game:tictactoe s", "file / game", "against target"],
+            [
+                [
+                    which,
+                    f"{t[f'file {which}']:.3f}",
+                    f"{t[f'game {which}']:.3f}",
+                    f"{t[f'file {which}'] / t[f'game {which}']:.1f}x",
+                    f"target ≥ 3x: {verdict(t[f'file {which}'] >= 3 * t[f'game {which}'])}",
+                ]
+                for which in CORES
+            ],
+        )
+        if not args.quick:
+            spec = "random:b=40,d=5,seed=1"
+            rss, wall = peak_rss_mib(_GTSEARCH, ["eval", spec, "-a", "alphabeta,sss"], "C")
+            rep.say(
+                f"## `gtsearch eval {spec} -a alphabeta,sss` (102,400,000 leaves, never written)"
+            )
+            rep.table(
+                ["peak resident MiB", "seconds", "against target"],
+                [[f"{rss:.0f}", f"{wall:.1f}", f"target < 300 MiB: {verdict(rss < 300)}"]],
+            )
 
     if "experiment" in only:
         from gtsearch.research.experiment import Sweep, run_sweep

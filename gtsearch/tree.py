@@ -114,6 +114,9 @@ class Tree:
         "_n_leaves",
     )
 
+    #: whether end and values are computed on demand (gtsearch.sources): no numpy, no C core
+    lazy = False
+
     def __init__(
         self,
         end: Sequence[int],

@@ -16,6 +16,7 @@ from gtsearch.cli import cli
 from gtsearch.errors import CheckFailed, GtsearchError, UsageError
 from gtsearch.render.plot import plot
 from gtsearch.result import SearchResult
+from gtsearch.sources.uniform import uniform_tree
 
 PRUNING = ("alphabeta", "sss", "dual", "negascout", "scout", "mt-sss", "mt-dual")
 SMALL = ex.Sweep(branchings=(2, 3), depths=(1, 2, 3), trials=4, seed=7)
@@ -141,8 +142,8 @@ def test_merge_refuses_overlaps_and_mixed_sweeps() -> None:
 
 
 def test_sweep_check() -> None:
-    with pytest.raises(UsageError, match="more than --max-nodes"):
-        ex.Sweep(branchings=(10,), depths=(8,), trials=1).check()
+    with pytest.raises(UsageError, match="--max-nodes must be 1 or more"):
+        ex.Sweep(branchings=(10,), depths=(8,), trials=1).check(0)
     with pytest.raises(UsageError, match="needs a bound"):
         ex.Sweep(branchings=(2,), depths=(2,), trials=1, algorithms=("sss-bounded",)).check()
     with pytest.raises(UsageError, match="--guess"):
@@ -247,7 +248,7 @@ def test_worst_first_shallow_trees_get_every_leaf() -> None:
         algorithms=("alphabeta",),
     )
     for b, d, t in sweep.cells():
-        tree = ex.uniform_tree(
+        tree = uniform_tree(
             b, d, seed=ex.tree_seed(3, b, d, t), order="worst", lo=-(10**9), hi=10**9
         )
         leaves = [tree.values[n] for n in range(tree.n_nodes) if tree.is_leaf(n)]
@@ -257,7 +258,7 @@ def test_worst_first_shallow_trees_get_every_leaf() -> None:
 
 
 def test_worst_first_deeper_trees_still_get_most_leaves() -> None:
-    """Deep cutoffs prune only a few: these trees keep 85% to 99% of their leaves at depths 4-6."""
+    """Deep cutoffs prune only a few: these trees keep 80% to 99% of their leaves at depths 4-6."""
     sweep = ex.Sweep(
         branchings=(2, 3, 4),
         depths=(4, 5, 6),
@@ -269,7 +270,7 @@ def test_worst_first_deeper_trees_still_get_most_leaves() -> None:
         algorithms=("alphabeta",),
     )
     shares = {(r["b"], r["d"]): r["share"] for r in ex.summarize(ex.run_sweep(sweep))}
-    assert all(0.85 <= s < 1 for s in shares.values()), shares
+    assert all(0.8 <= s < 1 for s in shares.values()), shares
     assert shares[(4, 6)] < shares[(4, 4)] and shares[(2, 6)] < shares[(2, 4)]
 
 
@@ -396,7 +397,7 @@ def test_experiment_records_file_and_merge(tmp_path: Path) -> None:
         (["--shard", "4/3", "-o", "x.jsonl"], "1 <= I <= N"),
         (["-b", "2..1"], "empty"),
         (["-b", "0"], "--branching must be 1 or more"),
-        (["-b", "9", "-d", "9"], "--max-nodes"),
+        (["-b", "9", "-d", "9", "-a", "ab", "--max-nodes", "1000"], "more than --max-nodes 1,000"),
         (["-a", "sss-bounded"], "needs a bound"),
         (["-a", "nope"], "unknown algorithm 'nope'"),
         (["-a", "ab", "--guess", "2"], "--guess"),
@@ -454,3 +455,13 @@ def test_experiment_plot_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> 
     )
     with pytest.raises(GtsearchError, match=r"install gtsearch\[plot\]"):
         plot([{"b": 2, "d": 2, "algorithm": "ab", "mean": 3.0, "stderr": 0.0}], "x.png")
+
+
+def test_dask_local_equals_jobs_1() -> None:
+    """experiment --dask local (two workers): the records and the summary of --jobs 1, byte for byte."""
+    pytest.importorskip("dask.distributed", reason="the dask extra is not installed")
+    sweep = ex.Sweep(branchings=(2, 3), depths=(2, 3), trials=2, seed=3, algorithms=("ab", "sss"))
+    alone = ex.run_sweep(sweep)
+    spread = ex.run_sweep(sweep, jobs=2, dask="local")
+    assert ex.records_jsonl(spread) == ex.records_jsonl(alone)
+    assert ex.summarize(spread) == ex.summarize(alone)

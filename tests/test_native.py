@@ -30,7 +30,7 @@ from gtsearch.builder import TreeBuilder
 from gtsearch.formats import FORMATS, dump_tree, jsonfmt, loads_tree, sexp, yamlfmt
 from gtsearch.formats.compiled import parse_compiled
 from gtsearch.result import SearchResult
-from gtsearch.sources.uniform import ORDERS, leaf_values, uniform_tree
+from gtsearch.sources.uniform import ORDERS, uniform_tree
 from gtsearch.tree import Meta, Tree
 
 from .strategies import trees
@@ -175,50 +175,6 @@ def test_worst_case_sizes_take_no_recursion() -> None:
         nested = [nested, 0]
     tree = Tree.from_nested([nested, list(range(50_000))])
     check_searches(tree, [(a, {"bound": 0} if a.needs_bound else {}) for a in TWO_PLAYER])
-
-
-# -- the generator -----------------------------------------------------------------------------
-big = st.sampled_from([-(2**62), -(2**40), -100, 0, 7, 2**31, 2**62])
-
-
-@settings(max_examples=150, deadline=None)
-@given(
-    st.integers(1, 6),
-    st.integers(0, 5),
-    st.integers() | st.sampled_from([0, -1, 2**32, 2**64 + 5, -(2**100)]),
-    big | st.integers(-100, 100),
-    st.integers(0, 3) | st.sampled_from([200, 2**31, 2**33, 2**62]),
-    st.sampled_from(ORDERS),
-)
-def test_generator_is_pythons_random_bit_for_bit(
-    b: int, d: int, seed: int, lo: int, width: int, order: str
-) -> None:
-    if b**d > 5000:
-        d = 2
-    hi = min(lo + width, 2**62)
-    compiled, reference = both(uniform_tree, b, d, seed=seed, lo=lo, hi=hi, order=order)
-    assert compiled == reference and list(compiled.end) == list(reference.end)
-    assert compiled.end.typecode == reference.end.typecode  # type: ignore[attr-defined]
-    assert compiled.n_leaves == reference.n_leaves
-    streamed = both(lambda: list(leaf_values(b, d, seed=seed, lo=lo, hi=hi, order=order)))
-    assert streamed[0] == streamed[1]
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.integers(1, 3), st.integers(1, 3), st.integers(0, 3), st.integers(0, 10**6))
-def test_chance_trees_are_generated_alike(b: int, d: int, chance: int, seed: int) -> None:
-    """Regular *-minimax trees (gen --chance): the C generator's leaves, Python's structure."""
-    compiled, reference = both(uniform_tree, b, d, seed=seed, lo=0, hi=9, chance=chance)
-    assert same_tree(compiled, reference) and list(compiled.end) == list(reference.end)
-    streamed = both(lambda: list(leaf_values(b, d, seed=seed, lo=0, hi=9, chance=chance)))
-    assert streamed[0] == streamed[1]
-
-
-def test_generator_outside_62_bits_stays_in_python() -> None:
-    """Ranges the C generator does not take give Python's values all the same."""
-    for lo, hi in ((-(2**70), 2**70), (0, 2**63), (-(2**62), 2**62), (-(2**61), 2**61)):
-        compiled, reference = both(uniform_tree, 3, 2, seed=1, lo=lo, hi=hi)
-        assert compiled == reference
 
 
 # -- the tokenizers ----------------------------------------------------------------------------
@@ -460,9 +416,11 @@ INTERRUPT = r"""
 import os, signal, sys, threading, time
 from gtsearch.algorithms import Stats
 from gtsearch.algorithms.scout import scout
-from gtsearch.sources.uniform import uniform_tree
-
-tree = uniform_tree(4, 11, seed=1, order="worst")  # SCOUT reads its leaves many times over
+from gtsearch.core import native
+from gtsearch.tree import Tree
+# the old compiled generator builds a large tree fast; SCOUT reads its leaves many times over
+end, values = native().uniform_tree(4, 11, (1).to_bytes(4, "little"), -100, 100, 2, False)
+tree = Tree(end, values)
 stats = Stats()
 
 def interrupt_when_busy():

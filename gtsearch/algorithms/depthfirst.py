@@ -131,7 +131,7 @@ def _negamax(
 
 def minimax(tree: Tree, stats: Stats) -> Outcome:
     """Knuth's F(p): every leaf, left to right."""
-    if len(tree.end) >= VECTOR_MIN_NODES and compiled.takes(tree) is None:
+    if len(tree.end) >= VECTOR_MIN_NODES and not tree.lazy and compiled.takes(tree) is None:
         from .vector import MAX_LEVELS, minimax_levels
 
         # one numpy pass per level: worth it for bushy trees, not for long chains

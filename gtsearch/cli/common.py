@@ -285,19 +285,34 @@ def check_stdin_once(files: Sequence[str]) -> None:
         raise UsageError("standard input ('-') can be read only once; name it once")
 
 
-def load(path: str, input_format: str | None, max_nodes: int) -> tuple[Tree, float]:
-    """Load one tree file and time it (the time goes into every result for that file)."""
+def load(
+    path: str, input_format: str | None, max_nodes: int, *, whole: bool = False
+) -> tuple[Tree, float]:
+    """Load one tree file and time it (the time goes into every result for that file).
+
+    A source (``random:...``, ``game:...``, docs/sources.md) is opened instead: expanded as
+    the search reaches it, --max-nodes bounding the nodes visited; ``whole``
+    (show, trace, convert, validate) builds it in full, bounded by --max-nodes.
+    """
     from ..render.progress import progress
+    from ..sources import is_source, open_source
 
     t0 = time.perf_counter()
+    if is_source(path):
+        tree = open_source(path, max_nodes=max_nodes)
+        if whole:
+            from ..sources import whole as build_whole
+
+            tree = build_whole(tree, max_nodes)
+        return tree, time.perf_counter() - t0
     with progress(f"loading {display_name(path)}"):
         tree = load_tree(path, input_format=input_format, max_nodes=max_nodes)
     return tree, time.perf_counter() - t0
 
 
 def load_with_root(path: str, root: str | None, input_format: str | None, max_nodes: int) -> Tree:
-    """Load one tree file and apply --root."""
-    tree, _seconds = load(path, input_format, max_nodes)
+    """Load one tree file (a source in full) and apply --root."""
+    tree, _seconds = load(path, input_format, max_nodes, whole=True)
     if root is not None:
         tree = tree.with_root(root.lower() == "max")
     return tree

@@ -10,7 +10,9 @@ import click
 
 from ..errors import UsageError, os_reason
 from ..formats import dump_tree, format_for_path
-from ..sources.uniform import ORDERS, check_params, parse_value_range, write_uniform
+from ..sources import is_source, unique_names
+from ..sources.randomtree import MODELS
+from ..sources.uniform import parse_value_range, spec_of, write_uniform
 from .common import (
     FORMAT_NAMES,
     STDIN,
@@ -61,7 +63,9 @@ def convert_command(
     """
     if to_format is None:
         to_format = format_of_output(output)
-    tree, _load_seconds = load(file, input_format, max_nodes)
+    tree, _load_seconds = load(file, input_format, max_nodes, whole=True)
+    if is_source(file):
+        tree = unique_names(tree)  # a game's move labels repeat; a file's names may not
     text = dump_tree(tree, to_format.lower())
     if not text.endswith("\n"):
         text += "\n"
@@ -103,11 +107,28 @@ def convert_command(
     help="Leaf values are integers drawn from LO..HI.",
 )
 @click.option(
+    "--model",
+    type=click.Choice(MODELS),
+    default="iid",
+    show_default=True,
+    help="How leaf values are drawn (docs/sources.md): independent, a permutation of "
+    "1..B**D, sums of arc values along the path, or 0/1 leaves.",
+)
+@click.option(
     "--order",
-    type=click.Choice(ORDERS),
     default="random",
     show_default=True,
-    help="random leaves, or children sorted best-first / worst-first for the mover.",
+    metavar="ORDER",
+    help="random, best, worst (children best-first / worst-first for the mover) or "
+    "strong:P (the best child first with probability P); iid and binary models.",
+)
+@click.option(
+    "--p",
+    "p",
+    type=click.FloatRange(0.0, 1.0),
+    default=None,
+    metavar="P",
+    help="model binary: the probability that a leaf is 1 (default 0.5).",
 )
 @click.option(
     "--chance",
@@ -138,12 +159,17 @@ def gen_command(
     depth: int,
     seed: int,
     value_range: str,
+    model: str,
     order: str,
+    p: float | None,
     chance: int | None,
     fmt: str | None,
     output: str | None,
 ) -> None:
     """Write a uniform random (or ordered) tree, streaming in constant memory.
+
+    The tree is exactly the source random:b=B,d=D,seed=S,... (docs/sources.md),
+    which eval, compare and experiment search without writing it.
 
     With --chance, a regular *-minimax tree instead: decision levels and
     chance levels alternate, every chance node with C equally likely outcomes.
@@ -155,14 +181,36 @@ def gen_command(
       gtsearch gen -b 3 -d 2 --chance 6 -o dice.json
     """
     lo, hi = parse_value_range(value_range)
-    check_params(branching, depth, lo, hi, order, chance or 0)
+    if p is not None and model != "binary":
+        raise UsageError("--p applies to --model binary only")
+    spec_of(
+        branching,
+        depth,
+        seed=seed,
+        lo=lo,
+        hi=hi,
+        order=order,
+        chance=chance or 0,
+        model=model,
+        p=0.5 if p is None else p,
+    )
     if fmt is None:
         known = format_for_path(output) if output else None
         fmt = known.name if known is not None else "json"
 
     def write(out: TextIO) -> None:
         write_uniform(
-            out, branching, depth, fmt, seed=seed, lo=lo, hi=hi, order=order, chance=chance or 0
+            out,
+            branching,
+            depth,
+            fmt,
+            seed=seed,
+            lo=lo,
+            hi=hi,
+            order=order,
+            chance=chance or 0,
+            model=model,
+            p=0.5 if p is None else p,
         )
 
     if output is None:

@@ -85,7 +85,7 @@ def validate_command(
     for path in files:
         name = display_name(path)
         try:
-            tree, _load_seconds = load(path, input_format, max_nodes)
+            tree, _load_seconds = load(path, input_format, max_nodes, whole=True)
         except GtsearchError as err:
             status = max(status, report(err))
             if output_format == "json":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,7 @@ from ..numbers import Number
 from ..render.console import console, stdout_is_terminal
 from ..render.tables import Row, csv_text, json_lines, json_records
 from ..research.compare import compare, disagreements
+from ..sources.randomtree import MODELS
 from ..sources.uniform import parse_value_range
 from .common import (
     NUMBER,
@@ -168,11 +170,14 @@ SWEEP_OPTIONS = (
     "trials",
     "seed",
     "order",
+    "model",
+    "p",
     "value_range",
     "algos",
     "guess",
     "jobs",
     "shard",
+    "dask",
 )
 
 
@@ -222,11 +227,27 @@ SWEEP_OPTIONS = (
     help="Sweep seed: trial t of (b, d) searches the tree seeded from (S, b, d, t).",
 )
 @click.option(
+    "--model",
+    type=click.Choice(MODELS),
+    default="iid",
+    show_default=True,
+    help="How leaf values are drawn (docs/sources.md), as gen's --model.",
+)
+@click.option(
     "--order",
-    type=click.Choice(["random", "best", "worst"]),
     default="random",
     show_default=True,
-    help="random leaves, or children sorted best-first / worst-first for the mover.",
+    metavar="ORDER",
+    help="random, best, worst (children best-first / worst-first for the mover) or "
+    "strong:P (the best child first with probability P); iid and binary models.",
+)
+@click.option(
+    "--p",
+    "p",
+    type=click.FloatRange(0.0, 1.0),
+    default=None,
+    metavar="P",
+    help="model binary: the probability that a leaf is 1 (default 0.5).",
 )
 @click.option(
     "--values",
@@ -295,6 +316,14 @@ SWEEP_OPTIONS = (
     help="Draw mean leaves against depth (log scale) to FILE (.png, .svg, .pdf); "
     "needs matplotlib: pip install 'gtsearch[plot]'.",
 )
+@click.option(
+    "--dask",
+    default=None,
+    metavar="ADDRESS|local",
+    help="Run the trees as tasks on a Dask cluster: its scheduler's address "
+    "(tcp://host:8786), or 'local' for a local cluster of --jobs processes (by default "
+    "one per core). Needs pip install 'gtsearch[dask]'. The results are those of --jobs 1.",
+)
 @max_nodes_option
 @click.pass_context
 def experiment_command(
@@ -305,7 +334,9 @@ def experiment_command(
     chance: int | None,
     trials: int,
     seed: int,
+    model: str,
     order: str,
+    p: float | None,
     value_range: str,
     algos: tuple[str, ...],
     guess: Number | None,
@@ -315,11 +346,14 @@ def experiment_command(
     output_format: str | None,
     output: str | None,
     plot_path: str | None,
+    dask: str | None,
     max_nodes: int,
 ) -> None:
     """Run the algorithms over seeded random trees and report mean leaves ± standard error.
 
-    Trees are generated in memory (as 'gtsearch gen' would write them); every
+    Trees are the sources random:b=B,d=D,seed=T,... (docs/sources.md: the trees
+    'gtsearch gen' writes), searched as the algorithms reach them, so the cost
+    grows with the nodes they visit (bounded by --max-nodes), not with b^d; every
     exact result of every tree is checked against the others (exit status 1
     if they disagree). The table also shows the growth of the leaves per ply,
     (N(d)/N(d-2))^(1/2) at the deepest depth, beside Pearl's asymptotic
@@ -356,7 +390,11 @@ def experiment_command(
     else:
         if files:
             raise UsageError(f"unexpected argument {files[0]!r}: FILE... is for --merge")
+        if p is not None and model != "binary":
+            raise UsageError("--p applies to --model binary only")
         sweep = _sweep(branching, depth, trials, seed, order, value_range, algos, guess, chance)
+        sweep = dataclasses.replace(sweep, model=model, p=0.5 if p is None else p)
+        sweep = _without_full_search(sweep, explicit=bool(algos), max_nodes=max_nodes)
         index, count = ex.parse_shard(shard) if shard is not None else (1, 1)
         if count > 1 and output is None:
             raise UsageError("--shard needs -o FILE.jsonl to keep the records for --merge")
@@ -364,7 +402,7 @@ def experiment_command(
 
         total = len(ex.shard_cells(sweep.cells(), index, count))
         with progress(f"experiment: {total:,} trees x {len(sweep.algorithms)} algorithms"):
-            records = ex.run_sweep(sweep, (index, count), jobs, max_nodes)
+            records = ex.run_sweep(sweep, (index, count), jobs, max_nodes, dask)
     if output is not None:
         csv = output.endswith(".csv")
         write_file(
@@ -383,6 +421,31 @@ def experiment_command(
         click.echo(table_csv(rows, ex.SUMMARY_KEYS), nl=False)
     else:
         render_experiment(rows, ex.growth(rows), title, console())
+
+
+def _without_full_search(sweep: Sweep, *, explicit: bool, max_nodes: int) -> Sweep:
+    """Leave minimax out of a default sweep whose largest tree has more than --max-nodes nodes.
+
+    Minimax visits every node, which --max-nodes forbids; the table's b^d
+    column gives its leaves.  Named with -a, it runs and stops at the limit.
+    """
+    from ..sources.uniform import levels
+
+    b, d = max(sweep.branchings), max(sweep.depths)
+    nodes, width = 1, 1
+    for k in levels(b, d, sweep.chance)[:-1]:
+        width *= k
+        nodes += width
+    full = ("minimax", "expectiminimax")
+    if explicit or nodes <= max_nodes or not set(full) & set(sweep.algorithms):
+        return sweep
+    click.echo(
+        f"note: minimax left out: b={b} d={d} trees have {nodes:,} nodes, more than "
+        f"--max-nodes {max_nodes:,}, and it visits them all (the b^d column counts its leaves)",
+        err=True,
+    )
+    kept = tuple(a for a in sweep.algorithms if a not in full)
+    return dataclasses.replace(sweep, algorithms=kept)
 
 
 def _sweep(

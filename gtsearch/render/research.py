@@ -85,8 +85,15 @@ def sweep_title(records: Sequence[dict[str, Any]]) -> str:
     trees = (
         f"regular *-minimax trees (c = {chance} equally likely outcomes per chance node)"
         if chance
-        else ORDER_WORDS[r["order"]]
+        else ORDER_WORDS.get(r["order"], f"{r['order']} ordered trees")
     )
+    model = r.get("model", "iid")
+    if model == "binary":
+        return f"{trials} {trees} per (b, d), model binary (p = {r['p']:g}), seed {r['seed']}"
+    if model != "iid":
+        trees += f", model {model}"
+    if model == "permutation":
+        return f"{trials} {trees} per (b, d), seed {r['seed']}"
     return f"{trials} {trees} per (b, d), integer leaves in {r['lo']}..{r['hi']}, seed {r['seed']}"
 
 

@@ -3,6 +3,7 @@
 Owns the research workbench's logic: running several algorithms on one tree
 and checking that they agree (:mod:`.compare`), and sweeps over grids of
 seeded random trees with shards, merging, statistics and Pearl's R(b)
-(:mod:`.experiment`).  Imports algorithms, sources and the ground modules;
+(:mod:`.experiment`), in local processes or on a Dask cluster
+(:mod:`.cluster`).  Imports algorithms, sources and the ground modules;
 never click, rich, render or cli.
 """

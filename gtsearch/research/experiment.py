@@ -9,14 +9,13 @@ pruning algorithm and its optimality. Communications of the ACM 25(8), 559-564
 With ``chance`` C, the trees are regular *-minimax trees (Ballard 1983: B
 moves, each followed by a chance node of C equally likely outcomes, d levels
 of decision nodes; gtsearch.sources.uniform) and the algorithms those that
-search chance nodes: expectiminimax, Star1 and Star2.  Their records carry
-the key ``chance``; records of plain sweeps do not.
+search chance nodes: expectiminimax, Star1 and Star2 (records: key ``chance``).
 
 A sweep is a grid of cells (b, d, trial).  Trial t of (b, d) searches the
-uniform tree generated in memory from a seed derived from (S, b, d, t) alone
-(:func:`tree_seed`), so any cell can be rerun by itself, in any process, on
-any machine, and a sweep split into shards (:func:`shard_cells`) gives,
-merged (:func:`merge_records`), exactly the records of one run.  Records carry
+source ``random:`` seeded from (S, b, d, t) alone (:func:`tree_seed`), so any
+cell can be rerun by itself, in any process, on any machine, and a sweep
+split into shards (:func:`shard_cells`) gives, merged
+(:func:`merge_records`), exactly the records of one run.  Records carry
 no timings for the same reason.  Statistics sum with ``math.fsum``, which
 does not depend on the order of the records.
 """
@@ -36,7 +35,8 @@ from ..algorithms import ALGORITHMS, Algorithm, find_algorithm, plan, run
 from ..algorithms.params import Params
 from ..errors import CheckFailed, GtsearchError, UsageError, os_reason
 from ..numbers import Number
-from ..sources.uniform import ORDERS, check_params, leaf_count, levels, uniform_tree
+from ..sources.randomtree import LazyTree, RandomSpec, materialize
+from ..sources.uniform import ORDERS, check_params, leaf_count
 from ..tree import DEFAULT_MAX_NODES
 
 try:  # hashlib's own BLAKE2b, without hashlib, whose import loads OpenSSL (a few ms of start-up)
@@ -44,6 +44,8 @@ try:  # hashlib's own BLAKE2b, without hashlib, whose import loads OpenSSL (a fe
 except ImportError:  # a Python built without it: hashlib has another
     from hashlib import blake2b
 
+Shard = tuple[int, int]
+LIMIT = DEFAULT_MAX_NODES
 #: the algorithm whose first guess ``Sweep.guess`` sets
 GUESS_ALGORITHM = "mtdf"
 
@@ -57,6 +59,9 @@ RECORD_KEYS = (
     "order",
     "lo",
     "hi",
+    "model",
+    "p",
+    "source",
     "algorithm",
     "params",
     "value",
@@ -69,7 +74,12 @@ RECORD_KEYS = (
     "passes",
 )
 #: the keys that say which sweep a record belongs to (equal across shards)
-SWEEP_KEYS = ("seed", "order", "lo", "hi")
+SWEEP_KEYS = ("seed", "order", "lo", "hi", "model", "p")
+#: keys that records written before sources existed lack: their values then
+OLD_DEFAULTS: dict[str, Any] = {"model": "iid", "p": None, "source": None}
+#: trees of at most this many nodes are built whole (the compiled core then searches
+#: them); larger ones are searched lazily, at the cost of the nodes the algorithms visit
+WHOLE_MAX_NODES = 100_000
 
 #: one summary row per (b, d, algorithm), key by key
 SUMMARY_KEYS = (
@@ -140,6 +150,9 @@ class Sweep:
     guess: Number | None = None
     #: outcomes per chance node: regular *-minimax trees (0: trees without chance nodes)
     chance: int = 0
+    #: the leaf model of the trees (docs/sources.md) and its p (model binary)
+    model: str = "iid"
+    p: float = 0.5
 
     def check(self, max_nodes: int = DEFAULT_MAX_NODES) -> None:
         """Refuse a sweep that cannot run, before any tree is built."""
@@ -150,15 +163,9 @@ class Sweep:
         for b in self.branchings:
             for d in self.depths:
                 check_params(b, d, self.lo, self.hi, self.order, self.chance)
-        b, d = max(self.branchings), max(self.depths)
-        nodes, width = 1, 1
-        for k in levels(b, d, self.chance)[:-1]:
-            width *= k
-            nodes += width
-        if nodes > max_nodes:
-            raise UsageError(
-                f"b={b} d={d} makes trees of {nodes:,} nodes, more than --max-nodes {max_nodes:,}"
-            )
+                self.spec(b, d, 0)
+        if max_nodes < 1:
+            raise UsageError(f"--max-nodes must be 1 or more, got {max_nodes}")
         for name in self.algorithms:
             algo = find_algorithm(name)
             if algo.needs_bound:
@@ -175,6 +182,11 @@ class Sweep:
                 f"--guess is MTD(f)'s first guess, but {GUESS_ALGORITHM} is not "
                 "among the algorithms"
             )
+
+    def spec(self, b: int, d: int, seed: int) -> RandomSpec:
+        """The source of one cell's tree (checked)."""
+        kw: dict[str, Any] = {"model": self.model, "lo": self.lo, "hi": self.hi}
+        return RandomSpec(b, d, seed=seed, order=self.order, p=self.p, chance=self.chance, **kw)
 
     def planned(self) -> list[tuple[Algorithm, Params]]:
         """The algorithms with their parameters (MTD(f)'s guess), checked once for every tree."""
@@ -254,14 +266,22 @@ def run_cell(sweep: Sweep, b: int, d: int, trial: int) -> list[dict[str, Any]]:
 
 
 def _run_cell(
-    sweep: Sweep, planned: list[tuple[Algorithm, Params]], b: int, d: int, trial: int
+    sweep: Sweep,
+    planned: list[tuple[Algorithm, Params]],
+    b: int,
+    d: int,
+    trial: int,
+    max_nodes: int = DEFAULT_MAX_NODES,
 ) -> list[dict[str, Any]]:
     seed = tree_seed(sweep.seed, b, d, trial, sweep.chance)
-    tree = uniform_tree(
-        b, d, seed=seed, lo=sweep.lo, hi=sweep.hi, order=sweep.order, chance=sweep.chance
-    )
+    spec = sweep.spec(b, d, seed)
+    source = spec.text()
+    small = len(LazyTree(spec).end) <= min(WHOLE_MAX_NODES, max_nodes)
+    whole = materialize(LazyTree(spec)) if small else None
     records = []
     for algo, params in planned:
+        # a fresh lazy tree per search: --max-nodes bounds the nodes each one visits
+        tree = whole if whole is not None else LazyTree(spec, max_nodes=max_nodes)
         r = run(tree, algo, params)
         records.append(
             {
@@ -274,6 +294,9 @@ def _run_cell(
                 "order": sweep.order,
                 "lo": sweep.lo,
                 "hi": sweep.hi,
+                "model": sweep.model,
+                "p": sweep.p if sweep.model == "binary" else None,
+                "source": source,
                 "algorithm": r.algorithm,
                 "params": params or None,
                 "value": r.extra.get("value_exact", r.value),
@@ -302,35 +325,52 @@ def check_agreement(records: Sequence[dict[str, Any]]) -> None:
         )
 
 
-def _run_cell_packed(job: tuple[Sweep, int, int, int]) -> list[dict[str, Any]]:
-    return run_cell(*job)
+def run_cell_job(job: tuple[Sweep, int, int, int, int]) -> list[dict[str, Any]]:
+    """One cell as a job for a pool or a cluster: (sweep, b, d, trial, max_nodes)."""
+    sweep, b, d, t, max_nodes = job
+    return _run_cell(sweep, sweep.planned(), b, d, t, max_nodes)
 
 
 def run_sweep(
-    sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1, max_nodes: int = DEFAULT_MAX_NODES
+    sweep: Sweep,
+    shard: Shard = (1, 1),
+    jobs: int = 1,
+    max_nodes: int = LIMIT,
+    dask: str | None = None,
 ) -> list[dict[str, Any]]:
     """The records of every cell of the shard, in cell order, whatever ``jobs`` is.
 
     ``jobs`` > 1 spreads the cells over that many processes (0: one per core).
     They are started with multiprocessing's "spawn" method, so a script that
     asks for them must keep its top-level code under ``if __name__ == "__main__":``.
+    ``dask`` runs the cells as tasks on a Dask cluster instead: the address of
+    its scheduler, or ``"local"`` for a local cluster (:func:`.cluster.dask_cells`).
     """
-    return [rec for cell in iter_sweep(sweep, shard, jobs, max_nodes) for rec in cell]
+    return [rec for cell in iter_sweep(sweep, shard, jobs, max_nodes, dask) for rec in cell]
 
 
 def iter_sweep(
-    sweep: Sweep, shard: tuple[int, int] = (1, 1), jobs: int = 1, max_nodes: int = DEFAULT_MAX_NODES
+    sweep: Sweep,
+    shard: Shard = (1, 1),
+    jobs: int = 1,
+    max_nodes: int = LIMIT,
+    dask: str | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """:func:`run_sweep` cell by cell, as the cells finish (in cell order)."""
     sweep.check(max_nodes)
     if jobs < 0:
         raise UsageError(f"--jobs must be 0 (every core) or more, got {jobs}")
     workers = (os.cpu_count() or 1) if jobs == 0 else jobs
-    cells = [(sweep, b, d, t) for b, d, t in shard_cells(sweep.cells(), *shard)]
+    cells = [(sweep, b, d, t, max_nodes) for b, d, t in shard_cells(sweep.cells(), *shard)]
+    if dask is not None:
+        from .cluster import dask_cells
+
+        yield from dask_cells(cells, dask, workers if jobs > 1 else None)
+        return
     if workers <= 1 or len(cells) <= 1:
         planned = sweep.planned()
-        for _, b, d, t in cells:
-            yield _run_cell(sweep, planned, b, d, t)
+        for _, b, d, t, _limit in cells:
+            yield _run_cell(sweep, planned, b, d, t, max_nodes)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -339,7 +379,7 @@ def iter_sweep(
     context = multiprocessing.get_context("spawn")
     chunk = max(1, len(cells) // (workers * 8))
     with ProcessPoolExecutor(max_workers=min(workers, len(cells)), mp_context=context) as pool:
-        yield from pool.map(_run_cell_packed, cells, chunksize=chunk)
+        yield from pool.map(run_cell_job, cells, chunksize=chunk)
 
 
 # -- records in and out --------------------------------------------------------------------
@@ -379,6 +419,8 @@ def read_records(path: str) -> list[dict[str, Any]]:
                 f"{path}:{number}: not a JSON line ({e}); --merge reads the "
                 "JSON lines of 'experiment -o FILE.jsonl'"
             ) from None
+        if isinstance(rec, dict):
+            rec = {k: rec[k] if k in rec else v for k, v in OLD_DEFAULTS.items()} | rec
         if not isinstance(rec, dict) or set(rec) - {"chance"} != set(RECORD_KEYS):
             raise GtsearchError(
                 f"{path}:{number}: not an experiment record (expected the keys "
@@ -431,7 +473,9 @@ def merge_records(groups: Iterable[Sequence[dict[str, Any]]]) -> list[dict[str, 
 
 def _sweep_text(s: dict[str, Any]) -> str:
     chance = f" chance {s['chance']}" if s.get("chance") else ""
-    return f"seed {s['seed']} order {s['order']} values {s['lo']}:{s['hi']}{chance}"
+    model = f" model {s['model']}" if s.get("model", "iid") != "iid" else ""
+    p = f" p {s['p']}" if s.get("p") is not None else ""
+    return f"seed {s['seed']} order {s['order']} values {s['lo']}:{s['hi']}{model}{p}{chance}"
 
 
 def _cells_of(records: Sequence[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:

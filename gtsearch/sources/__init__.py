@@ -1,6 +1,76 @@
 """gtsearch.sources: trees that come from parameters rather than files.
 
-Owns the seeded tree generators: :mod:`.uniform` builds or streams the
-uniform trees of ``gtsearch gen`` and ``gtsearch experiment``.  Imports only
-the ground modules (tree, numbers, errors, core: the compiled generator).
+Owns the source specs and the seeded tree models: :func:`open_source` turns
+a source spec (``random:b=3,d=4,seed=1``) into a tree that is expanded as a
+search reaches it (:mod:`.randomtree`, on top of the SplitMix64 numbers of
+:mod:`.splitmix`); :mod:`.uniform` streams the same trees to files for
+``gtsearch gen`` and builds them in memory.  Imports only the ground modules
+(tree, numbers, errors, core).  ``game:`` sources (:mod:`.games`,
+:mod:`.builtin_games`) number a game's tree in preorder from the sizes of its
+states' subtrees.  docs/sources.md defines every model exactly.
 """
+
+from __future__ import annotations
+
+from ..tree import DEFAULT_MAX_NODES, Tree
+
+#: the prefixes that make a FILE argument a source (``./random:x`` is a file)
+PREFIXES = ("random:", "game:")
+
+
+def is_source(text: str) -> bool:
+    """Whether a FILE argument names a source rather than a file."""
+    return text.startswith(PREFIXES)
+
+
+def open_source(text: str, *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+    """The tree a source spec names, expanded lazily; ``max_nodes`` bounds the nodes visited."""
+    if text.startswith("game:"):
+        from .games import open_game
+
+        return open_game(text[len("game:") :], max_nodes=max_nodes)
+    from .randomtree import LazyTree, parse_random
+
+    spec = parse_random(text[len("random:") :])
+    return LazyTree(spec, max_nodes=max_nodes, source=text)
+
+
+def whole(tree: Tree, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+    """A source built in full (show, trace, convert, validate); a file's tree as it is."""
+    from .games import GameTree
+    from .randomtree import materialize
+
+    if isinstance(tree, GameTree):
+        return tree.whole(max_nodes)
+    return materialize(tree, max_nodes)
+
+
+def unique_names(tree: Tree) -> Tree:
+    """The tree with unique names, as files need them: when a game's move labels repeat,
+    every node is named by the names from the root down to it, joined by ``/``."""
+    names = tree.names
+    if len(set(names.values())) == len(names):
+        return tree
+    parent = tree.parent
+    full: dict[int, str] = {}
+    for n in range(len(tree.end)):  # preorder: a parent is named before its children
+        p = parent[n]
+        own = names.get(n)
+        above = full.get(p) if p >= 0 else None
+        if own is not None:
+            full[n] = own if above is None else f"{above}/{own}"
+        elif above is not None:
+            full[n] = above + "/"
+    full = {n: v for n, v in full.items() if names.get(n) is not None}
+    return Tree(
+        tree.end,
+        tree.values,
+        names=full,
+        floats=tree.floats,
+        root_max=tree.root_max,
+        meta=tree.meta,
+        source=tree.source,
+        n_leaves=tree.n_leaves,
+        chance=tree.chance,
+        weights=tree.weights,
+    )

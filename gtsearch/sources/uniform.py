@@ -1,25 +1,18 @@
 """Seeded uniform trees: streamed to a file in any format, or built in memory.
 
-A tree is named by its parameters (branching, depth, seed, value range,
-order), so a benchmark or a bug report can say "b=4 d=11 seed 1" and anyone
-gets the same tree, bit for bit: the leaf values come from Python's
-``random.Random(seed)``, whose integer stream is stable across versions.
-
-Orders:
-- ``random``: every leaf drawn independently from [lo, hi].
-- ``best``: children sorted best-first for the player to move (Knuth &
-  Moore's perfectly ordered tree; alpha-beta then evaluates exactly the
-  minimal tree).  Built top-down: a node worth v gives its first child v and
-  the others values no better for the mover, drawn from the range and sorted.
-- ``worst``: the same with the children in the opposite order (best last).
+A tree is named by its parameters (branching, depth, seed, model, value
+range, order), so a benchmark or a bug report can say "b=4 d=11 seed 1" and
+anyone gets the same tree, bit for bit: it is the ``random:`` source of the
+same parameters (:mod:`.randomtree`; every model and order is defined in
+docs/sources.md), written out node for node.
 
 Regular *-minimax trees (Ballard's "regular" trees, ``chance`` C > 0): the
 levels alternate between decision nodes and chance nodes; every decision
 node has B children, each a chance node with C equally likely outcomes,
 each outcome a decision node of the other player, and below the D-th level
 of decision nodes the outcomes are the leaves.  So D decision levels put
-the leaves at depth 2D, (B*C)**D of them, drawn like a random tree's (only
-``random`` order: "best first" has no meaning for an average).
+the leaves at depth 2D, (B*C)**D of them (only ``random`` order: "best
+first" has no meaning for an average).
 
 Leaves are produced in preorder, so writing needs memory for one line of
 pending siblings per level only, whatever the size of the tree.
@@ -27,14 +20,13 @@ pending siblings per level only, whatever the size of the tree.
 
 from __future__ import annotations
 
-import random
 from array import array
 from collections.abc import Iterator
 from typing import TextIO
 
-from ..core import native
 from ..errors import UsageError
 from ..tree import Tree, index_array
+from .randomtree import LazyTree, RandomSpec, strong_p
 
 ORDERS = ("random", "best", "worst")
 
@@ -72,8 +64,10 @@ def check_params(branching: int, depth: int, lo: int, hi: int, order: str, chanc
         raise UsageError(f"--depth must be 0 or more, got {depth}")
     if lo > hi:
         raise UsageError(f"--values LO:HI needs LO <= HI, got {lo}:{hi}")
-    if order not in ORDERS:
-        raise UsageError(f"--order must be one of {', '.join(ORDERS)}, got {order!r}")
+    if order not in ORDERS and strong_p(order) is None:
+        raise UsageError(
+            f"--order must be one of {', '.join(ORDERS)} or strong:P (0 <= P <= 1), got {order!r}"
+        )
     if chance < 0:
         raise UsageError(f"--chance must be 1 or more (outcomes per chance node), got {chance}")
     if chance and order != "random":
@@ -99,26 +93,23 @@ def leaf_count(branching: int, depth: int, chance: int = 0) -> int:
     return int((branching * max(chance, 1)) ** depth)
 
 
-#: the compiled generator draws from values, ranges and counts that fit in 62 bits
-_NATIVE_LIMIT = 2**62
-#: leaf values handed over by the compiled generator at a time (constant memory)
-_CHUNK = 1 << 16
-
-
-def _seed_key(seed: int, branching: int, depth: int, lo: int, hi: int) -> bytes | None:
-    """The seed as random.Random(seed) takes it (the 32-bit words of abs(seed), little-endian).
-
-    None when the compiled generator is not for these parameters (a seed that is
-    not an int, values or sizes beyond 62 bits): the Python generator runs.
-    """
-    if type(seed) is not int or not -_NATIVE_LIMIT <= lo <= hi <= _NATIVE_LIMIT:
-        return None
-    if hi - lo >= _NATIVE_LIMIT:
-        return None
-    if branching**depth >= _NATIVE_LIMIT:
-        return None
-    n = abs(seed)
-    return n.to_bytes(4 * max(1, (n.bit_length() + 31) // 32), "little")
+def spec_of(
+    branching: int,
+    depth: int,
+    *,
+    seed: int = 0,
+    lo: int = -100,
+    hi: int = 100,
+    order: str = "random",
+    chance: int = 0,
+    model: str = "iid",
+    p: float = 0.5,
+) -> RandomSpec:
+    """The ``random:`` source of these parameters (checked)."""
+    check_params(branching, depth, lo, hi, order, chance)
+    return RandomSpec(
+        branching, depth, seed=seed, model=model, lo=lo, hi=hi, order=order, p=p, chance=chance
+    )
 
 
 def leaf_values(
@@ -130,46 +121,14 @@ def leaf_values(
     hi: int = 100,
     order: str = "random",
     chance: int = 0,
+    model: str = "iid",
+    p: float = 0.5,
 ) -> Iterator[int]:
     """The leaf values of the uniform tree (with ``chance``: the regular *-minimax tree), left to right."""
-    check_params(branching, depth, lo, hi, order, chance)
-    core = native()
-    # a regular *-minimax tree's leaves are drawn as a random uniform tree's of B*C children
-    width = branching * max(chance, 1)
-    key = _seed_key(seed, width, depth, lo, hi)
-    if core is not None and key is not None:
-        values = core.UniformLeaves(width, depth, key, lo, hi, ORDERS.index(order))
-        while chunk := values.take(_CHUNK):
-            yield from chunk
-        return
-    rng = random.Random(seed)
-    if order == "random":
-        draw = rng.randint
-        for _ in range(leaf_count(branching, depth, chance)):
-            yield draw(lo, hi)
-        return
-    best = order == "best"
-    # pending[k]: the values still to hand to the nodes of level k (a stack per level)
-    pending: list[list[int]] = [[rng.randint(lo, hi)]]
-    is_max = [True]
-    while pending:
-        level = len(pending) - 1
-        if not pending[level]:
-            pending.pop()
-            is_max.pop()
-            continue
-        v = pending[level].pop()
-        if level == depth:
-            yield v
-            continue
-        mover_max = is_max[level]
-        if mover_max:  # the others are no better for MAX: <= v
-            others = sorted((rng.randint(lo, v) for _ in range(branching - 1)), reverse=True)
-        else:  # the others are no better for MIN: >= v
-            others = sorted(rng.randint(v, hi) for _ in range(branching - 1))
-        kids = [v, *others] if best else [*reversed(others), v]
-        pending.append(kids[::-1])  # popped from the end: first child first
-        is_max.append(not mover_max)
+    spec = spec_of(
+        branching, depth, seed=seed, lo=lo, hi=hi, order=order, chance=chance, model=model, p=p
+    )
+    return LazyTree(spec, max_nodes=2**62).leaf_values()
 
 
 def uniform_tree(
@@ -182,21 +141,16 @@ def uniform_tree(
     order: str = "random",
     root_max: bool = True,
     chance: int = 0,
+    model: str = "iid",
+    p: float = 0.5,
 ) -> Tree:
     """The same tree as :func:`write_uniform` writes, built straight into the flat arrays."""
-    check_params(branching, depth, lo, hi, order, chance)
+    spec = spec_of(
+        branching, depth, seed=seed, lo=lo, hi=hi, order=order, chance=chance, model=model, p=p
+    )
     name = f"gen b={branching} d={depth}" + (f" chance={chance}" if chance else "")
     source = f"{name} seed={seed}"
-    core = native()
-    key = _seed_key(seed, branching, depth, lo, hi)
-    if core is not None and key is not None and not chance:
-        size = sum(branching**k for k in range(depth + 1))
-        wide = index_array(size).typecode == "q"
-        end_arr, vals_arr = core.uniform_tree(
-            branching, depth, key, lo, hi, ORDERS.index(order), wide
-        )
-        return Tree(end_arr, vals_arr, root_max=root_max, source=source, n_leaves=branching**depth)
-    values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order, chance=chance)
+    values = LazyTree(spec, max_nodes=2**62).leaf_values()
     kids = levels(branching, depth, chance)
     top = len(kids) - 1
     # subtree size by level, so end[] follows without a stack of open nodes
@@ -242,6 +196,8 @@ def write_uniform(
     order: str = "random",
     chunk: int = 1 << 16,
     chance: int = 0,
+    model: str = "iid",
+    p: float = 0.5,
 ) -> None:
     """Write the uniform tree's bare form to ``out``, streaming (constant memory).
 
@@ -249,7 +205,9 @@ def write_uniform(
     thing written in the full form (``{"chance": [...]}``, ``(:chance ...)``).
     """
     opening, closing, sep = _SYNTAX[fmt]
-    values = leaf_values(branching, depth, seed=seed, lo=lo, hi=hi, order=order, chance=chance)
+    values = leaf_values(
+        branching, depth, seed=seed, lo=lo, hi=hi, order=order, chance=chance, model=model, p=p
+    )
     kids = levels(branching, depth, chance)
     top = len(kids) - 1
     openings = [_CHANCE[fmt][0] if chance and k % 2 else opening for k in range(top)]

@@ -1,0 +1,264 @@
+"""``game:`` sources: built-in and user games searched as their expanded trees (docs/sources.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import textwrap
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+
+from gtsearch import core
+from gtsearch.algorithms import ALGORITHMS, search
+from gtsearch.cli import cli
+from gtsearch.errors import GtsearchError
+from gtsearch.formats import loads_tree
+from gtsearch.sources import open_source, unique_names, whole
+from gtsearch.sources.games import Game, GameTree
+from gtsearch.tree import Tree
+
+from .strategies import trees
+
+ROOT = Path(__file__).resolve().parent.parent
+TWO_PLAYER = [a for a in ALGORITHMS if not a.chance]
+
+
+def params(algo: Any) -> dict[str, Any]:
+    return {"bound": 0} if algo.needs_bound else {}
+
+
+def same_results(game: Tree, flat: Tree) -> None:
+    for algo in TWO_PLAYER:
+        a = search(game, algo, leaf_order=True, **params(algo))
+        b = search(flat, algo, leaf_order=True, **params(algo))
+        assert (a.value, a.exact, a.pv, a.pv_labels, a.leaves, a.leaf_order, a.nodes, a.extra) == (
+            b.value,
+            b.exact,
+            b.pv,
+            b.pv_labels,
+            b.leaves,
+            b.leaf_order,
+            b.nodes,
+            b.extra,
+        ), algo.name
+
+
+class Wrapped:
+    """A flat tree as a game: a state is a path; moves are child indices; labels name them."""
+
+    def __init__(self, nested: Any, root: str = "max") -> None:
+        self.nested = nested
+        self.root = root
+
+    def node(self, state: tuple[int, ...]) -> Any:
+        t = self.nested
+        for i in state:
+            t = t[i]
+        return t
+
+    def initial(self) -> tuple[int, ...]:
+        return ()
+
+    def moves(self, state: tuple[int, ...]) -> list[int]:
+        t = self.node(state)
+        return list(range(len(t))) if isinstance(t, list) else []
+
+    def play(self, state: tuple[int, ...], move: int) -> tuple[int, ...]:
+        return (*state, move)
+
+    def utility(self, state: tuple[int, ...]) -> Any:
+        return self.node(state)
+
+    def label(self, state: tuple[int, ...], move: int) -> str:
+        return f"m{move}"
+
+
+def labelled(nested: Any, root_max: bool) -> Tree:
+    """The flat tree of ``Wrapped(nested)``, its nodes named as the game names them."""
+    tree = Tree.from_nested(nested, root_max=root_max)
+    names = {n: f"m{tree.path_of(n)[-1]}" for n in range(1, len(tree.end))}
+    return Tree(tree.end, tree.values, names=names, floats=tree.floats, root_max=root_max)
+
+
+@settings(max_examples=25, deadline=None)
+@given(trees)
+def test_games_search_as_their_trees(nested: Any) -> None:
+    """Random flat trees wrapped as games: every algorithm alike, leaf for leaf, both roots."""
+    for root in ("max", "min"):
+        game = GameTree(Game(Wrapped(nested, root), "game:test"), source="game:test")
+        flat = labelled(nested, root == "max")
+        assert whole(game) == flat
+        with core.pure():
+            same_results(game, flat)
+        same_results(game, flat)
+
+
+# -- the built-in games -------------------------------------------------------------------------
+def test_tictactoe_counts() -> None:
+    tree = open_source("game:tictactoe")
+    assert (len(tree.end), tree.n_leaves) == (549_946, 255_168)
+    counts = {a: search(tree, a).leaves for a in ("alphabeta", "f1", "sss", "dual")}
+    assert counts == {"alphabeta": 7330, "f1": 12352, "sss": 7153, "dual": 6792}
+    r = search(tree, "alphabeta")
+    assert r.value == 0 and r.pv_labels[:2] == ("1", "15")
+
+
+def test_tictactoe_is_the_scripts_tree() -> None:
+    """The first 25,000 nodes in preorder: the same names, leaves and values as the script's."""
+    spec = importlib.util.spec_from_file_location("gen_ttt", ROOT / "scripts" / "gen_tictactoe.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    tree = open_source("game:tictactoe")
+    assert isinstance(tree, GameTree)
+    n = 0
+    for ev in islice(script.events(), 40_000):
+        if ev[0] == "close":
+            continue
+        assert tree.names.get(n) == ev[1], n
+        if ev[0] == "leaf":
+            assert tree.end[n] == n + 1 and tree.values[n] == ev[2], n
+        else:
+            assert tree.end[n] > n + 1
+        n += 1
+    assert n > 25_000
+
+
+def test_nim() -> None:
+    for heap in range(0, 9):
+        tree = open_source(f"game:nim:{heap}")
+        r = search(tree, "alphabeta")
+        if heap == 0:
+            assert (len(tree.end), r.value) == (1, 0)
+        else:
+            assert r.value == (-1 if heap % 4 == 0 else 1), heap
+    r = search(open_source("game:nim:5"), "alphabeta")
+    assert r.pv_labels[0] == "take 1"
+
+
+# -- a user's game ------------------------------------------------------------------------------
+def example_game() -> str:
+    """The example game of docs/sources.md, as the page shows it."""
+    text = (ROOT / "docs" / "sources.md").read_text(encoding="utf-8")
+    start = text.index("```python\n") + len("```python\n")
+    return text[start : text.index("```", start)]
+
+
+def test_the_docs_example_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "takeaway.py").write_text(example_game(), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    runner = CliRunner()
+    r = runner.invoke(cli, ["eval", "game:takeaway:TakeAway", "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    game = open_source("game:takeaway:TakeAway")
+    flat = whole(game)
+    same_results(game, flat)
+    r = runner.invoke(cli, ["convert", "game:takeaway:TakeAway", "--to", "json"])
+    assert r.exit_code == 0 and r.output.startswith("{")
+
+
+BROKEN = {
+    "raises": (
+        "def moves(self, s):\n        return [1] if s < 2 else 1 / 0",
+        "game:broken:Game: moves() raised ZeroDivisionError: division by zero (",
+    ),
+    "not_a_sequence": (
+        "def moves(self, s):\n        return {1: 2} if s == 0 else []",
+        "moves() must return a sequence (a list or a tuple), got dict",
+    ),
+    "bad_utility": (
+        "def moves(self, s):\n        return []\n    def utility(self, s):\n        return 'win'",
+        "utility() must return a finite number, got 'win'",
+    ),
+    "same_labels": (
+        "def moves(self, s):\n        return [1, 2] if s == 0 else []\n"
+        "    def label(self, s, m):\n        return 'x'",
+        "label() gives two moves the same name",
+    ),
+    "unhashable": (
+        "def initial(self):\n        return [0]",
+        "states must be hashable",
+    ),
+    "cycle": (
+        "def moves(self, s):\n        return [1]\n    def play(self, s, m):\n        return s",
+        "the game does not end",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_broken_games(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    method, message = BROKEN[case]
+    body = textwrap.dedent(
+        """\
+        class Game:
+            def initial(self):
+                return 0
+            def play(self, s, m):
+                return s + m
+            def utility(self, s):
+                return 1
+            def moves(self, s):
+                return []
+        """
+    )
+    # the case's methods come last: they replace the defaults
+    body += "    " + method + "\n"
+    (tmp_path / "broken.py").write_text(body, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(__import__("sys").modules, "broken", raising=False)
+    with pytest.raises(GtsearchError) as info:
+        search(open_source("game:broken:Game"), "alphabeta")
+    assert message in str(info.value)
+    if case == "raises":
+        assert "broken.py:" in str(info.value)
+    monkeypatch.delitem(__import__("sys").modules, "broken", raising=False)
+    r = CliRunner().invoke(cli, ["eval", "game:broken:Game"])
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("game:chess", "no such built-in game"),
+        ("game:nim:x", "takes the heap size N"),
+        ("game:no_such_module_here:G", "cannot import module 'no_such_module_here'"),
+        ("game:json:Nope", "module json has no attribute 'Nope'"),
+        ("game:json:JSONDecoder", "the game has no method initial()"),
+    ],
+)
+def test_bad_game_specs(spec: str, message: str) -> None:
+    r = CliRunner().invoke(cli, ["eval", spec])
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
+
+
+def test_a_game_without_moves_is_one_node() -> None:
+    game = GameTree(Game(Wrapped(7), "game:one"), source="game:one")
+    assert len(game.end) == 1 and search(game, "alphabeta").value == 7
+
+
+def test_depth_uses_estimate_and_names_stay_unique(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "takeaway.py").write_text(example_game(), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = open_source("game:takeaway:TakeAway")
+    flat = whole(game)
+    assert flat.names[2] == "take 1"  # the move labels, as the game searched lazily gives them
+    r = CliRunner().invoke(cli, ["convert", "game:takeaway:TakeAway", "--to", "sexp"])
+    assert r.exit_code == 0 and '("take 1/take 1" ' in r.output  # a file's names are unique
+    assert loads_tree(r.output, "sexp").n_leaves == flat.n_leaves
+    for limit in (1, 2, 3):
+        cut = game.truncated(limit)
+        expected = search(unique_names(flat).truncated(limit), "alphabeta")
+        assert search(cut, "alphabeta").value == expected.value
+        assert cut.max_depth() == limit
+    with pytest.raises(GtsearchError, match="--depth needs the game's estimate"):
+        open_source("game:tictactoe").truncated(2)

@@ -1,0 +1,284 @@
+"""Sources: ``random:`` trees searched lazily equal the files ``gen`` writes (docs/sources.md)."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gtsearch import core
+from gtsearch.algorithms import ALGORITHMS, search
+from gtsearch.algorithms.compiled import takes
+from gtsearch.cli import cli
+from gtsearch.errors import UsageError
+from gtsearch.formats import loads_tree
+from gtsearch.sources import is_source, open_source
+from gtsearch.sources.randomtree import LazyTree, NodeLimit, RandomSpec, materialize, parse_random
+from gtsearch.sources.splitmix import Feistel, child_key, draw, integer, root_key, splitmix64, unit
+from gtsearch.sources.uniform import write_uniform
+
+#: the spec's models and orders, every combination a source takes
+COMBINATIONS = [
+    ("iid", "random"),
+    ("iid", "best"),
+    ("iid", "worst"),
+    ("iid", "strong:0.7"),
+    ("permutation", "random"),
+    ("incremental", "random"),
+    ("binary", "random"),
+    ("binary", "best"),
+    ("binary", "worst"),
+    ("binary", "strong:0.5"),
+]
+
+
+# -- the numbers: test vectors another implementation must reproduce ------------------------
+def test_splitmix64_vectors() -> None:
+    assert splitmix64(0) == 0xE220A8397B1DCDAF  # the first output of SplitMix64 seeded 0
+    assert splitmix64(1) == 0x910A2DEC89025CC1
+    assert splitmix64(2**64 - 1) == 0xE4D971771B652C20
+    assert root_key(1) == 0x910A2DEC89025CC1 and root_key(-1) == splitmix64(2**64 - 1)
+    assert child_key(root_key(1), 0) == 0xF18D6CE93D6CF1EE
+    assert draw(root_key(1), 0) == 0xB891CEEC547369F1
+    assert integer(0, -100, 100) == -100 and integer(2**64 - 1, -100, 100) == 100
+    assert unit(0) == 0.0 and unit(2**64 - 1) < 1.0
+
+
+def test_feistel_is_a_bijection() -> None:
+    for n in (1, 2, 3, 10, 17, 64, 100):
+        f = Feistel(n, 1)
+        assert sorted(f(i) for i in range(n)) == list(range(n))
+    assert [Feistel(10, 1)(i) for i in range(10)] == [3, 7, 2, 9, 8, 5, 4, 0, 6, 1]
+
+
+def test_first_leaves_are_fixed() -> None:
+    """gen's trees are named by their parameters: these values are fixed forever."""
+    tree = open_source("random:b=2,d=3,seed=1")
+    assert materialize(tree).to_nested() == [[[61, -81], [-28, 45]], [[81, -24], [27, -47]]]
+    perm = materialize(open_source("random:b=2,d=2,model=permutation"))
+    assert perm.to_nested() == [[3, 2], [1, 4]]
+
+
+# -- one tree, two forms -----------------------------------------------------------------------
+def gen_file(spec: RandomSpec) -> Any:
+    out = io.StringIO()
+    write_uniform(
+        out,
+        spec.b,
+        spec.d,
+        "json",
+        seed=spec.seed,
+        lo=spec.lo,
+        hi=spec.hi,
+        order=spec.order,
+        chance=spec.chance,
+        model=spec.model,
+        p=spec.p,
+    )
+    return loads_tree(out.getvalue(), "json")
+
+
+def params(algo: Any) -> dict[str, Any]:
+    return {"bound": 0} if algo.needs_bound else {}
+
+
+def same_results(lazy: Any, flat: Any) -> None:
+    for algo in ALGORITHMS:
+        if algo.chance != (lazy.chance is not None) and algo.chance:
+            if lazy.chance is None:
+                continue
+        if lazy.chance is not None and not algo.chance:
+            continue
+        a = search(lazy, algo, leaf_order=True, **params(algo))
+        b = search(flat, algo, leaf_order=True, **params(algo))
+        assert (a.value, a.exact, a.pv, a.leaves, a.leaf_order, a.nodes, a.extra) == (
+            b.value,
+            b.exact,
+            b.pv,
+            b.leaves,
+            b.leaf_order,
+            b.nodes,
+            b.extra,
+        ), algo.name
+
+
+@pytest.mark.parametrize(("model", "order"), COMBINATIONS)
+def test_random_source_is_gens_file(model: str, order: str) -> None:
+    """Every model and order: the same leaves, and every algorithm the same, leaf for leaf."""
+    spec = RandomSpec(3, 3, seed=7, model=model, order=order, lo=-5, hi=5)
+    lazy = LazyTree(spec)
+    flat = gen_file(spec)
+    assert materialize(lazy) == flat
+    with core.pure():
+        same_results(lazy, flat)
+    same_results(LazyTree(spec), flat)  # the C core declines the lazy tree, searches the file
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.integers(1, 3),
+    st.integers(0, 3),
+    st.integers(0, 2**70),
+    st.sampled_from(COMBINATIONS),
+    st.booleans(),
+)
+def test_random_sources_alike(
+    b: int, d: int, seed: int, combination: tuple[str, str], root_max: bool
+) -> None:
+    model, order = combination
+    spec = RandomSpec(b, d, seed=seed, model=model, order=order, lo=0, hi=3)
+    lazy = LazyTree(spec, root_max=root_max)
+    flat = gen_file(spec).with_root(root_max)
+    with core.pure():
+        same_results(lazy, flat)
+
+
+@pytest.mark.parametrize("model", ["iid", "permutation", "incremental", "binary"])
+def test_chance_sources(model: str) -> None:
+    spec = RandomSpec(2, 2, seed=3, model=model, chance=2)
+    lazy = LazyTree(spec)
+    flat = gen_file(spec)
+    assert materialize(lazy) == flat and lazy.chance_nodes() == flat.chance_nodes()
+    same_results(lazy, flat)
+
+
+def test_models_do_what_they_say() -> None:
+    perm = materialize(open_source("random:b=3,d=3,model=permutation,seed=4"))
+    assert sorted(perm.number(n) for n in range(len(perm.end)) if perm.is_leaf(n)) == list(
+        range(1, 28)
+    )
+    incr = materialize(open_source("random:b=2,d=2,model=incremental,values=0:0"))
+    assert incr.to_nested() == [[0, 0], [0, 0]]
+    ones = materialize(open_source("random:b=4,d=2,model=binary,p=1"))
+    assert ones.to_nested() == [[1] * 4] * 4
+    for order in ("best", "worst"):
+        for b, d in ((3, 4), (4, 3)):
+            tree = open_source(f"random:b={b},d={d},order={order},values=0:1000000000")
+            leaves = search(tree, "alphabeta").leaves
+            minimal = b ** ((d + 1) // 2) + b ** (d // 2) - 1
+            assert (leaves == minimal) == (order == "best"), (order, b, d)
+
+
+def test_the_compiled_core_declines_a_lazy_tree() -> None:
+    assert takes(open_source("random:b=2,d=2")) is None
+
+
+def test_lazy_search_visits_few_nodes() -> None:
+    """b=10 d=6: a million leaves; alpha-beta reads about 5% and visits no more."""
+    tree = open_source("random:b=10,d=6,seed=1")
+    r = search(tree, "alphabeta")
+    assert r.leaves_total == 10**6 and r.leaves < 60_000
+    assert isinstance(tree, LazyTree) and tree.visited < 2 * r.nodes + 10
+    with pytest.raises(NodeLimit, match="more than --max-nodes 100 nodes"):
+        search(open_source("random:b=10,d=6", max_nodes=100), "alphabeta")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("random:d=2", "b= is required"),
+        ("random:b=2,d=2,x=1", "'x=1' is not KEY=VALUE"),
+        ("random:b=2,d=2,model=gauss", "model must be one of"),
+        ("random:b=2,d=2,order=strong:2", "order must be random, best, worst or strong:P"),
+        ("random:b=2,d=2,model=permutation,order=best", "model permutation does not define"),
+        ("random:b=2,d=2,p=0.3", "p applies to model=binary only"),
+        ("random:b=2,d=two", "bad number"),
+        ("random:b=2,d=2,values=3:1", "needs LO <= HI"),
+        ("random:b=2,d=2,b=3", "b is given twice"),
+        ("random:b=2,d=1,chance=2,order=best", "trees with chance nodes are random"),
+    ],
+)
+def test_bad_specs(text: str, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        parse_random(text[len("random:") :])
+    result = CliRunner().invoke(cli, ["eval", text])
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_every_command_takes_a_source(tmp_path: Any) -> None:
+    runner = CliRunner()
+    spec = "random:b=2,d=3,seed=1"
+    r = runner.invoke(cli, ["eval", spec, "-a", "alphabeta,sss"])
+    assert r.exit_code == 0 and '"value": 45' in r.output
+    for args in (
+        ["compare", spec],
+        ["show", spec],
+        ["trace", spec],
+        ["validate", spec],
+        ["convert", spec, "--to", "sexp"],
+        ["eval", spec, "--root", "min"],
+    ):
+        r = runner.invoke(cli, args)
+        assert r.exit_code == 0, (args, r.output)
+    r = runner.invoke(cli, ["convert", spec, "--to", "json"])
+    assert json.loads(r.output) == [[[61, -81], [-28, 45]], [[81, -24], [27, -47]]]
+    gen = runner.invoke(cli, ["gen", "-b", "2", "-d", "3", "--seed", "1"])
+    assert gen.output == r.output
+    assert is_source("random:b=1") and not is_source("./random:b=1")
+    r = runner.invoke(cli, ["show", "random:b=10,d=6", "--max-nodes", "1000"])
+    assert r.exit_code == 2 and "more than --max-nodes 1,000" in r.output
+
+
+# -- experiment on sources ----------------------------------------------------------------------
+def test_experiment_searches_sources_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records name their tree's source; a lazily searched tree gives what the built one gives."""
+    import gtsearch.research.experiment as ex
+
+    sweep = ex.Sweep(
+        branchings=(3,), depths=(3,), trials=2, seed=4, model="binary", p=0.3, order="strong:0.6"
+    )
+    whole = ex.run_sweep(sweep)
+    monkeypatch.setattr(ex, "WHOLE_MAX_NODES", 0)
+    assert ex.run_sweep(sweep) == whole
+    r = whole[0]
+    assert r["model"] == "binary" and r["p"] == 0.3
+    assert (
+        r["source"] == f"random:b=3,d=3,seed={r['tree_seed']},model=binary,order=strong:0.6,p=0.3"
+    )
+    tree = open_source(r["source"])
+    assert search(tree, r["algorithm"]).leaves == r["leaves"]
+
+
+def test_experiment_options() -> None:
+    runner = CliRunner()
+    r = runner.invoke(
+        cli,
+        [
+            "experiment",
+            "-b",
+            "3",
+            "-d",
+            "2",
+            "-n",
+            "2",
+            "--model",
+            "permutation",
+            "--format",
+            "csv",
+        ],
+    )
+    assert r.exit_code == 0 and r.output.startswith("b,d,algorithm")
+    r = runner.invoke(cli, ["experiment", "-b", "3", "-d", "2", "--p", "0.2"])
+    assert r.exit_code == 2 and "--p applies to --model binary only" in r.output
+    r = runner.invoke(cli, ["experiment", "-b", "3", "-d", "2", "--order", "sideways"])
+    assert r.exit_code == 2 and "--order must be one of" in r.output
+
+
+MINIMAL_CASES = [
+    (b, d) for b in range(2, 11) for d in range(1, 9) if b ** ((d + 1) // 2) <= 1000 and d >= 2
+]
+
+
+@pytest.mark.parametrize(("b", "d"), MINIMAL_CASES[::3])
+def test_best_order_gives_the_minimal_tree(b: int, d: int) -> None:
+    """Knuth & Moore: alpha-beta and SSS* read b^ceil(d/2) + b^floor(d/2) - 1 leaves (a third of
+    the cases with at most 1,000 leaves in the larger term; docs/research.md runs b <= 10, d <= 8)."""
+    tree = open_source(f"random:b={b},d={d},seed={b * d},order=best,values=0:1000000000")
+    minimal = b ** ((d + 1) // 2) + b ** (d // 2) - 1
+    with core.pure():
+        assert [search(tree, a).leaves for a in ("alphabeta", "sss")] == [minimal] * 2
