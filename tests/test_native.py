@@ -27,9 +27,11 @@ from gtsearch import core
 from gtsearch.algorithms import ALGORITHMS, Stats, find_algorithm, search
 from gtsearch.algorithms.compiled import takes
 from gtsearch.builder import TreeBuilder
+from gtsearch.errors import UsageError
 from gtsearch.formats import FORMATS, dump_tree, jsonfmt, loads_tree, sexp, yamlfmt
 from gtsearch.formats.compiled import parse_compiled
 from gtsearch.result import SearchResult
+from gtsearch.sources.randomtree import LazyTree, RandomSpec, materialize, native_whole
 from gtsearch.sources.uniform import ORDERS, uniform_tree
 from gtsearch.tree import Meta, Tree
 
@@ -175,6 +177,53 @@ def test_worst_case_sizes_take_no_recursion() -> None:
         nested = [nested, 0]
     tree = Tree.from_nested([nested, list(range(50_000))])
     check_searches(tree, [(a, {"bound": 0} if a.needs_bound else {}) for a in TWO_PLAYER])
+
+
+# -- the random: sources built whole -------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 4),
+    st.integers(0, 5),
+    st.sampled_from(["iid", "binary", "incremental", "permutation"]),
+    st.integers(-(2**70), 2**70) | st.sampled_from([0, 1, -1, 2**64 - 1, 2**64]),
+    st.integers(-(2**53), 2**53),
+    st.integers(0, 20) | st.sampled_from([2**31, 2**40, 2**53]),
+    st.floats(0, 1),
+)
+def test_random_sources_built_whole_alike(
+    b: int, d: int, model: str, seed: int, lo: int, width: int, p: float
+) -> None:
+    """The C builder of random: sources gives the cursor's tree, node for node, in every model."""
+    hi = min(lo + width, 2**53)
+    try:
+        spec = RandomSpec(b, d, seed=seed, model=model, lo=lo, hi=hi, p=p)
+    except UsageError:  # a permutation of more than 2**53 leaves, say
+        return
+    built = native_whole(spec)
+    with core.pure():
+        reference = materialize(LazyTree(spec))
+    if built is None:  # incremental sums that could leave 2**53 stay with Python
+        assert model == "incremental"
+        return
+    assert list(built.end) == list(reference.end)
+    assert [repr(v) for v in built.values] == [repr(v) for v in reference.values]
+    assert built.n_leaves == reference.n_leaves and built.source == reference.source
+
+
+def test_random_sources_the_c_builder_declines() -> None:
+    """Ordered and chance sources are the cursor's; so is everything under the pure core."""
+    for spec in (
+        RandomSpec(3, 2, order="best"),
+        RandomSpec(3, 2, order="strong:0.5"),
+        RandomSpec(3, 2, chance=2),
+        RandomSpec(2, 2, model="incremental", lo=-(2**53), hi=0),
+    ):
+        assert native_whole(spec) is None
+    with core.pure():
+        assert native_whole(RandomSpec(3, 2)) is None
+    # the test vector of docs/sources.md
+    tree = native_whole(RandomSpec(2, 3, seed=1))
+    assert tree is not None and tree.to_nested() == [[[61, -81], [-28, 45]], [[81, -24], [27, -47]]]
 
 
 # -- the tokenizers ----------------------------------------------------------------------------

@@ -165,15 +165,32 @@ def test_models_do_what_they_say() -> None:
 
 
 def test_the_compiled_core_declines_a_lazy_tree() -> None:
-    assert takes(open_source("random:b=2,d=2")) is None
+    assert takes(LazyTree(parse_random("b=2,d=2"))) is None
+
+
+def test_small_sources_are_built_whole_under_the_compiled_core() -> None:
+    """Under the C core a random: source that fits in --max-nodes is built in C and searched
+    in C; the result is the lazy tree's, leaf for leaf."""
+    text = "random:b=3,d=5,seed=4,model=incremental,values=-5:9"
+    tree = open_source(text)
+    lazy = LazyTree(parse_random(text[len("random:") :]), source=text)
+    assert isinstance(tree, LazyTree) == (core.native() is None)
+    assert tree.source == lazy.source == text
+    for name in ("alphabeta", "sss", "mtdf"):
+        ours = search(tree, name, leaf_order=True)._replace(seconds=0.0, tree=None)
+        ref = search(lazy, name, leaf_order=True)._replace(seconds=0.0, tree=None)
+        assert ours == ref
+    # more nodes than --max-nodes: lazy, whatever the core
+    assert isinstance(open_source(text, max_nodes=100), LazyTree)
+    assert isinstance(open_source("random:b=3,d=3,order=best"), LazyTree)
 
 
 def test_lazy_search_visits_few_nodes() -> None:
     """b=10 d=6: a million leaves; alpha-beta reads about 5% and visits no more."""
-    tree = open_source("random:b=10,d=6,seed=1")
+    tree = LazyTree(parse_random("b=10,d=6,seed=1"))
     r = search(tree, "alphabeta")
     assert r.leaves_total == 10**6 and r.leaves < 60_000
-    assert isinstance(tree, LazyTree) and tree.visited < 2 * r.nodes + 10
+    assert tree.visited < 2 * r.nodes + 10
     with pytest.raises(NodeLimit, match="more than --max-nodes 100 nodes"):
         search(open_source("random:b=10,d=6", max_nodes=100), "alphabeta")
 

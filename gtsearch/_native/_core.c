@@ -344,6 +344,8 @@ static PyMethodDef methods[] = {
      "mtd(end, values, root_max, first, progress) -> (lower, leaves, table_size, passes)"},
     {"principal_variation", gt_principal_variation, METH_VARARGS,
      "principal_variation(end, values, root_max, leaves, value, bound) -> line or None"},
+    {"random_tree", gt_random_tree, METH_VARARGS,
+     "random_tree(b, d, model, seed, lo, hi, p, wide) -> (end, values)"},
     {"uniform_tree", gt_uniform_tree, METH_VARARGS,
      "uniform_tree(b, d, key, lo, hi, order, wide) -> (end, values)"},
     {"load_mapping", gt_load_mapping, METH_VARARGS,

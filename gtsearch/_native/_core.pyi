@@ -41,6 +41,9 @@ def principal_variation(
     value: float,
     bound: int,
 ) -> list[int] | None: ...
+def random_tree(
+    b: int, d: int, model: int, seed: int, lo: int, hi: int, p: float, wide: bool
+) -> tuple[array[int], array[float]]: ...
 def uniform_tree(
     b: int, d: int, key: bytes, lo: int, hi: int, order: int, wide: bool
 ) -> tuple[array[int], array[float]]: ...

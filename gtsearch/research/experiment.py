@@ -35,9 +35,10 @@ from ..algorithms import ALGORITHMS, Algorithm, find_algorithm, plan, run
 from ..algorithms.params import Params
 from ..errors import CheckFailed, GtsearchError, UsageError, os_reason
 from ..numbers import Number
-from ..sources.randomtree import LazyTree, RandomSpec, materialize
+from ..sources.randomtree import LazyTree, RandomSpec, materialize, native_whole
 from ..sources.uniform import ORDERS, check_params, leaf_count
 from ..tree import DEFAULT_MAX_NODES
+from .theory import full_tree, minimal_tree, pearl_r, pearl_xi
 
 try:  # hashlib's own BLAKE2b, without hashlib, whose import loads OpenSSL (a few ms of start-up)
     from _blake2 import blake2b
@@ -96,38 +97,6 @@ SUMMARY_KEYS = (
     "full_tree",
     "mean_distinct",
 )
-
-
-# -- reference numbers -----------------------------------------------------------------
-def minimal_tree(b: int, d: int) -> int:
-    """Knuth & Moore's minimal tree: the leaves alpha-beta evaluates on a best-first ordered tree."""
-    return int(b ** math.ceil(d / 2) + b ** (d // 2) - 1)
-
-
-def full_tree(b: int, d: int) -> int:
-    """Every leaf of the uniform tree: b^d."""
-    return int(b**d)
-
-
-def pearl_xi(b: int) -> float:
-    """The root of x^b + x - 1 = 0 in (0, 1), by bisection to the last bit."""
-    if b < 1:
-        raise UsageError(f"the branching factor must be 1 or more, got {b}")
-    lo, hi = 0.0, 1.0
-    while True:
-        mid = (lo + hi) / 2
-        if mid in (lo, hi):
-            return lo if abs(lo**b + lo - 1) <= abs(hi**b + hi - 1) else hi
-        if mid**b + mid - 1 < 0:
-            lo = mid
-        else:
-            hi = mid
-
-
-def pearl_r(b: int) -> float:
-    """Pearl's asymptotic branching factor of alpha-beta on random trees: xi / (1 - xi)."""
-    xi = pearl_xi(b)
-    return xi / (1 - xi)
 
 
 # -- the sweep ---------------------------------------------------------------------------
@@ -276,8 +245,11 @@ def _run_cell(
     seed = tree_seed(sweep.seed, b, d, trial, sweep.chance)
     spec = sweep.spec(b, d, seed)
     source = spec.text()
-    small = len(LazyTree(spec).end) <= min(WHOLE_MAX_NODES, max_nodes)
-    whole = materialize(LazyTree(spec)) if small else None
+    size = len(LazyTree(spec).end)
+    # built whole when it is small enough, so that the compiled core searches it
+    whole = native_whole(spec) if size <= max_nodes else None
+    if whole is None and size <= min(WHOLE_MAX_NODES, max_nodes):
+        whole = materialize(LazyTree(spec))
     records = []
     for algo, params in planned:
         # a fresh lazy tree per search: --max-nodes bounds the nodes each one visits

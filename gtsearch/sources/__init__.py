@@ -24,15 +24,23 @@ def is_source(text: str) -> bool:
 
 
 def open_source(text: str, *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
-    """The tree a source spec names, expanded lazily; ``max_nodes`` bounds the nodes visited."""
+    """The tree a source spec names, expanded lazily; ``max_nodes`` bounds the nodes visited.
+
+    Under the compiled core a ``random:`` source that it can build (see
+    :func:`.randomtree.native_whole`) and that fits in ``max_nodes`` is built
+    whole in C instead, so that the C searches take it: the same tree.
+    """
     if text.startswith("game:"):
         from .games import open_game
 
         return open_game(text[len("game:") :], max_nodes=max_nodes)
-    from .randomtree import LazyTree, parse_random
+    from .randomtree import LazyTree, native_whole, parse_random
 
     spec = parse_random(text[len("random:") :])
-    return LazyTree(spec, max_nodes=max_nodes, source=text)
+    tree = LazyTree(spec, max_nodes=max_nodes, source=text)
+    if len(tree.end) <= max_nodes:  # built whole in C when it can: the C searches take it
+        return native_whole(spec, source=text) or tree
+    return tree
 
 
 def whole(tree: Tree, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:

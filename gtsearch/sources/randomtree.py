@@ -24,9 +24,10 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
+from ..core import native
 from ..errors import GtsearchError, UsageError
-from ..tree import DEFAULT_MAX_NODES, Tree
-from .splitmix import Feistel, child_key, draw, integer, root_key, unit
+from ..tree import DEFAULT_MAX_NODES, Tree, index_array
+from .splitmix import MASK, Feistel, child_key, draw, integer, root_key, unit
 
 MODELS = ("iid", "permutation", "incremental", "binary")
 #: the orders without a parameter; ``strong:P`` takes one
@@ -36,6 +37,10 @@ ORDERED_MODELS = ("iid", "binary")
 #: leaf values are float64 in the tree: integers beyond 2**53 would not survive
 VALUE_LIMIT = 2**53
 NAN = float("nan")
+#: the models as the compiled core numbers them (random_source.c)
+_NATIVE_MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3}
+#: sources of up to this many nodes are built whole by the compiled core (16 bytes a node)
+NATIVE_WHOLE_MAX_NODES = 1 << 23
 
 
 class NodeLimit(GtsearchError):
@@ -440,13 +445,38 @@ class LazyTree(Tree):
                 yield int(cursor.value(n))
 
 
+def native_whole(
+    spec: RandomSpec, *, root_max: bool = True, source: str | None = None
+) -> Tree | None:
+    """The whole tree of ``spec`` built in C (the same numbers as the cursor), or None.
+
+    None under the pure core, and for what the compiled builder does not take:
+    orders other than ``random``, chance levels, incremental sums that could
+    leave 2**53, trees of more than :data:`NATIVE_WHOLE_MAX_NODES` nodes.
+    """
+    core = native()
+    if core is None or spec.order != "random" or spec.chance:
+        return None
+    if spec.model == "incremental" and max(-spec.lo, spec.hi) > VALUE_LIMIT // (spec.d + 1):
+        return None
+    size = sum(spec.b**k for k in range(spec.d + 1))
+    if size > NATIVE_WHOLE_MAX_NODES:
+        return None
+    wide = index_array(size).typecode == "q"
+    model = _NATIVE_MODELS[spec.model]
+    end, values = core.random_tree(
+        spec.b, spec.d, model, spec.seed & MASK, spec.lo, spec.hi, spec.p, wide
+    )
+    return Tree(
+        end, values, root_max=root_max, source=source or spec.text(), n_leaves=spec.leaves()
+    )
+
+
 def materialize(tree: Tree, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
     """A lazy tree as a plain flat Tree (for show, trace, convert, validate); others as they are."""
     if not isinstance(tree, LazyTree):
         return tree
     from array import array
-
-    from ..tree import index_array
 
     size = len(tree.end)
     if size > max_nodes:
@@ -454,6 +484,9 @@ def materialize(tree: Tree, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
             f"{tree.source}: {size:,} nodes, more than --max-nodes {max_nodes:,}; "
             "this command needs the whole tree: raise --max-nodes"
         )
+    built = native_whole(tree.spec, root_max=tree.root_max, source=tree.source)
+    if built is not None:
+        return built
     fresh = LazyTree(tree.spec, root_max=tree.root_max, max_nodes=size + 1, source=tree.source)
     cursor = fresh.cursor
     sub = cursor.sub
