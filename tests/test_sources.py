@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from typing import Any
@@ -208,6 +209,11 @@ def test_lazy_search_visits_few_nodes() -> None:
         ("random:b=2,d=2,values=3:1", "needs LO <= HI"),
         ("random:b=2,d=2,b=3", "b is given twice"),
         ("random:b=2,d=1,chance=2,order=best", "trees with chance nodes are random"),
+        # hostile sizes are refused at once, before any level is sized
+        ("random:b=2,d=1000000", "the nodes are numbered in 64 bits"),
+        ("random:b=40,d=12", "the nodes are numbered in 64 bits"),
+        ("random:b=2,d=31,chance=3", "the nodes are numbered in 64 bits"),
+        ("random:b=1,d=1000000000", "must be at most 2"),
     ],
 )
 def test_bad_specs(text: str, message: str) -> None:
@@ -215,6 +221,17 @@ def test_bad_specs(text: str, message: str) -> None:
         parse_random(text[len("random:") :])
     result = CliRunner().invoke(cli, ["eval", text])
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_a_deep_chain_source() -> None:
+    """b=1: a chain of 200,000 levels, built in C (C core) or walked lazily (pure core),
+    searched without recursion."""
+    for lazy in (False, True):
+        with core.pure() if lazy else contextlib.nullcontext():
+            tree = open_source("random:b=1,d=200000,seed=3")
+            assert isinstance(tree, LazyTree) == (lazy or core.native() is None)
+            r = search(tree, "alphabeta")
+        assert r.leaves == r.leaves_total == 1 and len(r.pv) == 200_000
 
 
 def test_every_command_takes_a_source(tmp_path: Any) -> None:

@@ -66,7 +66,7 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "LLiKLLdp", &b, &d, &model, &seed, &lo, &hi, &p, &wide))
         return NULL;
     const long long limit = (long long)1 << 53;
-    if (b < 1 || d < 0 || d > 4096 || model < M_IID || model > M_PERMUTATION || lo > hi ||
+    if (b < 1 || d < 0 || d > ((long long)1 << 24) || model < M_IID || model > M_PERMUTATION || lo > hi ||
         lo < -limit || hi > limit) {
         PyErr_SetString(PyExc_ValueError, "random_tree: parameters out of range");
         return NULL;

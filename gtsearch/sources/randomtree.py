@@ -37,6 +37,10 @@ ORDERED_MODELS = ("iid", "binary")
 #: leaf values are float64 in the tree: integers beyond 2**53 would not survive
 VALUE_LIMIT = 2**53
 NAN = float("nan")
+#: the most levels of a source (a chain, b=1, of this depth is already a large tree)
+MAX_DEPTH = 1 << 24
+#: the most leaves of a source: its nodes are numbered in 64 bits
+MAX_LEAVES_LOG2 = 62
 #: the models as the compiled core numbers them (random_source.c)
 _NATIVE_MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3}
 #: sources of up to this many nodes are built whole by the compiled core (16 bytes a node)
@@ -74,6 +78,15 @@ class RandomSpec:
             raise UsageError(f"random source: b (branching) must be 1 or more, got {self.b}")
         if self.d < 0:
             raise UsageError(f"random source: d (depth) must be 0 or more, got {self.d}")
+        if self.d > MAX_DEPTH:
+            raise UsageError(f"random source: d (depth) must be at most 2**24, got {self.d}")
+        width = self.b * max(self.chance, 1)
+        if width > 1 and self.d * math.log2(width) > MAX_LEAVES_LOG2:
+            raise UsageError(
+                f"random source: b={self.b}, d={self.d}"
+                + (f", chance={self.chance}" if self.chance else "")
+                + " make more than 2**62 leaves (the nodes are numbered in 64 bits)"
+            )
         if self.model not in MODELS:
             raise UsageError(
                 f"random source: model must be one of {', '.join(MODELS)}, got {self.model!r}"
