@@ -17,7 +17,7 @@ from gtsearch.algorithms import ALGORITHMS, search
 from gtsearch.cli import cli
 from gtsearch.errors import GtsearchError
 from gtsearch.formats import loads_tree
-from gtsearch.sources import open_source, unique_names, whole
+from gtsearch.sources import games, open_source, unique_names, whole
 from gtsearch.sources.games import Game, GameTree
 from gtsearch.tree import Tree
 
@@ -236,6 +236,18 @@ def test_broken_games(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def test_bad_game_specs(spec: str, message: str) -> None:
     r = CliRunner().invoke(cli, ["eval", spec])
     assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
+
+
+def test_huge_games_are_refused_while_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's distinct states are counted before the search: at most --max-nodes and
+    MAX_STATES of them, then one line and exit 2 (nim:1000000000 would count for hours)."""
+    runner = CliRunner()
+    r = runner.invoke(cli, ["eval", "game:nim:30", "--max-nodes", "10"])
+    assert r.exit_code == 2 and "more than 10 distinct states" in r.output
+    assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+    monkeypatch.setattr(games, "MAX_STATES", 1000)
+    r = runner.invoke(cli, ["eval", "game:nim:1000000000"])
+    assert r.exit_code == 2 and "more than 1,000 distinct states" in r.output
 
 
 def test_a_game_without_moves_is_one_node() -> None:

@@ -107,6 +107,10 @@ class _Info:
         self.height = 0
 
 
+#: the most distinct states of a game counted (each keeps its moves and children: memory)
+MAX_STATES = 1_000_000
+
+
 class GameTree(Tree):
     """A game as a Tree numbered in preorder, its nodes computed on demand."""
 
@@ -182,6 +186,7 @@ class GameTree(Tree):
         """
         info = self.info
         expand = self._expand
+        limit = min(self.max_nodes, MAX_STATES)
         self._key(root)
         node = info[root] = expand(root)
         nodes = [node]
@@ -208,6 +213,12 @@ class GameTree(Tree):
                 i += 1
             if i < count:
                 at[-1] = i + 1
+                if len(info) >= limit:
+                    raise NodeLimit(
+                        f"{self.game.name}: more than {limit:,} distinct states; a game's states "
+                        "are counted before it is searched, at most --max-nodes and "
+                        f"{MAX_STATES:,} of them: raise --max-nodes or take a smaller game"
+                    )
                 sub = info[kid] = expand(kid)
                 nodes.append(sub)
                 at.append(0)

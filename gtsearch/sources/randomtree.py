@@ -472,7 +472,7 @@ def native_whole(
         return None
     if spec.model == "incremental" and max(-spec.lo, spec.hi) > VALUE_LIMIT // (spec.d + 1):
         return None
-    size = sum(spec.b**k for k in range(spec.d + 1))
+    size = spec.d + 1 if spec.b == 1 else (spec.b ** (spec.d + 1) - 1) // (spec.b - 1)
     if size > NATIVE_WHOLE_MAX_NODES:
         return None
     wide = index_array(size).typecode == "q"
