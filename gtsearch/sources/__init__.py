@@ -7,7 +7,8 @@ search reaches it (:mod:`.randomtree`, on top of the SplitMix64 numbers of
 ``gtsearch gen`` and builds them in memory.  Imports only the ground modules
 (tree, numbers, errors, core).  ``game:`` sources (:mod:`.games`,
 :mod:`.builtin_games`) number a game's tree in preorder from the sizes of its
-states' subtrees.  docs/sources.md defines every model exactly.
+states' subtrees.  Both compute their arrays on demand through the virtual
+sequences of :mod:`.virtual`.  docs/sources.md defines every model exactly.
 """
 
 from __future__ import annotations

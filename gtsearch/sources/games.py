@@ -30,6 +30,7 @@ from typing import Any
 from ..errors import GtsearchError, UsageError, shown
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree, index_array
 from .randomtree import NodeLimit
+from .virtual import Virtual
 
 NAN = float("nan")
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -398,66 +399,39 @@ class _Limited:
         return self.inner.estimate(state[0])
 
 
-class _Virtual(Sequence[Any]):
-    __slots__ = ("tree", "size")
-
-    def __init__(self, tree: GameTree, size: int) -> None:
-        self.tree = tree
-        self.size = size
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __iter__(self) -> Iterator[Any]:
-        for n in range(self.size):
-            yield self[n]
-
-    def _at(self, n: int) -> Any:
-        raise NotImplementedError
-
-    def __getitem__(self, n: Any) -> Any:
-        if isinstance(n, slice):
-            return [self[i] for i in range(*n.indices(self.size))]
-        if n < 0:
-            n += self.size
-        if not 0 <= n < self.size:
-            raise IndexError(n)
-        return self._at(n)
-
-
-class _End(_Virtual):
+class _End(Virtual["GameTree"]):
     def __getitem__(self, n: Any) -> Any:
         if type(n) is int and 0 <= n < self.size:  # the searches' case, first
-            t = self.tree
+            t = self.owner
             return n + t.path_sizes[t.locate(n)]
         return super().__getitem__(n)
 
     def _at(self, n: int) -> int:
-        t = self.tree
+        t = self.owner
         return n + t.path_sizes[t.locate(n)]
 
 
-class _Values(_Virtual):
+class _Values(Virtual["GameTree"]):
     def __getitem__(self, n: Any) -> Any:
         if type(n) is int and 0 <= n < self.size:
-            return self.tree.value_at(n)
+            return self.owner.value_at(n)
         return super().__getitem__(n)
 
     def _at(self, n: int) -> float:
-        return self.tree.value_at(n)
+        return self.owner.value_at(n)
 
 
-class _Floats(_Virtual):
+class _Floats(Virtual["GameTree"]):
     """1 where the game gave a float (so output prints 2.0 as 2.0, as a file would)."""
 
     def _at(self, n: int) -> int:
-        v = self.tree.raw_value(n)
+        v = self.owner.raw_value(n)
         return 1 if type(v) is float and v == v else 0
 
 
-class _Depth(_Virtual):
+class _Depth(Virtual["GameTree"]):
     def _at(self, n: int) -> int:
-        return self.tree.locate(n)
+        return self.owner.locate(n)
 
 
 class _Names(Mapping[int, str]):

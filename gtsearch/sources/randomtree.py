@@ -21,13 +21,14 @@ value first, its children's from it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from collections.abc import Iterator
+from typing import Any
 
 from ..core import native
 from ..errors import GtsearchError, UsageError
 from ..tree import DEFAULT_MAX_NODES, Tree, index_array
 from .splitmix import MASK, Feistel, child_key, draw, integer, root_key, unit
+from .virtual import Virtual
 
 MODELS = ("iid", "permutation", "incremental", "binary")
 #: the orders without a parameter; ``strong:P`` takes one
@@ -338,63 +339,32 @@ class _Cursor:
         return float(self._leaf(self.keys[k]))
 
 
-class _Virtual(Sequence[Any]):
-    __slots__ = ("cursor", "size")
-
-    def __init__(self, cursor: _Cursor, size: int) -> None:
-        self.cursor = cursor
-        self.size = size
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __iter__(self) -> Iterator[Any]:
-        for n in range(self.size):
-            yield self[n]
-
-    def _at(self, n: int) -> Any:
-        raise NotImplementedError
-
-    @overload
-    def __getitem__(self, n: int) -> Any: ...
-    @overload
-    def __getitem__(self, n: slice) -> Sequence[Any]: ...
-    def __getitem__(self, n: int | slice) -> Any:
-        if isinstance(n, slice):
-            return [self[i] for i in range(*n.indices(self.size))]
-        if n < 0:
-            n += self.size
-        if not 0 <= n < self.size:
-            raise IndexError(n)
-        return self._at(n)
-
-
-class _End(_Virtual):
+class _End(Virtual[_Cursor]):
     def _at(self, n: int) -> int:
-        return n + self.cursor.sub[self.cursor.locate(n)]
+        return n + self.owner.sub[self.owner.locate(n)]
 
 
-class _Values(_Virtual):
+class _Values(Virtual[_Cursor]):
     def _at(self, n: int) -> float:
-        return self.cursor.value(n)
+        return self.owner.value(n)
 
 
-class _Depth(_Virtual):
+class _Depth(Virtual[_Cursor]):
     def _at(self, n: int) -> int:
-        return self.cursor.locate(n)
+        return self.owner.locate(n)
 
 
-class _Turns(_Virtual):
+class _Turns(Virtual[_Cursor]):
     """Decision nodes strictly above a node: levels 0, 2, 4 ... are decision levels."""
 
     def _at(self, n: int) -> int:
-        return (self.cursor.locate(n) + 1) // 2
+        return (self.owner.locate(n) + 1) // 2
 
 
-class _Chance(_Virtual):
+class _Chance(Virtual[_Cursor]):
     def _at(self, n: int) -> int:
-        k = self.cursor.locate(n)
-        return 1 if k % 2 and k != self.cursor.top else 0
+        k = self.owner.locate(n)
+        return 1 if k % 2 and k != self.owner.top else 0
 
 
 class LazyTree(Tree):
