@@ -313,6 +313,25 @@ PyObject *make_array(const char *typecode, const void *data, size_t nbytes) {
     return arr;
 }
 
+PyObject *flat_arrays(void **end, double **vals, size_t size, int wide) {
+    PyObject *end_arr = make_array(wide ? "q" : "i", *end, size * (wide ? 8 : 4));
+    if (!end_arr)
+        return NULL;
+    free(*end);
+    *end = NULL;
+    PyObject *val_arr = make_array("d", *vals, size * sizeof **vals);
+    if (!val_arr) {
+        Py_DECREF(end_arr);
+        return NULL;
+    }
+    free(*vals);
+    *vals = NULL;
+    PyObject *result = PyTuple_Pack(2, end_arr, val_arr);
+    Py_DECREF(end_arr);
+    Py_DECREF(val_arr);
+    return result;
+}
+
 PyObject *line_to_list(const int64_t *line, size_t len) {
     PyObject *list = PyList_New((Py_ssize_t)len);
     if (!list)

@@ -142,6 +142,9 @@ static inline int tick(Ticker *tk, int64_t count) {
 /* -- helpers for building results -------------------------------------------------------------- */
 /* An array.array of the given typecode holding a copy of nbytes at data, or NULL. */
 PyObject *make_array(const char *typecode, const void *data, size_t nbytes);
+/* (end, values) of a flat tree of `size` nodes as arrays ("i" or "q" by `wide`, and "d"): each
+ * buffer is freed and set to NULL as soon as it is copied, so the peak is one buffer more */
+PyObject *flat_arrays(void **end, double **vals, size_t size, int wide);
 /* A list of node numbers as a Python list. */
 PyObject *line_to_list(const int64_t *line, size_t len);
 

@@ -81,7 +81,7 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
     int64_t *next = malloc((size_t)(d + 1) * sizeof *next);
     void *end = NULL;
     double *vals = NULL;
-    PyObject *result = NULL, *end_arr = NULL, *val_arr = NULL;
+    PyObject *result = NULL;
     Ticker tk;
     memset(&tk, 0, sizeof tk);
     if (!sub || !keys || !sums || !next) {
@@ -176,18 +176,8 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_AssertionError, "bug: random_tree's walk missed nodes");
         goto done;
     }
-    end_arr = make_array(wide ? "q" : "i", end, (size_t)size * (wide ? 8 : 4));
-    if (!end_arr)
-        goto done;
-    free(end);
-    end = NULL;
-    val_arr = make_array("d", vals, (size_t)size * sizeof *vals);
-    if (!val_arr)
-        goto done;
-    result = PyTuple_Pack(2, end_arr, val_arr);
+    result = flat_arrays(&end, &vals, (size_t)size, wide);
 done:
-    Py_XDECREF(end_arr);
-    Py_XDECREF(val_arr);
     free(end);
     free(vals);
     free(sub);
