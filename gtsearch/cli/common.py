@@ -13,8 +13,8 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -25,6 +25,7 @@ from ..errors import GtsearchError, UsageError, os_reason
 from ..formats import FORMATS, format_for_path, load_tree
 from ..numbers import Number, parse_number
 from ..result import SearchResult
+from ..sources.randomtree import MODELS
 from ..tree import DEFAULT_MAX_NODES, Tree
 
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_OUTPUT = 2  # standard output closed or failing, like an unwritable -o FILE
 
 FORMAT_NAMES = [f.name for f in FORMATS]
+#: a click command function, as decorators take and give it
+F = TypeVar("F", bound=Callable[..., Any])
 STDIN = "-"
 #: errors of a write that mean the output is lost (a closed descriptor, a full disk, ...)
 WRITE_ERRORS = frozenset(
@@ -77,6 +80,39 @@ class PathParam(click.ParamType):  # type: ignore[type-arg]  # generic in click 
         from click.shell_completion import CompletionItem
 
         return [CompletionItem(incomplete, type="file")]
+
+
+def random_tree_options(command: F) -> F:
+    """--model, --order and --p: how gen and experiment draw their random trees (docs/sources.md)."""
+    options = (
+        click.option(
+            "--model",
+            type=click.Choice(MODELS),
+            default="iid",
+            show_default=True,
+            help="How leaf values are drawn (docs/sources.md): independent, a permutation of "
+            "1..B**D, sums of arc values along the path, or 0/1 leaves.",
+        ),
+        click.option(
+            "--order",
+            default="random",
+            show_default=True,
+            metavar="ORDER",
+            help="random, best, worst (children best-first / worst-first for the mover) or "
+            "strong:P (the best child first with probability P); iid and binary models.",
+        ),
+        click.option(
+            "--p",
+            "p",
+            type=click.FloatRange(0.0, 1.0),
+            default=None,
+            metavar="P",
+            help="model binary: the probability that a leaf is 1 (default 0.5).",
+        ),
+    )
+    for option in reversed(options):  # as if stacked in this order above the command
+        command = option(command)
+    return command
 
 
 def complete_algorithms(

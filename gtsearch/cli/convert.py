@@ -11,7 +11,6 @@ import click
 from ..errors import UsageError, os_reason
 from ..formats import dump_tree, format_for_path
 from ..sources import is_source, unique_names
-from ..sources.randomtree import MODELS
 from ..sources.uniform import parse_value_range, spec_of, write_uniform
 from .common import (
     FORMAT_NAMES,
@@ -21,6 +20,7 @@ from .common import (
     input_format_option,
     load,
     max_nodes_option,
+    random_tree_options,
     write_output,
 )
 
@@ -106,30 +106,7 @@ def convert_command(
     metavar="LO:HI",
     help="Leaf values are integers drawn from LO..HI.",
 )
-@click.option(
-    "--model",
-    type=click.Choice(MODELS),
-    default="iid",
-    show_default=True,
-    help="How leaf values are drawn (docs/sources.md): independent, a permutation of "
-    "1..B**D, sums of arc values along the path, or 0/1 leaves.",
-)
-@click.option(
-    "--order",
-    default="random",
-    show_default=True,
-    metavar="ORDER",
-    help="random, best, worst (children best-first / worst-first for the mover) or "
-    "strong:P (the best child first with probability P); iid and binary models.",
-)
-@click.option(
-    "--p",
-    "p",
-    type=click.FloatRange(0.0, 1.0),
-    default=None,
-    metavar="P",
-    help="model binary: the probability that a leaf is 1 (default 0.5).",
-)
+@random_tree_options
 @click.option(
     "--chance",
     type=click.IntRange(min=1),

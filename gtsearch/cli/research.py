@@ -15,7 +15,6 @@ from ..numbers import Number
 from ..render.console import console, stdout_is_terminal
 from ..render.tables import Row, csv_text, json_lines, json_records
 from ..research.compare import compare, disagreements
-from ..sources.randomtree import MODELS
 from ..sources.uniform import parse_value_range
 from .common import (
     NUMBER,
@@ -30,6 +29,7 @@ from .common import (
     max_nodes_option,
     plan_for_tree,
     prepare,
+    random_tree_options,
     report,
     root_option,
     run_search,
@@ -226,29 +226,7 @@ SWEEP_OPTIONS = (
     metavar="S",
     help="Sweep seed: trial t of (b, d) searches the tree seeded from (S, b, d, t).",
 )
-@click.option(
-    "--model",
-    type=click.Choice(MODELS),
-    default="iid",
-    show_default=True,
-    help="How leaf values are drawn (docs/sources.md), as gen's --model.",
-)
-@click.option(
-    "--order",
-    default="random",
-    show_default=True,
-    metavar="ORDER",
-    help="random, best, worst (children best-first / worst-first for the mover) or "
-    "strong:P (the best child first with probability P); iid and binary models.",
-)
-@click.option(
-    "--p",
-    "p",
-    type=click.FloatRange(0.0, 1.0),
-    default=None,
-    metavar="P",
-    help="model binary: the probability that a leaf is 1 (default 0.5).",
-)
+@random_tree_options
 @click.option(
     "--values",
     "value_range",
