@@ -245,11 +245,12 @@ def _run_cell(
     seed = tree_seed(sweep.seed, b, d, trial, sweep.chance)
     spec = sweep.spec(b, d, seed)
     source = spec.text()
-    size = len(LazyTree(spec).end)
+    lazy = LazyTree(spec)
+    size = len(lazy.end)
     # built whole when it is small enough, so that the compiled core searches it
     whole = native_whole(spec) if size <= max_nodes else None
     if whole is None and size <= min(WHOLE_MAX_NODES, max_nodes):
-        whole = materialize(LazyTree(spec))
+        whole = materialize(lazy)
     records = []
     for algo, params in planned:
         # a fresh lazy tree per search: --max-nodes bounds the nodes each one visits
