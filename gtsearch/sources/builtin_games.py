@@ -15,10 +15,19 @@ from typing import Any
 from ..errors import UsageError
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-LINES_THROUGH = tuple(tuple(line for line in LINES if sq in line) for sq in range(9))
 
-#: a tic-tac-toe state: the board (0 empty, 1 X, -1 O), the player to move, the winner so far
-Board = tuple[tuple[int, ...], int, int]
+# A tic-tac-toe state is one int: X's squares in bits 0-8, O's in bits 9-17, bit 18 when
+# the player who just moved has won, bit 19 when O is to move.  (One int hashes and
+# compares faster than a board of nine: a game's states are counted, hashed and compared
+# once each before the search.)  The tables below are indexed by a player's 9 bits.
+_O_SHIFT = 9
+_WON = 1 << 18
+_O_TO_MOVE = 1 << 19
+_SQUARES = (1 << 9) - 1
+#: _WINS[bits]: whether these squares hold a line
+_WINS = tuple(any(all(bits >> sq & 1 for sq in line) for line in LINES) for bits in range(512))
+#: _FREE[occupied]: the empty squares, in square order
+_FREE = tuple(tuple(sq for sq in range(9) if not occupied >> sq & 1) for occupied in range(512))
 
 
 class TicTacToe:
@@ -30,27 +39,27 @@ class TicTacToe:
     cumulative_labels = True
     trusted = True
 
-    def initial(self) -> Board:
-        return ((0,) * 9, 1, 0)
+    def initial(self) -> int:
+        return 0
 
-    def moves(self, state: Board) -> list[int]:
-        board, _player, winner = state
-        if winner:
-            return []
-        return [sq for sq in range(9) if not board[sq]]
+    def moves(self, state: int) -> tuple[int, ...]:
+        if state & _WON:
+            return ()
+        return _FREE[(state | state >> _O_SHIFT) & _SQUARES]
 
-    def play(self, state: Board, move: int) -> Board:
-        board, player, _ = state
-        after = board[:move] + (player,) + board[move + 1 :]
-        for a, b, c in LINES_THROUGH[move]:
-            if after[a] == after[b] == after[c]:
-                return (after, -player, player)
-        return (after, -player, 0)
+    def play(self, state: int, move: int) -> int:
+        if state & _O_TO_MOVE:  # O plays; X moves next
+            o = (state >> _O_SHIFT | 1 << move) & _SQUARES
+            return (state & _SQUARES) | o << _O_SHIFT | (_WON if _WINS[o] else 0)
+        x = (state | 1 << move) & _SQUARES
+        return x | (state & _SQUARES << _O_SHIFT) | _O_TO_MOVE | (_WON if _WINS[x] else 0)
 
-    def utility(self, state: Board) -> int:
-        return state[2]
+    def utility(self, state: int) -> int:
+        if not state & _WON:
+            return 0  # a full board
+        return -1 if not state & _O_TO_MOVE else 1  # the player who just moved won
 
-    def label(self, state: Board, move: int) -> str:
+    def label(self, state: int, move: int) -> str:
         return str(move + 1)
 
 
