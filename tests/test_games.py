@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import textwrap
+from array import array
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from gtsearch.cli import cli
 from gtsearch.errors import GtsearchError
 from gtsearch.formats import loads_tree
 from gtsearch.sources import games, open_source, unique_names, whole
+from gtsearch.sources.builtin_games import Nim
 from gtsearch.sources.games import Game, GameTree
 from gtsearch.tree import Tree
 
@@ -87,14 +89,71 @@ def labelled(nested: Any, root_max: bool) -> Tree:
 @settings(max_examples=25, deadline=None)
 @given(trees)
 def test_games_search_as_their_trees(nested: Any) -> None:
-    """Random flat trees wrapped as games: every algorithm alike, leaf for leaf, both roots."""
+    """Random flat trees wrapped as games: every algorithm alike, leaf for leaf, both roots;
+    the game computed on demand (the pure core) and written out whole in C (the C core)."""
     for root in ("max", "min"):
-        game = GameTree(Game(Wrapped(nested, root), "game:test"), source="game:test")
-        flat = labelled(nested, root == "max")
-        assert whole(game) == flat
         with core.pure():
+            lazy = GameTree(Game(Wrapped(nested, root), "game:test"), source="game:test")
+        game = GameTree(Game(Wrapped(nested, root), "game:test"), source="game:test")
+        assert lazy.lazy and not isinstance(lazy.end, array)
+        assert game.lazy is (core.native() is None)
+        flat = labelled(nested, root == "max")
+        assert whole(lazy) == flat == whole(game)
+        if not game.lazy:
+            assert list(game.end) == list(flat.end)
+            assert list(map(repr, game.values)) == list(map(repr, flat.values))  # NaN too
+            assert game.with_root(not game.root_max).end is game.end
+        with core.pure():
+            same_results(lazy, flat)
             same_results(game, flat)
+        same_results(lazy, flat)
         same_results(game, flat)
+
+
+class Faulty(Wrapped):
+    """A game whose utility raises at the leaves worth ``bad``."""
+
+    def __init__(self, nested: Any, bad: int) -> None:
+        super().__init__(nested)
+        self.bad = bad
+
+    def utility(self, state: tuple[int, ...]) -> Any:
+        v = self.node(state)
+        if v == self.bad:
+            raise RuntimeError("no value here")
+        return v
+
+
+def test_a_game_failing_where_no_search_looks_stays_on_demand() -> None:
+    """Written out whole, every leaf's utility would be asked for: a game that raises at a
+    leaf alpha-beta prunes stays computed on demand, and alpha-beta succeeds, as it would
+    have before; the search that reaches the leaf reports the error."""
+    nested = [[3, 12, 8], [2, 99, 14], [1, 5, 2]]  # alpha-beta never reads 99
+    game = GameTree(Game(Faulty(nested, 99), "game:faulty"), source="game:faulty")
+    assert game.lazy
+    r = search(game, "alphabeta")
+    assert (r.value, r.leaves) == (3, 5)
+    with pytest.raises(GtsearchError, match=r"utility\(\) raised RuntimeError: no value here"):
+        search(game, "minimax")
+
+
+def test_games_beyond_max_nodes_stay_on_demand() -> None:
+    """--max-nodes bounds the nodes a search visits: a tree larger than that (nim:6 has 12
+    distinct states, 52 nodes) is not written out, and the search stops at the limit."""
+    nim = Game(Nim(6), "game:nim:6")
+    assert GameTree(nim, source="game:nim:6", max_nodes=52).lazy is (core.native() is None)
+    big = GameTree(nim, source="game:nim:6", max_nodes=51)
+    assert big.lazy
+    with pytest.raises(GtsearchError, match="visited more than --max-nodes 51"):
+        search(big, "minimax")
+
+
+def test_tictactoe_is_written_out_in_c() -> None:
+    tree = open_source("game:tictactoe")
+    assert isinstance(tree, GameTree)
+    assert tree.lazy is (core.native() is None)
+    if not tree.lazy:
+        assert (tree.end.typecode, tree.values.typecode) == ("i", "d")  # type: ignore[attr-defined]
 
 
 # -- the built-in games -------------------------------------------------------------------------

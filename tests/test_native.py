@@ -226,6 +226,79 @@ def test_random_sources_the_c_builder_declines() -> None:
     assert tree is not None and tree.to_nested() == [[[61, -81], [-28, 45]], [[81, -24], [27, -47]]]
 
 
+def expand(graph: dict[int, list[int]], values: dict[int, float], root: int, wide: bool) -> Any:
+    """expand_states() on a graph of states given as {state: children}."""
+    native = core.native()
+    assert native is not None
+    sizes: dict[int, int] = {}
+
+    def size(s: int) -> int:
+        if s not in sizes:
+            sizes[s] = 1 + sum(size(k) for k in graph[s])
+        return sizes[s]
+
+    states = sorted(graph)
+    first, kids = array("q", [0]), array("q")
+    for s in states:
+        kids.extend(graph[s])
+        first.append(len(kids))
+    return native.expand_states(
+        first,
+        kids,
+        array("q", [size(s) for s in states]),
+        array("d", [values[s] for s in states]),
+        root,
+        wide,
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 30), max_size=3), min_size=1, max_size=12), st.booleans())
+def test_game_states_written_out_as_their_tree(raw: list[list[int]], wide: bool) -> None:
+    """expand_states() writes a graph of states (children may be shared) as its tree in
+    preorder: the tree a recursive expansion gives, in either width of end."""
+    n = len(raw)
+    graph = {s: [k % n for k in kids if k % n > s] for s, kids in enumerate(raw)}  # acyclic
+    values = {s: (float(s) if not graph[s] else math.nan) for s in graph}
+
+    def nested(s: int) -> Any:
+        return [nested(k) for k in graph[s]] if graph[s] else values[s]
+
+    end, vals = expand(graph, values, 0, wide)
+    assert end.typecode == ("q" if wide else "i") and vals.typecode == "d"
+    tree = Tree.from_nested(nested(0))
+    assert list(end) == list(tree.end)
+    assert [repr(v) for v in vals] == [repr(v) for v in tree.values]
+
+
+def test_game_states_checked_before_they_are_written() -> None:
+    """A graph whose sizes do not add up, or with numbers out of range, is a ValueError (the
+    walk could otherwise write outside the arrays or never end); a cycle cannot add up."""
+    native = core.native()
+    assert native is not None
+    q, d = array("q"), array("d")
+    good = (array("q", [0, 1, 1]), array("q", [1]), array("q", [2, 1]), array("d", [0, 1]))
+    assert [list(a) for a in native.expand_states(*good, 0, False)] == [[2, 2], [0.0, 1.0]]
+    bad_cases = [
+        (good[0], good[1], array("q", [3, 1]), good[3], 0),  # 3 != 1 + 1
+        (good[0], array("q", [5]), good[2], good[3], 0),  # a child out of range
+        (good[0], array("q", [-1]), good[2], good[3], 0),
+        (array("q", [0, 1, 2]), array("q", [1, 1]), array("q", [2, 1]), good[3], 0),  # 2 != 1
+        (array("q", [0, 1]), array("q", [0]), array("q", [2]), array("d", [0]), 0),  # a cycle
+        (good[0], good[1], good[2], good[3], 2),  # the root out of range
+        (array("q", [1, 1, 1]), good[1], good[2], good[3], 0),  # first[0] != 0
+        (q, q, q, d, 0),
+        (good[0], good[1], array("q", [2**62, 1]), good[3], 0),
+    ]
+    for case in bad_cases:
+        with pytest.raises(ValueError):
+            native.expand_states(*case[:4], case[4], False)
+    with pytest.raises(TypeError):
+        native.expand_states(good[0], good[1], array("i", [2, 1]), good[3], 0, False)
+    with pytest.raises(TypeError):
+        native.expand_states([0, 1, 1], good[1], good[2], good[3], 0, False)
+
+
 # -- the tokenizers ----------------------------------------------------------------------------
 def same_tree(a: Tree, b: Tree) -> bool:
     return (

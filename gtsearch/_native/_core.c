@@ -365,6 +365,9 @@ static PyMethodDef methods[] = {
      "principal_variation(end, values, root_max, leaves, value, bound) -> line or None"},
     {"random_tree", gt_random_tree, METH_VARARGS,
      "random_tree(b, d, model, seed, lo, hi, p, wide) -> (end, values)"},
+    {"expand_states", gt_expand_states, METH_VARARGS,
+     "expand_states(first, kids, sizes, values, root, wide) -> (end, values): a game's "
+     "distinct states written out as its tree, in preorder"},
     {"uniform_tree", gt_uniform_tree, METH_VARARGS,
      "uniform_tree(b, d, key, lo, hi, order, wide) -> (end, values)"},
     {"load_mapping", gt_load_mapping, METH_VARARGS,

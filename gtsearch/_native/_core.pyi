@@ -44,6 +44,14 @@ def principal_variation(
 def random_tree(
     b: int, d: int, model: int, seed: int, lo: int, hi: int, p: float, wide: bool
 ) -> tuple[array[int], array[float]]: ...
+def expand_states(
+    first: array[int],
+    kids: array[int],
+    sizes: array[int],
+    values: array[float],
+    root: int,
+    wide: bool,
+) -> tuple[array[int], array[float]]: ...
 def uniform_tree(
     b: int, d: int, key: bytes, lo: int, hi: int, order: int, wide: bool
 ) -> tuple[array[int], array[float]]: ...

@@ -157,6 +157,7 @@ PyObject *gt_mtd(PyObject *self, PyObject *args);
 PyObject *gt_principal_variation(PyObject *self, PyObject *args);
 PyObject *gt_uniform_tree(PyObject *self, PyObject *args);
 PyObject *gt_random_tree(PyObject *self, PyObject *args);
+PyObject *gt_expand_states(PyObject *self, PyObject *args);
 extern PyTypeObject UniformLeavesType;
 PyObject *gt_load_mapping(PyObject *self, PyObject *args);
 PyObject *gt_load_sexp(PyObject *self, PyObject *args);

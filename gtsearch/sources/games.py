@@ -23,13 +23,15 @@ import math
 import os
 import sys
 import traceback
+from array import array
 from bisect import bisect_right
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
+from ..core import native
 from ..errors import GtsearchError, UsageError, shown
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree, index_array
-from .randomtree import NodeLimit
+from .randomtree import NATIVE_WHOLE_MAX_NODES, NodeLimit
 from .virtual import Virtual
 
 NAN = float("nan")
@@ -116,7 +118,6 @@ class GameTree(Tree):
     """A game as a Tree numbered in preorder, its nodes computed on demand."""
 
     __slots__ = ("game", "info", "path_nodes", "path_states", "path_sizes", "visited", "max_nodes")
-    lazy = True
 
     def __init__(self, game: Game, *, source: str, max_nodes: int = DEFAULT_MAX_NODES) -> None:
         self.game = game
@@ -129,9 +130,11 @@ class GameTree(Tree):
         self.path_nodes = [0]
         self.path_states = [root]
         self.path_sizes = [size]
+        flat = self._flat(root)
+        end, values = flat if flat is not None else (_End(self, size), _Values(self, size))
         super().__init__(
-            _End(self, size),
-            _Values(self, size),
+            end,
+            values,
             root_max=game.root_max,
             source=source,
             n_leaves=self.info[self._key(root)].leaves,
@@ -140,6 +143,45 @@ class GameTree(Tree):
         )
         self.names = _Names(self)  # type: ignore[assignment]
         self.floats = _Floats(self, size)  # type: ignore[assignment]
+
+    @property
+    def lazy(self) -> bool:  # type: ignore[override]
+        """False when the tree was written out into flat arrays (:meth:`_flat`)."""
+        return type(self.end) is not array
+
+    def _flat(self, root: Any) -> tuple[array[int], array[float]] | None:
+        """The game tree written out whole in C from the counted states, or None.
+
+        Taken when the compiled core runs and the tree has at most
+        --max-nodes and NATIVE_WHOLE_MAX_NODES nodes: the C searches then read it
+        as they read a file.  The states' values are asked of the game first
+        (the utility at the end, the estimate or NaN elsewhere); if the game
+        raises or returns a bad value, None: the tree stays computed on demand,
+        and the error shows when, and only if, a search reaches that node.
+        """
+        core = native()
+        info = self.info
+        size = info[root].size
+        if core is None or size > min(self.max_nodes, NATIVE_WHOLE_MAX_NODES):
+            return None
+        game = self.game
+        ids = {state: i for i, state in enumerate(info)}
+        first, kids, sizes, values = array("q", [0]), array("q"), array("q"), array("d")
+        try:
+            for state, node in info.items():
+                if node.kids:
+                    kids.extend([ids[kid] for kid in node.kids])
+                    v: float = game.number("estimate", state) if game.has_estimate else NAN
+                else:
+                    v = game.number("utility", state)
+                first.append(len(kids))
+                sizes.append(node.size)
+                values.append(v)
+        except GameError:
+            return None
+        wide = index_array(size).typecode == "q"
+        end, vals = core.expand_states(first, kids, sizes, values, ids[root], wide)
+        return end, vals
 
     def _key(self, state: Any) -> Any:
         if not isinstance(state, Hashable):
@@ -309,10 +351,11 @@ class GameTree(Tree):
             setattr(t, slot, getattr(self, slot))
         size = len(self.end)
         t.path_nodes, t.path_states, t.path_sizes = [0], [self.path_states[0]], [size]
+        flat = type(self.end) is array
         Tree.__init__(
             t,
-            _End(t, size),
-            _Values(t, size),
+            self.end if flat else _End(t, size),
+            self.values if flat else _Values(t, size),
             root_max=root_max,
             source=self.source,
             n_leaves=self.n_leaves,
@@ -325,8 +368,6 @@ class GameTree(Tree):
 
     def whole(self, max_nodes: int) -> Tree:
         """The game tree built in full (show, trace, convert, validate), bounded by max_nodes."""
-        from array import array
-
         size = len(self.end)
         if size > max_nodes:
             raise UsageError(

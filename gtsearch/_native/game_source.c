@@ -1,0 +1,150 @@
+/* game: sources built whole: the tree of a game's distinct states, written out in preorder.
+ *
+ * gtsearch.sources.games counts every distinct state's subtree once (a memo over the
+ * states) and hands over the graph of the states: for state s, its children's state
+ * numbers kids[first[s]:first[s+1]] in the order of its moves, its subtree's size sizes[s]
+ * and its value values[s] (the utility at the end of the game, the estimate or NaN
+ * elsewhere).  This writes the game tree those states stand for, in preorder, into the
+ * flat arrays (end, values): the same tree the lazy GameTree computes node by node.  The
+ * graph is checked first (every number in range, every size 1 + its children's sizes, so
+ * the walk ends and stays inside the arrays); a graph that fails raises ValueError. */
+#include "core.h"
+
+typedef struct {
+    int64_t state, node;
+} Todo;
+
+static int view_of(PyObject *obj, Py_buffer *view, const char *fmt, Py_ssize_t item) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (view->itemsize != item || !view->format || strcmp(view->format, fmt) != 0) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_TypeError, "expand_states: arrays of typecodes q, q, q and d expected");
+        return -1;
+    }
+    return 0;
+}
+
+/* expand_states(first, kids, sizes, values, root, wide) -> (end, values) */
+PyObject *gt_expand_states(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *first_obj, *kids_obj, *sizes_obj, *values_obj;
+    long long root;
+    int wide;
+    if (!PyArg_ParseTuple(args, "OOOOLp", &first_obj, &kids_obj, &sizes_obj, &values_obj, &root, &wide))
+        return NULL;
+    Py_buffer fv, kv, sv, vv;
+    if (view_of(first_obj, &fv, "q", 8) < 0)
+        return NULL;
+    if (view_of(kids_obj, &kv, "q", 8) < 0) {
+        PyBuffer_Release(&fv);
+        return NULL;
+    }
+    if (view_of(sizes_obj, &sv, "q", 8) < 0) {
+        PyBuffer_Release(&fv);
+        PyBuffer_Release(&kv);
+        return NULL;
+    }
+    if (view_of(values_obj, &vv, "d", 8) < 0) {
+        PyBuffer_Release(&fv);
+        PyBuffer_Release(&kv);
+        PyBuffer_Release(&sv);
+        return NULL;
+    }
+    const int64_t *first = fv.buf, *kids = kv.buf, *sizes = sv.buf;
+    const double *vals = vv.buf;
+    const int64_t n_states = (int64_t)(sv.len / 8), n_kids = (int64_t)(kv.len / 8);
+    const int64_t limit = wide ? INT64_MAX / 2 : INT32_MAX;
+    PyObject *result = NULL;
+    void *end = NULL;
+    double *out = NULL;
+    Todo *stack = NULL;
+    const char *bad = NULL;
+    Ticker tk;
+    memset(&tk, 0, sizeof tk);
+
+    /* the graph, checked: then every walk below stays inside the arrays and ends */
+    if (fv.len / 8 != n_states + 1 || vv.len / 8 != n_states || root < 0 || root >= n_states ||
+        first[0] != 0 || first[n_states] != n_kids)
+        bad = "the arrays do not fit one another";
+    for (int64_t s = 0; !bad && s < n_states; s++) {
+        if (first[s + 1] < first[s] || sizes[s] < 1 || sizes[s] > limit) {
+            bad = "a state's children or size are out of range";
+            break;
+        }
+        int64_t total = 1;
+        for (int64_t j = first[s]; j < first[s + 1]; j++) {
+            int64_t k = kids[j];
+            if (k < 0 || k >= n_states || sizes[k] > limit - total) {
+                bad = "a child's number or size is out of range";
+                break;
+            }
+            total += sizes[k];
+        }
+        if (!bad && total != sizes[s])
+            bad = "a state's size is not 1 + its children's sizes";
+    }
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "expand_states: %s", bad);
+        goto done;
+    }
+
+    const int64_t size = sizes[root];
+    end = malloc((size_t)size * (wide ? 8 : 4));
+    out = malloc((size_t)size * sizeof *out);
+    size_t cap = 64, top = 0;
+    stack = malloc(cap * sizeof *stack);
+    if (!end || !out || !stack) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    stack[top++] = (Todo){root, 0};
+    while (top) {
+        Todo t = stack[--top];
+        int64_t s = t.state, n = t.node;
+        /* a run of first children needs no stack: go down it, the later children pushed */
+        for (;;) {
+            if (wide)
+                ((int64_t *)end)[n] = n + sizes[s];
+            else
+                ((int32_t *)end)[n] = (int32_t)(n + sizes[s]);
+            out[n] = vals[s];
+            if (tick(&tk, 0) < 0)
+                goto done;
+            int64_t lo = first[s], hi = first[s + 1];
+            if (lo == hi)
+                break;
+            size_t more = (size_t)(hi - lo - 1);
+            if (top + more > cap) {
+                while (top + more > cap)
+                    cap *= 2;
+                Todo *grown = realloc(stack, cap * sizeof *stack);
+                if (!grown) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+                stack = grown;
+            }
+            /* the children's nodes: n + 1, then each after the one before's subtree */
+            int64_t at = n + 1 + sizes[kids[lo]];
+            size_t base = top + more;
+            for (int64_t j = lo + 1; j < hi; j++) {
+                stack[--base] = (Todo){kids[j], at};
+                at += sizes[kids[j]];
+            }
+            top += more;
+            s = kids[lo];
+            n = n + 1;
+        }
+    }
+    result = flat_arrays(&end, &out, (size_t)size, wide);
+done:
+    free(end);
+    free(out);
+    free(stack);
+    PyBuffer_Release(&fv);
+    PyBuffer_Release(&kv);
+    PyBuffer_Release(&sv);
+    PyBuffer_Release(&vv);
+    return result;
+}
