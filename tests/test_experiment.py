@@ -152,6 +152,28 @@ def test_sweep_check() -> None:
         ex.Sweep(branchings=(2,), depths=(2,), trials=1, order="nope").check()
 
 
+def test_sweep_default_algorithms_are_those_of_algo_all() -> None:
+    """The library's default is the CLI's ``--algo all``: the chance algorithms on chance
+    trees only (they once ran on every sweep, and a chance sweep refused minimax)."""
+    plain = ex.Sweep(branchings=(2,), depths=(2,), trials=1)
+    chance = ex.Sweep(branchings=(2,), depths=(2,), trials=1, chance=2)
+    assert plain.algorithms == (
+        "minimax",
+        "f1",
+        "alphabeta",
+        "sss",
+        "dual",
+        "negascout",
+        "scout",
+        "mt-sss",
+        "mt-dual",
+        "mtdf",
+    )
+    assert chance.algorithms == ("expectiminimax", "star1", "star2")
+    chance.check()
+    assert {r["algorithm"] for r in ex.run_sweep(chance)} == set(chance.algorithms)
+
+
 def test_disagreement_is_a_check_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     real = ex.run
 

@@ -27,7 +27,7 @@ import math
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -111,10 +111,10 @@ class Sweep:
     order: str = "random"
     lo: int = -100
     hi: int = 100
-    #: registry names, in the order the results are reported
-    algorithms: tuple[str, ...] = field(
-        default_factory=lambda: tuple(a.name for a in ALGORITHMS if not a.needs_bound)
-    )
+    #: registry names, in the order the results are reported; empty (the default): what
+    #: ``--algo all`` runs, every algorithm that needs no bound and searches the sweep's
+    #: trees (on chance trees expectiminimax, star1, star2; on the others the rest)
+    algorithms: tuple[str, ...] = ()
     #: MTD(f)'s first guess (None: its default, 0)
     guess: Number | None = None
     #: outcomes per chance node: regular *-minimax trees (0: trees without chance nodes)
@@ -122,6 +122,13 @@ class Sweep:
     #: the leaf model of the trees (docs/sources.md) and its p (model binary)
     model: str = "iid"
     p: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not self.algorithms:
+            default = tuple(
+                a.name for a in ALGORITHMS if not a.needs_bound and a.chance == bool(self.chance)
+            )
+            object.__setattr__(self, "algorithms", default)
 
     def check(self, max_nodes: int = DEFAULT_MAX_NODES) -> None:
         """Refuse a sweep that cannot run, before any tree is built."""
