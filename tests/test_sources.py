@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 from typing import Any
 
 import pytest
@@ -205,7 +206,8 @@ def test_lazy_search_visits_few_nodes() -> None:
         ("random:b=2,d=2,order=strong:2", "order must be random, best, worst or strong:P"),
         ("random:b=2,d=2,model=permutation,order=best", "model permutation does not define"),
         ("random:b=2,d=2,p=0.3", "p applies to model=binary only"),
-        ("random:b=2,d=two", "bad number"),
+        ("random:b=2,d=two", "bad number d='two' (d is an integer)"),
+        ("random:b=2,d=2,values=1", "bad number values='1' (values is LO:HI, two integers)"),
         ("random:b=2,d=2,values=3:1", "needs LO <= HI"),
         ("random:b=2,d=2,b=3", "b is given twice"),
         ("random:b=2,d=1,chance=2,order=best", "trees with chance nodes are random"),
@@ -217,10 +219,12 @@ def test_lazy_search_visits_few_nodes() -> None:
     ],
 )
 def test_bad_specs(text: str, message: str) -> None:
-    with pytest.raises(UsageError, match=message):
+    with pytest.raises(UsageError, match=re.escape(message)):
         parse_random(text[len("random:") :])
     result = CliRunner().invoke(cli, ["eval", text])
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+    # one line that starts with the argument as typed, as a file's errors start with its path
+    assert result.output.startswith(f"{text}: ") and result.output.count("\n") == 1
 
 
 def test_a_deep_chain_source() -> None:

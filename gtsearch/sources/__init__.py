@@ -35,10 +35,14 @@ def open_source(text: str, *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
         from .games import open_game
 
         return open_game(text[len("game:") :], max_nodes=max_nodes)
+    from ..errors import UsageError
     from .randomtree import LazyTree, native_whole, parse_random
 
-    spec = parse_random(text[len("random:") :])
-    tree = LazyTree(spec, max_nodes=max_nodes, source=text)
+    try:
+        spec = parse_random(text[len("random:") :])
+        tree = LazyTree(spec, max_nodes=max_nodes, source=text)
+    except UsageError as e:  # named as a file is: the argument as typed, first
+        raise UsageError(f"{text}: {str(e).removeprefix('random source: ')}") from None
     if len(tree.end) <= max_nodes:  # built whole in C when it can: the C searches take it
         return native_whole(spec, source=text) or tree
     return tree

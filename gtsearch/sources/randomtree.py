@@ -174,21 +174,24 @@ def parse_random(text: str) -> RandomSpec:
         if key not in given:
             raise UsageError(f"random source: {key}= is required, e.g. random:b=3,d=4,seed=1")
     kw: dict[str, Any] = {}
+    key = ""
     try:
         for key in ("b", "d", "seed", "chance"):
             if key in given:
                 kw[key] = int(given[key])
+        key = "p"
         if "p" in given:
             kw["p"] = float(given["p"])
+        key = "values"
         if "values" in given:
             lo, sep, hi = given["values"].partition(":")
             if not sep:
                 raise ValueError
             kw["lo"], kw["hi"] = int(lo), int(hi)
     except ValueError:
+        kind = {"p": "a real number", "values": "LO:HI, two integers"}.get(key, "an integer")
         raise UsageError(
-            f"random source: bad number in {text!r} (b, d, seed, chance are integers, "
-            "p a real, values LO:HI two integers)"
+            f"random source: bad number {key}={given[key]!r} ({key} is {kind})"
         ) from None
     for key in ("model", "order"):
         if key in given:
