@@ -31,7 +31,13 @@ from gtsearch.errors import UsageError
 from gtsearch.formats import FORMATS, dump_tree, jsonfmt, loads_tree, sexp, yamlfmt
 from gtsearch.formats.compiled import parse_compiled
 from gtsearch.result import SearchResult
-from gtsearch.sources.randomtree import LazyTree, RandomSpec, materialize, native_whole
+from gtsearch.sources.randomtree import (
+    LazyTree,
+    NodeLimit,
+    RandomSpec,
+    materialize,
+    native_whole,
+)
 from gtsearch.sources.uniform import ORDERS, uniform_tree
 from gtsearch.tree import Meta, Tree
 
@@ -224,6 +230,93 @@ def test_random_sources_the_c_builder_declines() -> None:
     # the test vector of docs/sources.md
     tree = native_whole(RandomSpec(2, 3, seed=1))
     assert tree is not None and tree.to_nested() == [[[61, -81], [-28, 45]], [[81, -24], [27, -47]]]
+
+
+# -- the random: sources computed on demand ---------------------------------------------------
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(1, 4),
+    st.integers(0, 5),
+    st.sampled_from(["iid", "binary", "incremental", "permutation"]),
+    st.integers(-(2**70), 2**70) | st.sampled_from([0, 1, 2**64 - 1]),
+    st.integers(-(2**53), 2**53),
+    st.integers(0, 20) | st.sampled_from([2**31, 2**53]),
+    st.floats(0, 1),
+    st.booleans(),
+)
+def test_random_sources_searched_on_demand_alike(
+    b: int, d: int, model: str, seed: int, lo: int, width: int, p: float, root_max: bool
+) -> None:
+    """The C searches of a random: source computed on demand by the C cursor give what the
+    pure searches give on the Python cursor: value, PV, leaves in order, nodes, OPEN."""
+    hi = min(lo + width, 2**53)
+    try:
+        spec = RandomSpec(b, d, seed=seed, model=model, lo=lo, hi=hi, p=p)
+    except UsageError:
+        return
+    tree = LazyTree(spec, root_max=root_max)
+    if model == "incremental" and tree.native_view() is None:
+        return  # sums that could leave 2**53 stay with Python
+    assert takes(tree) is not None
+    for algo in TWO_PLAYER:
+        params = {"bound": 0} if algo.needs_bound else {}
+        ours = search(tree, algo, leaf_order=True, **params)
+        with core.pure():
+            ref = search(LazyTree(spec, root_max=root_max), algo, leaf_order=True, **params)
+        assert ours._replace(seconds=0.0, tree=None) == ref._replace(seconds=0.0, tree=None)
+
+
+def test_knuth_and_moores_size_on_demand_in_c() -> None:
+    """random:b=40,d=5,seed=1 (102,400,000 leaves, never built): docs/research.md's figures,
+    searched in C in a fraction of a second (the Python cursor takes about 20 s)."""
+    tree = LazyTree(RandomSpec(40, 5, seed=1))
+    r = search(tree, "alphabeta")
+    s = search(tree, "sss")
+    assert (r.value, r.leaves, s.value, s.leaves, s.extra["open_max"]) == (
+        88,
+        1_447_582,
+        88,
+        1_285_118,
+        64_000,
+    )
+    assert r.pv == s.pv == (23, 1, 5, 7, 17)
+
+
+def test_on_demand_searches_stop_at_max_nodes() -> None:
+    """--max-nodes bounds the nodes the C cursor visits, as the Python cursor's: past it, the
+    search stops with the source's NodeLimit, at its next tick or at its end; a search of
+    another tree afterwards is not stopped by it."""
+    short = LazyTree(RandomSpec(10, 6), max_nodes=100)  # ends before its first tick
+    with pytest.raises(NodeLimit, match="more than --max-nodes 100 nodes"):
+        search(short, "alphabeta")
+    for name in ("minimax", "negascout", "mtdf", "sss"):  # stopped at a tick
+        long = LazyTree(RandomSpec(2, 40), max_nodes=100_000)
+        with pytest.raises(NodeLimit, match="more than --max-nodes 100,000 nodes"):
+            search(long, name)
+        assert 100_000 < long.visited < 100_000 + 2 * 8192 * 40  # a tick comes every 8192 steps
+    assert search(Tree.from_nested([[1, 2], [3, 4]]), "minimax").value == 3
+    ok = LazyTree(RandomSpec(3, 4), max_nodes=10**6)
+    search(ok, "alphabeta")
+    assert 0 < ok.visited < 121  # counted as the Python cursor counts, entered nodes
+
+
+def test_on_demand_sources_too_large_for_the_c_sss(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SSS*'s OPEN keeps a bit a node in C: a source larger than VIRTUAL_SSS_MAX_NODES
+    (2**33) goes to the Python SSS*; the other searches stay in C."""
+    from gtsearch.algorithms import compiled
+
+    monkeypatch.setattr(compiled, "VIRTUAL_SSS_MAX_NODES", 100)
+
+    def refuse(*args: Any) -> None:
+        raise AssertionError("the C SSS* ran")
+
+    monkeypatch.setattr(core.native(), "sss", refuse)
+    spec = RandomSpec(3, 4, seed=5)  # 121 nodes
+    ours = search(LazyTree(spec), "sss", leaf_order=True)
+    with core.pure():
+        ref = search(LazyTree(spec), "sss", leaf_order=True)
+    assert ours._replace(seconds=0.0, tree=None) == ref._replace(seconds=0.0, tree=None)
+    assert search(LazyTree(spec), "alphabeta").value == ref.value
 
 
 def expand(graph: dict[int, list[int]], values: dict[int, float], root: int, wide: bool) -> Any:

@@ -10,6 +10,11 @@ static PyObject *array_type; /* array.array */
 /* -- the tree -------------------------------------------------------------------------------- */
 int tree_open(TreeView *t, PyObject *end, PyObject *values, int root_max) {
     memset(t, 0, sizeof *t);
+    if (values == Py_None) {
+        t->virt = virt_open(end, &t->size);
+        t->root_max = root_max;
+        return t->virt ? 0 : -1;
+    }
     if (PyObject_GetBuffer(end, &t->end_view, PyBUF_FORMAT | PyBUF_ND) < 0)
         return -1;
     if (PyObject_GetBuffer(values, &t->val_view, PyBUF_FORMAT | PyBUF_ND) < 0) {
@@ -51,6 +56,9 @@ void tree_close(TreeView *t) {
         PyBuffer_Release(&t->val_view);
     t->e32 = NULL;
     t->e64 = NULL;
+    if (t->virt)
+        virt_free(t->virt);
+    t->virt = NULL;
 }
 
 /* -- lists of nodes ----------------------------------------------------------------------------- */
@@ -289,6 +297,11 @@ int tick_slow(Ticker *tk, int64_t count) {
         *tk->progress = count;
     if (PyErr_CheckSignals() < 0)
         return -1;
+    if (virt_over) {
+        virt_over = 0;
+        PyErr_SetString(VisitLimit, "the search visited more nodes than allowed");
+        return -1;
+    }
     /* let another thread (the progress display) have the interpreter for a moment */
     Py_BEGIN_ALLOW_THREADS Py_END_ALLOW_THREADS return 0;
 }
@@ -405,6 +418,19 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
+    if (!VisitLimit) {
+        VisitLimit = PyErr_NewException("gtsearch._native._core.VisitLimit", NULL, NULL);
+        if (!VisitLimit) {
+            Py_DECREF(m);
+            return NULL;
+        }
+    }
+    Py_INCREF(VisitLimit);
+    if (PyModule_AddObject(m, "VisitLimit", VisitLimit) < 0) {
+        Py_DECREF(VisitLimit);
+        Py_DECREF(m);
+        return NULL;
+    }
     Py_INCREF(&UniformLeavesType);
     if (PyModule_AddObject(m, "UniformLeaves", (PyObject *)&UniformLeavesType) < 0) {
         Py_DECREF(&UniformLeavesType);

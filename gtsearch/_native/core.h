@@ -26,22 +26,41 @@ typedef int64_t node_t;
 
 #define INF HUGE_VAL
 
+/* -- a random: source's tree, computed on demand (random_source.c) ----------------------- */
+typedef struct Virt Virt;
+/* The tree of spec = (b, d, model, seed, lo, hi, p, counter), counter an array('q') of two
+ * items (the nodes visited so far, the most allowed), which virt_free() updates; NULL with
+ * an exception when the spec is not one. */
+Virt *virt_open(PyObject *spec, node_t *size);
+void virt_free(Virt *v);
+/* end[n] and values[n] of the source, its cursor moved to n (O(1) a step of a walk) */
+node_t virt_end(Virt *v, node_t n);
+double virt_val(Virt *v, node_t n);
+/* set when a cursor passes its most allowed visits: the next tick_slow() raises VisitLimit */
+extern int virt_over;
+extern PyObject *VisitLimit;
+
 /* -- the tree, read from the arrays of a gtsearch.tree.Tree ------------------------------ */
 typedef struct {
     const int32_t *e32; /* end[], when the array holds 4-byte ints */
     const int64_t *e64; /* end[], when it holds 8-byte ints */
     const double *val;  /* values[] (NaN: an internal node without a static value) */
+    Virt *virt;         /* instead of the three above: a random: source computed on demand */
     node_t size;
     int root_max;
     Py_buffer end_view, val_view;
 } TreeView;
 
 static inline node_t END(const TreeView *t, node_t n) {
-    return t->e32 ? (node_t)t->e32[n] : t->e64[n];
+    return t->e32 ? (node_t)t->e32[n] : t->e64 ? t->e64[n] : virt_end(t->virt, n);
+}
+static inline double VAL(const TreeView *t, node_t n) {
+    return t->val ? t->val[n] : virt_val(t->virt, n);
 }
 static inline int IS_LEAF(const TreeView *t, node_t n) { return END(t, n) == n + 1; }
 
-/* Borrow the arrays (end, values); -1 with TypeError/ValueError when they are not flat arrays. */
+/* Borrow the arrays (end, values); -1 with TypeError/ValueError when they are not flat arrays.
+ * With values None, end is the spec of a random: source (virt_open), computed on demand. */
 int tree_open(TreeView *t, PyObject *end, PyObject *values, int root_max);
 void tree_close(TreeView *t);
 

@@ -176,7 +176,7 @@ int pv_from_leaves(const TreeView *t, const NodeList *leaves, double value, int 
             break;
         node_t n = ex.p[k].n;
         if (IS_LEAF(t, n)) { /* explored, so evaluated */
-            lo[k] = hi[k] = t->val[n];
+            lo[k] = hi[k] = VAL(t, n);
             skip[k] = k + 1;
             if (depth) {
                 size_t up = stack[depth - 1];
@@ -339,7 +339,7 @@ void prover_free(Prover *p) {
 
 /* the test of an evaluated leaf's value */
 static inline int value_ok(const Prover *p, node_t k) {
-    double x = p->t->val[k];
+    double x = VAL(p->t, k);
     return p->lower ? x >= p->v : x <= p->v;
 }
 

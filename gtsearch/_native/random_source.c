@@ -56,6 +56,32 @@ static uint64_t feistel(const Feistel *f, uint64_t x) {
     return y;
 }
 
+static void perm_init(Feistel *f, uint64_t root, uint64_t leaves) {
+    f->n = leaves;
+    f->half = 1;
+    while (f->half < 32 && ((uint64_t)1 << (2 * f->half)) < leaves)
+        f->half++;
+    f->mask = ((uint64_t)1 << f->half) - 1;
+    for (int r = 0; r < 4; r++)
+        f->keys[r] = draw_at(root, (uint64_t)r);
+}
+
+/* A leaf's value in the model: from its key (iid, binary), the sum of its arcs
+ * (incremental) or its rank among the leaves (permutation). */
+static inline double leaf_value(int model, uint64_t key, int64_t sum, int64_t rank,
+                                const Feistel *perm, long long lo, uint64_t width, double p) {
+    switch (model) {
+    case M_BINARY:
+        return (double)(draw_at(key, 0) >> 11) * 0x1p-53 < p ? 1.0 : 0.0;
+    case M_INCREMENTAL:
+        return (double)sum;
+    case M_PERMUTATION:
+        return (double)(1 + feistel(perm, (uint64_t)rank));
+    default:
+        return (double)(lo + (int64_t)mulhi(draw_at(key, 0), width));
+    }
+}
+
 /* random_tree(b, d, model, seed, lo, hi, p, wide) -> (end, values) */
 PyObject *gt_random_tree(PyObject *self, PyObject *args) {
     (void)self;
@@ -105,18 +131,8 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
     memset(&perm, 0, sizeof perm);
     uint64_t width = (uint64_t)(hi - lo) + 1;
     uint64_t root = sm64((uint64_t)seed);
-    if (model == M_PERMUTATION) {
-        uint64_t leaves = (uint64_t)(size - (size - 1) / b); /* b**d */
-        if (b == 1)
-            leaves = 1;
-        perm.n = leaves;
-        perm.half = 1;
-        while (perm.half < 32 && ((uint64_t)1 << (2 * perm.half)) < leaves)
-            perm.half++;
-        perm.mask = ((uint64_t)1 << perm.half) - 1;
-        for (int r = 0; r < 4; r++)
-            perm.keys[r] = draw_at(root, (uint64_t)r);
-    }
+    if (model == M_PERMUTATION)
+        perm_init(&perm, root, b == 1 ? 1 : (uint64_t)(size - (size - 1) / b)); /* b**d */
     end = malloc((size_t)size * (wide ? sizeof(int64_t) : sizeof(int32_t)));
     vals = malloc((size_t)size * sizeof *vals);
     if (!end || !vals) {
@@ -138,22 +154,7 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
         else
             ((int32_t *)end)[n] = (int32_t)(n + sub[k]);
         if (k == d) {
-            double v;
-            uint64_t x = draw_at(keys[k], 0);
-            switch (model) {
-            case M_BINARY:
-                v = (double)(x >> 11) * 0x1p-53 < p ? 1.0 : 0.0;
-                break;
-            case M_INCREMENTAL:
-                v = (double)sums[k];
-                break;
-            case M_PERMUTATION:
-                v = (double)(1 + feistel(&perm, (uint64_t)rank));
-                break;
-            default:
-                v = (double)(lo + (int64_t)mulhi(x, width));
-            }
-            vals[n++] = v;
+            vals[n++] = leaf_value(model, keys[k], sums[k], rank, &perm, lo, width, p);
             rank++;
             /* climb to the lowest level with a child still to come */
             while (k > 0 && next[k - 1] == b)
@@ -185,4 +186,151 @@ done:
     free(sums);
     free(next);
     return result;
+}
+
+/* -- the same trees computed on demand: the C searches read a random: source as the
+ * Python cursor (randomtree._Cursor) does, its last path kept, so that a depth-first walk
+ * moves one step at a time; memory O(d), whatever b**d. */
+int virt_over = 0;
+PyObject *VisitLimit = NULL;
+
+struct Virt {
+    int64_t b, d, lo, hi;
+    int model;
+    double p;
+    uint64_t width;
+    int64_t k;                  /* the level of the path's last node */
+    int64_t *sub;               /* nodes in a subtree at each level */
+    int64_t *unit;              /* leaves below a node at each level (permutation) */
+    int64_t *nodes, *sums, *ranks;
+    uint64_t *keys;
+    int64_t visited, most;
+    Feistel perm;
+    Py_buffer counter;
+};
+
+void virt_free(Virt *v) {
+    if (!v)
+        return;
+    virt_over = 0; /* the next search, of any tree, starts afresh */
+    if (v->counter.obj) {
+        ((int64_t *)v->counter.buf)[0] = v->visited;
+        PyBuffer_Release(&v->counter);
+    }
+    free(v->sub);
+    free(v->unit);
+    free(v->nodes);
+    free(v->sums);
+    free(v->ranks);
+    free(v->keys);
+    free(v);
+}
+
+Virt *virt_open(PyObject *spec, node_t *size) {
+    long long b, d, lo, hi;
+    int model;
+    unsigned long long seed;
+    double p;
+    PyObject *counter;
+    if (!PyTuple_Check(spec) ||
+        !PyArg_ParseTuple(spec, "LLiKLLdO", &b, &d, &model, &seed, &lo, &hi, &p, &counter)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "a random source's spec is a tuple");
+        return NULL;
+    }
+    const long long limit = (long long)1 << 53;
+    if (b < 1 || d < 0 || d > ((long long)1 << 24) || model < M_IID || model > M_PERMUTATION ||
+        lo > hi || lo < -limit || hi > limit ||
+        (model == M_INCREMENTAL && (llabs(lo) > limit / (d + 1) || llabs(hi) > limit / (d + 1)))) {
+        PyErr_SetString(PyExc_ValueError, "random source: parameters out of range");
+        return NULL;
+    }
+    Virt *v = calloc(1, sizeof *v);
+    if (!v) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (PyObject_GetBuffer(counter, &v->counter, PyBUF_FORMAT | PyBUF_WRITABLE | PyBUF_ND) < 0) {
+        free(v);
+        return NULL;
+    }
+    if (v->counter.itemsize != 8 || v->counter.len != 16 || !v->counter.format ||
+        strcmp(v->counter.format, "q") != 0) {
+        PyErr_SetString(PyExc_TypeError, "a random source's counter is an array('q') of two");
+        virt_free(v);
+        return NULL;
+    }
+    v->b = b, v->d = d, v->lo = lo, v->hi = hi, v->model = model, v->p = p;
+    v->width = (uint64_t)(hi - lo) + 1;
+    v->visited = ((int64_t *)v->counter.buf)[0];
+    v->most = ((int64_t *)v->counter.buf)[1];
+    size_t levels = (size_t)d + 1;
+    v->sub = malloc(levels * sizeof *v->sub);
+    v->nodes = malloc(levels * sizeof *v->nodes);
+    v->sums = malloc(levels * sizeof *v->sums);
+    v->ranks = malloc(levels * sizeof *v->ranks);
+    v->keys = malloc(levels * sizeof *v->keys);
+    v->unit = malloc(levels * sizeof *v->unit);
+    if (!v->sub || !v->nodes || !v->sums || !v->ranks || !v->keys || !v->unit) {
+        PyErr_NoMemory();
+        virt_free(v);
+        return NULL;
+    }
+    v->sub[d] = 1;
+    v->unit[d] = 1;
+    for (long long k = d - 1; k >= 0; k--) {
+        if (v->sub[k + 1] > (INT64_MAX - 1) / b) {
+            PyErr_SetString(PyExc_OverflowError, "the tree is too large");
+            virt_free(v);
+            return NULL;
+        }
+        v->sub[k] = 1 + b * v->sub[k + 1];
+        v->unit[k] = b * v->unit[k + 1]; /* b**(d-k) <= sub[k] */
+    }
+    uint64_t root = sm64((uint64_t)seed);
+    if (model == M_PERMUTATION)
+        perm_init(&v->perm, root, (uint64_t)v->unit[0]);
+    v->k = 0;
+    v->nodes[0] = 0;
+    v->keys[0] = root;
+    v->sums[0] = 0;
+    v->ranks[0] = 0;
+    virt_over = 0;
+    *size = v->sub[0];
+    return v;
+}
+
+/* the path moved to node n (a node of the tree); n's level */
+static inline int64_t locate(Virt *v, node_t n) {
+    int64_t k = v->k;
+    if (v->nodes[k] == n)
+        return k;
+    while (k && !(v->nodes[k] <= n && n < v->nodes[k] + v->sub[k]))
+        k--;
+    while (v->nodes[k] != n) {
+        int64_t m = v->nodes[k], s = v->sub[k + 1];
+        int64_t i = (n - m - 1) / s;
+        if (++v->visited > v->most)
+            virt_over = 1;
+        uint64_t key = sm64(v->keys[k] + (uint64_t)(i + 1) * GOLDEN);
+        v->keys[k + 1] = key;
+        v->nodes[k + 1] = m + 1 + i * s;
+        v->sums[k + 1] = v->model == M_INCREMENTAL
+                             ? v->sums[k] + v->lo + (int64_t)mulhi(draw_at(key, 0), v->width)
+                             : 0;
+        v->ranks[k + 1] = v->ranks[k] + i * v->unit[k + 1];
+        k++;
+    }
+    v->k = k;
+    return k;
+}
+
+node_t virt_end(Virt *v, node_t n) { return n + v->sub[locate(v, n)]; }
+
+double virt_val(Virt *v, node_t n) {
+    int64_t k = locate(v, n);
+    if (k != v->d)
+        return NAN;
+    return leaf_value(v->model, v->keys[k], v->sums[k], v->ranks[k], &v->perm, v->lo, v->width,
+                      v->p);
 }

@@ -60,12 +60,11 @@ static inline int remember(Log *best, node_t n, node_t bc) {
 static int negamax(const TreeView *t, NodeList *leaves, Ticker *tk, double alpha, double beta,
                    int deep, int prune, double *out_m, int64_t *out_nodes, int64_t **line,
                    size_t *line_len) {
-    const double *vals = t->val;
     double sign = t->root_max ? 1.0 : -1.0;
     if (END(t, 0) == 1) {
         if (nl_push(leaves, 0) < 0)
             return -1;
-        *out_m = sign * vals[0];
+        *out_m = sign * VAL(t, 0);
         *out_nodes = 1;
         *line = malloc(sizeof **line);
         if (!*line) {
@@ -89,7 +88,7 @@ static int negamax(const TreeView *t, NodeList *leaves, Ticker *tk, double alpha
             if (e == c + 1) {
                 if (nl_push(leaves, c) < 0)
                     goto fail;
-                double v = s * vals[c];
+                double v = s * VAL(t, c);
                 if (v > m) {
                     m = v;
                     bc = c;
@@ -117,7 +116,7 @@ static int negamax(const TreeView *t, NodeList *leaves, Ticker *tk, double alpha
                     break;
                 if (nl_push(leaves, k) < 0)
                     goto fail;
-                double u = cs * vals[k];
+                double u = cs * VAL(t, k);
                 if (u > cm) {
                     cm = u;
                     cbc = k;

@@ -36,7 +36,7 @@ static int probe(MT *s, node_t n, double gamma, int strict, double *out) {
         if (IS_LEAF(s->t, n)) { /* a leaf: evaluated once, remembered as [v, v] */
             if (nl_push(s->leaves, n) < 0)
                 return -1;
-            double v = s->t->val[n];
+            double v = VAL(s->t, n);
             Bounds *slot = map_put(&s->table, n, NULL);
             if (!slot)
                 return -1;

@@ -37,13 +37,12 @@ static void *fs_push(FStack *st) {
 
 static int negascout(const TreeView *t, NodeList *leaves, Ticker *tk, double *value,
                      int64_t *out_nodes) {
-    const double *vals = t->val;
     double sign = t->root_max ? 1.0 : -1.0;
     int64_t nodes = 1;
     if (END(t, 0) == 1) {
         if (nl_push(leaves, 0) < 0)
             return -1;
-        *value = vals[0];
+        *value = VAL(t, 0);
         *out_nodes = nodes;
         return 0;
     }
@@ -76,7 +75,7 @@ static int negascout(const TreeView *t, NodeList *leaves, Ticker *tk, double *va
             if (e == c + 1) { /* a leaf is exact: no window, no re-search */
                 if (nl_push(leaves, c) < 0)
                     goto fail;
-                tval = f->s * vals[c];
+                tval = f->s * VAL(t, c);
             } else {
                 double ca, cb;
                 if (f->first) {
@@ -192,12 +191,11 @@ static SCFrame *sc_call(FStack *st, int kind, node_t n, const TreeView *t, doubl
 
 static int scout(const TreeView *t, NodeList *leaves, Ticker *tk, double *value,
                  int64_t *out_nodes) {
-    const double *vals = t->val;
     int64_t nodes = 1;
     if (END(t, 0) == 1) {
         if (nl_push(leaves, 0) < 0)
             return -1;
-        *value = vals[0];
+        *value = VAL(t, 0);
         *out_nodes = nodes;
         return 0;
     }
@@ -226,7 +224,7 @@ static int scout(const TreeView *t, NodeList *leaves, Ticker *tk, double *value,
                 if (e == c + 1) {
                     if (nl_push(leaves, c) < 0)
                         goto fail;
-                    double x = vals[c];
+                    double x = VAL(t, c);
                     ok = f->greater ? x > f->v : x < f->v;
                 } else {
                     f->phase = 1;
@@ -270,7 +268,7 @@ static int scout(const TreeView *t, NodeList *leaves, Ticker *tk, double *value,
             if (e == c + 1) { /* reading a leaf both tests and evaluates it */
                 if (nl_push(leaves, c) < 0)
                     goto fail;
-                double x = vals[c];
+                double x = VAL(t, c);
                 if (f->first || (f->is_max ? x > f->v : x < f->v))
                     f->v = x;
             } else if (f->first) {

@@ -446,7 +446,6 @@ static void state_free(State *S) {
 /* _sss_core(): h of the solved root (mirrored terms); the solver map stays in S. */
 static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, double h0,
                     double mirror, double *out_h, int64_t *out_generated, int64_t *out_open_max) {
-    const double *vals = t->val;
     Open *open = &S->open;
     int64_t size = 1, open_max = 1, generated = 1;
     node_t n = 0, weight = 1;
@@ -463,7 +462,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
                 if (nl_push(leaves, n) < 0)
                     return -1;
                 status = SOLVED;
-                double v = mirror * vals[n];
+                double v = mirror * VAL(t, n);
                 if (v >= h)
                     continue;
                 h = v;
@@ -497,7 +496,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
                 for (c = first; c < stop; c++) {
                     if (nl_push(leaves, c) < 0)
                         return -1;
-                    double v = mirror * vals[c];
+                    double v = mirror * VAL(t, c);
                     if (v >= h)
                         break;
                     if (best_c < 0 || v > best_v) {
@@ -543,7 +542,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
                     if (nl_push(leaves, c) < 0)
                         return -1;
                     generated++;
-                    double v = mirror * vals[c];
+                    double v = mirror * VAL(t, c);
                     if (v < h) {
                         h = v;
                         if (top_h > h || (top_h == h && top_n < c))

@@ -12,7 +12,8 @@ and the tests compare the two.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ..core import native
@@ -20,10 +21,14 @@ from ..tree import Tree, index_array
 from .base import Outcome, Stats
 
 _BOUNDS = {None: 0, "lower": 1, "upper": 2}
+#: SSS*'s C OPEN list keeps a bit a node of the tree (mostly untouched pages): a source
+#: computed on demand larger than this (1 GiB of bits) is searched by the Python SSS*
+VIRTUAL_SSS_MAX_NODES = 1 << 33
 
 
 def takes(tree: Tree) -> Any:
-    """The compiled core, when it runs and the tree is in flat arrays without chance nodes; else None."""
+    """The compiled core, when it runs and the tree is in flat arrays without chance nodes
+    or a ``random:`` source it computes on demand (``native_view``); else None."""
     core = native()
     if core is None:
         return None
@@ -37,7 +42,31 @@ def takes(tree: Tree) -> Any:
         and tree.chance is None  # the searches of chance nodes are Python's
     ):
         return core
+    view = getattr(tree, "native_view", None)
+    if view is not None and view() is not None:
+        return core
     return None
+
+
+@contextmanager
+def _arrays(tree: Tree) -> Iterator[tuple[Any, Any]]:
+    """What the C functions read the tree from: (end, values), or (the spec of a random:
+    source, None); the nodes the C cursor visited are the tree's, and passing --max-nodes
+    is the tree's own error (NodeLimit)."""
+    if type(tree.end) is array:
+        yield tree.end, tree.values
+        return
+    view = tree.native_view()  # type: ignore[attr-defined]
+    core = native()
+    try:
+        yield view, None
+    except core.VisitLimit:  # type: ignore[union-attr]  # raised at the next tick
+        raise tree.limit_error() from None  # type: ignore[attr-defined]
+    finally:
+        tree.native_done(view)  # type: ignore[attr-defined]
+    visited, most = view[-1]
+    if visited > most:  # passed in the search's last steps, after its last tick
+        raise tree.limit_error()  # type: ignore[attr-defined]
 
 
 def _record(stats: Stats, leaves: array[int]) -> int:
@@ -57,9 +86,10 @@ def negamax(
     core = takes(tree)
     if core is None:
         return None
-    m, line, leaves, nodes = core.negamax(
-        tree.end, tree.values, tree.root_max, alpha, beta, deep, prune, stats.progress
-    )
+    with _arrays(tree) as (end, values):
+        m, line, leaves, nodes = core.negamax(
+            end, values, tree.root_max, alpha, beta, deep, prune, stats.progress
+        )
     prior = _record(stats, leaves)
     stats.nodes += nodes + (prior if tree.end[0] != 1 else 0)
     return m, line
@@ -68,11 +98,12 @@ def negamax(
 def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list[int]] | None:
     """sss._sss_core and sss._solution_line in C."""
     core = takes(tree)
-    if core is None:
+    if core is None or (tree.lazy and len(tree.end) > VIRTUAL_SSS_MAX_NODES):
         return None
-    h, line, leaves, generated, open_max = core.sss(
-        tree.end, tree.values, tree.root_max, h0, mirror, stats.progress
-    )
+    with _arrays(tree) as (end, values):
+        h, line, leaves, generated, open_max = core.sss(
+            end, values, tree.root_max, h0, mirror, stats.progress
+        )
     _record(stats, leaves)
     stats.nodes += generated
     stats.extra["open_max"] = open_max
@@ -83,9 +114,10 @@ def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:
     core = takes(tree)
     if core is None:
         return None
-    value, leaves, nodes, distinct = getattr(core, which)(
-        tree.end, tree.values, tree.root_max, stats.progress
-    )
+    with _arrays(tree) as (end, values):
+        value, leaves, nodes, distinct = getattr(core, which)(
+            end, values, tree.root_max, stats.progress
+        )
     if _record(stats, leaves):
         distinct = len(set(stats.leaves))
     stats.nodes += nodes
@@ -109,9 +141,10 @@ def mtd(tree: Tree, stats: Stats, first: float) -> float | None:
     core = takes(tree)
     if core is None:
         return None
-    lower, leaves, table_size, passes = core.mtd(
-        tree.end, tree.values, tree.root_max, first, stats.progress
-    )
+    with _arrays(tree) as (end, values):
+        lower, leaves, table_size, passes = core.mtd(
+            end, values, tree.root_max, first, stats.progress
+        )
     _record(stats, leaves)
     stats.nodes = table_size
     stats.extra["passes"] = passes
@@ -128,7 +161,8 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
         return None
     if not isinstance(evaluated, array):
         evaluated = array(index_array(len(tree.end)).typecode, evaluated)
-    line: list[int] | None = core.principal_variation(
-        tree.end, tree.values, tree.root_max, evaluated, outcome.value, _BOUNDS[outcome.bound]
-    )
+    with _arrays(tree) as (end, values):
+        line: list[int] | None = core.principal_variation(
+            end, values, tree.root_max, evaluated, outcome.value, _BOUNDS[outcome.bound]
+        )
     return line

@@ -7,8 +7,9 @@ preorder numbers are arithmetic (the subtree at level k has S_k nodes, so
 descent from the root, and its value from the model's SplitMix64 draws along
 that path (:mod:`.splitmix`).  A cursor keeps the last path, so depth-first
 access costs O(1) amortised; memory stays O(depth x branching).  The same
-flat algorithms search it (the compiled core declines it: its arrays are not
-arrays) and ``gen`` writes it, node for node.
+flat algorithms search it and ``gen`` writes it, node for node.  The compiled
+core searches the order ``random`` without chance levels through a cursor of
+its own with the same numbers (:meth:`LazyTree.native_view`, random_source.c).
 
 Models (a leaf's value): ``iid`` a draw in [lo, hi]; ``permutation`` 1 + pi(r)
 for the leaf's rank r, pi a seeded Feistel bijection of 0 .. b^d - 1;
@@ -274,13 +275,17 @@ class _Cursor:
             k += 1
         return k
 
+    def limit_error(self) -> NodeLimit:
+        """The error of a search that visited more than ``max_nodes`` nodes."""
+        return NodeLimit(
+            f"{self.spec.text()}: the search visited more than --max-nodes "
+            f"{self.max_nodes:,} nodes; raise --max-nodes"
+        )
+
     def _push(self, k: int, i: int, c: int) -> None:
         self.visited += 1
         if self.visited > self.max_nodes:
-            raise NodeLimit(
-                f"{self.spec.text()}: the search visited more than --max-nodes "
-                f"{self.max_nodes:,} nodes; raise --max-nodes"
-            )
+            raise self.limit_error()
         key = child_key(self.keys[k], i)
         self.nodes.append(c)
         self.keys.append(key)
@@ -408,6 +413,34 @@ class LazyTree(Tree):
     def visited(self) -> int:
         """Nodes the cursor has entered so far (each entry counts)."""
         return self.cursor.visited
+
+    def native_view(self) -> tuple[Any, ...] | None:
+        """The source as the compiled core computes it on demand, or None when it cannot.
+
+        ``(b, d, model, seed, lo, hi, p, counter)``: the C searches read ``end`` and
+        ``values`` through their own cursor (random_source.c), with the numbers of this
+        one; ``counter`` is ``array('q', [visited, max_nodes])``, which the search updates
+        (see :meth:`native_done`).  The order ``random`` without chance levels only (as
+        :func:`native_whole`); None under the pure core.
+        """
+        spec = self.spec
+        if native() is None or spec.order != "random" or spec.chance:
+            return None
+        if spec.model == "incremental" and max(-spec.lo, spec.hi) > VALUE_LIMIT // (spec.d + 1):
+            return None
+        from array import array
+
+        counter = array("q", [self.cursor.visited, self.cursor.max_nodes])
+        model = _NATIVE_MODELS[spec.model]
+        return (spec.b, spec.d, model, spec.seed & MASK, spec.lo, spec.hi, spec.p, counter)
+
+    def native_done(self, view: tuple[Any, ...]) -> None:
+        """Count the nodes a C search of :meth:`native_view` visited as the cursor's own."""
+        self.cursor.visited = view[-1][0]
+
+    def limit_error(self) -> NodeLimit:
+        """The error of a search that visited more than --max-nodes nodes."""
+        return self.cursor.limit_error()
 
     def max_depth(self) -> int:
         return len(self.cursor.sub) - 1
