@@ -57,6 +57,15 @@ static inline node_t END(const TreeView *t, node_t n) {
 static inline double VAL(const TreeView *t, node_t n) {
     return t->val ? t->val[n] : virt_val(t->virt, n);
 }
+/* END with t->e32 held in a local, as VALS below */
+static inline node_t ENDS(const int32_t *e32, const TreeView *t, node_t n) {
+    return e32 ? (node_t)e32[n] : END(t, n);
+}
+/* VAL with t->val held in a local, for the hottest loops (stores to the search's own lists
+ * would otherwise make the compiler load t->val again at every leaf) */
+static inline double VALS(const double *vals, const TreeView *t, node_t n) {
+    return vals ? vals[n] : virt_val(t->virt, n);
+}
 static inline int IS_LEAF(const TreeView *t, node_t n) { return END(t, n) == n + 1; }
 
 /* Borrow the arrays (end, values); -1 with TypeError/ValueError when they are not flat arrays.

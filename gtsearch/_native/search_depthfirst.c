@@ -60,6 +60,8 @@ static inline int remember(Log *best, node_t n, node_t bc) {
 static int negamax(const TreeView *t, NodeList *leaves, Ticker *tk, double alpha, double beta,
                    int deep, int prune, double *out_m, int64_t *out_nodes, int64_t **line,
                    size_t *line_len) {
+    const double *vals = t->val;
+    const int32_t *e32 = t->e32;
     double sign = t->root_max ? 1.0 : -1.0;
     if (END(t, 0) == 1) {
         if (nl_push(leaves, 0) < 0)
@@ -84,11 +86,11 @@ static int negamax(const TreeView *t, NodeList *leaves, Ticker *tk, double alpha
         while (c < stop) {
             if (tick(tk, (int64_t)leaves->len) < 0)
                 goto fail;
-            node_t e = END(t, c);
+            node_t e = ENDS(e32, t, c);
             if (e == c + 1) {
                 if (nl_push(leaves, c) < 0)
                     goto fail;
-                double v = s * VAL(t, c);
+                double v = s * VALS(vals, t, c);
                 if (v > m) {
                     m = v;
                     bc = c;
@@ -111,12 +113,12 @@ static int negamax(const TreeView *t, NodeList *leaves, Ticker *tk, double alpha
             node_t k = c + 1, cbc = -1;
             double cm = -INF, cs = -s;
             while (k < e) {
-                node_t ek = END(t, k);
+                node_t ek = ENDS(e32, t, k);
                 if (ek != k + 1)
                     break;
                 if (nl_push(leaves, k) < 0)
                     goto fail;
-                double u = cs * VAL(t, k);
+                double u = cs * VALS(vals, t, k);
                 if (u > cm) {
                     cm = u;
                     cbc = k;
