@@ -233,7 +233,7 @@ def test_random_sources_the_c_builder_declines() -> None:
 
 
 # -- the random: sources computed on demand ---------------------------------------------------
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.integers(1, 4),
     st.integers(0, 5),
@@ -243,16 +243,18 @@ def test_random_sources_the_c_builder_declines() -> None:
     st.integers(0, 20) | st.sampled_from([2**31, 2**53]),
     st.floats(0, 1),
     st.booleans(),
+    st.sampled_from(["random", "best", "worst", "strong:0", "strong:0.5", "strong:1"]),
 )
 def test_random_sources_searched_on_demand_alike(
-    b: int, d: int, model: str, seed: int, lo: int, width: int, p: float, root_max: bool
+    b: int, d: int, model: str, seed: int, lo: int, width: int, p: float, root_max: bool, order: str
 ) -> None:
     """The C searches of a random: source computed on demand by the C cursor give what the
-    pure searches give on the Python cursor: value, PV, leaves in order, nodes, OPEN."""
+    pure searches give on the Python cursor: value, PV, leaves in order, nodes, OPEN; in
+    every model and order."""
     hi = min(lo + width, 2**53)
     try:
-        spec = RandomSpec(b, d, seed=seed, model=model, lo=lo, hi=hi, p=p)
-    except UsageError:
+        spec = RandomSpec(b, d, seed=seed, model=model, lo=lo, hi=hi, p=p, order=order)
+    except UsageError:  # an order of the models that have none, say
         return
     tree = LazyTree(spec, root_max=root_max)
     if model == "incremental" and tree.native_view() is None:

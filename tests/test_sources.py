@@ -167,14 +167,14 @@ def test_models_do_what_they_say() -> None:
 
 
 def test_which_lazy_trees_the_compiled_core_takes() -> None:
-    """The C core computes a random: source of the order random without chance levels on
-    demand itself; an ordered or chance source, or any under the pure core, is Python's."""
-    plain = LazyTree(parse_random("b=2,d=2"))
-    assert (takes(plain) is None) == (core.native() is None)
-    with core.pure():
-        assert takes(plain) is None
-    for spec in ("b=2,d=2,order=best", "b=2,d=2,order=strong:0.5", "b=2,d=2,chance=2"):
-        assert takes(LazyTree(parse_random(spec))) is None
+    """The C core computes a random: source without chance levels on demand itself, in
+    every model and order; a chance source, or any under the pure core, is Python's."""
+    for spec in ("b=2,d=2", "b=2,d=2,order=best", "b=2,d=2,order=strong:0.5,model=binary"):
+        tree = LazyTree(parse_random(spec))
+        assert (takes(tree) is None) == (core.native() is None)
+        with core.pure():
+            assert takes(tree) is None
+    assert takes(LazyTree(parse_random("b=2,d=2,chance=2"))) is None
 
 
 def test_small_sources_are_built_whole_under_the_compiled_core() -> None:

@@ -28,7 +28,7 @@ typedef int64_t node_t;
 
 /* -- a random: source's tree, computed on demand (random_source.c) ----------------------- */
 typedef struct Virt Virt;
-/* The tree of spec = (b, d, model, seed, lo, hi, p, counter), counter an array('q') of two
+/* The tree of spec = (b, d, model, seed, lo, hi, p, order, strength, counter), counter an array('q') of two
  * items (the nodes visited so far, the most allowed), which virt_free() updates; NULL with
  * an exception when the spec is not one. */
 Virt *virt_open(PyObject *spec, node_t *size);

@@ -194,20 +194,92 @@ done:
 int virt_over = 0;
 PyObject *VisitLimit = NULL;
 
+enum { O_RANDOM = 0, O_BEST = 1, O_WORST = 2, O_STRONG = 3 };
+
 struct Virt {
     int64_t b, d, lo, hi;
-    int model;
-    double p;
+    int model, order;
+    double p, strength;
     uint64_t width;
     int64_t k;                  /* the level of the path's last node */
     int64_t *sub;               /* nodes in a subtree at each level */
     int64_t *unit;              /* leaves below a node at each level (permutation) */
     int64_t *nodes, *sums, *ranks;
     uint64_t *keys;
+    /* the orders other than random: every node's value on the path, and the values of the
+     * children of the path's node at each level, arranged, with the node they belong to */
+    int64_t *vals, *arranged, *arranged_for;
     int64_t visited, most;
     Feistel perm;
     Py_buffer counter;
 };
+
+static inline double unit_of(uint64_t x) { return (double)(x >> 11) * 0x1p-53; }
+
+static inline int64_t integer_in(uint64_t x, int64_t lo, int64_t hi) {
+    return lo + (int64_t)mulhi(x, (uint64_t)(hi - lo) + 1);
+}
+
+/* a value of the iid or binary model from a node key (its draw 0): randomtree._Cursor._leaf */
+static int64_t ordered_leaf(const Virt *v, uint64_t key) {
+    uint64_t x = draw_at(key, 0);
+    if (v->model == M_BINARY)
+        return unit_of(x) < v->p ? 1 : 0;
+    return integer_in(x, v->lo, v->hi);
+}
+
+static int desc(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x < y) - (x > y);
+}
+
+static int asc(const void *a, const void *b) { return -desc(a, b); }
+
+/* The values of the children of the path's node at level k, in the order's arrangement:
+ * randomtree._Cursor._arrange, number for number. */
+static void arrange(Virt *v, int64_t k) {
+    int64_t b = v->b, val = v->vals[k];
+    uint64_t key = v->keys[k];
+    int is_max = k % 2 == 0; /* generated with MAX to move at the root */
+    int64_t *kids = v->arranged + (size_t)k * (size_t)b;
+    int64_t *others = kids + 1; /* b - 1 values, then put in place */
+    for (int64_t j = 1; j < b; j++) {
+        uint64_t x = draw_at(key, (uint64_t)j);
+        int64_t o;
+        if (v->model == M_BINARY) {
+            o = unit_of(x) < v->p ? 1 : 0;
+            o = is_max ? (o < val ? o : val) : (o > val ? o : val);
+        } else {
+            o = is_max ? integer_in(x, v->lo, val) : integer_in(x, val, v->hi);
+        }
+        others[j - 1] = o;
+    }
+    if (v->order != O_STRONG) {
+        qsort(others, (size_t)(b - 1), sizeof *others, is_max ? desc : asc);
+        kids[0] = val;
+        if (v->order == O_WORST) /* the list reversed */
+            for (int64_t i = 0, j = b - 1; i < j; i++, j--) {
+                int64_t t = kids[i];
+                kids[i] = kids[j];
+                kids[j] = t;
+            }
+    } else {
+        int64_t pos = unit_of(draw_at(key, (uint64_t)b)) < v->strength
+                          ? 0
+                          : integer_in(draw_at(key, (uint64_t)b + 1), 0, b - 1);
+        int64_t step = 0;
+        for (int64_t i = b - 2; i > 0; i--, step++) { /* Fisher-Yates over the b - 1 others */
+            int64_t j = integer_in(draw_at(key, (uint64_t)(b + 2 + step)), 0, i);
+            int64_t t = others[i];
+            others[i] = others[j];
+            others[j] = t;
+        }
+        /* [*others[:pos], val, *others[pos:]] */
+        memmove(kids, others, (size_t)pos * sizeof *kids);
+        kids[pos] = val;
+    }
+    v->arranged_for[k] = v->nodes[k];
+}
 
 void virt_free(Virt *v) {
     if (!v)
@@ -223,24 +295,29 @@ void virt_free(Virt *v) {
     free(v->sums);
     free(v->ranks);
     free(v->keys);
+    free(v->vals);
+    free(v->arranged);
+    free(v->arranged_for);
     free(v);
 }
 
 Virt *virt_open(PyObject *spec, node_t *size) {
     long long b, d, lo, hi;
-    int model;
+    int model, order;
     unsigned long long seed;
-    double p;
+    double p, strength;
     PyObject *counter;
-    if (!PyTuple_Check(spec) ||
-        !PyArg_ParseTuple(spec, "LLiKLLdO", &b, &d, &model, &seed, &lo, &hi, &p, &counter)) {
+    if (!PyTuple_Check(spec) || !PyArg_ParseTuple(spec, "LLiKLLdidO", &b, &d, &model, &seed, &lo,
+                                                  &hi, &p, &order, &strength, &counter)) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_TypeError, "a random source's spec is a tuple");
         return NULL;
     }
     const long long limit = (long long)1 << 53;
     if (b < 1 || d < 0 || d > ((long long)1 << 24) || model < M_IID || model > M_PERMUTATION ||
-        lo > hi || lo < -limit || hi > limit ||
+        lo > hi || lo < -limit || hi > limit || order < O_RANDOM || order > O_STRONG ||
+        (order != O_RANDOM && model != M_IID && model != M_BINARY) ||
+        (order == O_STRONG && !(strength >= 0.0 && strength <= 1.0)) ||
         (model == M_INCREMENTAL && (llabs(lo) > limit / (d + 1) || llabs(hi) > limit / (d + 1)))) {
         PyErr_SetString(PyExc_ValueError, "random source: parameters out of range");
         return NULL;
@@ -261,6 +338,7 @@ Virt *virt_open(PyObject *spec, node_t *size) {
         return NULL;
     }
     v->b = b, v->d = d, v->lo = lo, v->hi = hi, v->model = model, v->p = p;
+    v->order = order, v->strength = strength;
     v->width = (uint64_t)(hi - lo) + 1;
     v->visited = ((int64_t *)v->counter.buf)[0];
     v->most = ((int64_t *)v->counter.buf)[1];
@@ -275,6 +353,20 @@ Virt *virt_open(PyObject *spec, node_t *size) {
         PyErr_NoMemory();
         virt_free(v);
         return NULL;
+    }
+    if (order != O_RANDOM) {
+        v->vals = malloc(levels * sizeof *v->vals);
+        v->arranged_for = malloc(levels * sizeof *v->arranged_for);
+        v->arranged = (size_t)b <= SIZE_MAX / sizeof *v->arranged / levels
+                          ? malloc(levels * (size_t)b * sizeof *v->arranged)
+                          : NULL;
+        if (!v->vals || !v->arranged || !v->arranged_for) {
+            PyErr_NoMemory();
+            virt_free(v);
+            return NULL;
+        }
+        for (size_t k = 0; k < levels; k++)
+            v->arranged_for[k] = -1;
     }
     v->sub[d] = 1;
     v->unit[d] = 1;
@@ -295,6 +387,8 @@ Virt *virt_open(PyObject *spec, node_t *size) {
     v->keys[0] = root;
     v->sums[0] = 0;
     v->ranks[0] = 0;
+    if (order != O_RANDOM)
+        v->vals[0] = ordered_leaf(v, root);
     virt_over = 0;
     *size = v->sub[0];
     return v;
@@ -319,6 +413,11 @@ static inline int64_t locate(Virt *v, node_t n) {
                              ? v->sums[k] + v->lo + (int64_t)mulhi(draw_at(key, 0), v->width)
                              : 0;
         v->ranks[k + 1] = v->ranks[k] + i * v->unit[k + 1];
+        if (v->order != O_RANDOM) {
+            if (v->arranged_for[k] != m)
+                arrange(v, k);
+            v->vals[k + 1] = v->arranged[(size_t)k * (size_t)v->b + (size_t)i];
+        }
         k++;
     }
     v->k = k;
@@ -331,6 +430,8 @@ double virt_val(Virt *v, node_t n) {
     int64_t k = locate(v, n);
     if (k != v->d)
         return NAN;
+    if (v->order != O_RANDOM)
+        return (double)v->vals[k];
     return leaf_value(v->model, v->keys[k], v->sums[k], v->ranks[k], &v->perm, v->lo, v->width,
                       v->p);
 }

@@ -8,8 +8,8 @@ descent from the root, and its value from the model's SplitMix64 draws along
 that path (:mod:`.splitmix`).  A cursor keeps the last path, so depth-first
 access costs O(1) amortised; memory stays O(depth x branching).  The same
 flat algorithms search it and ``gen`` writes it, node for node.  The compiled
-core searches the order ``random`` without chance levels through a cursor of
-its own with the same numbers (:meth:`LazyTree.native_view`, random_source.c).
+core searches sources without chance levels through a cursor of its own with
+the same numbers (:meth:`LazyTree.native_view`, random_source.c).
 
 Models (a leaf's value): ``iid`` a draw in [lo, hi]; ``permutation`` 1 + pi(r)
 for the leaf's rank r, pi a seeded Feistel bijection of 0 .. b^d - 1;
@@ -45,6 +45,8 @@ MAX_DEPTH = 1 << 24
 MAX_LEAVES_LOG2 = 62
 #: the models as the compiled core numbers them (random_source.c)
 _NATIVE_MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3}
+#: the orders as the compiled core's cursor numbers them (strong:P is 3)
+_NATIVE_ORDERS = {"random": 0, "best": 1, "worst": 2}
 #: sources of up to this many nodes are built whole by the compiled core (16 bytes a node)
 NATIVE_WHOLE_MAX_NODES = 1 << 23
 
@@ -417,14 +419,14 @@ class LazyTree(Tree):
     def native_view(self) -> tuple[Any, ...] | None:
         """The source as the compiled core computes it on demand, or None when it cannot.
 
-        ``(b, d, model, seed, lo, hi, p, counter)``: the C searches read ``end`` and
+        ``(b, d, model, seed, lo, hi, p, order, strength, counter)``: the C searches read ``end`` and
         ``values`` through their own cursor (random_source.c), with the numbers of this
         one; ``counter`` is ``array('q', [visited, max_nodes])``, which the search updates
-        (see :meth:`native_done`).  The order ``random`` without chance levels only (as
-        :func:`native_whole`); None under the pure core.
+        (see :meth:`native_done`).  Every model and order, without chance levels (the C
+        searches do not search chance nodes); None under the pure core.
         """
         spec = self.spec
-        if native() is None or spec.order != "random" or spec.chance:
+        if native() is None or spec.chance:
             return None
         if spec.model == "incremental" and max(-spec.lo, spec.hi) > VALUE_LIMIT // (spec.d + 1):
             return None
@@ -432,7 +434,21 @@ class LazyTree(Tree):
 
         counter = array("q", [self.cursor.visited, self.cursor.max_nodes])
         model = _NATIVE_MODELS[spec.model]
-        return (spec.b, spec.d, model, spec.seed & MASK, spec.lo, spec.hi, spec.p, counter)
+        strength = strong_p(spec.order)
+        order = 3 if strength is not None else _NATIVE_ORDERS[spec.order]
+        seed = spec.seed & MASK
+        return (
+            spec.b,
+            spec.d,
+            model,
+            seed,
+            spec.lo,
+            spec.hi,
+            spec.p,
+            order,
+            strength or 0.0,
+            counter,
+        )
 
     def native_done(self, view: tuple[Any, ...]) -> None:
         """Count the nodes a C search of :meth:`native_view` visited as the cursor's own."""
