@@ -622,8 +622,6 @@ def test_bad_calls_raise_python_errors() -> None:
         native.mtd(end, values, True, 0.0, array("i", [0]))
     with pytest.raises(ValueError):
         native.principal_variation(end, values, True, array("i", [5]), 1.0, 0)
-    with pytest.raises(ValueError):
-        native.uniform_tree(2, 2, b"", 0, 1, 0, False)
     with pytest.raises(TypeError):
         native.load_mapping(b"[1]", False, 10, False)
 
@@ -633,11 +631,9 @@ INTERRUPT = r"""
 import os, signal, sys, threading, time
 from gtsearch.algorithms import Stats
 from gtsearch.algorithms.scout import scout
-from gtsearch.core import native
-from gtsearch.tree import Tree
-# the old compiled generator builds a large tree fast; SCOUT reads its leaves many times over
-end, values = native().uniform_tree(4, 11, (1).to_bytes(4, "little"), -100, 100, 2, False)
-tree = Tree(end, values)
+from gtsearch.sources.randomtree import LazyTree, RandomSpec
+# 4**30 leaves computed on demand by the C cursor: SCOUT would not finish for years
+tree = LazyTree(RandomSpec(4, 30, seed=1), max_nodes=2**62)
 stats = Stats()
 
 def interrupt_when_busy():

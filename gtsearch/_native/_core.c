@@ -381,8 +381,6 @@ static PyMethodDef methods[] = {
     {"expand_states", gt_expand_states, METH_VARARGS,
      "expand_states(first, kids, sizes, values, root, wide) -> (end, values): a game's "
      "distinct states written out as its tree, in preorder"},
-    {"uniform_tree", gt_uniform_tree, METH_VARARGS,
-     "uniform_tree(b, d, key, lo, hi, order, wide) -> (end, values)"},
     {"load_mapping", gt_load_mapping, METH_VARARGS,
      "load_mapping(text, yaml, max_nodes, wide) -> tree parts, or None"},
     {"load_sexp", gt_load_sexp, METH_VARARGS,
@@ -413,8 +411,6 @@ PyMODINIT_FUNC PyInit__core(void) {
         if (!array_type)
             return NULL;
     }
-    if (PyType_Ready(&UniformLeavesType) < 0)
-        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
@@ -428,12 +424,6 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(VisitLimit);
     if (PyModule_AddObject(m, "VisitLimit", VisitLimit) < 0) {
         Py_DECREF(VisitLimit);
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&UniformLeavesType);
-    if (PyModule_AddObject(m, "UniformLeaves", (PyObject *)&UniformLeavesType) < 0) {
-        Py_DECREF(&UniformLeavesType);
         Py_DECREF(m);
         return NULL;
     }

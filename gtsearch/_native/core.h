@@ -1,7 +1,7 @@
 /* gtsearch's compiled core: what the C files share.
  *
  * The C core mirrors the pure-Python reference (gtsearch/algorithms, gtsearch/formats,
- * gtsearch/sources/uniform.py) step for step; the Python modules are the specification.
+ * gtsearch/sources) step for step; the Python modules are the specification.
  * Rules every file keeps:
  *   - no recursion: every walk runs on an explicit, growable stack;
  *   - every allocation and every Py* call is checked; a failure sets a Python exception
@@ -183,10 +183,8 @@ PyObject *gt_negascout(PyObject *self, PyObject *args);
 PyObject *gt_scout(PyObject *self, PyObject *args);
 PyObject *gt_mtd(PyObject *self, PyObject *args);
 PyObject *gt_principal_variation(PyObject *self, PyObject *args);
-PyObject *gt_uniform_tree(PyObject *self, PyObject *args);
 PyObject *gt_random_tree(PyObject *self, PyObject *args);
 PyObject *gt_expand_states(PyObject *self, PyObject *args);
-extern PyTypeObject UniformLeavesType;
 PyObject *gt_load_mapping(PyObject *self, PyObject *args);
 PyObject *gt_load_sexp(PyObject *self, PyObject *args);
 
