@@ -23,6 +23,7 @@ from gtsearch.sources import is_source, open_source
 from gtsearch.sources.randomtree import LazyTree, NodeLimit, RandomSpec, materialize, parse_random
 from gtsearch.sources.splitmix import Feistel, child_key, draw, integer, root_key, splitmix64, unit
 from gtsearch.sources.uniform import write_uniform
+from gtsearch.tree import Tree
 
 #: the spec's models and orders, every combination a source takes
 COMBINATIONS = [
@@ -164,6 +165,17 @@ def test_models_do_what_they_say() -> None:
             leaves = search(tree, "alphabeta").leaves
             minimal = b ** ((d + 1) // 2) + b ** (d // 2) - 1
             assert (leaves == minimal) == (order == "best"), (order, b, d)
+
+
+def test_paths_by_arithmetic() -> None:
+    """LazyTree.path_of computes a node's path without entering a node: the path a descent
+    through the tree's ``end`` finds, for every node."""
+    for spec in ("b=3,d=3", "b=1,d=5", "b=2,d=2,chance=3", "b=4,d=0"):
+        lazy = LazyTree(parse_random(spec))
+        flat = materialize(LazyTree(parse_random(spec)))
+        for n in range(len(flat.end)):
+            assert lazy.path_of(n) == Tree.path_of(flat, n), (spec, n)
+        assert lazy.visited == 1
 
 
 def test_which_lazy_trees_the_compiled_core_takes() -> None:

@@ -345,10 +345,12 @@ Virt *virt_open(PyObject *spec, node_t *size) {
     size_t levels = (size_t)d + 1;
     v->sub = malloc(levels * sizeof *v->sub);
     v->nodes = malloc(levels * sizeof *v->nodes);
-    v->sums = malloc(levels * sizeof *v->sums);
-    v->ranks = malloc(levels * sizeof *v->ranks);
+    /* what only some models need is not kept for the others (a chain of 2**24 levels) */
+    int incremental = model == M_INCREMENTAL, permutation = model == M_PERMUTATION;
+    v->sums = malloc((incremental ? levels : 1) * sizeof *v->sums);
+    v->ranks = malloc((permutation ? levels : 1) * sizeof *v->ranks);
     v->keys = malloc(levels * sizeof *v->keys);
-    v->unit = malloc(levels * sizeof *v->unit);
+    v->unit = malloc((permutation ? levels : 1) * sizeof *v->unit);
     if (!v->sub || !v->nodes || !v->sums || !v->ranks || !v->keys || !v->unit) {
         PyErr_NoMemory();
         virt_free(v);
@@ -369,7 +371,6 @@ Virt *virt_open(PyObject *spec, node_t *size) {
             v->arranged_for[k] = -1;
     }
     v->sub[d] = 1;
-    v->unit[d] = 1;
     for (long long k = d - 1; k >= 0; k--) {
         if (v->sub[k + 1] > (INT64_MAX - 1) / b) {
             PyErr_SetString(PyExc_OverflowError, "the tree is too large");
@@ -377,11 +378,15 @@ Virt *virt_open(PyObject *spec, node_t *size) {
             return NULL;
         }
         v->sub[k] = 1 + b * v->sub[k + 1];
-        v->unit[k] = b * v->unit[k + 1]; /* b**(d-k) <= sub[k] */
     }
     uint64_t root = sm64((uint64_t)seed);
-    if (model == M_PERMUTATION)
+    v->unit[0] = 1;
+    if (permutation) {
+        v->unit[d] = 1;
+        for (long long k = d - 1; k >= 0; k--)
+            v->unit[k] = b * v->unit[k + 1]; /* b**(d-k) <= sub[k] */
         perm_init(&v->perm, root, (uint64_t)v->unit[0]);
+    }
     v->k = 0;
     v->nodes[0] = 0;
     v->keys[0] = root;
@@ -409,10 +414,10 @@ static inline int64_t locate(Virt *v, node_t n) {
         uint64_t key = sm64(v->keys[k] + (uint64_t)(i + 1) * GOLDEN);
         v->keys[k + 1] = key;
         v->nodes[k + 1] = m + 1 + i * s;
-        v->sums[k + 1] = v->model == M_INCREMENTAL
-                             ? v->sums[k] + v->lo + (int64_t)mulhi(draw_at(key, 0), v->width)
-                             : 0;
-        v->ranks[k + 1] = v->ranks[k] + i * v->unit[k + 1];
+        if (v->model == M_INCREMENTAL)
+            v->sums[k + 1] = v->sums[k] + v->lo + (int64_t)mulhi(draw_at(key, 0), v->width);
+        else if (v->model == M_PERMUTATION)
+            v->ranks[k + 1] = v->ranks[k] + i * v->unit[k + 1];
         if (v->order != O_RANDOM) {
             if (v->arranged_for[k] != m)
                 arrange(v, k);
@@ -432,6 +437,7 @@ double virt_val(Virt *v, node_t n) {
         return NAN;
     if (v->order != O_RANDOM)
         return (double)v->vals[k];
-    return leaf_value(v->model, v->keys[k], v->sums[k], v->ranks[k], &v->perm, v->lo, v->width,
-                      v->p);
+    int64_t sum = v->model == M_INCREMENTAL ? v->sums[k] : 0;
+    int64_t rank = v->model == M_PERMUTATION ? v->ranks[k] : 0;
+    return leaf_value(v->model, v->keys[k], sum, rank, &v->perm, v->lo, v->width, v->p);
 }

@@ -461,6 +461,20 @@ class LazyTree(Tree):
     def max_depth(self) -> int:
         return len(self.cursor.sub) - 1
 
+    def path_of(self, n: int) -> list[int]:
+        """Child indices from the root down to node n, by arithmetic (the subtrees of a level
+        have one size): no node is entered, as a PV of millions of levels would need."""
+        sub = self.cursor.sub
+        path: list[int] = []
+        m = k = 0
+        while m != n:
+            s = sub[k + 1]
+            i = (n - m - 1) // s
+            path.append(i)
+            m += 1 + i * s
+            k += 1
+        return path
+
     def with_root(self, root_max: bool) -> Tree:
         return LazyTree(
             self.spec, root_max=root_max, max_nodes=self.cursor.max_nodes, source=self.source
