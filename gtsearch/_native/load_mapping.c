@@ -252,39 +252,48 @@ static inline int json_sep(const P *p, Py_ssize_t i) {
 
 static inline int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 
-/* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? ending at a separator */
-static int json_number(P *p, Py_ssize_t *pos, Scalar *s) {
-    const char *t = p->B.text;
-    Py_ssize_t i = *pos, n = p->B.len, start = i;
-    int is_int = 1;
-    if (t[i] == '-')
+/* -?(0|[1-9][0-9]*)(\.[0-9]+)? and, with `exponent`, ([eE][+-]?[0-9]+)? from t[i]: the
+ * index after it, *is_int whether it has neither fraction nor exponent; -1 when none */
+static Py_ssize_t scan_number(const char *t, Py_ssize_t i, Py_ssize_t n, int exponent,
+                              int *is_int) {
+    *is_int = 1;
+    if (i < n && t[i] == '-')
         i++;
     if (i >= n || !is_digit(t[i]))
-        return DECLINE;
+        return -1;
     if (t[i] == '0')
         i++;
     else
         while (i < n && is_digit(t[i]))
             i++;
     if (i < n && t[i] == '.') {
-        is_int = 0;
+        *is_int = 0;
         i++;
         if (i >= n || !is_digit(t[i]))
-            return DECLINE;
+            return -1;
         while (i < n && is_digit(t[i]))
             i++;
     }
-    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
-        is_int = 0;
+    if (exponent && i < n && (t[i] == 'e' || t[i] == 'E')) {
+        *is_int = 0;
         i++;
         if (i < n && (t[i] == '+' || t[i] == '-'))
             i++;
         if (i >= n || !is_digit(t[i]))
-            return DECLINE;
+            return -1;
         while (i < n && is_digit(t[i]))
             i++;
     }
-    if (!json_sep(p, i))
+    return i;
+}
+
+/* a number (scan_number) ending at a separator */
+static int json_number(P *p, Py_ssize_t *pos, Scalar *s) {
+    const char *t = p->B.text;
+    Py_ssize_t start = *pos;
+    int is_int;
+    Py_ssize_t i = scan_number(t, start, p->B.len, 1, &is_int);
+    if (i < 0 || !json_sep(p, i))
         return DECLINE;
     s->is_num = 1;
     s->off = start;
@@ -519,24 +528,10 @@ static int yaml_scalar(P *p, Py_ssize_t *pos, Scalar *s, int *quoted) {
     *quoted = 0;
     if (ch == '-' || is_digit(ch)) {
         Py_ssize_t start = i;
-        int is_int = 1;
-        if (t[i] == '-')
-            i++;
-        if (i >= n || !is_digit(t[i]))
+        int is_int;
+        i = scan_number(t, i, n, 0, &is_int); /* 1e5 and the like: the Python reader decides */
+        if (i < 0)
             return DECLINE;
-        if (t[i] == '0')
-            i++;
-        else
-            while (i < n && is_digit(t[i]))
-                i++;
-        if (i < n && t[i] == '.') {
-            is_int = 0;
-            i++;
-            if (i >= n || !is_digit(t[i]))
-                return DECLINE;
-            while (i < n && is_digit(t[i]))
-                i++;
-        }
         if (!yend(p, i))
             return DECLINE;
         s->is_num = 1;
