@@ -302,23 +302,31 @@ def test_on_demand_searches_stop_at_max_nodes() -> None:
     assert 0 < ok.visited < 121  # counted as the Python cursor counts, entered nodes
 
 
-def test_on_demand_sources_too_large_for_the_c_sss(monkeypatch: pytest.MonkeyPatch) -> None:
-    """SSS*'s OPEN keeps a bit a node in C: a source larger than VIRTUAL_SSS_MAX_NODES
-    (2**33) goes to the Python SSS*; the other searches stay in C."""
-    from gtsearch.algorithms import compiled
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trees, st.booleans())
+def test_sss_with_a_sparse_bit_set(nested: Any, root_max: bool) -> None:
+    """SSS*'s parked nodes are a bit set of arrays up to 2**33 nodes and of maps beyond (a
+    source computed on demand can have 2**62): with the limit at 0, every tree takes the
+    maps, and every SSS* and DUAL* search is still the reference's."""
+    native = core.native()
+    assert native is not None
+    tree = Tree.from_nested(nested, root_max=root_max)
+    was = native.sss_dense_limit(0)
+    try:
+        for name in ("sss", "dual", "sss-bounded", "dual-bounded"):
+            params = {"bound": 0} if name.endswith("bounded") else {}
+            ours, ref = both(search, tree, name, leaf_order=True, **params)
+            assert ours._replace(seconds=0.0, tree=None) == ref._replace(seconds=0.0, tree=None)
+    finally:
+        assert native.sss_dense_limit(was) == 0
 
-    monkeypatch.setattr(compiled, "VIRTUAL_SSS_MAX_NODES", 100)
 
-    def refuse(*args: Any) -> None:
-        raise AssertionError("the C SSS* ran")
-
-    monkeypatch.setattr(core.native(), "sss", refuse)
-    spec = RandomSpec(3, 4, seed=5)  # 121 nodes
-    ours = search(LazyTree(spec), "sss", leaf_order=True)
-    with core.pure():
-        ref = search(LazyTree(spec), "sss", leaf_order=True)
-    assert ours._replace(seconds=0.0, tree=None) == ref._replace(seconds=0.0, tree=None)
-    assert search(LazyTree(spec), "alphabeta").value == ref.value
+def test_sss_on_a_source_beyond_the_dense_bit_set() -> None:
+    """random:b=2,d=40,order=best has 2**41 nodes: its SSS* and DUAL* run in C with the sparse
+    bit set and read the minimal tree, 2**20 + 2**20 - 1 leaves."""
+    for name in ("sss", "dual"):
+        r = search(LazyTree(RandomSpec(2, 40, seed=3, order="best"), max_nodes=10**8), name)
+        assert r.leaves == 2**21 - 1 and r.leaves_total == 2**40
 
 
 def expand(graph: dict[int, list[int]], values: dict[int, float], root: int, wide: bool) -> Any:

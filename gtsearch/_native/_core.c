@@ -378,6 +378,9 @@ static PyMethodDef methods[] = {
      "principal_variation(end, values, root_max, leaves, value, bound) -> line or None"},
     {"random_tree", gt_random_tree, METH_VARARGS,
      "random_tree(b, d, model, seed, lo, hi, p, wide) -> (end, values)"},
+    {"sss_dense_limit", gt_sss_dense_limit, METH_VARARGS,
+     "sss_dense_limit(n) -> the former n: trees of more nodes keep SSS*'s bit set sparse "
+     "(for the tests)"},
     {"expand_states", gt_expand_states, METH_VARARGS,
      "expand_states(first, kids, sizes, values, root, wide) -> (end, values): a game's "
      "distinct states written out as its tree, in preorder"},

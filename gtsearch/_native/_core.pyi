@@ -44,6 +44,7 @@ def principal_variation(
 def random_tree(
     b: int, d: int, model: int, seed: int, lo: int, hi: int, p: float, wide: bool
 ) -> tuple[array[int], array[float]]: ...
+def sss_dense_limit(n: int) -> int: ...
 def expand_states(
     first: array[int],
     kids: array[int],

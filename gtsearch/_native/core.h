@@ -179,6 +179,7 @@ PyObject *line_to_list(const int64_t *line, size_t len);
 /* -- the functions of the module, one file per family ------------------------------------------ */
 PyObject *gt_negamax(PyObject *self, PyObject *args);
 PyObject *gt_sss(PyObject *self, PyObject *args);
+PyObject *gt_sss_dense_limit(PyObject *self, PyObject *args);
 PyObject *gt_negascout(PyObject *self, PyObject *args);
 PyObject *gt_scout(PyObject *self, PyObject *args);
 PyObject *gt_mtd(PyObject *self, PyObject *args);

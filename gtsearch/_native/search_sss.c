@@ -86,7 +86,25 @@ typedef struct {
     uint64_t *bits[BT_LEVELS]; /* level 0: a bit per node; level l+1: a bit per word of l */
     size_t words[BT_LEVELS];
     int levels;
+    /* a tree of more than DENSE_NODES nodes (a random: source computed on demand) keeps each
+     * level's words in a map from word number to word instead: the words ever touched only */
+    int sparse;
+    Map words_of[BT_LEVELS];
 } Open;
+
+/* up to this many nodes, the bit set is arrays (1 GiB at the most, mostly untouched pages) */
+static node_t dense_nodes = (node_t)1 << 33;
+
+/* sss_dense_limit(n) -> the former limit: for the tests of the sparse bit set on small trees */
+PyObject *gt_sss_dense_limit(PyObject *self, PyObject *args) {
+    (void)self;
+    long long n;
+    if (!PyArg_ParseTuple(args, "L", &n))
+        return NULL;
+    node_t was = dense_nodes;
+    dense_nodes = n;
+    return PyLong_FromLongLong(was);
+}
 
 /* a parked state taken out of OPEN */
 typedef struct {
@@ -98,8 +116,10 @@ typedef struct {
 static void open_free(Open *o) {
     free(o->heap);
     free(o->map);
-    for (int l = 0; l < o->levels; l++)
+    for (int l = 0; l < o->levels; l++) {
         free(o->bits[l]);
+        map_free(&o->words_of[l]);
+    }
     memset(o, 0, sizeof *o);
 }
 
@@ -117,12 +137,18 @@ static int grow_array(void **p, size_t *cap, size_t item) {
 
 static int open_init(Open *o, node_t size) {
     size_t n = (size_t)size;
+    o->sparse = size > dense_nodes;
     do {
         size_t w = (n + 63) / 64;
-        o->bits[o->levels] = calloc(w, sizeof(uint64_t));
-        if (!o->bits[o->levels]) {
-            PyErr_NoMemory();
-            return -1;
+        if (o->sparse) {
+            if (map_init(&o->words_of[o->levels], sizeof(uint64_t)) < 0)
+                return -1;
+        } else {
+            o->bits[o->levels] = calloc(w, sizeof(uint64_t));
+            if (!o->bits[o->levels]) {
+                PyErr_NoMemory();
+                return -1;
+            }
         }
         o->words[o->levels++] = w;
         n = w;
@@ -138,21 +164,40 @@ static int open_init(Open *o, node_t size) {
 }
 
 /* -- the bit set of parked nodes */
-static inline void bt_set(Open *o, int64_t n) {
-    size_t i = (size_t)n;
-    for (int l = 0; l < o->levels; l++) {
-        uint64_t *w = &o->bits[l][i >> 6], was = *w;
-        *w = was | (uint64_t)1 << (i & 63);
-        if (was)
-            return;
-        i >>= 6;
-    }
+/* word w of level l (0 where the sparse set never touched it) */
+static inline uint64_t bt_word(const Open *o, int l, size_t w) {
+    if (!o->sparse)
+        return o->bits[l][w];
+    const uint64_t *p = map_get(&o->words_of[l], (int64_t)w);
+    return p ? *p : 0;
 }
 
+/* the place of word w of level l, made (zero) in a sparse set; NULL on MemoryError */
+static inline uint64_t *bt_place(Open *o, int l, size_t w) {
+    return o->sparse ? map_put(&o->words_of[l], (int64_t)w, NULL) : &o->bits[l][w];
+}
+
+static inline int bt_set(Open *o, int64_t n) {
+    size_t i = (size_t)n;
+    for (int l = 0; l < o->levels; l++) {
+        uint64_t *w = bt_place(o, l, i >> 6);
+        if (!w)
+            return -1;
+        uint64_t was = *w;
+        *w = was | (uint64_t)1 << (i & 63);
+        if (was)
+            return 0;
+        i >>= 6;
+    }
+    return 0;
+}
+
+/* n is set: every word on its way up exists, so this allocates nothing */
 static inline void bt_clear(Open *o, int64_t n) {
     size_t i = (size_t)n;
     for (int l = 0; l < o->levels; l++) {
-        uint64_t *w = &o->bits[l][i >> 6];
+        uint64_t *w = o->sparse ? (uint64_t *)map_get(&o->words_of[l], (int64_t)(i >> 6))
+                                : &o->bits[l][i >> 6];
         *w &= ~((uint64_t)1 << (i & 63));
         if (*w)
             return;
@@ -168,7 +213,7 @@ static int64_t bt_next(const Open *o, int64_t x) {
         size_t w = i >> 6;
         if (w >= o->words[l])
             return -1;
-        uint64_t m = o->bits[l][w] & (~(uint64_t)0 << (i & 63));
+        uint64_t m = bt_word(o, l, w) & (~(uint64_t)0 << (i & 63));
         if (m) {
             i = (w << 6) + (size_t)ctz64(m);
             break;
@@ -179,7 +224,7 @@ static int64_t bt_next(const Open *o, int64_t x) {
     }
     while (l > 0) {
         l--;
-        i = (i << 6) + (size_t)ctz64(o->bits[l][i]);
+        i = (i << 6) + (size_t)ctz64(bt_word(o, l, i));
     }
     return (int64_t)i;
 }
@@ -219,9 +264,12 @@ static PEnt *m_put(Open *o, int64_t n) {
         free(old);
         i = m_find(o, n);
     }
+    if (bt_set(o, n) < 0) {
+        PyErr_NoMemory();
+        return NULL;
+    }
     o->mlen++;
     o->map[i].key = n + 1;
-    bt_set(o, n);
     return &o->map[i];
 }
 

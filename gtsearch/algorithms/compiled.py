@@ -21,9 +21,6 @@ from ..tree import Tree, index_array
 from .base import Outcome, Stats
 
 _BOUNDS = {None: 0, "lower": 1, "upper": 2}
-#: SSS*'s C OPEN list keeps a bit a node of the tree (mostly untouched pages): a source
-#: computed on demand larger than this (1 GiB of bits) is searched by the Python SSS*
-VIRTUAL_SSS_MAX_NODES = 1 << 33
 
 
 def takes(tree: Tree) -> Any:
@@ -98,7 +95,7 @@ def negamax(
 def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list[int]] | None:
     """sss._sss_core and sss._solution_line in C."""
     core = takes(tree)
-    if core is None or (tree.lazy and len(tree.end) > VIRTUAL_SSS_MAX_NODES):
+    if core is None:
         return None
     with _arrays(tree) as (end, values):
         h, line, leaves, generated, open_max = core.sss(

@@ -22,7 +22,7 @@ value first, its children's from it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..core import native
@@ -474,6 +474,10 @@ class LazyTree(Tree):
             m += 1 + i * s
             k += 1
         return path
+
+    def paths_of(self, nodes: Iterable[int]) -> dict[int, tuple[int, ...]]:
+        """The paths of many nodes, each by arithmetic (:meth:`path_of`)."""
+        return {n: tuple(self.path_of(n)) for n in {int(x) for x in nodes}}
 
     def with_root(self, root_max: bool) -> Tree:
         return LazyTree(
