@@ -12,8 +12,7 @@ and the tests compare the two.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 from ..core import native
@@ -45,25 +44,24 @@ def takes(tree: Tree) -> Any:
     return None
 
 
-@contextmanager
-def _arrays(tree: Tree) -> Iterator[tuple[Any, Any]]:
-    """What the C functions read the tree from: (end, values), or (the spec of a random:
-    source, None); the nodes the C cursor visited are the tree's, and passing --max-nodes
-    is the tree's own error (NodeLimit)."""
+def _call(tree: Tree, function: Any, *args: Any) -> Any:
+    """``function(end, values, *args)`` of the compiled core on the tree's arrays, or on the
+    spec of a random: source computed on demand (``end`` the spec, ``values`` None); the
+    nodes the C cursor visited are the tree's, and passing --max-nodes is the tree's own
+    error (NodeLimit)."""
     if type(tree.end) is array:
-        yield tree.end, tree.values
-        return
+        return function(tree.end, tree.values, *args)
     view = tree.native_view()  # type: ignore[attr-defined]
-    core = native()
     try:
-        yield view, None
-    except core.VisitLimit:  # type: ignore[union-attr]  # raised at the next tick
+        result = function(view, None, *args)
+    except native().VisitLimit:  # type: ignore[union-attr]  # raised at the next tick
         raise tree.limit_error() from None  # type: ignore[attr-defined]
     finally:
         tree.native_done(view)  # type: ignore[attr-defined]
     visited, most = view[-1]
     if visited > most:  # passed in the search's last steps, after its last tick
         raise tree.limit_error()  # type: ignore[attr-defined]
+    return result
 
 
 def _record(stats: Stats, leaves: array[int]) -> int:
@@ -83,10 +81,9 @@ def negamax(
     core = takes(tree)
     if core is None:
         return None
-    with _arrays(tree) as (end, values):
-        m, line, leaves, nodes = core.negamax(
-            end, values, tree.root_max, alpha, beta, deep, prune, stats.progress
-        )
+    m, line, leaves, nodes = _call(
+        tree, core.negamax, tree.root_max, alpha, beta, deep, prune, stats.progress
+    )
     prior = _record(stats, leaves)
     stats.nodes += nodes + (prior if tree.end[0] != 1 else 0)
     return m, line
@@ -97,10 +94,9 @@ def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list
     core = takes(tree)
     if core is None:
         return None
-    with _arrays(tree) as (end, values):
-        h, line, leaves, generated, open_max = core.sss(
-            end, values, tree.root_max, h0, mirror, stats.progress
-        )
+    h, line, leaves, generated, open_max = _call(
+        tree, core.sss, tree.root_max, h0, mirror, stats.progress
+    )
     _record(stats, leaves)
     stats.nodes += generated
     stats.extra["open_max"] = open_max
@@ -111,10 +107,9 @@ def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:
     core = takes(tree)
     if core is None:
         return None
-    with _arrays(tree) as (end, values):
-        value, leaves, nodes, distinct = getattr(core, which)(
-            end, values, tree.root_max, stats.progress
-        )
+    value, leaves, nodes, distinct = _call(
+        tree, getattr(core, which), tree.root_max, stats.progress
+    )
     if _record(stats, leaves):
         distinct = len(set(stats.leaves))
     stats.nodes += nodes
@@ -138,10 +133,7 @@ def mtd(tree: Tree, stats: Stats, first: float) -> float | None:
     core = takes(tree)
     if core is None:
         return None
-    with _arrays(tree) as (end, values):
-        lower, leaves, table_size, passes = core.mtd(
-            end, values, tree.root_max, first, stats.progress
-        )
+    lower, leaves, table_size, passes = _call(tree, core.mtd, tree.root_max, first, stats.progress)
     _record(stats, leaves)
     stats.nodes = table_size
     stats.extra["passes"] = passes
@@ -158,8 +150,12 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
         return None
     if not isinstance(evaluated, array):
         evaluated = array(index_array(len(tree.end)).typecode, evaluated)
-    with _arrays(tree) as (end, values):
-        line: list[int] | None = core.principal_variation(
-            end, values, tree.root_max, evaluated, outcome.value, _BOUNDS[outcome.bound]
-        )
+    line: list[int] | None = _call(
+        tree,
+        core.principal_variation,
+        tree.root_max,
+        evaluated,
+        outcome.value,
+        _BOUNDS[outcome.bound],
+    )
     return line
