@@ -76,3 +76,16 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert script().main(["models", "--quick", "--out", str(tmp_path)]) == 0
     assert "research-models.png" in capsys.readouterr().out
     assert (tmp_path / "research-models.png").read_bytes().startswith(PNG)
+
+
+def test_a_point_off_the_minimal_tree_stops_the_script(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rf = script()
+    rows = rf.minimal_data(quick=True)
+    rows[-1] = dict(rows[-1], mean=rows[-1]["mean"] - 1)
+    monkeypatch.setitem(rf.FIGURES, "minimal", (lambda quick: rows, rf.draw_minimal))
+    with pytest.raises(SystemExit, match="off the minimal tree") as stop:
+        rf.make("minimal", tmp_path, quick=True)
+    assert stop.value.code != 0  # a message, so exit status 1
+    assert not (tmp_path / "research-minimal.png").exists()
