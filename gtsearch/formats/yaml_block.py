@@ -31,7 +31,7 @@ from .builders import CountingBuilder, FormatBuilder
 from .shape import Shape
 from .tokens import Locator, check_not_empty, relocated, shown, strip_bom
 from .yaml_flow import WS, Unsupported, run_flow
-from .yaml_scalars import LOADER, check_printable, resolve_plain, show_tag
+from .yaml_scalars import LOADER, check_printable, deep_nesting, resolve_plain, show_tag
 
 _ALIAS_HINT = re.compile(r"\*[^ \t\r\n,\[\]{}]")
 
@@ -63,7 +63,8 @@ def _yaml_error(e: yaml.YAMLError, text: str, source: str) -> TreeFormatError:
 def _run_events(text: str, shape: Shape, splice: _Splice | None = None) -> Tree:
     loader = LOADER(text)
     try:
-        return _consume(loader.get_event, shape, splice)
+        with deep_nesting():
+            return _consume(loader.get_event, shape, splice)
     finally:
         loader.dispose()
 

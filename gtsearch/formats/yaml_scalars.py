@@ -9,6 +9,8 @@ character YAML refuses is refused with its place.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import yaml
@@ -20,6 +22,29 @@ try:
     LOADER: Any = yaml.CSafeLoader
 except AttributeError:  # PyYAML built without libyaml: the pure parser is iterative too
     LOADER = yaml.SafeLoader
+
+# libyaml 0.2.6 (bundled with PyYAML 6.0.4) refuses a collection nested more than 1,000 deep
+# ("exceeded maximum nesting depth"), a guard for recursive consumers.  The readers here keep
+# their own stack, and a tree file may nest 100,000 deep and more: the limit is lifted while
+# they read, and put back after.
+_LIBYAML = getattr(yaml, "_yaml", None)
+_GET_NEST: Any = getattr(_LIBYAML, "_get_max_nest_level", None)
+_SET_NEST: Any = getattr(_LIBYAML, "_set_max_nest_level", None)
+UNLIMITED_NESTING = 2**31 - 2  # libyaml keeps the level in a C int
+
+
+@contextmanager
+def deep_nesting() -> Iterator[None]:
+    """libyaml's nesting limit lifted for one read (nothing to do with an older libyaml)."""
+    if _GET_NEST is None or _SET_NEST is None:
+        yield
+        return
+    before = _GET_NEST()
+    _SET_NEST(UNLIMITED_NESTING)
+    try:
+        yield
+    finally:
+        _SET_NEST(before)
 
 
 class _Kind:
