@@ -671,6 +671,23 @@ def test_100k_deep_chains_load_in_every_format(chain_trees: dict[str, Tree]) -> 
     assert 2 <= len(distinct_layouts(chain_trees)) <= len(chain_trees)
 
 
+def test_block_yaml_lifts_libyaml_nesting_limit_only_while_reading(tmp_path: Path) -> None:
+    """libyaml 0.2.6 (PyYAML 6.0.4) refuses nesting past 1,000 levels; the readers lift that
+    limit while they read, also when the read fails, and leave it as it was for the rest of the
+    process (with an older libyaml there is no limit to lift)."""
+    get = getattr(getattr(yaml, "_yaml", None), "_get_max_nest_level", None)
+    before = get() if get else None
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("- " * 5000 + "1\n", encoding="utf-8")
+    assert load_tree(str(deep)).max_depth() == 5000
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- " * 5000 + "[\n", encoding="utf-8")
+    with pytest.raises(TreeFormatError, match=r"bad\.yaml:2:1: did not find expected node"):
+        load_tree(str(bad))
+    if get:
+        assert get() == before
+
+
 @pytest.mark.parametrize("algo", [a.name for a in ALGORITHMS])
 def test_100k_deep_chains_with_every_algorithm(algo: str, chain_trees: dict[str, Tree]) -> None:
     """Every algorithm on every format's chain, without a stack overflow.
