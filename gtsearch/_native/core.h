@@ -68,6 +68,27 @@ static inline double VALS(const double *vals, const TreeView *t, node_t n) {
 }
 static inline int IS_LEAF(const TreeView *t, node_t n) { return END(t, n) == n + 1; }
 
+/* Ask for the arrays of a small subtree [n, stop) to be brought into the cache.  The
+ * best-first searches (SSS*, DUAL*) jump about arrays far larger than the
+ * cache, and each jump waits for memory; a subtree of up to PREFETCH_NODES nodes that a
+ * search enters is mostly read soon after, so its lines are asked for at once, in parallel,
+ * instead of one after another.  (Arrays of 4-byte ends only: the trees that fit them.) */
+#define PREFETCH_NODES 1024
+static inline void prefetch_subtree(const TreeView *t, node_t n, node_t stop) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (t->e32 && stop - n > 16 && stop - n <= PREFETCH_NODES) {
+        for (node_t k = n; k < stop; k += 16) /* 64-byte lines: 16 ends, 8 values */
+            __builtin_prefetch(t->e32 + k);
+        for (node_t k = n; k < stop; k += 8)
+            __builtin_prefetch(t->val + k);
+    }
+#else
+    (void)t;
+    (void)n;
+    (void)stop;
+#endif
+}
+
 /* Borrow the arrays (end, values); -1 with TypeError/ValueError when they are not flat arrays.
  * With values None, end is the spec of a random: source (virt_open), computed on demand. */
 int tree_open(TreeView *t, PyObject *end, PyObject *values, int root_max);

@@ -305,8 +305,14 @@ struct Prover {
     size_t count;
     double v;
     int lower;
-    Map known; /* node -> 0/1 */
+    /* what is known of the nodes asked about: two bits a node (known, proved) in a tree of at
+     * most DENSE_KNOWN nodes (zero pages until touched), else a map node -> 1 (not proved) or
+     * 2 (proved) */
+    uint64_t *kbits;
+    Map known;
 };
+
+#define DENSE_KNOWN ((node_t)1 << 27)
 
 Prover *prover_new(const TreeView *t, const NodeList *leaves, double v, int lower) {
     Prover *p = calloc(1, sizeof *p);
@@ -321,7 +327,15 @@ Prover *prover_new(const TreeView *t, const NodeList *leaves, double v, int lowe
         free(p);
         return NULL;
     }
-    if (map_init(&p->known, 1) < 0) {
+    if (t->size <= DENSE_KNOWN) {
+        p->kbits = calloc(((size_t)t->size + 31) / 32, sizeof *p->kbits);
+        if (!p->kbits) {
+            free(p->ev);
+            free(p);
+            PyErr_NoMemory();
+            return NULL;
+        }
+    } else if (map_init(&p->known, 1) < 0) {
         free(p->ev);
         free(p);
         return NULL;
@@ -333,6 +347,7 @@ void prover_free(Prover *p) {
     if (!p)
         return;
     free(p->ev);
+    free(p->kbits);
     map_free(&p->known);
     free(p);
 }
@@ -352,6 +367,10 @@ typedef struct {
 } PFrame;
 
 static int set_known(Prover *p, node_t n, int ok) {
+    if (p->kbits) {
+        p->kbits[(uint64_t)n >> 5] |= (uint64_t)(ok ? 3 : 1) << ((n & 31) * 2);
+        return 0;
+    }
     unsigned char *slot = map_put(&p->known, n, NULL);
     if (!slot)
         return -1;
@@ -359,14 +378,24 @@ static int set_known(Prover *p, node_t n, int ok) {
     return 0;
 }
 
+/* 0 not known, 1 known not proved, 2 known proved */
+static inline int get_known(const Prover *p, node_t n) {
+    if (p->kbits) {
+        int b = (int)(p->kbits[(uint64_t)n >> 5] >> ((n & 31) * 2) & 3);
+        return b == 3 ? 2 : b;
+    }
+    const unsigned char *kn = map_get(&p->known, n);
+    return kn ? *kn : 0;
+}
+
 int prover_proves(Prover *p, node_t n, int is_max) {
     const TreeView *t = p->t;
     size_t i = bisect_left(p->ev, p->count, n, 0), hi = gallop(p->ev, p->count, END(t, n), i);
     if (IS_LEAF(t, n))
         return i < hi && value_ok(p, n); /* an unevaluated leaf proves nothing */
-    unsigned char *kn = map_get(&p->known, n);
-    if (kn && *kn)
-        return *kn == 2;
+    int kn = get_known(p, n);
+    if (kn)
+        return kn == 2;
     int lower = p->lower;
     PFrame *stack = NULL;
     size_t len = 0, cap = 0;
@@ -381,8 +410,8 @@ int prover_proves(Prover *p, node_t n, int is_max) {
                 ok = i < j && value_ok(p, c);
             } else if (i == j) { /* no evaluated leaf below c: nothing to remember */
                 ok = 0;
-            } else if ((kn = map_get(&p->known, c)) && *kn) {
-                ok = *kn == 2;
+            } else if ((kn = get_known(p, c)) != 0) {
+                ok = kn == 2;
             } else {
                 if (len == cap) {
                     size_t ncap = cap ? cap * 2 : 64;

@@ -15,14 +15,20 @@ enum { LIVE = 0, SOLVED = 1 };
  * Python keeps a heap of entries (-h, node, status, is_max, run), a dict `parked` of the
  * parked states by node and a sorted list of their nodes; purged or replaced states leave
  * stale entries in the heap, skipped when they reach the top (an entry is current while
- * `parked` holds its node with its h and status).  Here the same: the heap holds 16-byte
- * entries, -h as an integer of the same order and the node, status, is_max and run packed
- * below it, so that one 128-bit comparison (two 64-bit ones where the compiler has no 128-bit
- * integers) orders two entries as the tuples are ordered; it is 4-ary, so a sift goes half as
- * deep as in a binary heap and a node's children lie side by side in 64 bytes.  `parked` is a hash map (linear probing) from node to (h, status, weight, the record
- * of the node's parent), and the parked nodes are also a bit set with a summary level per 64
- * words: a node's subtree is the interval [n, end[n]) of preorder, so the purge of case 5
- * walks the set bits of one interval. */
+ * `parked` holds its node with its h and status).  Here the same, with what SSS* guarantees: a
+ * node has one state at the most, and a node that has left OPEN (taken, or purged with its
+ * parent's subtree, which is then solved) never enters it again.  So an entry is current
+ * while its node is parked, and (-h, node) alone orders the entries as the tuples are
+ * ordered.  The heap holds 16-byte entries, -h as an integer of the same order and the node,
+ * so that one 128-bit comparison (two 64-bit ones where the compiler has no 128-bit integers)
+ * orders two entries; it is 4-ary, so a sift goes half as deep as in a binary heap and a
+ * node's children lie side by side in 64 bytes.  When the stale entries outnumber the
+ * current ones, the heap is rebuilt without them (the purges leave most of them, and a heap
+ * several times too large is slower to sift).  `parked` is a hash map (linear probing) from
+ * node to (weight, the record of the node's parent, status, is_max, run), and the parked
+ * nodes are also a bit set with a summary level per 64 words: a node's subtree is the
+ * interval [n, end[n]) of preorder, so the purge of case 5 walks the set bits of one
+ * interval. */
 #if defined(__SIZEOF_INT128__)
 typedef unsigned __int128 Rank;
 static inline Rank make_rank(uint64_t hi, uint64_t lo) { return (Rank)hi << 64 | lo; }
@@ -39,13 +45,9 @@ static inline int rank_less(Rank a, Rank b) { return a.hi < b.hi || (a.hi == b.h
 #endif
 
 typedef struct {
-    uint64_t key; /* node, status, is_max, run, in that order of significance */
     uint64_t negh; /* -h, as an unsigned integer of the same order */
+    uint64_t node;
 } HeapItem;
-
-static inline uint64_t pack(int64_t n, int status, int is_max, int run) {
-    return (uint64_t)n << 3 | (uint64_t)status << 2 | (uint64_t)is_max << 1 | (uint64_t)run;
-}
 
 /* x as an unsigned integer of the same order (-0.0 and 0.0 the same, as they compare equal) */
 static inline uint64_t ordered(double x) {
@@ -62,27 +64,82 @@ static inline double unordered(uint64_t b) {
     return x;
 }
 
-/* the Python tuples' order: (-h, node, status, is_max, run) */
-static inline Rank rank(const HeapItem *x) { return make_rank(x->negh, x->key); }
+/* the Python tuples' order, (-h, node, status, is_max, run): (-h, node) decides, as a node has
+ * one state at the most and is never parked again once it has left OPEN */
+static inline Rank rank(const HeapItem *x) { return make_rank(x->negh, x->node); }
 
+/* (the record of the node's parent + 1) << 4 | heavy << 3 | status << 2 | is_max << 1 | run;
+ * heavy: the state stands for several, as many as its parent record's w says */
 typedef struct {
-    int64_t key;   /* node + 1; 0: empty */
-    uint64_t negh; /* as in the heap */
-    int64_t weight, prec; /* prec: the record of the node's parent */
-    int status;
+    int64_t key; /* node + 1; 0: empty */
+    uint64_t pf;
 } PEnt;
 
-#define BT_LEVELS 12 /* 64**11 > 2**63 */
-#define ARITY 4
+static inline uint64_t pack(int64_t prec, int heavy, int status, int is_max, int run) {
+    return (uint64_t)(prec + 1) << 4 | (uint64_t)heavy << 3 | (uint64_t)status << 2 |
+           (uint64_t)is_max << 1 | (uint64_t)run;
+}
+
+static int grow_array(void **p, size_t *cap, size_t item) {
+    size_t ncap = *cap ? *cap * 2 : 64;
+    void *q = realloc(*p, ncap * item);
+    if (!q) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *p = q;
+    *cap = ncap;
+    return 0;
+}
+
+/* -- parents ----------------------------------------------------------------------------------
+ * Python keeps every generated node's parent in a dict.  Here a state carries the record of its
+ * node's parent, and an expanded inner node gets a record (its node, its parent's record): the
+ * chain of records is the path to the root, without a map. */
+typedef struct {
+    int64_t node, parent;
+    int64_t w; /* the weight of the parked state with this parent record that stands for
+                * several (a run of siblings, or the best of a MAX node's leaves): one at most */
+} Rec;
 
 typedef struct {
-    HeapItem *heap;
-    size_t hlen, hcap;
+    Rec *p;
+    size_t len, cap;
+} Recs;
+
+static inline int new_rec(Recs *r, int64_t node, int64_t parent, int64_t *at) {
+    if (r->len == r->cap && grow_array((void **)&r->p, &r->cap, sizeof *r->p) < 0)
+        return -1;
+    r->p[r->len].node = node;
+    r->p[r->len].parent = parent;
+    r->p[r->len].w = 1;
+    *at = (int64_t)r->len++;
+    return 0;
+}
+
+#define BT_LEVELS 12 /* 64**11 > 2**63 */
+#define BUCKETS 129 /* a radix heap's buckets for 128-bit keys: 0, and 1 + the highest bit */
+
+typedef struct {
+    HeapItem *p;
+    size_t len, cap;
+} Bucket;
+
+typedef struct {
+    Bucket bk[BUCKETS]; /* the radix heap: an entry goes by the highest bit where it and
+                         * `last` differ */
+    uint64_t nonempty[3];
+    HeapItem last; /* the entry taken last */
+    HeapItem best; /* with top_ok: the least current entry, at best_b[best_at] */
+    int best_b;
+    size_t best_at;
     PEnt *map; /* Python's `parked` */
     size_t mcap, mlen;
     int mbits;
-    size_t top_at;             /* where top() found the top entry's node in the map */
-    int top_ok;                /* the top entry is current and top_at is its place */
+    int top_ok;                /* best is known to be the least current entry */
+    const Recs *recs;          /* the search's records, where heavy states keep their weight */
+    const int32_t *e32;        /* the tree's arrays, when it is arrays of 4-byte ends: the */
+    const double *val;         /* best state's node is asked into the cache (see top()) */
     uint64_t *bits[BT_LEVELS]; /* level 0: a bit per node; level l+1: a bit per word of l */
     size_t words[BT_LEVELS];
     int levels;
@@ -114,7 +171,8 @@ typedef struct {
 } Parked;
 
 static void open_free(Open *o) {
-    free(o->heap);
+    for (int b = 0; b < BUCKETS; b++)
+        free(o->bk[b].p);
     free(o->map);
     for (int l = 0; l < o->levels; l++) {
         free(o->bits[l]);
@@ -123,19 +181,11 @@ static void open_free(Open *o) {
     memset(o, 0, sizeof *o);
 }
 
-static int grow_array(void **p, size_t *cap, size_t item) {
-    size_t ncap = *cap ? *cap * 2 : 64;
-    void *q = realloc(*p, ncap * item);
-    if (!q) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    *p = q;
-    *cap = ncap;
-    return 0;
-}
-
-static int open_init(Open *o, node_t size) {
+static int open_init(Open *o, const TreeView *t, const Recs *recs) {
+    node_t size = t->size;
+    o->recs = recs;
+    o->e32 = t->e32;
+    o->val = t->e32 ? t->val : NULL;
     size_t n = (size_t)size;
     o->sparse = size > dense_nodes;
     do {
@@ -242,13 +292,15 @@ static inline size_t m_find(const Open *o, int64_t n) {
     return i;
 }
 
-/* n's entry, made (and n put in the bit set) when n is not parked yet; NULL on MemoryError */
+/* n's new entry (and n put in the bit set); NULL on MemoryError, or AssertionError when n is
+ * parked already, which SSS* never does (see above) */
 static PEnt *m_put(Open *o, int64_t n) {
-    o->top_ok = 0;
     size_t i = m_find(o, n);
-    if (o->map[i].key)
-        return &o->map[i];
-    if (2 * (o->mlen + 1) > o->mcap) {
+    if (o->map[i].key) {
+        PyErr_SetString(PyExc_AssertionError, "bug: a node parked twice");
+        return NULL;
+    }
+    if (8 * (o->mlen + 1) > o->mcap) {
         size_t oldcap = o->mcap;
         PEnt *old = o->map, *map = calloc(2 * oldcap, sizeof *map);
         if (!map) {
@@ -264,10 +316,8 @@ static PEnt *m_put(Open *o, int64_t n) {
         free(old);
         i = m_find(o, n);
     }
-    if (bt_set(o, n) < 0) {
-        PyErr_NoMemory();
-        return NULL;
-    }
+    if (bt_set(o, n) < 0)
+        return NULL; /* MemoryError set by map_put */
     o->mlen++;
     o->map[i].key = n + 1;
     return &o->map[i];
@@ -276,7 +326,8 @@ static PEnt *m_put(Open *o, int64_t n) {
 /* unpark the node at map place i: backward-shift deletion keeps every probe run unbroken */
 static void m_del(Open *o, size_t i) {
     size_t mask = o->mcap - 1, j = i;
-    o->top_ok = 0;
+    if (o->top_ok && o->best.node == (uint64_t)(o->map[i].key - 1))
+        o->top_ok = 0;
     bt_clear(o, o->map[i].key - 1);
     for (;;) {
         j = (j + 1) & mask;
@@ -293,59 +344,74 @@ static void m_del(Open *o, size_t i) {
     o->mlen--;
 }
 
-/* -- the heap */
-static void sift_up(Open *o, size_t i) {
-    HeapItem it = o->heap[i];
-    Rank r = rank(&it);
-    while (i > 0) {
-        size_t up = (i - 1) / ARITY;
-        if (!rank_less(r, rank(&o->heap[up])))
-            break;
-        o->heap[i] = o->heap[up];
-        i = up;
-    }
-    o->heap[i] = it;
+/* -- the heap ---------------------------------------------------------------------------------
+ * OPEN hands its states out in increasing order of (-h, node): every state parked is worse than
+ * the one taken last (a state parked by a falling h has a lower h than the state it came from;
+ * a run of siblings, or the rest of one, lies right of it with the same h).  So OPEN is a
+ * monotone priority queue, and a radix heap (Ahuja, Mehlhorn, Orlin & Tarjan 1990) serves it:
+ * an entry is put in the bucket of the highest bit in which its 128-bit key differs from the
+ * key taken last (O(1)); the least entry is found in the lowest non-empty bucket, and when it
+ * is taken the rest of that bucket moves to lower buckets, by bits below the one they shared.
+ * An entry moves at most 128 times, and in practice a few; stale entries (purged states) are
+ * dropped whenever their bucket is scanned. */
+static inline int msb64(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(x);
+#else
+    int n = 0;
+    while (x >>= 1)
+        n++;
+    return n;
+#endif
 }
 
-/* Floyd's way: the hole at i goes down to a leaf by the better child (no comparison with the
- * entry placed, which mostly belongs near the bottom), then the entry rises from there. */
-static void sift_down(Open *o, size_t i) {
-    HeapItem it = o->heap[i];
-    size_t n = o->hlen, hole = i;
-    for (;;) {
-        size_t first = ARITY * hole + 1;
-        if (first >= n)
-            break;
-        size_t kid = first;
-        Rank best = rank(&o->heap[first]);
-        size_t last = first + ARITY <= n ? first + ARITY : n;
-        for (size_t k = first + 1; k < last; k++) {
-            Rank rk = rank(&o->heap[k]);
-            int better = rank_less(rk, best);
-            kid = better ? k : kid;
-            best = better ? rk : best;
-        }
-        o->heap[hole] = o->heap[kid];
-        hole = kid;
-    }
-    Rank r = rank(&it);
-    while (hole > i) {
-        size_t up = (hole - 1) / ARITY;
-        if (!rank_less(r, rank(&o->heap[up])))
-            break;
-        o->heap[hole] = o->heap[up];
-        hole = up;
-    }
-    o->heap[hole] = it;
+static inline int bucket_of(const Open *o, const HeapItem *it) {
+    uint64_t x = it->negh ^ o->last.negh;
+    if (x)
+        return 65 + msb64(x);
+    x = it->node ^ o->last.node;
+    return x ? 1 + msb64(x) : 0;
 }
 
-static void heap_pop(Open *o) {
-    o->top_ok = 0;
-    HeapItem last = o->heap[--o->hlen];
-    if (o->hlen) {
-        o->heap[0] = last;
-        sift_down(o, 0);
+static inline int bk_push(Open *o, int b, HeapItem it) {
+    Bucket *B = &o->bk[b];
+    if (B->len == B->cap && grow_array((void **)&B->p, &B->cap, sizeof *B->p) < 0)
+        return -1;
+    B->p[B->len++] = it;
+    o->nonempty[b >> 6] |= (uint64_t)1 << (b & 63);
+    return 0;
+}
+
+static inline int lowest_bucket(const Open *o) {
+    for (int w = 0; w < 3; w++)
+        if (o->nonempty[w])
+            return w * 64 + ctz64(o->nonempty[w]);
+    return -1;
+}
+
+static inline void bk_emptied(Open *o, int b) { o->nonempty[b >> 6] &= ~((uint64_t)1 << (b & 63)); }
+
+/* is n parked? (its bit in the set) */
+static inline int bt_has(const Open *o, uint64_t n) {
+    return (int)(bt_word(o, 0, (size_t)(n >> 6)) >> (n & 63) & 1);
+}
+
+/* an entry for a state just parked, which SSS* makes worse than the one taken last */
+static int push_entry(Open *o, double h, int64_t n) {
+    HeapItem it = {ordered(-h), (uint64_t)n};
+    if (!rank_less(rank(&o->last), rank(&it))) {
+        PyErr_SetString(PyExc_AssertionError, "bug: a state parked ahead of the one taken last");
+        return -1;
     }
+    int b = bucket_of(o, &it);
+    if (bk_push(o, b, it) < 0)
+        return -1;
+    if (o->top_ok && rank_less(rank(&it), rank(&o->best))) {
+        o->best = it;
+        o->best_b = b;
+        o->best_at = o->bk[b].len - 1;
+    }
+    return 0;
 }
 
 /* Python's `parked[n] = (h, status, weight)` with its heappush: park a state */
@@ -354,79 +420,98 @@ static int park(Open *o, int64_t n, double h, int status, int64_t weight, int64_
     PEnt *e = m_put(o, n);
     if (!e)
         return -1;
+    if (weight > 1)
+        o->recs->p[prec].w = weight;
+    e->pf = pack(prec, weight > 1, status, is_max, run);
+    return push_entry(o, h, n);
+}
+
+/* The best parked state (Python's heap top after skipping stale entries), or NULL. */
+static inline const HeapItem *top(Open *o) {
+    if (o->top_ok)
+        return &o->best;
+    for (;;) {
+        int b = lowest_bucket(o);
+        if (b < 0)
+            return NULL;
+        Bucket *B = &o->bk[b];
+        size_t k = 0;
+        for (size_t i = 0; i < B->len; i++) {
+            HeapItem it = B->p[i];
+            if (!bt_has(o, it.node))
+                continue; /* purged */
+            B->p[k] = it;
+            if (!o->top_ok || rank_less(rank(&it), rank(&o->best))) {
+                o->best = it;
+                o->best_at = k;
+                o->top_ok = 1;
+            }
+            k++;
+        }
+        B->len = k;
+        if (!k) {
+            bk_emptied(o, b);
+            continue;
+        }
+        o->best_b = b;
+#if defined(__GNUC__) || defined(__clang__)
+        /* The best state is often taken a few leaves later, and SSS* jumps about arrays far
+         * larger than the cache: its node's end and value are asked for now. */
+        if (o->e32) {
+            __builtin_prefetch(o->e32 + o->best.node);
+            __builtin_prefetch(o->val + o->best.node);
+        }
+#endif
+        return &o->best;
+    }
+}
+
+/* Take the entry top() found out of the heap: the rest of its bucket moves down. */
+static int take_top(Open *o) {
+    int b = o->best_b;
+    Bucket *B = &o->bk[b];
+    B->p[o->best_at] = B->p[--B->len];
+    o->last = o->best;
     o->top_ok = 0;
-    HeapItem it = {pack(n, status, is_max, run), ordered(-h)};
-    e->negh = it.negh;
-    e->status = status;
-    e->weight = weight;
-    e->prec = prec;
-    if (o->hlen == o->hcap && grow_array((void **)&o->heap, &o->hcap, sizeof *o->heap) < 0)
-        return -1;
-    o->heap[o->hlen++] = it;
-    sift_up(o, o->hlen - 1);
+    if (b == 0)
+        return 0; /* entries equal to the last: none but it, as nodes are unique */
+    size_t n = B->len;
+    B->len = 0;
+    bk_emptied(o, b);
+    for (size_t i = 0; i < n; i++) {
+        HeapItem it = B->p[i];
+        if (bt_has(o, it.node) && bk_push(o, bucket_of(o, &it), it) < 0)
+            return -1; /* a lower bucket: B itself is not written */
+    }
     return 0;
 }
 
-/* The best parked state (Python's heap top after skipping stale entries), or NULL; its node's
- * place in the map is left in o->top_at for pop_top() and park_and_pop(). */
-static inline const HeapItem *top(Open *o) {
-    if (o->top_ok)
-        return &o->heap[0];
-    while (o->hlen) {
-        const HeapItem *it = &o->heap[0];
-        size_t i = m_find(o, (int64_t)(it->key >> 3));
-        const PEnt *e = &o->map[i];
-        if (e->key && e->negh == it->negh && e->status == (int)(it->key >> 2 & 1)) {
-            o->top_at = i;
-            o->top_ok = 1;
-            return it;
-        }
-        heap_pop(o); /* purged, or taken already */
-    }
-    return NULL;
-}
-
-/* the state of the top entry, which top() found current */
-static inline Parked parked_of(const Open *o) {
-    const HeapItem *it = &o->heap[0];
-    const PEnt *e = &o->map[o->top_at];
-    Parked p = {(int64_t)(it->key >> 3),  e->weight, e->prec, -unordered(it->negh),
-                (int)(it->key >> 2 & 1), (int)(it->key >> 1 & 1), (int)(it->key & 1)};
-    return p;
-}
-
-/* Take the best parked state out of OPEN (heappop and parked.pop), just after top() found it. */
-static Parked pop_top(Open *o) {
-    Parked p = parked_of(o);
-    m_del(o, o->top_at);
-    heap_pop(o);
+/* the state of the top entry, which top() found current; *at: its place in the map */
+static inline Parked parked_of(const Open *o, size_t *at) {
+    const HeapItem *it = &o->best;
+    *at = m_find(o, (int64_t)it->node);
+    const PEnt *e = &o->map[*at];
+    int64_t prec = (int64_t)(e->pf >> 4) - 1;
+    Parked p = {(int64_t)it->node,
+                e->pf >> 3 & 1 ? o->recs->p[prec].w : 1,
+                prec,
+                -unordered(it->negh),
+                (int)(e->pf >> 2 & 1),
+                (int)(e->pf >> 1 & 1),
+                (int)(e->pf & 1)};
     return p;
 }
 
 /* Park (n, ...) and take the best parked state, which top() just found better than it
- * (Python's heappush then heappop): the best state's heap entry is reused for the new one. */
+ * (Python's heappush then heappop). */
 static int park_and_pop(Open *o, int64_t n, double h, int status, int64_t weight, int64_t prec,
                         int is_max, Parked *got) {
-    if (o->map[m_find(o, n)].key) { /* n is parked already: the general way */
-        if (park(o, n, h, status, weight, prec, is_max, 0) < 0)
-            return -1;
-        top(o);
-        *got = pop_top(o);
-        return 0;
-    }
-    *got = parked_of(o);
-    m_del(o, o->top_at);
-    PEnt *e = m_put(o, n);
-    if (!e)
+    size_t at;
+    *got = parked_of(o, &at);
+    if (take_top(o) < 0)
         return -1;
-    HeapItem it = {pack(n, status, is_max, 0), ordered(-h)};
-    e->negh = it.negh;
-    e->status = status;
-    e->weight = weight;
-    e->prec = prec;
-    o->heap[0] = it;
-    sift_down(o, 0);
-    return 0;
+    m_del(o, at);
+    return park(o, n, h, status, weight, prec, is_max, 0);
 }
 
 /* Remove every parked state of a node in [lo, hi) (below a node); the sum of their weights. */
@@ -434,32 +519,11 @@ static int64_t purge(Open *o, int64_t lo, int64_t hi) {
     int64_t sum = 0;
     for (int64_t x = bt_next(o, lo); x >= 0 && x < hi; x = bt_next(o, x + 1)) {
         size_t i = m_find(o, x);
-        sum += o->map[i].weight;
+        uint64_t pf = o->map[i].pf;
+        sum += pf >> 3 & 1 ? o->recs->p[(pf >> 4) - 1].w : 1;
         m_del(o, i);
     }
     return sum;
-}
-
-/* -- parents ----------------------------------------------------------------------------------
- * Python keeps every generated node's parent in a dict.  Here a state carries the record of its
- * node's parent, and an expanded inner node gets a record (its node, its parent's record): the
- * chain of records is the path to the root, without a map. */
-typedef struct {
-    int64_t node, parent;
-} Rec;
-
-typedef struct {
-    Rec *p;
-    size_t len, cap;
-} Recs;
-
-static inline int new_rec(Recs *r, int64_t node, int64_t parent, int64_t *at) {
-    if (r->len == r->cap && grow_array((void **)&r->p, &r->cap, sizeof *r->p) < 0)
-        return -1;
-    r->p[r->len].node = node;
-    r->p[r->len].parent = parent;
-    *at = (int64_t)r->len++;
-    return 0;
 }
 
 /* -- the solver map ------------------------------------------------------------------------
@@ -506,6 +570,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
             return -1;
         if (status == LIVE) {
             node_t stop = END(t, n);
+            prefetch_subtree(t, n, stop);
             if (stop == n + 1) { /* case 2: the only leaf evaluation */
                 if (nl_push(leaves, n) < 0)
                     return -1;
@@ -584,7 +649,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
                 const HeapItem *best = top(open);
                 if (best) {
                     top_h = -unordered(best->negh);
-                    top_n = (node_t)(best->key >> 3);
+                    top_n = (node_t)best->node;
                 }
                 for (;;) {
                     if (nl_push(leaves, c) < 0)
@@ -615,7 +680,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
             }
             /* h went down (case 2, or case 3 over leaves): is a parked state now ahead? */
             const HeapItem *best = top(open);
-            if (best && rank_less(rank(best), make_rank(ordered(-h), (uint64_t)n << 3))) {
+            if (best && rank_less(rank(best), make_rank(ordered(-h), (uint64_t)n))) {
                 Parked got;
                 if (park_and_pop(open, n, h, status, weight, prec, is_max, &got) < 0)
                     return -1;
@@ -760,7 +825,7 @@ PyObject *gt_sss(PyObject *self, PyObject *args) {
     int64_t generated, open_max;
     int64_t *line = NULL;
     size_t line_len = 0;
-    if (open_init(&S.open, t.size) == 0 &&
+    if (open_init(&S.open, &t, &S.recs) == 0 &&
         sss_core(&t, &leaves, &tk, &S, h0, mirror, &h, &generated, &open_max) == 0) {
         /* the search is done: OPEN goes before the PV is worked out */
         open_free(&S.open);
