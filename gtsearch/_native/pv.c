@@ -299,8 +299,17 @@ done:
 }
 
 /* -- the Prover ------------------------------------------------------------------------------- */
+#define DENSE_KNOWN ((node_t)1 << 27)
+#define EV_LEVELS 5 /* 64**5 > DENSE_KNOWN */
+
 struct Prover {
     const TreeView *t;
+    /* the evaluated leaves: in a tree of at most DENSE_KNOWN nodes a bit set with a summary
+     * level per 64 words (a bit per word of the level below), set leaf by leaf, so that
+     * nothing is sorted (ev is NULL); in a larger tree sorted in ev[0..count) */
+    uint64_t *evb[EV_LEVELS];
+    size_t evw[EV_LEVELS];
+    int evl;
     int64_t *ev;
     size_t count;
     double v;
@@ -312,7 +321,16 @@ struct Prover {
     Map known;
 };
 
-#define DENSE_KNOWN ((node_t)1 << 27)
+void prover_free(Prover *p) {
+    if (!p)
+        return;
+    for (int l = 0; l < p->evl; l++)
+        free(p->evb[l]);
+    free(p->ev);
+    free(p->kbits);
+    map_free(&p->known);
+    free(p);
+}
 
 Prover *prover_new(const TreeView *t, const NodeList *leaves, double v, int lower) {
     Prover *p = calloc(1, sizeof *p);
@@ -323,33 +341,71 @@ Prover *prover_new(const TreeView *t, const NodeList *leaves, double v, int lowe
     p->t = t;
     p->v = v;
     p->lower = lower;
-    if (nl_sorted_unique(leaves, &p->ev, &p->count) < 0) {
-        free(p);
-        return NULL;
-    }
     if (t->size <= DENSE_KNOWN) {
-        p->kbits = calloc(((size_t)t->size + 31) / 32, sizeof *p->kbits);
-        if (!p->kbits) {
-            free(p->ev);
-            free(p);
-            PyErr_NoMemory();
-            return NULL;
+        size_t n = (size_t)t->size;
+        do {
+            size_t w = (n + 63) / 64;
+            p->evb[p->evl] = calloc(w, sizeof(uint64_t));
+            if (!p->evb[p->evl])
+                goto nomem;
+            p->evw[p->evl++] = w;
+            n = w;
+        } while (n > 1);
+        for (size_t k = 0; k < leaves->len; k++) {
+            uint64_t x = (uint64_t)nl_get(leaves, k);
+            for (int l = 0; l < p->evl; l++, x >>= 6)
+                p->evb[l][x >> 6] |= (uint64_t)1 << (x & 63);
         }
-    } else if (map_init(&p->known, 1) < 0) {
-        free(p->ev);
-        free(p);
+        p->kbits = calloc(((size_t)t->size + 31) / 32, sizeof *p->kbits);
+        if (!p->kbits)
+            goto nomem;
+        return p;
+    }
+    if (nl_sorted_unique(leaves, &p->ev, &p->count) < 0 || map_init(&p->known, 1) < 0) {
+        prover_free(p);
         return NULL;
     }
     return p;
+nomem:
+    prover_free(p);
+    PyErr_NoMemory();
+    return NULL;
 }
 
-void prover_free(Prover *p) {
-    if (!p)
-        return;
-    free(p->ev);
-    free(p->kbits);
-    map_free(&p->known);
-    free(p);
+/* the least evaluated leaf >= x in the bit set, or the tree's size */
+static node_t ev_next(const Prover *p, node_t x) {
+    size_t i = (size_t)x;
+    int l = 0;
+    for (;;) {
+        size_t w = i >> 6;
+        if (w >= p->evw[l])
+            return p->t->size;
+        uint64_t m = p->evb[l][w] & (~(uint64_t)0 << (i & 63));
+        if (m) {
+            i = (w << 6) + (size_t)ctz64(m);
+            break;
+        }
+        if (++l == p->evl)
+            return p->t->size;
+        i = w + 1;
+    }
+    while (l > 0) {
+        l--;
+        i = (i << 6) + (size_t)ctz64(p->evb[l][i]);
+    }
+    return (node_t)i;
+}
+
+/* The evaluated leaves below [c, e) (c a child, e its end), from position i: with the sorted
+ * list, the position after them (i when there are none); with the bit set, i + 1 when there is
+ * one and i when there is none, so that in both "i < j" says whether there is one. */
+static inline size_t ev_past(const Prover *p, node_t c, node_t e, size_t i, size_t hi) {
+    if (!p->ev) {
+        if (e == c + 1)
+            return i + (p->evb[0][(uint64_t)c >> 6] >> (c & 63) & 1);
+        return i + (ev_next(p, c) < e);
+    }
+    return gallop(p->ev, hi, e, i);
 }
 
 /* the test of an evaluated leaf's value */
@@ -390,7 +446,14 @@ static inline int get_known(const Prover *p, node_t n) {
 
 int prover_proves(Prover *p, node_t n, int is_max) {
     const TreeView *t = p->t;
-    size_t i = bisect_left(p->ev, p->count, n, 0), hi = gallop(p->ev, p->count, END(t, n), i);
+    node_t stop = END(t, n);
+    size_t i = 0, hi = 0;
+    if (p->ev) {
+        i = bisect_left(p->ev, p->count, n, 0);
+        hi = gallop(p->ev, p->count, stop, i);
+    } else {
+        hi = ev_past(p, n, stop, 0, 0);
+    }
     if (IS_LEAF(t, n))
         return i < hi && value_ok(p, n); /* an unevaluated leaf proves nothing */
     int kn = get_known(p, n);
@@ -399,13 +462,13 @@ int prover_proves(Prover *p, node_t n, int is_max) {
     int lower = p->lower;
     PFrame *stack = NULL;
     size_t len = 0, cap = 0;
-    node_t m = n, c = n + 1, stop = END(t, n);
+    node_t m = n, c = n + 1;
     int anyone = is_max == lower, kid_max = !is_max, ok = 0;
     for (;;) {
         int decided = 0;
         while (c < stop) {
             node_t e = END(t, c);
-            size_t j = gallop(p->ev, hi, e, i); /* ev[i..j): the evaluated leaves below c */
+            size_t j = ev_past(p, c, e, i, hi); /* i < j: an evaluated leaf below c */
             if (e == c + 1) {
                 ok = i < j && value_ok(p, c);
             } else if (i == j) { /* no evaluated leaf below c: nothing to remember */
