@@ -2,10 +2,11 @@
  *
  * Stockman (1979); Marsland, Reinefeld & Schaeffer (1987); Sun & Ma (1993).  The states,
  * the shortcuts, the generated-node count and Stockman's OPEN size are those of
- * _sss_core(); the PV is _solution_line()'s.  OPEN is a binary heap ordered by the same
- * tuple as the Python heap, (-h, node, status, is_max, run), and the parked states are
- * also listed by node, so the purge of case 5 is one interval cut (see "OPEN's parked
- * states" below); parents are kept as a chain of records instead of a dict (see "parents").
+ * _sss_core(); the PV is _solution_line()'s.  OPEN hands out its states in the order of the
+ * Python heap's tuples, (-h, node, status, is_max, run), from a radix heap (see "the heap"),
+ * and the parked states are also a bit set by node, so the purge of case 5 is one interval
+ * cut (see "OPEN's parked states" below); parents are kept as a chain of records instead of a
+ * dict (see "parents").
  */
 #include "core.h"
 
@@ -20,15 +21,13 @@ enum { LIVE = 0, SOLVED = 1 };
  * parent's subtree, which is then solved) never enters it again.  So an entry is current
  * while its node is parked, and (-h, node) alone orders the entries as the tuples are
  * ordered.  The heap holds 16-byte entries, -h as an integer of the same order and the node,
- * so that one 128-bit comparison (two 64-bit ones where the compiler has no 128-bit integers)
- * orders two entries; it is 4-ary, so a sift goes half as deep as in a binary heap and a
- * node's children lie side by side in 64 bytes.  When the stale entries outnumber the
- * current ones, the heap is rebuilt without them (the purges leave most of them, and a heap
- * several times too large is slower to sift).  `parked` is a hash map (linear probing) from
- * node to (weight, the record of the node's parent, status, is_max, run), and the parked
- * nodes are also a bit set with a summary level per 64 words: a node's subtree is the
- * interval [n, end[n]) of preorder, so the purge of case 5 walks the set bits of one
- * interval. */
+ * one 128-bit key (two 64-bit halves where the compiler has no 128-bit integers).  `parked`
+ * is a hash map (linear probing, at most 1/8 full) from node to 16 bytes: the record of the
+ * node's parent, status, is_max, run, and whether the state stands for several (its weight
+ * is then kept in that record, see "parents").  The parked nodes are also a bit set with a
+ * summary level per 64 words: an entry is current while its node's bit is set, and a node's
+ * subtree is the interval [n, end[n]) of preorder, so the purge of case 5 walks the set bits
+ * of one interval. */
 #if defined(__SIZEOF_INT128__)
 typedef unsigned __int128 Rank;
 static inline Rank make_rank(uint64_t hi, uint64_t lo) { return (Rank)hi << 64 | lo; }
@@ -549,6 +548,18 @@ typedef struct {
     Log solver;
 } State;
 
+/* Room for the records and the solver's pairs up front, as many as half the tree's nodes up to
+ * RESERVED_RECS: a large search would otherwise copy them at every doubling (3 to 5 % of its
+ * time); pages it never touches cost address space only.  Without the room, they grow. */
+#define RESERVED_RECS ((size_t)1 << 16)
+static void state_reserve(State *S, node_t size) {
+    size_t want = (size_t)size / 2 < RESERVED_RECS ? (size_t)size / 2 + 64 : RESERVED_RECS;
+    S->recs.p = malloc(want * sizeof *S->recs.p);
+    S->recs.cap = S->recs.p ? want : 0;
+    S->solver.p = malloc(2 * want * sizeof *S->solver.p);
+    S->solver.cap = S->solver.p ? 2 * want : 0;
+}
+
 static void state_free(State *S) {
     open_free(&S->open);
     free(S->recs.p);
@@ -825,6 +836,7 @@ PyObject *gt_sss(PyObject *self, PyObject *args) {
     int64_t generated, open_max;
     int64_t *line = NULL;
     size_t line_len = 0;
+    state_reserve(&S, t.size);
     if (open_init(&S.open, &t, &S.recs) == 0 &&
         sss_core(&t, &leaves, &tk, &S, h0, mirror, &h, &generated, &open_max) == 0) {
         /* the search is done: OPEN goes before the PV is worked out */
