@@ -47,6 +47,7 @@ from gtsearch.formats import (
     yamlfmt,
 )
 from gtsearch.formats.bare import parse_bare
+from gtsearch.formats.yaml_scalars import UNLIMITED_NESTING, deep_nesting
 from gtsearch.tree import Tree
 
 from .strategies import trees
@@ -686,6 +687,23 @@ def test_block_yaml_lifts_libyaml_nesting_limit_only_while_reading(tmp_path: Pat
         load_tree(str(bad))
     if get:
         assert get() == before
+
+
+def test_libyaml_nesting_limit_is_put_back_by_the_last_reader_to_end() -> None:
+    """Two reads at once (two threads) lift the process's limit once: the first to end
+    leaves it lifted for the other, and the last puts back what was there before."""
+    get = getattr(getattr(yaml, "_yaml", None), "_get_max_nest_level", None)
+    if get is None:
+        pytest.skip("this libyaml has no nesting limit (older than 0.2.6)")
+    before = get()
+    first, second = deep_nesting(), deep_nesting()
+    first.__enter__()
+    second.__enter__()
+    assert get() == UNLIMITED_NESTING
+    first.__exit__(None, None, None)
+    assert get() == UNLIMITED_NESTING
+    second.__exit__(None, None, None)
+    assert get() == before
 
 
 @pytest.mark.parametrize("algo", [a.name for a in ALGORITHMS])

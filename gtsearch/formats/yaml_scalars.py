@@ -9,6 +9,7 @@ character YAML refuses is refused with its place.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -33,18 +34,33 @@ _SET_NEST: Any = getattr(_LIBYAML, "_set_max_nest_level", None)
 UNLIMITED_NESTING = 2**31 - 2  # libyaml keeps the level in a C int
 
 
+_NESTING_LOCK = threading.Lock()
+_nesting_readers = 0
+_nesting_before = 0
+
+
 @contextmanager
 def deep_nesting() -> Iterator[None]:
-    """libyaml's nesting limit lifted for one read (nothing to do with an older libyaml)."""
+    """libyaml's nesting limit lifted for one read (nothing to do with an older libyaml).
+
+    The limit is the process's: reads in several threads lift it once, and the last to end
+    puts it back."""
+    global _nesting_readers, _nesting_before
     if _GET_NEST is None or _SET_NEST is None:
         yield
         return
-    before = _GET_NEST()
-    _SET_NEST(UNLIMITED_NESTING)
+    with _NESTING_LOCK:
+        if not _nesting_readers:
+            _nesting_before = _GET_NEST()
+            _SET_NEST(UNLIMITED_NESTING)
+        _nesting_readers += 1
     try:
         yield
     finally:
-        _SET_NEST(before)
+        with _NESTING_LOCK:
+            _nesting_readers -= 1
+            if not _nesting_readers:
+                _SET_NEST(_nesting_before)
 
 
 class _Kind:
