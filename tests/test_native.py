@@ -643,11 +643,20 @@ from gtsearch.sources.randomtree import LazyTree, RandomSpec
 # 4**30 leaves computed on demand by the C cursor: SCOUT would not finish for years
 tree = LazyTree(RandomSpec(4, 30, seed=1), max_nodes=2**62)
 stats = Stats()
+# Python turns SIGINT into KeyboardInterrupt only if its parent did not ignore it, and a
+# shell ignores it in the commands it starts in the background (`bash .ci/run &`): as a
+# terminal's Ctrl-C would, the test wants Python's own handler.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def interrupt_when_busy():
     while stats.progress[0] == 0:  # the C search publishes its count as it runs
         time.sleep(0.001)
     os.kill(os.getpid(), signal.SIGINT)
+    # the search records every leaf (about 200 MB a second): stop it, and fail, long
+    # before it fills the machine if the interrupt is not heard
+    time.sleep(30)
+    print("not interrupted after", stats.progress[0], "leaves", file=sys.stderr, flush=True)
+    os._exit(3)
 
 threading.Thread(target=interrupt_when_busy, daemon=True).start()
 try:
