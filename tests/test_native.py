@@ -323,10 +323,14 @@ def test_sss_with_a_sparse_bit_set(nested: Any, root_max: bool) -> None:
 
 def test_sss_on_a_source_beyond_the_dense_bit_set() -> None:
     """random:b=2,d=40,order=best has 2**41 nodes: its SSS* and DUAL* run in C with the sparse
-    bit set and read the minimal tree, 2**20 + 2**20 - 1 leaves."""
+    bit set and read the minimal tree, 2**20 + 2**20 - 1 leaves; the PV's Prover, past its
+    dense bit sets too, finds alpha-beta's value and line (the first child all the way)."""
+    ab = search(LazyTree(RandomSpec(2, 40, seed=3, order="best"), max_nodes=10**8), "alphabeta")
+    assert ab.pv == (0,) * 40
     for name in ("sss", "dual"):
         r = search(LazyTree(RandomSpec(2, 40, seed=3, order="best"), max_nodes=10**8), name)
         assert r.leaves == 2**21 - 1 and r.leaves_total == 2**40
+        assert (r.value, r.exact, r.pv) == (ab.value, True, ab.pv)
 
 
 def expand(graph: dict[int, list[int]], values: dict[int, float], root: int, wide: bool) -> Any:
