@@ -108,6 +108,45 @@ static inline int ctz64(uint64_t x) {
 #endif
 }
 
+/* -- bit sets with summary levels -------------------------------------------------------------
+ * Level 0 has a bit per item, level l+1 a bit per word of level l (set while that word is not
+ * zero), up to a level of one word: SSS*'s parked nodes and the Prover's evaluated leaves.
+ * levels_sizes() gives each level's number of words and the number of levels; levels_next()
+ * the least set item >= x, or -1, reading word w of level l through word(ctx, l, w) (arrays,
+ * or maps of the words touched), in as many steps as there are levels. */
+static inline int levels_sizes(size_t items, size_t *words) {
+    int levels = 0;
+    do {
+        items = (items + 63) / 64;
+        words[levels++] = items;
+    } while (items > 1);
+    return levels;
+}
+
+static inline int64_t levels_next(const void *ctx, uint64_t (*word)(const void *, int, size_t),
+                                  const size_t *words, int levels, uint64_t x) {
+    size_t i = (size_t)x;
+    int l = 0;
+    for (;;) {
+        size_t w = i >> 6;
+        if (w >= words[l])
+            return -1;
+        uint64_t m = word(ctx, l, w) & (~(uint64_t)0 << (i & 63));
+        if (m) {
+            i = (w << 6) + (size_t)ctz64(m);
+            break;
+        }
+        if (++l == levels)
+            return -1;
+        i = w + 1;
+    }
+    while (l > 0) {
+        l--;
+        i = (i << 6) + (size_t)ctz64(word(ctx, l, i));
+    }
+    return (int64_t)i;
+}
+
 /* -- growable lists of node numbers (4-byte while they fit, like gtsearch.tree.index_array) -- */
 typedef struct {
     int32_t *p32;

@@ -342,15 +342,10 @@ Prover *prover_new(const TreeView *t, const NodeList *leaves, double v, int lowe
     p->v = v;
     p->lower = lower;
     if (t->size <= DENSE_KNOWN) {
-        size_t n = (size_t)t->size;
-        do {
-            size_t w = (n + 63) / 64;
-            p->evb[p->evl] = calloc(w, sizeof(uint64_t));
-            if (!p->evb[p->evl])
+        int levels = levels_sizes((size_t)t->size, p->evw);
+        for (; p->evl < levels; p->evl++)
+            if (!(p->evb[p->evl] = calloc(p->evw[p->evl], sizeof(uint64_t))))
                 goto nomem;
-            p->evw[p->evl++] = w;
-            n = w;
-        } while (n > 1);
         for (size_t k = 0; k < leaves->len; k++) {
             uint64_t x = (uint64_t)nl_get(leaves, k);
             for (int l = 0; l < p->evl; l++, x >>= 6)
@@ -372,28 +367,8 @@ nomem:
     return NULL;
 }
 
-/* the least evaluated leaf >= x in the bit set, or the tree's size */
-static node_t ev_next(const Prover *p, node_t x) {
-    size_t i = (size_t)x;
-    int l = 0;
-    for (;;) {
-        size_t w = i >> 6;
-        if (w >= p->evw[l])
-            return p->t->size;
-        uint64_t m = p->evb[l][w] & (~(uint64_t)0 << (i & 63));
-        if (m) {
-            i = (w << 6) + (size_t)ctz64(m);
-            break;
-        }
-        if (++l == p->evl)
-            return p->t->size;
-        i = w + 1;
-    }
-    while (l > 0) {
-        l--;
-        i = (i << 6) + (size_t)ctz64(p->evb[l][i]);
-    }
-    return (node_t)i;
+static uint64_t ev_word(const void *p, int l, size_t w) {
+    return ((const Prover *)p)->evb[l][w];
 }
 
 /* The evaluated leaves below [c, e) (c a child, e its end), from position i: with the sorted
@@ -403,7 +378,8 @@ static inline size_t ev_past(const Prover *p, node_t c, node_t e, size_t i, size
     if (!p->ev) {
         if (e == c + 1)
             return i + (p->evb[0][(uint64_t)c >> 6] >> (c & 63) & 1);
-        return i + (ev_next(p, c) < e);
+        int64_t k = levels_next(p, ev_word, p->evw, p->evl, (uint64_t)c);
+        return i + (k >= 0 && k < e);
     }
     return gallop(p->ev, hi, e, i);
 }

@@ -137,8 +137,7 @@ typedef struct {
     int mbits;
     int top_ok;                /* best is known to be the least current entry */
     const Recs *recs;          /* the search's records, where heavy states keep their weight */
-    const int32_t *e32;        /* the tree's arrays, when it is arrays of 4-byte ends: the */
-    const double *val;         /* best state's node is asked into the cache (see top()) */
+    const TreeView *t;         /* the tree, whose best state's node is asked into the cache */
     uint64_t *bits[BT_LEVELS]; /* level 0: a bit per node; level l+1: a bit per word of l */
     size_t words[BT_LEVELS];
     int levels;
@@ -183,25 +182,21 @@ static void open_free(Open *o) {
 static int open_init(Open *o, const TreeView *t, const Recs *recs) {
     node_t size = t->size;
     o->recs = recs;
-    o->e32 = t->e32;
-    o->val = t->e32 ? t->val : NULL;
-    size_t n = (size_t)size;
+    o->t = t;
     o->sparse = size > dense_nodes;
-    do {
-        size_t w = (n + 63) / 64;
+    int levels = levels_sizes((size_t)size, o->words);
+    for (; o->levels < levels; o->levels++) {
         if (o->sparse) {
             if (map_init(&o->words_of[o->levels], sizeof(uint64_t)) < 0)
                 return -1;
         } else {
-            o->bits[o->levels] = calloc(w, sizeof(uint64_t));
+            o->bits[o->levels] = calloc(o->words[o->levels], sizeof(uint64_t));
             if (!o->bits[o->levels]) {
                 PyErr_NoMemory();
                 return -1;
             }
         }
-        o->words[o->levels++] = w;
-        n = w;
-    } while (n > 1);
+    }
     o->mbits = 6;
     o->mcap = (size_t)1 << o->mbits;
     o->map = calloc(o->mcap, sizeof *o->map);
@@ -254,28 +249,11 @@ static inline void bt_clear(Open *o, int64_t n) {
     }
 }
 
+static uint64_t bt_word_of(const void *o, int l, size_t w) { return bt_word(o, l, w); }
+
 /* the least parked node >= x, or -1 */
-static int64_t bt_next(const Open *o, int64_t x) {
-    size_t i = (size_t)x;
-    int l = 0;
-    for (;;) {
-        size_t w = i >> 6;
-        if (w >= o->words[l])
-            return -1;
-        uint64_t m = bt_word(o, l, w) & (~(uint64_t)0 << (i & 63));
-        if (m) {
-            i = (w << 6) + (size_t)ctz64(m);
-            break;
-        }
-        if (++l == o->levels)
-            return -1;
-        i = w + 1;
-    }
-    while (l > 0) {
-        l--;
-        i = (i << 6) + (size_t)ctz64(bt_word(o, l, i));
-    }
-    return (int64_t)i;
+static inline int64_t bt_next(const Open *o, int64_t x) {
+    return levels_next(o, bt_word_of, o->words, o->levels, (uint64_t)x);
 }
 
 /* -- `parked` */
@@ -456,9 +434,9 @@ static inline const HeapItem *top(Open *o) {
 #if defined(__GNUC__) || defined(__clang__)
         /* The best state is often taken a few leaves later, and SSS* jumps about arrays far
          * larger than the cache: its node's end and value are asked for now. */
-        if (o->e32) {
-            __builtin_prefetch(o->e32 + o->best.node);
-            __builtin_prefetch(o->val + o->best.node);
+        if (o->t->e32) { /* arrays of 4-byte ends, as for prefetch_subtree() */
+            __builtin_prefetch(o->t->e32 + o->best.node);
+            __builtin_prefetch(o->t->val + o->best.node);
         }
 #endif
         return &o->best;
