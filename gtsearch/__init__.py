@@ -1,4 +1,5 @@
-"""gtsearch: evaluate two-player game trees with minimax, alpha-beta, SSS* and DUAL*."""
+"""gtsearch: search two-player game trees (chance nodes, random trees and games included) with the
+classic algorithms, and report the value, the principal variation and exact counts of the work."""
 
 from __future__ import annotations
 

@@ -1,10 +1,13 @@
-"""Shared fixtures (the sample_trees directory, the complete tic-tac-toe game tree) and how
-pytest-xdist shares the tests out (pytest_xdist_make_scheduler)."""
+"""Shared fixtures (the sample_trees directory, the complete tic-tac-toe game tree), the tests
+that need an optional extra (the ``extra`` mark), and how pytest-xdist shares the tests out
+(pytest_xdist_make_scheduler)."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
+import shutil
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -30,6 +33,57 @@ def load_script(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# -- tests that need more than the test extra -------------------------------------------------
+#: what each optional extra of pyproject.toml (and each Debian package a test drives) brings:
+#: the modules it makes importable and the programs it puts on the machine
+EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    "plot": (("matplotlib",), (), "pip install -e '.[plot]'"),
+    "browser": (("playwright",), ("/usr/bin/chromium",), "pip install -e '.[browser]'; "
+                "apt-get install chromium"),
+    "notebook": (("nbclient", "nbformat", "ipykernel"), (), "pip install -e '.[notebook]'"),
+    "gambit": (("pygambit",), (), "pip install -e '.[gambit]'"),
+    "dask": (("dask.distributed",), (), "pip install -e '.[dask]'"),
+    "latex": ((), ("pdflatex",), "apt-get install texlive-latex-base "
+              "texlive-latex-recommended texlive-pictures"),
+}  # fmt: skip
+#: set by .ci/run once it has installed every extra: a test that would be skipped for want of
+#: one fails instead, so that an install step that went missing turns CI red
+REQUIRE_EXTRAS = os.environ.get("GTSEARCH_REQUIRE_EXTRAS") == "1"
+
+
+def missing_extra(extra: str) -> str | None:
+    """Why the tests of ``extra`` cannot run here (a module or a program is missing), or None."""
+    modules, programs, install = EXTRAS[extra]
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as e:
+            return f"the extra {extra!r} is not installed ({e}; {install})"
+    for program in programs:
+        if shutil.which(program) is None:
+            return f"{program} is missing, needed by the tests of {extra!r} ({install})"
+    return None
+
+
+def need_extra(extra: str) -> None:
+    """Skip the calling test (or module) when ``extra`` is missing; under
+    GTSEARCH_REQUIRE_EXTRAS=1, fail instead."""
+    reason = missing_extra(extra)
+    if reason is None:
+        return
+    if REQUIRE_EXTRAS:
+        pytest.fail(f"{reason}, and GTSEARCH_REQUIRE_EXTRAS=1 requires it", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+@pytest.hookimpl(tryfirst=True)  # before the test's fixtures are set up
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test marked ``@pytest.mark.extra("plot", ...)`` runs only where those extras are."""
+    for mark in item.iter_markers("extra"):
+        for extra in mark.args:
+            need_extra(extra)
 
 
 def _uses_tictactoe(nodeid: str) -> bool:

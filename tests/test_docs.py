@@ -132,11 +132,17 @@ class Shell:
         return proc.stdout
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def shows_plots(page: Path) -> bool:
+    return any("--plot" in c for _, steps in sessions(page) for c, _ in steps)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [pytest.param(p, marks=[pytest.mark.extra("plot")] if shows_plots(p) else []) for p in PAGES],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
 def test_documented_sessions(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     found = sessions(page)
-    if any("--plot" in c for _, steps in found for c, _ in steps):
-        pytest.importorskip("matplotlib", reason=f"{page.name} shows --plot")
     shutil.copytree(ROOT / "sample_trees", tmp_path / "sample_trees")
     monkeypatch.chdir(tmp_path)
     shell = Shell(tmp_path)

@@ -449,8 +449,8 @@ def _always_fails(records: Any) -> None:
 
 
 @pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml")])
+@pytest.mark.extra("plot")
 def test_experiment_plot(suffix: str, magic: bytes) -> None:
-    pytest.importorskip("matplotlib")
     result = run(
         "experiment",
         "-b",
@@ -479,9 +479,9 @@ def test_experiment_plot_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> 
         plot([{"b": 2, "d": 2, "algorithm": "ab", "mean": 3.0, "stderr": 0.0}], "x.png")
 
 
+@pytest.mark.extra("dask")
 def test_dask_local_equals_jobs_1() -> None:
     """experiment --dask local (two workers): the records and the summary of --jobs 1, byte for byte."""
-    pytest.importorskip("dask.distributed", reason="the dask extra is not installed")
     sweep = ex.Sweep(branchings=(2, 3), depths=(2, 3), trials=2, seed=3, algorithms=("ab", "sss"))
     alone = ex.run_sweep(sweep)
     spread = ex.run_sweep(sweep, jobs=2, dask="local")

@@ -8,6 +8,7 @@ computed here over pygambit's own tree, exactly (fractions).
 
 from __future__ import annotations
 
+import importlib
 import io
 import random
 from fractions import Fraction
@@ -23,11 +24,13 @@ from gtsearch.errors import TreeFormatError
 from gtsearch.formats import dump_tree, load_tree, loads_tree
 from gtsearch.tree import Meta, Tree
 
-from .conftest import load_script
+from .conftest import load_script, need_extra
 from .strategies import trees
 from .test_chance import chance_trees
 
-gbt = pytest.importorskip("pygambit", reason="pygambit (the extra 'gambit') is not installed")
+pytestmark = pytest.mark.extra("gambit")
+need_extra("gambit")  # the whole module: its module-level names read pygambit
+gbt: Any = importlib.import_module("pygambit")
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the one-line refusals of docs/formats.md, one of which every game gtsearch cannot read gets

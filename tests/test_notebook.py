@@ -66,9 +66,9 @@ def test_result_shows_its_table_and_its_search() -> None:
 # -- the notebook in a kernel ----------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def executed() -> Any:
-    nbformat = pytest.importorskip("nbformat", reason="the notebook extra is not installed")
-    nbclient = pytest.importorskip("nbclient", reason="the notebook extra is not installed")
-    pytest.importorskip("ipykernel", reason="the notebook extra is not installed")
+    import nbclient  # the mark "extra" on the test made sure of the notebook extra
+    import nbformat
+
     os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")  # jupyter_core's future paths, no warning
     nb = nbformat.read(NOTEBOOK, as_version=4)
     client = nbclient.NotebookClient(
@@ -99,6 +99,7 @@ def text(outs: list[Any]) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.extra("notebook")
 def test_the_notebook_runs_and_shows_the_library(executed: Any) -> None:
     cells = outputs(executed)
     assert not [o for outs in cells for o in outs if o["output_type"] == "error"]

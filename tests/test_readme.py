@@ -14,11 +14,14 @@ from pathlib import Path
 from gtsearch.algorithms import ALGORITHMS
 from gtsearch.cli import cli
 
+from .conftest import EXTRAS
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 ALGORITHMS_MD = (ROOT / "docs" / "algorithms.md").read_text(encoding="utf-8")
 COMMANDS_MD = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
 CI = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+PYPROJECT = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
 
 def fenced_blocks(text: str) -> list[str]:
@@ -39,7 +42,30 @@ def test_starts_with_the_two_setup_commands() -> None:
         "python -m pip install -e '.[test]' && ruff check . && ruff format --check . && mypy "
         "&& python -m pytest -n auto && GTSEARCH_PURE=1 python -m pytest -n auto"
     )
-    assert second.strip() in CI.splitlines(), ".ci/run runs the README's test command"
+    lines = [line.strip() for line in CI.splitlines() if not line.lstrip().startswith("#")]
+    assert second.strip() in lines, ".ci/run runs the README's test command"
+
+
+def test_ci_runs_the_test_command_first_on_a_bare_machine() -> None:
+    """.ci/run runs the README's test command in a fresh clone and venv before it installs
+    anything else (an extra, a Debian package) or sets CFLAGS, and then requires the extras."""
+    second = fenced_blocks(README)[1].strip()
+    lines = [line.strip() for line in CI.splitlines() if not line.lstrip().startswith("#")]
+    at = lines.index(second)
+    before = lines[:at]
+    assert any(line.startswith("git clone") for line in before)
+    assert any(line.startswith("python3 -m venv") for line in before)
+    assert not any("pip install" in line or "apt-get install" in line for line in before)
+    assert not any(line.startswith(("export CFLAGS", "CFLAGS=")) for line in before)
+    after = "\n".join(lines[at + 1 :])
+    # then every extra of pyproject.toml, and the tests that need them must run
+    table = PYPROJECT.split("[project.optional-dependencies]", 1)[1].split("\n[", 1)[0]
+    extras = re.findall(r"^([a-z]+) = \[", table, flags=re.M)
+    installed = re.search(r"pip install --quiet -e '\.\[([a-z,]+)\]'", after)
+    assert installed is not None and sorted(installed.group(1).split(",")) == sorted(extras)
+    assert "GTSEARCH_REQUIRE_EXTRAS=1 python -m pytest -n auto -m extra" in after
+    # the mark "extra" of the tests names only those extras (and LaTeX, a Debian package)
+    assert set(EXTRAS) <= {*extras, "latex"}
 
 
 def test_every_algorithm_is_in_the_table() -> None:

@@ -57,9 +57,9 @@ def test_models_data() -> None:
         assert 0 < r["share"] <= 1 and r["share"] == r["sss"] / r["alphabeta"]  # SSS* never more
 
 
+@pytest.mark.extra("plot")
 @pytest.mark.parametrize("name", ["minimal", "pearl", "models", "b40"])
 def test_figures_are_drawn(name: str, tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     rf = script()
     path = rf.make(name, tmp_path, quick=True)
     assert path == tmp_path / f"research-{name}.png"
@@ -71,8 +71,8 @@ def test_figures_are_drawn(name: str, tmp_path: Path) -> None:
     assert rf.make(name, again, quick=True).read_bytes() == data
 
 
+@pytest.mark.extra("plot")
 def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("matplotlib")
     assert script().main(["models", "--quick", "--out", str(tmp_path)]) == 0
     assert "research-models.png" in capsys.readouterr().out
     assert (tmp_path / "research-models.png").read_bytes().startswith(PNG)

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -25,8 +26,6 @@ from gtsearch.cli import cli
 from gtsearch.errors import TreeFormatError
 from gtsearch.formats import jsonfmt
 from gtsearch.formats.schema import NOT_EXPRESSED, NOT_PRINTABLE, schema_text, tree_schema
-
-jsonschema = pytest.importorskip("jsonschema", reason="jsonschema (the extra 'test') is missing")
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = tree_schema()

@@ -25,11 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 AIMA = str(REPO / "sample_trees" / "aima-fig5-2.yaml")
 WIKI = str(REPO / "sample_trees" / "wikipedia-alphabeta.json")
 PDFLATEX = shutil.which("pdflatex")
-needs_pdflatex = pytest.mark.skipif(
-    PDFLATEX is None,
-    reason="pdflatex is missing (apt-get install texlive-latex-base "
-    "texlive-latex-recommended texlive-pictures)",
-)
+needs_pdflatex = pytest.mark.extra("latex")
 SPECIAL = '{"tree": {"name": "a_b $5 & 50% #1 {x} ~y^ \\\\z", "children": [[-3, 4], [2.5, 7]]}}'
 
 

@@ -18,6 +18,7 @@ def plot(rows: Sequence[dict[str, Any]], path: str, title: str | None = None) ->
     try:
         # the Figure API draws without pyplot: no backend to choose, no global state
         from matplotlib import colormaps
+        from matplotlib.colors import ListedColormap
         from matplotlib.figure import Figure
         from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
     except ImportError:
@@ -43,7 +44,9 @@ def plot(rows: Sequence[dict[str, Any]], path: str, title: str | None = None) ->
     width = 4.0 * len(branchings) + 2.4
     fig = Figure(figsize=(width, 4.4))
     axes = fig.subplots(1, len(branchings), squeeze=False)[0]
-    colors = colormaps["tab10"].colors  # type: ignore[attr-defined]
+    palette = colormaps["tab10"]
+    assert isinstance(palette, ListedColormap)  # ten colours, not a gradient
+    colors = [palette(i) for i in range(palette.N)]
     markers = "osD^v<>pPhX*"
     for ax, b in zip(axes, branchings, strict=True):
         # the reference sizes each summary row carries, by depth
