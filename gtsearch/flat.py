@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+if TYPE_CHECKING:  # a bare np.ndarray fails mypy --strict under numpy < 2.3 (Python 3.10)
+    from numpy.typing import NDArray
 
-def as_numpy(a: Sequence[int] | Sequence[float] | np.ndarray) -> np.ndarray:
+
+def as_numpy(a: Sequence[int] | Sequence[float] | NDArray[Any]) -> NDArray[Any]:
     """A zero-copy numpy view of an ``array.array`` (``end`` or ``values``)."""
     if isinstance(a, array):
         dtype = {"i": np.int32, "l": np.int64, "q": np.int64, "d": np.float64}[a.typecode]
@@ -17,7 +20,7 @@ def as_numpy(a: Sequence[int] | Sequence[float] | np.ndarray) -> np.ndarray:
     return np.asarray(a)
 
 
-def to_array(a: np.ndarray) -> array[Any]:
+def to_array(a: NDArray[Any]) -> array[Any]:
     """An ``array.array`` with the contents of a 1-d int32/int64/float64 numpy array."""
     code = {np.dtype(np.int32): "i", np.dtype(np.int64): "q", np.dtype(np.float64): "d"}[a.dtype]
     out: array[Any] = array(code)
@@ -25,7 +28,7 @@ def to_array(a: np.ndarray) -> array[Any]:
     return out
 
 
-def depths(end: Sequence[int] | np.ndarray) -> np.ndarray:
+def depths(end: Sequence[int] | NDArray[Any]) -> NDArray[Any]:
     """Depth of every node of a preorder tree given its ``end`` array (int32)."""
     e = as_numpy(end)
     size = len(e)

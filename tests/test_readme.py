@@ -54,7 +54,7 @@ def test_ci_runs_the_test_command_first_on_a_bare_machine() -> None:
     at = lines.index(second)
     before = lines[:at]
     assert any(line.startswith("git clone") for line in before)
-    assert any(line.startswith("python3 -m venv") for line in before)
+    assert any(line.endswith("-m venv .venv") for line in before)
     assert not any("pip install" in line or "apt-get install" in line for line in before)
     assert not any(line.startswith(("export CFLAGS", "CFLAGS=")) for line in before)
     after = "\n".join(lines[at + 1 :])

@@ -10,17 +10,22 @@ first child whose value equals the node's), so both report the same result.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ..flat import as_numpy
 from ..tree import Tree
 from .base import Outcome, Stats
 
+if TYPE_CHECKING:  # a bare np.ndarray fails mypy --strict under numpy < 2.3 (Python 3.10)
+    from numpy.typing import NDArray
+
 #: deeper trees are searched node by node: the passes here cost one numpy call per level
 MAX_LEVELS = 4096
 
 
-def node_values(tree: Tree) -> np.ndarray:
+def node_values(tree: Tree) -> NDArray[Any]:
     """The minimax value (MAX's terms) of every node, as float64."""
     end = as_numpy(tree.end)
     vals = as_numpy(tree.values).copy()

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import re
 from array import array
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import TreeFormatError
 from ..flat import as_numpy
 from ..tree import Meta, Tree, index_array
+
+if TYPE_CHECKING:  # a bare np.ndarray fails mypy --strict under numpy < 2.3 (Python 3.10)
+    from numpy.typing import NDArray
 
 # character classes; number characters are _NUM (digits), _MINUS or _EXP ('+', '.', 'e', 'E')
 _OTHER, _SPACE, _OPEN, _CLOSE, _SEP, _NUM, _MINUS, _EXP = range(8)
@@ -38,7 +41,7 @@ _FLOAT_OK = {
 }
 
 
-def _classes(fmt: str) -> np.ndarray:
+def _classes(fmt: str) -> NDArray[Any]:
     table = np.full(256, _OTHER, dtype=np.uint8)
     # YAML refuses a tab in some places (indentation): its texts with tabs go to its own reader
     for ch in b" \r\n" if fmt == "yaml" else b" \t\r\n":
@@ -213,8 +216,13 @@ def parse_bare(text: str, fmt: str, source: str, max_nodes: int) -> Tree | None:
 
 
 def _numbers(
-    text: str, raw: np.ndarray, fmt: str, pos: np.ndarray, end: np.ndarray, odd_chars: np.ndarray
-) -> tuple[np.ndarray, np.ndarray | None] | None:
+    text: str,
+    raw: NDArray[Any],
+    fmt: str,
+    pos: NDArray[Any],
+    end: NDArray[Any],
+    odd_chars: NDArray[Any],
+) -> tuple[NDArray[Any], NDArray[Any] | None] | None:
     """The values of the number tokens [pos, end), or None if one is not a plain literal.
 
     ``odd_chars`` are the positions of characters that make a token more than
