@@ -35,57 +35,51 @@ million levels deep cannot overflow Python's stack.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable
 from math import nextafter
-from typing import Any
 
 from ..numbers import INF
 from ..tree import Tree
 from . import compiled
-from .base import Outcome, Stats
+from .base import Outcome, Stats, Step, count_rereadings, drive
 
-#: a search step: yields the sub-search it needs, receives its result, returns its own
-Step = Generator[Any, Any, Any]
-
-
-def _drive(root: Step) -> Any:
-    """Run a search written as nested generators without nesting Python calls."""
-    stack = [root]
-    reply: Any = None
-    while True:
-        try:
-            sub = stack[-1].send(reply)
-        except StopIteration as done:
-            stack.pop()
-            if not stack:
-                return done.value
-            reply = done.value
-            continue
-        stack.append(sub)
-        reply = None
+#: a search in Python: (the root's value, the nodes visited) of a tree whose root is not a leaf
+Body = Callable[[Tree, Stats], tuple[float, int]]
 
 
-def _finish(stats: Stats, nodes: int) -> None:
+def _run(
+    tree: Tree, stats: Stats, native: Callable[[Tree, Stats], Outcome | None], body: Body
+) -> Outcome:
+    """What NegaScout and SCOUT share around their searches: the compiled core when it takes
+    the tree, a leaf at the root read at once, and the counts after (re-readings included)."""
+    done = native(tree, stats)
+    if done is not None:
+        return done
+    if tree.end[0] == 1:
+        stats.leaves.append(0)
+        value, nodes = tree.values[0], 1
+    else:
+        value, nodes = body(tree, stats)
     stats.nodes += nodes
-    distinct = len(set(stats.leaves))
-    stats.extra["distinct_leaves"] = distinct
-    stats.extra["re_evaluations"] = len(stats.leaves) - distinct
+    count_rereadings(stats)
+    return Outcome(value)
 
 
 def negascout(tree: Tree, stats: Stats) -> Outcome:
     """Reinefeld's NegaScout, fail-soft, root window (-inf, +inf); exact."""
-    done = compiled.negascout(tree, stats)
-    if done is not None:
-        return done
+    return _run(tree, stats, compiled.negascout, _negascout)
+
+
+def scout(tree: Tree, stats: Stats) -> Outcome:
+    """Pearl's SCOUT: EVAL with a boolean TEST before every later child; exact."""
+    return _run(tree, stats, compiled.scout, _scout)
+
+
+def _negascout(tree: Tree, stats: Stats) -> tuple[float, int]:
     end = tree.end
     vals = tree.values
     visit = stats.leaves.append
-    sign = 1.0 if tree.root_max else -1.0
     nodes = 1
-    if end[0] == 1:
-        visit(0)
-        _finish(stats, nodes)
-        return Outcome(vals[0])
 
     def search(n: int, alpha: float, beta: float, s: float) -> Step:
         """Fail-soft negamax value of the internal node n for the player to move (s = +1: MAX)."""
@@ -116,24 +110,16 @@ def negascout(tree: Tree, stats: Stats) -> Outcome:
             c = e
         return m
 
-    value = sign * _drive(search(0, -INF, INF, sign))
-    _finish(stats, nodes)
-    return Outcome(value)
+    sign = 1.0 if tree.root_max else -1.0
+    value = sign * drive(search(0, -INF, INF, sign))
+    return value, nodes
 
 
-def scout(tree: Tree, stats: Stats) -> Outcome:
-    """Pearl's SCOUT: EVAL with a boolean TEST before every later child; exact."""
-    done = compiled.scout(tree, stats)
-    if done is not None:
-        return done
+def _scout(tree: Tree, stats: Stats) -> tuple[float, int]:
     end = tree.end
     vals = tree.values
     visit = stats.leaves.append
     nodes = 1
-    if end[0] == 1:
-        visit(0)
-        _finish(stats, nodes)
-        return Outcome(vals[0])
 
     def test(n: int, v: float, greater: bool, is_max: bool) -> Step:
         """TEST(n, v): is the value of the internal node n > v (``greater``), or < v?"""
@@ -181,6 +167,5 @@ def scout(tree: Tree, stats: Stats) -> Outcome:
             c = e
         return v
 
-    value = _drive(evaluate(0, tree.root_max))
-    _finish(stats, nodes)
-    return Outcome(value)
+    value = drive(evaluate(0, tree.root_max))
+    return value, nodes
