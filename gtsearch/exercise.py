@@ -59,7 +59,7 @@ class Exercise(NamedTuple):
     tree: Tree
     document: Mapping[str, Any]
     algorithm: str
-    params: Mapping[str, Number | tuple[Number, Number]]
+    params: Mapping[str, Any]
     result: SearchResult
     questions: tuple[Question, ...]
     answers: Mapping[str, Any]

@@ -196,7 +196,7 @@ def make_exercises(spec: Spec, seed: int, count: int) -> list[Exercise]:
             key = tuple(tree.values)
             if key in seen:
                 continue
-            result = search(tree, spec.algorithm, leaf_order=True, **numbers(spec.params))
+            result = search(tree, spec.algorithm, leaf_order=True, **spec.params)
             if verdict(spec, tree, result) is None:
                 seen.add(key)
                 out.append(exercise(spec, seed, number, attempt, (lo, hi), tree, result))
@@ -245,23 +245,18 @@ def exercise(
         tree,
         document,
         spec.algorithm.name,
-        dict(spec.params),
+        spec.params.copy(),
         result,
         questions,
         answers,
     )
 
 
-def numbers(params: Params) -> dict[str, Any]:
-    """The parameters as keyword arguments of search() and trace() (bound, alpha, beta)."""
-    return {k: params[k] for k in ("bound", "alpha", "beta") if k in params}
-
-
 def open_merits(tree: Tree, spec: Spec) -> list[Any]:
     """SSS*/DUAL*: the merit of the SOLVED state inserted by each case 2, in order."""
     return [
         ev.inserted[0].h
-        for ev in trace(tree, spec.algorithm, **numbers(spec.params))
+        for ev in trace(tree, spec.algorithm, **spec.params)
         if isinstance(ev, Take) and ev.case == 2
     ]
 

@@ -142,7 +142,7 @@ def exercise_command(
             "--format html writes two pages, the worksheet and its answer key; "
             "name the first with -o (e.g. -o sheet.html)"
         )
-    algorithm, params = check_one([algo or "alphabeta"], bound, alpha, beta)
+    algorithm, params = check_one([algo or "alphabeta"], bound=bound, alpha=alpha, beta=beta)
     values = parse_value_range(value_range) if value_range is not None else None
     spec = Spec(algorithm, params, branching, depth, values, order, any_tree)
     exercises = make_exercises(spec, seed, count)
