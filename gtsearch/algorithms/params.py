@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Literal, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
 from ..errors import UsageError
 from ..numbers import MAX_EXACT_INT, Number, format_number, parse_number, too_large
@@ -138,6 +138,22 @@ def check_leaf_bounds(bounds: object) -> tuple[Number, Number]:
     return lo, hi
 
 
+#: the order plan() hands the numbers out in (and refuses them in)
+HANDED_OUT = ("leaf_bounds", "bound", "alpha", "beta")
+#: the algorithms that take a number: those whose registry entry ``takes`` this
+TAKEN_BY = {"leaf_bounds": "leaf_bounds", "bound": "bound", "alpha": "window", "beta": "window"}
+#: why an algorithm named explicitly refuses a number it does not take
+REFUSED = {
+    "leaf_bounds": "--leaf-bounds applies to star1 and star2 only, not to {name}: "
+    "drop it or choose one of those with --algo",
+    "bound": "--bound does not apply to {name}; it is for {takers}: "
+    "drop --bound or choose one of those with --algo",
+    "alpha": "--alpha/--beta apply to alphabeta only, not to {name}: "
+    "drop them or choose alphabeta with --algo",
+}
+REFUSED["beta"] = REFUSED["alpha"]
+
+
 def named(names: Iterable[str], chance: bool = False) -> list[tuple[Algorithm, bool]]:
     """The registry entries that ``--algo`` values name, in order, without repeats.
 
@@ -192,45 +208,24 @@ def plan(
             f"the window needs alpha < beta, got --alpha {format_number(alpha)} "
             f"--beta {format_number(beta)}"
         )
+    checked = {"leaf_bounds": leaf_bounds, "bound": bound, "alpha": alpha, "beta": beta}
     takers = ", ".join(a.name for a in ALGORITHMS if a.takes == "bound")
     out: list[tuple[Algorithm, Params]] = []
     # without --algo: alpha-beta, or on a tree with chance nodes its counterpart, Star1
     for algo, explicit in named(names or (("star1",) if chance else ("alphabeta",)), chance):
-        params: Params = {}
-        if leaf_bounds is not None:
-            if algo.takes == "leaf_bounds":
-                params["leaf_bounds"] = leaf_bounds
-            elif explicit:
-                raise UsageError(
-                    f"--leaf-bounds applies to star1 and star2 only, not to {algo.name}: "
-                    "drop it or choose one of those with --algo"
-                )
-        if bound is not None:
-            if algo.takes == "bound":
-                params["bound"] = bound
-            elif explicit:
-                raise UsageError(
-                    f"--bound does not apply to {algo.name}; it is for {takers}: "
-                    "drop --bound or choose one of those with --algo"
-                )
-        elif algo.needs_bound:
-            raise UsageError(
-                f"{algo.name} needs --bound: it needs a bound to start from; add --bound V"
-            )
-        window: tuple[tuple[Literal["alpha", "beta"], Number | None], ...] = (
-            ("alpha", alpha),
-            ("beta", beta),
-        )
-        for key, v in window:
-            if v is not None:
-                if algo.takes == "window":
-                    params[key] = v
-                elif explicit:
+        params: dict[str, Param] = {}
+        for key in HANDED_OUT:
+            given_value = checked.get(key)
+            if given_value is None:
+                if key == "bound" and algo.needs_bound:
                     raise UsageError(
-                        f"--alpha/--beta apply to alphabeta only, not to {algo.name}: "
-                        "drop them or choose alphabeta with --algo"
+                        f"{algo.name} needs --bound: it needs a bound to start from; add --bound V"
                     )
-        out.append((algo, params))
+            elif algo.takes == TAKEN_BY[key]:
+                params[key] = given_value
+            elif explicit:
+                raise UsageError(REFUSED[key].format(name=algo.name, takers=takers))
+        out.append((algo, cast(Params, params)))
     return out
 
 

@@ -35,7 +35,7 @@ million levels deep cannot overflow Python's stack.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from math import nextafter
 
 from ..numbers import INF
@@ -43,8 +43,10 @@ from ..tree import Tree
 from . import compiled
 from .base import Outcome, Stats, Step, count_rereadings, drive
 
-#: a search in Python: (the root's value, the nodes visited) of a tree whose root is not a leaf
-Body = Callable[[Tree, Stats], tuple[float, int]]
+#: a search in Python of a tree whose root is not a leaf, given the tree's subtree ends and
+#: values, what counts a leaf read, and whether MAX moves at the root: the root's value and
+#: the nodes visited
+Body = Callable[[Sequence[int], Sequence[float], Callable[[int], None], bool], tuple[float, int]]
 
 
 def _run(
@@ -59,7 +61,7 @@ def _run(
         stats.leaves.append(0)
         value, nodes = tree.values[0], 1
     else:
-        value, nodes = body(tree, stats)
+        value, nodes = body(tree.end, tree.values, stats.leaves.append, tree.root_max)
     stats.nodes += nodes
     count_rereadings(stats)
     return Outcome(value)
@@ -75,10 +77,9 @@ def scout(tree: Tree, stats: Stats) -> Outcome:
     return _run(tree, stats, compiled.scout, _scout)
 
 
-def _negascout(tree: Tree, stats: Stats) -> tuple[float, int]:
-    end = tree.end
-    vals = tree.values
-    visit = stats.leaves.append
+def _negascout(
+    end: Sequence[int], vals: Sequence[float], visit: Callable[[int], None], root_max: bool
+) -> tuple[float, int]:
     nodes = 1
 
     def search(n: int, alpha: float, beta: float, s: float) -> Step:
@@ -110,15 +111,14 @@ def _negascout(tree: Tree, stats: Stats) -> tuple[float, int]:
             c = e
         return m
 
-    sign = 1.0 if tree.root_max else -1.0
+    sign = 1.0 if root_max else -1.0
     value = sign * drive(search(0, -INF, INF, sign))
     return value, nodes
 
 
-def _scout(tree: Tree, stats: Stats) -> tuple[float, int]:
-    end = tree.end
-    vals = tree.values
-    visit = stats.leaves.append
+def _scout(
+    end: Sequence[int], vals: Sequence[float], visit: Callable[[int], None], root_max: bool
+) -> tuple[float, int]:
     nodes = 1
 
     def test(n: int, v: float, greater: bool, is_max: bool) -> Step:
@@ -167,5 +167,5 @@ def _scout(tree: Tree, stats: Stats) -> tuple[float, int]:
             c = e
         return v
 
-    value = drive(evaluate(0, tree.root_max))
+    value = drive(evaluate(0, root_max))
     return value, nodes
