@@ -35,7 +35,7 @@ million levels deep cannot overflow Python's stack.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from math import nextafter
 
 from ..numbers import INF
@@ -43,45 +43,32 @@ from ..tree import Tree
 from . import compiled
 from .base import Outcome, Stats, Step, count_rereadings, drive
 
-#: a search in Python of a tree whose root is not a leaf, given the tree's subtree ends and
-#: values, what counts a leaf read, and whether MAX moves at the root: the root's value and
-#: the nodes visited
-Body = Callable[[Sequence[int], Sequence[float], Callable[[int], None], bool], tuple[float, int]]
-
-
-def _run(
-    tree: Tree, stats: Stats, native: Callable[[Tree, Stats], Outcome | None], body: Body
-) -> Outcome:
-    """What NegaScout and SCOUT share around their searches: the compiled core when it takes
-    the tree, a leaf at the root read at once, and the counts after (re-readings included)."""
-    done = native(tree, stats)
-    if done is not None:
-        return done
-    if tree.end[0] == 1:
-        stats.leaves.append(0)
-        value, nodes = tree.values[0], 1
-    else:
-        value, nodes = body(tree.end, tree.values, stats.leaves.append, tree.root_max)
-    stats.nodes += nodes
-    count_rereadings(stats)
-    return Outcome(value)
-
 
 def negascout(tree: Tree, stats: Stats) -> Outcome:
     """Reinefeld's NegaScout, fail-soft, root window (-inf, +inf); exact."""
-    return _run(tree, stats, compiled.negascout, _negascout)
+    return _search(tree, stats, compiled.negascout, pearl=False)
 
 
 def scout(tree: Tree, stats: Stats) -> Outcome:
     """Pearl's SCOUT: EVAL with a boolean TEST before every later child; exact."""
-    return _run(tree, stats, compiled.scout, _scout)
+    return _search(tree, stats, compiled.scout, pearl=True)
 
 
-def _negascout(
-    end: Sequence[int], vals: Sequence[float], visit: Callable[[int], None], root_max: bool
-) -> tuple[float, int]:
+def _search(
+    tree: Tree, stats: Stats, native: Callable[[Tree, Stats], Outcome | None], pearl: bool
+) -> Outcome:
+    """NegaScout (``pearl`` False) or SCOUT, with what they share: the compiled core when it
+    takes the tree, the arrays, the count of nodes visited, a leaf at the root read at once,
+    and the re-readings counted after."""
+    done = native(tree, stats)
+    if done is not None:
+        return done
+    end = tree.end
+    vals = tree.values
+    visit = stats.leaves.append
     nodes = 1
 
+    # -- NegaScout ---------------------------------------------------------------------------
     def search(n: int, alpha: float, beta: float, s: float) -> Step:
         """Fail-soft negamax value of the internal node n for the player to move (s = +1: MAX)."""
         nonlocal nodes
@@ -111,16 +98,7 @@ def _negascout(
             c = e
         return m
 
-    sign = 1.0 if root_max else -1.0
-    value = sign * drive(search(0, -INF, INF, sign))
-    return value, nodes
-
-
-def _scout(
-    end: Sequence[int], vals: Sequence[float], visit: Callable[[int], None], root_max: bool
-) -> tuple[float, int]:
-    nodes = 1
-
+    # -- SCOUT: TEST and EVAL ----------------------------------------------------------------
     def test(n: int, v: float, greater: bool, is_max: bool) -> Step:
         """TEST(n, v): is the value of the internal node n > v (``greater``), or < v?"""
         nonlocal nodes
@@ -167,5 +145,14 @@ def _scout(
             c = e
         return v
 
-    value = drive(evaluate(0, root_max))
-    return value, nodes
+    if end[0] == 1:
+        visit(0)
+        value = vals[0]
+    elif pearl:
+        value = drive(evaluate(0, tree.root_max))
+    else:
+        sign = 1.0 if tree.root_max else -1.0
+        value = sign * drive(search(0, -INF, INF, sign))
+    stats.nodes += nodes
+    count_rereadings(stats)
+    return Outcome(value)
