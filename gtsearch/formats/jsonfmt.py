@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 
-from ..errors import TreeFormatError
 from ..numbers import format_stored
 from ..tree import DEFAULT_MAX_NODES, Tree
 from .builders import FormatBuilder
@@ -13,10 +12,11 @@ from .shape import Shape
 from .tokens import (
     INT15,
     Locator,
+    OffsetError,
     check_not_empty,
     end_pos,
-    relocated,
-    run_offset,
+    placed_errors,
+    read_run,
     shown,
     strip_bom,
 )
@@ -114,37 +114,28 @@ def _string(tok: str, pos: int) -> str:
         return tok[1:-1]
     value: str = json.loads(tok)  # one string: no nesting, no recursion
     if _SURROGATE.search(value):
-        raise _Error(
+        raise OffsetError(
             f"invalid string {shown(tok)}: a \\u escape stands for half a surrogate pair", pos
         )
     return value
 
 
-class _Error(Exception):
-    """A syntax error at an offset, turned into a TreeFormatError by :func:`parse`."""
-
-    def __init__(self, message: str, pos: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.pos = pos
-
-
-def _bad_string(text: str, start: int) -> _Error:
+def _bad_string(text: str, start: int) -> OffsetError:
     """Why the string opening at ``start`` does not scan."""
     m = _STRING_PREFIX.match(text, start)
     stop = m.end() if m else start + 1
     if stop >= len(text) or text[stop] in "\n\r":
-        return _Error("unterminated string", start)
+        return OffsetError("unterminated string", start)
     ch = text[stop]
     if ch == "\\":
-        return _Error(f"invalid escape {text[stop : stop + 2]!r} in a string", stop)
-    return _Error(f"control character {ch!r} in a string: write it as an escape", stop)
+        return OffsetError(f"invalid escape {text[stop : stop + 2]!r} in a string", stop)
+    return OffsetError(f"control character {ch!r} in a string: write it as an escape", stop)
 
 
-def _word(tok: str, pos: int) -> _Error:
+def _word(tok: str, pos: int) -> OffsetError:
     if _NUMBERISH.match(tok):
-        return _Error(f"invalid number {shown(tok)}", pos)
-    return _Error(f"expected a value, got {shown(tok)}", pos)
+        return OffsetError(f"invalid number {shown(tok)}", pos)
+    return OffsetError(f"expected a value, got {shown(tok)}", pos)
 
 
 def _run(text: str, shape: Shape) -> None:
@@ -180,28 +171,20 @@ def _run(text: str, shape: Shape) -> None:
                         continue
             start = m.start(g or 0)
             if not closers:
-                raise _Error(
+                raise OffsetError(
                     f"unexpected {shown(m.group(g or 0))} after the tree: a file holds one tree",
                     start,
                 )
-            raise _Error(
+            raise OffsetError(
                 f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}", start
             )
         if state <= _FIRST:
             if g == 1 and closers and closers[-1] == "]" and shape.in_list():
-                r = run(text, m.start(1))
-                if r is not None:
-                    shape.errpos = m.start(1)
-                    ints = list(map(int, r.group(1).split(",")))
-                    took = int_leaves(ints)
-                    if took == len(ints):
-                        pos = r.end()
-                        state = _AFTER
-                        continue
-                    if took:  # the node limit falls inside the run: go on from there
-                        pos = r.start(1) + run_offset(r.group(1), took)
-                        state = _VALUE
-                        continue
+                went = read_run(run(text, m.start(1)), int_leaves)
+                if went is not None:  # the whole run, or up to the node limit
+                    pos, whole = went
+                    state = _AFTER if whole else _VALUE
+                    continue
             if g == 1:
                 tok = m.group(1)
                 scalar(int(tok) if len(tok) < 4000 else _BIG, tok, m.start(1))
@@ -249,7 +232,9 @@ def _run(text: str, shape: Shape) -> None:
                     shape.seq_end(m.start(3))
                     state = _AFTER
                 else:
-                    raise _Error(f"expected {_expected(state, closers)}, got {c!r}", m.start(3))
+                    raise OffsetError(
+                        f"expected {_expected(state, closers)}, got {c!r}", m.start(3)
+                    )
             elif g == 4:
                 tok = m.group(4)
                 scalar(_string(tok, m.start(4)), tok, m.start(4))
@@ -270,7 +255,7 @@ def _run(text: str, shape: Shape) -> None:
                 continue
             if g == 6:
                 raise _bad_string(text, m.start(6))
-            raise _Error(
+            raise OffsetError(
                 f"expected ':' after the key, got {shown(m.group(g or 0))}", m.start(g or 0)
             )
         # _KEY_FIRST or _KEY
@@ -286,11 +271,11 @@ def _run(text: str, shape: Shape) -> None:
             continue
         if g == 6:
             raise _bad_string(text, m.start(6))
-        raise _Error(
+        raise OffsetError(
             f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}", m.start(g or 0)
         )
     if closers or state != _AFTER:
-        raise _Error(
+        raise OffsetError(
             f"unexpected end of input, expected {_expected(state, closers)}", end_pos(text)
         )
 
@@ -328,14 +313,9 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
     shape = Shape(
         FormatBuilder(source, max_nodes), locate, text_names=False, words=("a list", "an object")
     )
-    try:
+    with placed_errors(locate, source, lambda: shape.errpos):
         _run(text, shape)
         return shape.finish(end_pos(text))
-    except _Error as e:
-        line, column = locate(e.pos)
-        raise TreeFormatError(e.message, source, line, column) from None
-    except TreeFormatError as e:
-        raise relocated(e, locate, shape.errpos) from None
 
 
 # -- writer -----------------------------------------------------------------------------
