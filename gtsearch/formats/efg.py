@@ -40,7 +40,7 @@ from fractions import Fraction
 from ..numbers import format_stored
 from ..tree import DEFAULT_MAX_NODES, Tree
 from .efg_reader import Reader
-from .tokens import Locator, check_not_empty, placed_errors, strip_bom
+from .tokens import Locator, document_text, placed_errors
 
 NAME = "efg"
 EXTENSIONS = (".efg",)
@@ -68,8 +68,7 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
     Player 1 is MAX; a terminal is worth player 1's payoff (with the payoffs
     of the outcomes above it added); the action labels name the nodes.
     """
-    text = strip_bom(text)
-    check_not_empty(text, source)
+    text = document_text(text, source)
     reader = Reader(text, source, max_nodes)
     with placed_errors(Locator(text), source, lambda: reader.at):
         return reader.read()

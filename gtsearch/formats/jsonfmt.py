@@ -13,22 +13,13 @@ from .tokens import (
     INT15,
     Locator,
     OffsetError,
-    check_not_empty,
+    document_text,
     end_pos,
     placed_errors,
     read_run,
     shown,
-    strip_bom,
 )
-from .writer import (
-    Style,
-    Syntax,
-    layout,
-    mapping_chance,
-    mapping_nodes,
-    meta_fields,
-    node_texts,
-)
+from .writer import Style, Wrapper, mapping_syntax, write_document
 
 NAME = "json"
 EXTENSIONS = (".json",)
@@ -253,22 +244,17 @@ def _run(text: str, shape: Shape) -> None:
             if g == 3 and m.group(3) == ":":
                 state = _VALUE
                 continue
-            if g == 6:
-                raise _bad_string(text, m.start(6))
-            raise OffsetError(
-                f"expected ':' after the key, got {shown(m.group(g or 0))}", m.start(g or 0)
-            )
-        # _KEY_FIRST or _KEY
-        if g == 4:
+        elif g == 4:  # _KEY_FIRST or _KEY: a key
             tok = m.group(4)
             scalar(_string(tok, m.start(4)), tok, m.start(4))
             state = _COLON
             continue
-        if g == 3 and m.group(3) == "}" and state == _KEY_FIRST:
+        elif g == 3 and m.group(3) == "}" and state == _KEY_FIRST:
             closers.pop()
             shape.map_end(m.start(3))
             state = _AFTER
             continue
+        # not what this state takes
         if g == 6:
             raise _bad_string(text, m.start(6))
         raise OffsetError(
@@ -307,8 +293,7 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
     Integers stay integers and ``2.0`` stays a float.  The reader is a regex
     tokenizer driving an explicit stack (the standard ``json`` module recurses).
     """
-    text = strip_bom(text)
-    check_not_empty(text, source)
+    text = document_text(text, source)
     locate = Locator(text)
     shape = Shape(
         FormatBuilder(source, max_nodes), locate, text_names=False, words=("a list", "an object")
@@ -323,32 +308,11 @@ def _quote(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)
 
 
-_WRITE_LEAF, _WRITE_NODE = mapping_nodes(_quote)
-SYNTAX = Syntax(
-    style=Style(sep=",", line_end=",", lisp=False),
-    number=format_stored,
-    text=_quote,
-    name=_quote,
-    word=_quote,
-    leaf=_WRITE_LEAF,
-    node=_WRITE_NODE,
-    chance=mapping_chance(_quote, ","),
-)
+SYNTAX = mapping_syntax(Style(sep=",", line_end=",", lisp=False), format_stored, _quote, _quote)
+#: ``{"title": ..., "tree": ...}``
+WRAPPER = Wrapper("{\n", '  "{key}": {text},\n', '  "tree": ', 10, "\n}")
 
 
 def dump(tree: Tree) -> str:
     """The tree as a JSON document: bare when it can be, else the full form."""
-    heads, tails = node_texts(tree, SYNTAX)
-    fields = meta_fields(tree, SYNTAX)
-    out: list[str] = []
-    if not fields:
-        layout(out, tree.end, heads, tails, SYNTAX.style)
-    else:
-        out.append("{\n")
-        for key, text in fields:
-            out.append(f'  "{key}": {text},\n')
-        out.append('  "tree": ')
-        layout(out, tree.end, heads, tails, SYNTAX.style, column=10, indent=2)
-        out.append("\n}")
-    out.append("\n")
-    return "".join(out)
+    return write_document(tree, SYNTAX, WRAPPER)

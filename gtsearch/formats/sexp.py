@@ -25,17 +25,8 @@ from .sexp_atoms import (
     sexp_str,
 )
 from .shape import DOC_KEYS, ROOT_WORDS
-from .tokens import (
-    Locator,
-    OffsetError,
-    check_not_empty,
-    end_pos,
-    placed_errors,
-    read_run,
-    shown,
-    strip_bom,
-)
-from .writer import Style, Syntax, layout, meta_fields, node_texts
+from .tokens import Locator, OffsetError, document_text, end_pos, placed_errors, read_run, shown
+from .writer import Style, Syntax, Wrapper, write_document
 
 NAME = "sexp"
 EXTENSIONS = (".sexp", ".lisp", ".scm", ".sx")
@@ -437,8 +428,7 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
     \\UXXXXXXXX``; ``#t``, ``#f`` and ``nil`` are refused as values; a symbol is
     any other run of characters without blanks, parentheses, ``"`` or ``;``.
     """
-    text = strip_bom(text)
-    check_not_empty(text, source)
+    text = document_text(text, source)
     locate = Locator(text)
     b = FormatBuilder(source, max_nodes)
     meta = Meta()
@@ -478,19 +468,11 @@ SYNTAX = Syntax(
 )
 
 
+#: ``(tree :title ... TREE)``
+WRAPPER = Wrapper("(tree", "\n  :{key} {text}", "\n  ", 2, ")")
+
+
 def dump(tree: Tree) -> str:
-    """The tree as an s-expression document: bare when it can be, else the full form."""
-    heads, tails = node_texts(tree, SYNTAX)
-    fields = meta_fields(tree, SYNTAX)
-    out: list[str] = []
-    if not fields and tree.names.get(0) != "tree":
-        layout(out, tree.end, heads, tails, SYNTAX.style)
-    else:
-        out.append("(tree")
-        for key, text in fields:
-            out.append(f"\n  :{key} {text}")
-        out.append("\n  ")
-        layout(out, tree.end, heads, tails, SYNTAX.style, column=2, indent=2)
-        out.append(")")
-    out.append("\n")
-    return "".join(out)
+    """The tree as an s-expression document: bare when it can be, else the full form (a root
+    named ``tree`` is always wrapped, or it would read as the wrapper)."""
+    return write_document(tree, SYNTAX, WRAPPER, wrap=tree.names.get(0) == "tree")

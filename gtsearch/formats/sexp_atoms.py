@@ -14,6 +14,7 @@ from typing import Any
 from ..numbers import too_large
 from .shape import number_problem
 from .tokens import OffsetError, shown, unescape
+from .writer import double_quoted
 
 END = r'(?![^\s()";])'
 TOKEN = re.compile(
@@ -110,21 +111,10 @@ def atom_number(kind: int, value: Any, tok: str, what: str, pos: int, expected: 
 
 SYMBOL_OK = re.compile(r"[^\s()\";0-9+\-.:#'`,\\|\[\]{}][^\s()\";\\]*\Z")
 QUOTE = re.compile('["\\\\]|[^\\x20-\\x7e\\xa0-\\ud7ff\\ue000-\\ufffd\\U00010000-\\U0010ffff]')
-NAMED_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def escape_char(m: re.Match[str]) -> str:
-    ch = m.group()
-    named = NAMED_ESCAPES.get(ch)
-    if named is not None:
-        return named
-    code = ord(ch)
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def sexp_str(s: str) -> str:
-    """A double-quoted string with escapes."""
-    return '"' + QUOTE.sub(escape_char, s) + '"'
+#: a string double-quoted, with its escapes
+sexp_str = double_quoted(
+    QUOTE, lambda code: f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+)
 
 
 def sexp_name(s: str) -> str:

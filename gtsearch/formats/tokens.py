@@ -16,14 +16,13 @@ __all__ = [
     "INT15",
     "Locator",
     "OffsetError",
-    "check_not_empty",
+    "document_text",
     "end_pos",
     "placed_errors",
     "read_run",
     "relocated",
     "run_offset",
     "shown",
-    "strip_bom",
     "unescape",
 ]
 
@@ -141,13 +140,13 @@ def end_pos(text: str) -> int:
     return len(text.rstrip())
 
 
-def strip_bom(text: str) -> str:
-    return text[1:] if text.startswith(BOM) else text
-
-
-def check_not_empty(text: str, source: str) -> None:
+def document_text(text: str, source: str) -> str:
+    """What a reader reads of a file's text: without a byte order mark, and refused when empty."""
+    if text.startswith(BOM):
+        text = text[1:]
     if not text or text.isspace():  # not text.strip(), which copies a large text
         raise TreeFormatError("the file is empty", source, 1, 1)
+    return text
 
 
 def relocated(
