@@ -26,12 +26,12 @@ from pathlib import Path
 from gtsearch import load_tree
 from gtsearch.algorithms import find_algorithm
 from gtsearch.classroom.exercises import Spec, make_exercises
+from gtsearch.classroom.worksheet import answers_html, worksheet_html
 from gtsearch.render.replay import to_html
 from gtsearch.render.svg import to_svg
 from gtsearch.render.terminal import Options, print_view
 from gtsearch.render.tikz import to_tikz
 from gtsearch.render.view import build_view
-from gtsearch.render.worksheet import answers_html, worksheet_html
 
 DOCS = Path(__file__).resolve().parent
 REPO = DOCS.parent

@@ -101,16 +101,8 @@ class TreeBuilder:
         if static is None:
             v, fl = NAN, False
         else:
-            try:
-                v, fl = check_number(static, "static value")
-            except ValueError as e:
-                raise self.error(str(e), line, column) from None
-        self._name(n, name, line, column)
-        self.end.append(0)
-        self.values.append(v)
-        self.floats.append(fl)
-        self.stack.append(n)
-        return n
+            v, fl = self._number(static, "static value", line, column)
+        return self._add(n, v, fl, name, line, column, leaf=False)
 
     def open_chance(
         self,
@@ -170,35 +162,45 @@ class TreeBuilder:
     ) -> int:
         """Add a leaf worth ``value`` (MAX's payoff)."""
         n = self._new(line, column)
-        try:
-            v, fl = check_number(value)
-        except ValueError as e:
-            raise self.error(str(e), line, column) from None
-        self._name(n, name, line, column)
-        self.end.append(n + 1)
-        self.values.append(v)
-        self.floats.append(fl)
-        self.n_leaves += 1
-        return n
+        v, fl = self._number(value, "value", line, column)
+        return self._add(n, v, fl, name, line, column, leaf=True)
 
     def open_float(self, v: float, fl: bool, name: str | None = None) -> int:
         """:meth:`open` for a value already checked (copies of trees)."""
-        n = self._new(None, None)
-        self._name(n, name, None, None)
-        self.end.append(0)
-        self.values.append(v)
-        self.floats.append(fl)
-        self.stack.append(n)
-        return n
+        return self._add(self._new(None, None), v, fl, name, None, None, leaf=False)
 
     def leaf_float(self, v: float, fl: bool, name: str | None = None) -> int:
         """:meth:`leaf` for a value already checked (copies of trees)."""
-        n = self._new(None, None)
-        self._name(n, name, None, None)
-        self.end.append(n + 1)
+        return self._add(self._new(None, None), v, fl, name, None, None, leaf=True)
+
+    def _number(
+        self, value: Any, what: str, line: int | None, column: int | None
+    ) -> tuple[float, bool]:
+        """A node's value as stored (float64, was it written as a float?), checked."""
+        try:
+            return check_number(value, what)
+        except ValueError as e:
+            raise self.error(str(e), line, column) from None
+
+    def _add(
+        self,
+        n: int,
+        v: float,
+        fl: bool,
+        name: str | None,
+        line: int | None,
+        column: int | None,
+        leaf: bool,
+    ) -> int:
+        """Append node n, named, with its value: a leaf, or an internal node left open."""
+        self._name(n, name, line, column)
+        self.end.append(n + 1 if leaf else 0)
         self.values.append(v)
         self.floats.append(fl)
-        self.n_leaves += 1
+        if leaf:
+            self.n_leaves += 1
+        else:
+            self.stack.append(n)
         return n
 
     def close(self, line: int | None = None, column: int | None = None) -> None:

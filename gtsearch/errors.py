@@ -31,31 +31,18 @@ class GtsearchError(Exception):
     """A problem the user can fix: bad input file, bad option, bad request.
 
     The command line turns it into one line on standard error and exit status 2.
-    ``path``, ``line`` and ``column`` say where the problem is, when it is in a
-    file (the command line also prints them as a CI annotation); ``message``
-    is the text without that place, "" when the error has none of its own.
+    ``path``, ``line`` and ``column`` (1-based) say where the problem is, when it
+    is in a file (the command line also prints them as a CI annotation);
+    ``where`` replaces line and column when the place is a path inside the
+    document (``$[1][0]``); ``message`` is the text without that place.
     """
 
     exit_code = 2
-    message = ""
-    path: str | None = None
-    line: int | None = None
-    column: int | None = None
-
-
-class TreeFormatError(GtsearchError):
-    """A tree file that cannot be read, with the place where it goes wrong.
-
-    ``line`` and ``column`` are 1-based; ``where`` replaces them when the
-    position is a path inside the document (``$[1][0]``).
-    """
-
-    path: str  # always a file (or <stdin>)
 
     def __init__(
         self,
-        message: str,
-        path: str = "<input>",
+        message: str = "",
+        path: str | None = None,
         line: int | None = None,
         column: int | None = None,
         where: str | None = None,
@@ -66,6 +53,16 @@ class TreeFormatError(GtsearchError):
         self.column = column
         self.where = where
         super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return self.message if self.path is None else f"{self.path}: {self.message}"
+
+
+class TreeFormatError(GtsearchError):
+    """A tree file that cannot be read, with the place where it goes wrong (``path:line:column``
+    or ``path:where``)."""
+
+    path: str  # always a file (or <stdin>)
 
     def __str__(self) -> str:
         if self.line is not None:
@@ -89,16 +86,3 @@ class CheckFailed(GtsearchError):
     """
 
     exit_code = 1
-
-    def __init__(
-        self,
-        message: str,
-        path: str | None = None,
-        line: int | None = None,
-        column: int | None = None,
-    ) -> None:
-        self.message = message
-        self.path = path
-        self.line = line
-        self.column = column
-        super().__init__(message if path is None else f"{path}: {message}")

@@ -270,19 +270,12 @@ class Tree:
     def turns(self) -> array[int]:
         """turns[n]: the decision nodes strictly above n (built on first use, chance trees)."""
         if self._turns is None:
-            end = self.end
             chance = self.chance
-            size = len(end)
-            turns = _zeros(size)
-            stack: list[int] = []
-            for n in range(size):
-                while stack and end[stack[-1]] <= n:
-                    stack.pop()
-                if stack:
-                    p = stack[-1]
-                    turns[n] = turns[p] + (0 if chance is not None and chance[p] else 1)
-                if end[n] != n + 1:
-                    stack.append(n)
+            parent = self.parent
+            turns = _zeros(len(self.end))
+            for n in range(1, len(turns)):  # preorder: a parent's count is known first
+                p = parent[n]
+                turns[n] = turns[p] + (0 if chance is not None and chance[p] else 1)
             self._turns = turns
         return self._turns
 

@@ -13,12 +13,12 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 #: the layer of each top-level name under gtsearch/, lowest first (docs/development.md)
 LAYERS = {
     "errors": 0, "numbers": 0, "result": 0, "tree": 0, "builder": 0, "flat": 0, "summary": 0,
-    "exercise": 0,
     "core": 0, "_native": 0,
     "algorithms": 1, "formats": 1, "sources": 1,
-    "render": 2, "research": 2, "classroom": 2,
-    "cli": 3,
-    "__init__": 4, "__main__": 4,
+    "render": 2, "research": 2,
+    "classroom": 3,
+    "cli": 4,
+    "__init__": 5, "__main__": 5,
 }  # fmt: skip
 #: the only modules that may import these third-party packages
 ONLY_IN = {"click": {"cli"}}

@@ -20,8 +20,8 @@ from click.testing import CliRunner, Result
 from gtsearch import loads_tree, search
 from gtsearch.algorithms import ALGORITHMS, find_algorithm
 from gtsearch.classroom.exercises import Spec, letters, make_exercises
+from gtsearch.classroom.quiz import GRADES, gift_escape, penalty, shares
 from gtsearch.cli import cli
-from gtsearch.render.quiz import GRADES, gift_escape, penalty, shares
 
 from .strategies import minimax
 

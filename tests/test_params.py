@@ -158,3 +158,27 @@ def test_algorithms_as_data_for_scripts() -> None:
     assert by_name["sss-bounded"]["parameters"][0]["required"] is True
     assert by_name["sss"]["parameters"] == []
     assert [p["option"] for p in by_name["star1"]["parameters"]] == ["--leaf-bounds"]
+
+
+def test_one_declaration_of_a_searchs_numbers() -> None:
+    """search(), trace() and build_view() take SearchParams; a plan's parameters pass as they are,
+    and a keyword outside SearchParams is a TypeError, as a misspelt keyword always was."""
+    from gtsearch.algorithms.params import PARAM_NAMES
+    from gtsearch.render.view import build_view
+
+    assert PARAM_NAMES == ("bound", "alpha", "beta", "leaf_bounds")
+    ((algo, params),) = plan(["alphabeta"], alpha=3, beta=10)
+    assert params == {"alpha": 3, "beta": 10}
+    result = search(TREE, algo, **params)
+    assert (result.value, result.params) == (3, {"alpha": 3, "beta": 10})
+    view = build_view(TREE, algo, **params)
+    assert view.result.leaves == result.leaves
+    assert sum(1 for _ in trace(TREE, algo, **params)) > 0
+    for call in (
+        lambda: search(TREE, "alphabeta", alhpa=3),
+        lambda: trace(TREE, "alphabeta", alhpa=3),
+        lambda: build_view(TREE, "alphabeta", alhpa=3),
+        lambda: plan(["alphabeta"], alhpa=3),
+    ):
+        with pytest.raises(TypeError, match="unexpected keyword argument 'alhpa'"):
+            call()

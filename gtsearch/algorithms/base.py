@@ -1,9 +1,10 @@
-"""What every algorithm shares: the Stats counter and the Outcome (value and bound kind)."""
+"""What every algorithm shares: the Stats counter, the Outcome (value and bound kind), the trampoline."""
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import MutableSequence
+from collections.abc import Generator, Mapping, MutableSequence
+from types import GeneratorType
 from typing import Any, NamedTuple
 
 from ..numbers import Exact, Number, exact, nearest
@@ -44,7 +45,7 @@ class Outcome(NamedTuple):
     #: the exact value, from the algorithms that compute in rationals (chance nodes)
     exact: Exact | None = None
 
-    def number(self, tree: Tree, pv: list[int], params: dict[str, Any]) -> Number:
+    def number(self, tree: Tree, pv: list[int], params: Mapping[str, Any]) -> Number:
         """The value as the user wrote it: the PV leaf's own number, or the bound given.
 
         An exact value that is no leaf's is an int when integral, else the nearest float.
@@ -65,10 +66,67 @@ class Outcome(NamedTuple):
         return float(v)
 
 
+def count_rereadings(stats: Stats) -> None:
+    """``distinct_leaves`` and ``re_evaluations`` (the readings beyond the first) among the extra
+    figures: the searches that may read a leaf more than once report them."""
+    distinct = len(set(stats.leaves))
+    stats.extra["distinct_leaves"] = distinct
+    stats.extra["re_evaluations"] = len(stats.leaves) - distinct
+
+
+def window_kind(value: Any, alpha: Any, beta: Any) -> str:
+    """A fail-soft value against its window (alpha, beta), MAX's terms: ``"upper"`` (a bound
+    from above: it failed low), ``"lower"`` (failed high) or ``"exact"``."""
+    if value <= alpha:
+        return "upper"
+    if value >= beta:
+        return "lower"
+    return "exact"
+
+
 def window_outcome(value: float, alpha: float, beta: float, pv: list[int] | None = None) -> Outcome:
     """Classify a fail-soft result against the window (alpha, beta), MAX's terms."""
-    if value <= alpha:
-        return Outcome(value, "upper", pv=pv)
-    if value >= beta:
-        return Outcome(value, "lower", pv=pv)
-    return Outcome(value, pv=pv)
+    kind = window_kind(value, alpha, beta)
+    return Outcome(value, None if kind == "exact" else kind, pv=pv)
+
+
+#: a search step of the searches written as generators: it yields the sub-search it needs
+#: (a generator) and receives its result, and returns its own; a teaching trace's steps also
+#: yield events
+Step = Generator[Any, Any, Any]
+
+
+def trampoline(root: Step) -> Generator[Any, None, Any]:
+    """Run a search written as nested generators on an explicit stack, without nesting calls.
+
+    A generator that a step yields is a sub-search: it runs in its place and its
+    return value is sent back to the step.  Anything else a step yields (an event
+    of a teaching trace) is passed on.  Returns the root's value: a tree a million
+    levels deep searches without recursion.
+    """
+    stack = [root]
+    reply: Any = None
+    while True:
+        try:
+            item = stack[-1].send(reply)
+        except StopIteration as done:
+            stack.pop()
+            if not stack:
+                return done.value
+            reply = done.value
+            continue
+        reply = None
+        if isinstance(item, GeneratorType):
+            stack.append(item)
+        else:
+            yield item
+
+
+def drive(root: Step) -> Any:
+    """The value of a search written as nested generators that yield only sub-searches."""
+    steps = trampoline(root)
+    try:
+        item = next(steps)
+    except StopIteration as done:
+        return done.value
+    raise AssertionError(f"bug: a search step yielded {item!r}, not a sub-search")

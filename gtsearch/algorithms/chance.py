@@ -42,35 +42,15 @@ without recursion.
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from fractions import Fraction
 from typing import Any
 
 from ..numbers import INF, Exact, Number, exact, fraction_text
 from ..tree import Tree
-from .base import Outcome, Stats
+from .base import Outcome, Stats, Step, count_rereadings, drive
 
-#: a search step: yields the sub-search it needs, receives its result, returns its own
-Step = Generator[Any, Any, Any]
 #: a window edge: an exact value, or -inf / +inf
 Edge = Exact | float
-
-
-def drive(root: Step) -> Any:
-    """Run a search written as nested generators without nesting Python calls."""
-    stack = [root]
-    reply: Any = None
-    while True:
-        try:
-            sub = stack[-1].send(reply)
-        except StopIteration as done:
-            stack.pop()
-            if not stack:
-                return done.value
-            reply = done.value
-            continue
-        stack.append(sub)
-        reply = None
 
 
 def tree_leaf_bounds(tree: Tree) -> tuple[Number, Number]:
@@ -135,13 +115,10 @@ class _Run:
         is_max = self.tree.is_max(n)
         m: Edge = -INF if is_max else INF
         best = -1
-        c = n + 1
-        stop = end[n]
-        while c < stop:
+        for c in self.tree.children(n):
             t = self.leaf(c) if end[c] == c + 1 else (yield self.full(c))
             if (t > m) if is_max else (t < m):
                 m, best = t, c
-            c = end[c]
         self.best[n] = best
         return m
 
@@ -271,9 +248,7 @@ class _Run:
         q = exact(value)
         if not isinstance(q, int):
             stats.extra["value_exact"] = fraction_text(q)
-        distinct = len(set(stats.leaves))
-        stats.extra["distinct_leaves"] = distinct
-        stats.extra["re_evaluations"] = len(stats.leaves) - distinct
+        count_rereadings(stats)
         if self.probing:
             stats.extra["probes"] = self.probes
         stats.nodes += self.entered + len(stats.leaves)
@@ -326,4 +301,4 @@ def star2(tree: Tree, stats: Stats, leaf_bounds: tuple[Number, Number] | None = 
     return run.outcome(_root(run, lambda n: run.search(n, -INF, INF)), stats)
 
 
-__all__ = ["drive", "expectiminimax", "star1", "star2", "tree_leaf_bounds"]
+__all__ = ["expectiminimax", "star1", "star2", "tree_leaf_bounds"]

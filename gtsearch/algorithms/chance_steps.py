@@ -12,19 +12,19 @@ same leaves in the same order as the fast versions, with the same value (the
 tests check it on random trees).
 
 Each search is a generator that yields either an event, passed on, or the
-generator of a sub-search, run by :func:`_events` on an explicit stack, so
+generator of a sub-search, run by :func:`gtsearch.algorithms.base.trampoline` on an explicit stack, so
 that a tree of any depth is traced without recursion.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
-from types import GeneratorType
 from typing import Any
 
 from ..numbers import INF, Exact, exact
 from ..tree import Tree
+from .base import Step, trampoline, window_kind
 from .chance import tree_leaf_bounds
 from .events import (
     ChanceCutoff,
@@ -41,34 +41,6 @@ from .events import (
     Window,
 )
 from .params import Params, leaf_bounds
-
-Steps = Generator[Any, Any, Any]
-
-
-def _events(root: Steps) -> Iterator[Event]:
-    """Run generators that yield events (passed on) and sub-searches (run in place)."""
-    stack = [root]
-    reply: Any = None
-    while stack:
-        try:
-            item = stack[-1].send(reply)
-        except StopIteration as done:
-            stack.pop()
-            reply = done.value
-            continue
-        reply = None
-        if isinstance(item, GeneratorType):
-            stack.append(item)
-        else:
-            yield item
-
-
-def _kind(v: Value, alpha: Value, beta: Value) -> str:
-    if v <= alpha:
-        return "upper"
-    if v >= beta:
-        return "lower"
-    return "exact"
 
 
 class _Tracer:
@@ -95,7 +67,7 @@ class _Tracer:
         )
 
     # -- expectiminimax: every leaf ---------------------------------------------------------
-    def full(self, n: int) -> Steps:
+    def full(self, n: int) -> Step:
         tree, end = self.tree, self.end
         if tree.is_chance(n):
             total: Exact = 0
@@ -125,13 +97,13 @@ class _Tracer:
         return m
 
     # -- Star1 and Star2 --------------------------------------------------------------------
-    def search(self, n: int, alpha: Value, beta: Value) -> Steps:
+    def search(self, n: int, alpha: Value, beta: Value) -> Step:
         """Node n with the window (alpha, beta); its Enter was yielded by the caller."""
         if self.tree.is_chance(n):
             return self.chance(n, alpha, beta)
         return self.decision(n, alpha, beta)
 
-    def child(self, c: int, alpha: Value, beta: Value, parent: Value | None) -> Steps:
+    def child(self, c: int, alpha: Value, beta: Value, parent: Value | None) -> Step:
         """Search or read child c: its events, and its value (for a chance parent, ``parent``
         is what the parent's running sum becomes, computed by the caller once it knows it)."""
         if self.end[c] == c + 1:
@@ -139,9 +111,9 @@ class _Tracer:
             return v, ev
         yield Enter(c, alpha, beta)
         v = yield self.search(c, alpha, beta)
-        return v, Return(c, v, _kind(v, alpha, beta), None)
+        return v, Return(c, v, window_kind(v, alpha, beta), None)
 
-    def decision(self, n: int, alpha: Value, beta: Value) -> Steps:
+    def decision(self, n: int, alpha: Value, beta: Value) -> Step:
         """Fail-soft alpha-beta: child i gets (max(alpha, best), beta) at MAX, (alpha, min) at MIN."""
         tree = self.tree
         is_max = tree.is_max(n)
@@ -162,7 +134,7 @@ class _Tracer:
                 break
         return m
 
-    def chance(self, n: int, alpha: Value, beta: Value) -> Steps:
+    def chance(self, n: int, alpha: Value, beta: Value) -> Step:
         """Star1 at a chance node, with Star2's probing phase first when ``probing``."""
         tree, end = self.tree, self.end
         L, U = self.L, self.U
@@ -255,7 +227,7 @@ class _Tracer:
             total += p * v
         return total
 
-    def probe(self, c: int, chance: int, side: str, alpha: Value, beta: Value) -> Steps:
+    def probe(self, c: int, chance: int, side: str, alpha: Value, beta: Value) -> Step:
         """Star2: search only the first child of outcome c, for a bound on c."""
         yield Probe(c, chance, side, alpha, beta)
         first = c + 1
@@ -290,13 +262,7 @@ def _trace(tree: Tree, name: str, params: Params) -> Iterator[Event]:
         return
     yield Enter(0, -INF, INF)
     step = run.full(0) if name == "expectiminimax" else run.search(0, -INF, INF)
-    box: list[Any] = []
-
-    def root() -> Steps:
-        box.append((yield step))
-
-    yield from _events(root())
-    value = box[0]
+    value = yield from trampoline(step)
     yield Return(0, value, "exact", None)
     yield Result(0, value, None, run.rank)
 

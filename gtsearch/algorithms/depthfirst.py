@@ -61,50 +61,45 @@ def _negamax(
             if e == c + 1:
                 visit(c)
                 t = s * vals[c]
-                if t > m:
-                    m = t
-                    bc = c
-                    if m >= b:
-                        break
-                c = e
-                continue
-            nodes += 1
-            if prune:
-                child_b = -(a if a > m else m)
-                child_a = -b if deep else -INF
             else:
-                child_a, child_b = -INF, INF
-            # Search child c in place while its children are leaves (most nodes visited
-            # sit just above the leaves); a frame is pushed only when c has an inner child.
-            k = c + 1
-            cm = -INF
-            cbc = -1
-            cs = -s  # the player to move at c
-            while k < e:
-                ek = end[k]
-                if ek != k + 1:
-                    break
-                visit(k)
-                u = cs * vals[k]
-                if u > cm:
-                    cm = u
-                    cbc = k
-                    if cm >= child_b:
-                        k = e
+                nodes += 1
+                if prune:
+                    child_b = -(a if a > m else m)
+                    child_a = -b if deep else -INF
+                else:
+                    child_a, child_b = -INF, INF
+                # Search child c in place while its children are leaves (most nodes visited
+                # sit just above the leaves); a frame is pushed only when c has an inner child.
+                k = c + 1
+                cm = -INF
+                cbc = -1
+                cs = -s  # the player to move at c
+                while k < e:
+                    ek = end[k]
+                    if ek != k + 1:
                         break
-                k = ek
-            if k >= e:  # c is finished without a frame
-                best[c] = cbc
+                    visit(k)
+                    u = cs * vals[k]
+                    if u > cm:
+                        cm = u
+                        cbc = k
+                        if cm >= child_b:
+                            k = e
+                            break
+                    k = ek
+                if k < e:  # c has an inner child: c gets a frame of its own
+                    push((n, c, stop, m, a, b, s, bc))
+                    n, c, stop, m, a, b, s, bc = c, k, e, cm, child_a, child_b, cs, cbc
+                    continue
+                best[c] = cbc  # c is finished without a frame
                 t = -cm
-                if t > m:
-                    m = t
-                    bc = c
-                    if m >= b:
-                        break
-                c = e
-                continue
-            push((n, c, stop, m, a, b, s, bc))
-            n, c, stop, m, a, b, s, bc = c, k, e, cm, child_a, child_b, cs, cbc
+            # child c is worth t to the player to move at n
+            if t > m:
+                m = t
+                bc = c
+                if m >= b:
+                    break
+            c = e
         # node n is finished with value m: hand it to the parent
         best[n] = bc
         while stack:

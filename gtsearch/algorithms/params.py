@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
 from ..errors import UsageError
 from ..numbers import MAX_EXACT_INT, Number, format_number, parse_number, too_large
@@ -22,10 +22,34 @@ from ..tree import Tree
 from .chance import tree_leaf_bounds
 from .registry import ALGORITHMS, CHANCE_NAMES, Algorithm, find_algorithm
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 #: a parameter's value: a number, or the pair of --leaf-bounds
 Param = Number | tuple[Number, Number]
-#: the parameters of a planned search, as search() takes them
-Params = dict[str, Param]
+
+
+class SearchParams(TypedDict, total=False):
+    """The numbers a search takes, declared once: the keyword arguments of :func:`gtsearch.search`,
+    :func:`~.steps.trace`, :func:`gtsearch.render.view.build_view`, :func:`plan`, :func:`check`
+    and :func:`check_one`, and what :func:`plan` hands each algorithm (only those it takes).
+
+    ``bound`` is f1's bound, sss-bounded's V, dual-bounded's L or mtdf's first
+    guess; ``alpha`` and ``beta`` are alphabeta's window; ``leaf_bounds`` (L, U)
+    bound every leaf for star1 and star2 (default: the tree's least and greatest
+    leaf).  None, or leaving one out, means "not given".
+    """
+
+    bound: Number | None
+    alpha: Number | None
+    beta: Number | None
+    leaf_bounds: tuple[Number, Number] | None
+
+
+#: the parameters of a planned search, checked, as search() takes them
+Params = SearchParams
+#: the names :class:`SearchParams` declares (a keyword argument outside them is a TypeError)
+PARAM_NAMES = tuple(SearchParams.__annotations__)
 
 
 class Parameter(NamedTuple):
@@ -114,6 +138,22 @@ def check_leaf_bounds(bounds: object) -> tuple[Number, Number]:
     return lo, hi
 
 
+#: the order plan() hands the numbers out in (and refuses them in)
+HANDED_OUT = ("leaf_bounds", "bound", "alpha", "beta")
+#: the algorithms that take a number: those whose registry entry ``takes`` this
+TAKEN_BY = {"leaf_bounds": "leaf_bounds", "bound": "bound", "alpha": "window", "beta": "window"}
+#: why an algorithm named explicitly refuses a number it does not take
+REFUSED = {
+    "leaf_bounds": "--leaf-bounds applies to star1 and star2 only, not to {name}: "
+    "drop it or choose one of those with --algo",
+    "bound": "--bound does not apply to {name}; it is for {takers}: "
+    "drop --bound or choose one of those with --algo",
+    "alpha": "--alpha/--beta apply to alphabeta only, not to {name}: "
+    "drop them or choose alphabeta with --algo",
+}
+REFUSED["beta"] = REFUSED["alpha"]
+
+
 def named(names: Iterable[str], chance: bool = False) -> list[tuple[Algorithm, bool]]:
     """The registry entries that ``--algo`` values name, in order, without repeats.
 
@@ -142,13 +182,7 @@ def named(names: Iterable[str], chance: bool = False) -> list[tuple[Algorithm, b
 
 
 def plan(
-    names: Sequence[str],
-    bound: Number | None = None,
-    alpha: Number | None = None,
-    beta: Number | None = None,
-    leaf_bounds: tuple[Number, Number] | None = None,
-    *,
-    chance: bool = False,
+    names: Sequence[str], *, chance: bool = False, **given: Unpack[SearchParams]
 ) -> list[tuple[Algorithm, Params]]:
     """The algorithms to run (default alphabeta; star1 on a tree with chance nodes), each with
     the parameters it takes.
@@ -157,6 +191,13 @@ def plan(
     hands each option only to the algorithms that take it.  ``chance`` says
     the tree has chance nodes (which ``all`` means, see :func:`named`).
     """
+    unknown = [k for k in given if k not in PARAM_NAMES]
+    if unknown:
+        raise TypeError(
+            f"unexpected keyword argument {unknown[0]!r}: a search takes {', '.join(PARAM_NAMES)}"
+        )
+    bound, alpha, beta = given.get("bound"), given.get("alpha"), given.get("beta")
+    leaf_bounds = given.get("leaf_bounds")
     if leaf_bounds is not None:
         leaf_bounds = check_leaf_bounds(leaf_bounds)
     for option, v in (("--bound", bound), ("--alpha", alpha), ("--beta", beta)):
@@ -167,66 +208,37 @@ def plan(
             f"the window needs alpha < beta, got --alpha {format_number(alpha)} "
             f"--beta {format_number(beta)}"
         )
+    checked = {"leaf_bounds": leaf_bounds, "bound": bound, "alpha": alpha, "beta": beta}
     takers = ", ".join(a.name for a in ALGORITHMS if a.takes == "bound")
     out: list[tuple[Algorithm, Params]] = []
     # without --algo: alpha-beta, or on a tree with chance nodes its counterpart, Star1
     for algo, explicit in named(names or (("star1",) if chance else ("alphabeta",)), chance):
-        params: Params = {}
-        if leaf_bounds is not None:
-            if algo.takes == "leaf_bounds":
-                params["leaf_bounds"] = leaf_bounds
-            elif explicit:
-                raise UsageError(
-                    f"--leaf-bounds applies to star1 and star2 only, not to {algo.name}: "
-                    "drop it or choose one of those with --algo"
-                )
-        if bound is not None:
-            if algo.takes == "bound":
-                params["bound"] = bound
-            elif explicit:
-                raise UsageError(
-                    f"--bound does not apply to {algo.name}; it is for {takers}: "
-                    "drop --bound or choose one of those with --algo"
-                )
-        elif algo.needs_bound:
-            raise UsageError(
-                f"{algo.name} needs --bound: it needs a bound to start from; add --bound V"
-            )
-        for key, v in (("alpha", alpha), ("beta", beta)):
-            if v is not None:
-                if algo.takes == "window":
-                    params[key] = v
-                elif explicit:
+        params: dict[str, Param] = {}
+        for key in HANDED_OUT:
+            given_value = checked.get(key)
+            if given_value is None:
+                if key == "bound" and algo.needs_bound:
                     raise UsageError(
-                        f"--alpha/--beta apply to alphabeta only, not to {algo.name}: "
-                        "drop them or choose alphabeta with --algo"
+                        f"{algo.name} needs --bound: it needs a bound to start from; add --bound V"
                     )
-        out.append((algo, params))
+            elif algo.takes == TAKEN_BY[key]:
+                params[key] = given_value
+            elif explicit:
+                raise UsageError(REFUSED[key].format(name=algo.name, takers=takers))
+        out.append((algo, cast(Params, params)))
     return out
 
 
-def check(
-    algorithm: str | Algorithm,
-    bound: Number | None = None,
-    alpha: Number | None = None,
-    beta: Number | None = None,
-    leaf_bounds: tuple[Number, Number] | None = None,
-) -> tuple[Algorithm, Params]:
+def check(algorithm: str | Algorithm, **given: Unpack[SearchParams]) -> tuple[Algorithm, Params]:
     """One algorithm (a name or an entry) with its parameters checked as :func:`plan` checks them."""
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
-    ((_, params),) = plan([algo.name], bound, alpha, beta, leaf_bounds)
+    ((_, params),) = plan([algo.name], **given)
     return algo, params
 
 
-def check_one(
-    names: Sequence[str],
-    bound: Number | None = None,
-    alpha: Number | None = None,
-    beta: Number | None = None,
-    leaf_bounds: tuple[Number, Number] | None = None,
-) -> tuple[Algorithm, Params]:
+def check_one(names: Sequence[str], **given: Unpack[SearchParams]) -> tuple[Algorithm, Params]:
     """The one algorithm ``names`` must name (show and trace follow one search at a time)."""
-    planned = plan(names, bound, alpha, beta, leaf_bounds)
+    planned = plan(names, **given)
     if len(planned) != 1:
         raise UsageError("show and trace follow one algorithm at a time; name one with --algo")
     return planned[0]

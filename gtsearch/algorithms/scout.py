@@ -35,58 +35,40 @@ million levels deep cannot overflow Python's stack.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable
 from math import nextafter
-from typing import Any
 
 from ..numbers import INF
 from ..tree import Tree
 from . import compiled
-from .base import Outcome, Stats
-
-#: a search step: yields the sub-search it needs, receives its result, returns its own
-Step = Generator[Any, Any, Any]
-
-
-def _drive(root: Step) -> Any:
-    """Run a search written as nested generators without nesting Python calls."""
-    stack = [root]
-    reply: Any = None
-    while True:
-        try:
-            sub = stack[-1].send(reply)
-        except StopIteration as done:
-            stack.pop()
-            if not stack:
-                return done.value
-            reply = done.value
-            continue
-        stack.append(sub)
-        reply = None
-
-
-def _finish(stats: Stats, nodes: int) -> None:
-    stats.nodes += nodes
-    distinct = len(set(stats.leaves))
-    stats.extra["distinct_leaves"] = distinct
-    stats.extra["re_evaluations"] = len(stats.leaves) - distinct
+from .base import Outcome, Stats, Step, count_rereadings, drive
 
 
 def negascout(tree: Tree, stats: Stats) -> Outcome:
     """Reinefeld's NegaScout, fail-soft, root window (-inf, +inf); exact."""
-    done = compiled.negascout(tree, stats)
+    return _search(tree, stats, compiled.negascout, pearl=False)
+
+
+def scout(tree: Tree, stats: Stats) -> Outcome:
+    """Pearl's SCOUT: EVAL with a boolean TEST before every later child; exact."""
+    return _search(tree, stats, compiled.scout, pearl=True)
+
+
+def _search(
+    tree: Tree, stats: Stats, native: Callable[[Tree, Stats], Outcome | None], pearl: bool
+) -> Outcome:
+    """NegaScout (``pearl`` False) or SCOUT, with what they share: the compiled core when it
+    takes the tree, the arrays, the count of nodes visited, a leaf at the root read at once,
+    and the re-readings counted after."""
+    done = native(tree, stats)
     if done is not None:
         return done
     end = tree.end
     vals = tree.values
     visit = stats.leaves.append
-    sign = 1.0 if tree.root_max else -1.0
     nodes = 1
-    if end[0] == 1:
-        visit(0)
-        _finish(stats, nodes)
-        return Outcome(vals[0])
 
+    # -- NegaScout ---------------------------------------------------------------------------
     def search(n: int, alpha: float, beta: float, s: float) -> Step:
         """Fail-soft negamax value of the internal node n for the player to move (s = +1: MAX)."""
         nonlocal nodes
@@ -116,25 +98,7 @@ def negascout(tree: Tree, stats: Stats) -> Outcome:
             c = e
         return m
 
-    value = sign * _drive(search(0, -INF, INF, sign))
-    _finish(stats, nodes)
-    return Outcome(value)
-
-
-def scout(tree: Tree, stats: Stats) -> Outcome:
-    """Pearl's SCOUT: EVAL with a boolean TEST before every later child; exact."""
-    done = compiled.scout(tree, stats)
-    if done is not None:
-        return done
-    end = tree.end
-    vals = tree.values
-    visit = stats.leaves.append
-    nodes = 1
-    if end[0] == 1:
-        visit(0)
-        _finish(stats, nodes)
-        return Outcome(vals[0])
-
+    # -- SCOUT: TEST and EVAL ----------------------------------------------------------------
     def test(n: int, v: float, greater: bool, is_max: bool) -> Step:
         """TEST(n, v): is the value of the internal node n > v (``greater``), or < v?"""
         nonlocal nodes
@@ -181,6 +145,14 @@ def scout(tree: Tree, stats: Stats) -> Outcome:
             c = e
         return v
 
-    value = _drive(evaluate(0, tree.root_max))
-    _finish(stats, nodes)
+    if end[0] == 1:
+        visit(0)
+        value = vals[0]
+    elif pearl:
+        value = drive(evaluate(0, tree.root_max))
+    else:
+        sign = 1.0 if tree.root_max else -1.0
+        value = sign * drive(search(0, -INF, INF, sign))
+    stats.nodes += nodes
+    count_rereadings(stats)
     return Outcome(value)

@@ -4,30 +4,31 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
 from .base import Stats
-from .params import Params, check, leaf_bounds, refuse_chance
+from .params import Params, SearchParams, check, leaf_bounds, refuse_chance
 from .pv import principal_variation
 from .registry import Algorithm
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 def search(
     tree: Tree,
     algorithm: str | Algorithm = "alphabeta",
     *,
-    bound: Number | None = None,
-    alpha: Number | None = None,
-    beta: Number | None = None,
-    leaf_bounds: tuple[Number, Number] | None = None,
     leaf_order: bool = False,
     stats: Stats | None = None,
+    **params: Unpack[SearchParams],
 ) -> SearchResult:
     """Run one algorithm on ``tree`` and return its SearchResult (values in MAX's terms).
 
+    ``params`` are the numbers the algorithm takes (:class:`~.params.SearchParams`):
     ``bound`` is f1's bound, SSS-bounded's V, DUAL-bounded's L or MTD(f)'s
     first guess; ``alpha`` and ``beta`` are alphabeta's window;
     ``leaf_bounds`` (L, U) bound every leaf for star1 and star2 (default: the
@@ -37,8 +38,8 @@ def search(
     ``leaf_order`` keeps the evaluated leaves; ``stats`` receives the
     counters as the search runs (a progress display reads them).
     """
-    algo, params = check(algorithm, bound, alpha, beta, leaf_bounds)
-    return run(tree, algo, params, leaf_order=leaf_order, stats=stats)
+    algo, checked = check(algorithm, **params)
+    return run(tree, algo, checked, leaf_order=leaf_order, stats=stats)
 
 
 def run(

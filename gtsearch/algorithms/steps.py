@@ -30,29 +30,31 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from ..numbers import INF, Number
 from ..tree import Tree
+from .base import window_kind
 from .chance_steps import CHANCE_TRACERS
 from .events import LIVE, SOLVED, Cutoff, Enter, Event, Leaf, Result, Return, Start, State, Take
-from .params import Params, check, refuse_chance
+from .params import Params, SearchParams, check, refuse_chance
 from .registry import Algorithm, find_algorithm
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 def trace(
     tree: Tree,
     algorithm: str | Algorithm = "alphabeta",
     *,
-    bound: Number | None = None,
-    alpha: Number | None = None,
-    beta: Number | None = None,
-    leaf_bounds: tuple[Number, Number] | None = None,
     open_lists: bool = False,
+    **params: Unpack[SearchParams],
 ) -> Iterator[Event]:
     """The events of one search, from :class:`Start` to :class:`Result`.
 
-    Parameters as for :func:`gtsearch.search`.  ``open_lists`` puts a copy of
+    ``params`` as for :func:`gtsearch.search`.  ``open_lists`` puts a copy of
     OPEN into every SSS*/DUAL* step (costs time on large trees).  The traces
     of expectiminimax, star1 and star2 live in :mod:`.chance_steps`.
     """
@@ -63,9 +65,9 @@ def trace(
             f"there is no step-by-step trace of {algo.name}; traced algorithms: "
             + ", ".join(TRACERS)
         )
-    _, params = check(algo, bound, alpha, beta, leaf_bounds)
+    _, checked = check(algo, **params)
     refuse_chance(algo, tree)
-    return tracer(tree, params, open_lists)
+    return tracer(tree, checked, open_lists)
 
 
 # -- depth-first: F, F1, F2 -------------------------------------------------------------
@@ -95,15 +97,6 @@ class _Frame:
         return self.best >= self.beta if self.is_max else self.best <= self.alpha
 
 
-def _kind(v: Number, alpha: Number, beta: Number) -> str:
-    """A fail-soft value against its window (as gtsearch.algorithms.base.window_outcome)."""
-    if v <= alpha:
-        return "upper"
-    if v >= beta:
-        return "lower"
-    return "exact"
-
-
 def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[Event]:
     """F (``mode`` "minimax"), F1 ("f1") or fail-soft F2 ("alphabeta"), unfolded to MAX/MIN."""
     end = tree.end
@@ -127,7 +120,7 @@ def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[E
     if end[0] == 1:
         v = number(0)
         yield Leaf(0, v, 1, None)
-        yield Result(0, v, _outcome(_kind(v, alpha0, beta0)), 1)
+        yield Result(0, v, _outcome(window_kind(v, alpha0, beta0)), 1)
         return
     rank = 0
     yield Enter(0, alpha0, beta0)
@@ -158,7 +151,7 @@ def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[E
             stack.append(_Frame(c, not f.is_max, a, b))
             continue
         stack.pop()
-        kind = _kind(f.best, f.alpha, f.beta)
+        kind = window_kind(f.best, f.alpha, f.beta)
         if not stack:
             yield Return(f.node, f.best, kind, None)
             yield Result(0, f.best, _outcome(kind), rank)

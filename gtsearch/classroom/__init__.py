@@ -1,9 +1,13 @@
-"""gtsearch.classroom: exercises for searching game trees by hand, with their answer keys.
+"""gtsearch.classroom: exercises for searching game trees by hand, with their answer keys (one home).
 
-Owns what makes an exercise (:mod:`.exercises`): the seeded choice of trees
-that are good to search by hand (distinct leaf values, some pruning but not
-too much), the names of their nodes, the questions, and the answers, computed
-by the same search engine as ``gtsearch eval``.  Writing them out (text, JSON,
-Moodle XML, GIFT, HTML) is gtsearch.render's.  Imports algorithms, formats,
-sources and the ground modules; never click, rich, render, research or cli.
+Owns everything about an exercise: what one is (:mod:`.model`: Exercise,
+Question), the seeded choice of trees that are good to search by hand
+(:mod:`.exercises`: distinct leaf values, some pruning but not too much, the
+names of their nodes), the questions and the answers, computed by the same
+search engine as ``gtsearch eval`` (:mod:`.keys`), and the writers of
+exercises: text, JSON lines and HTML worksheets with their answer keys
+(:mod:`.worksheet`), Moodle XML and GIFT quizzes (:mod:`.quiz`).
+Imports render (the pictures and drawings of trees and searches: labels,
+view, terminal, svg), algorithms, formats, sources and the ground modules;
+never click, rich, research or cli.
 """

@@ -1,4 +1,4 @@
-"""Seeded exercises: good trees to search by hand, their questions, and answers from the search engine.
+"""Seeded exercises: good trees to search by hand, chosen from a seed (``gtsearch exercise``).
 
 How the trees are chosen (docs/classroom.md, "Good exercises"):
 
@@ -19,9 +19,7 @@ How the trees are chosen (docs/classroom.md, "Good exercises"):
   with SHA-512: the same on every machine and version), skipping a tree the
   set already has, so the same arguments always give the same exercises.
 
-The answers come from :func:`gtsearch.search` (value, PV, leaves in order)
-and, for SSS* and DUAL*, from their teaching trace (the merit of each SOLVED
-state case 2 inserts).
+The questions and answers of each tree are :mod:`.keys`'.
 """
 
 from __future__ import annotations
@@ -29,32 +27,24 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from ..algorithms import Algorithm, search
-from ..algorithms.events import Take
-from ..algorithms.explored import searched_nodes
 from ..algorithms.params import Params
-from ..algorithms.steps import trace
 from ..errors import UsageError
-from ..exercise import MULTICHOICE, NUMERICAL, SHORT_ANSWER, Exercise, Question
 from ..formats import dump_tree
-from ..numbers import format_bounded, format_number
 from ..result import SearchResult
 from ..sources.uniform import ORDERS
 from ..tree import Meta, Tree
+from .keys import answer_key
+from .model import Exercise
 
 DEFAULT_BRANCHING = 3
 DEFAULT_DEPTH = 3
 #: trees drawn for one exercise before giving up
 MAX_ATTEMPTS = 1000
-#: algorithms whose answers include the merits of the SOLVED states of case 2
-OPEN_LIST = ("sss", "sss-bounded", "dual", "dual-bounded")
 #: the full searches: every leaf, so a tree cannot be too easy or too hard to prune for them
 FULL_SEARCHES = ("minimax", "expectiminimax")
-#: algorithms that read some leaves twice
-REREADING = ("negascout", "scout")
 
 
 class Spec(NamedTuple):
@@ -196,7 +186,7 @@ def make_exercises(spec: Spec, seed: int, count: int) -> list[Exercise]:
             key = tuple(tree.values)
             if key in seen:
                 continue
-            result = search(tree, spec.algorithm, leaf_order=True, **numbers(spec.params))
+            result = search(tree, spec.algorithm, leaf_order=True, **spec.params)
             if verdict(spec, tree, result) is None:
                 seen.add(key)
                 out.append(exercise(spec, seed, number, attempt, (lo, hi), tree, result))
@@ -235,8 +225,7 @@ def exercise(
         ),
     )
     document = json.loads(dump_tree(tree, "json"))
-    merits = open_merits(tree, spec) if spec.algorithm.name in OPEN_LIST else None
-    questions, answers = questions_and_answers(tree, spec.algorithm, result, merits)
+    questions, answers = answer_key(tree, spec.algorithm, spec.params, result)
     return Exercise(
         number,
         seed,
@@ -245,157 +234,11 @@ def exercise(
         tree,
         document,
         spec.algorithm.name,
-        dict(spec.params),
+        spec.params.copy(),
         result,
         questions,
         answers,
     )
-
-
-def numbers(params: Params) -> dict[str, Any]:
-    """The parameters as keyword arguments of search() and trace() (bound, alpha, beta)."""
-    return {k: params[k] for k in ("bound", "alpha", "beta") if k in params}
-
-
-def open_merits(tree: Tree, spec: Spec) -> list[Any]:
-    """SSS*/DUAL*: the merit of the SOLVED state inserted by each case 2, in order."""
-    return [
-        ev.inserted[0].h
-        for ev in trace(tree, spec.algorithm, **numbers(spec.params))
-        if isinstance(ev, Take) and ev.case == 2
-    ]
-
-
-def pruned_heads(tree: Tree, evaluated: Sequence[int]) -> list[int]:
-    """The roots of the pruned subtrees (the highest unsearched nodes), left to right."""
-    searched = searched_nodes(tree, evaluated)
-    parent = tree.parent
-    return [n for n in range(1, tree.n_nodes) if not searched[n] and searched[parent[n]]]
-
-
-def questions_and_answers(
-    tree: Tree, algo: Algorithm, result: SearchResult, merits: list[Any] | None
-) -> tuple[tuple[Question, ...], dict[str, Any]]:
-    """The questions of one exercise and its answers (the JSON output's ``answers``)."""
-    name = algo.name
-    names = tree.names
-    order = [tree.node_at(p) for p in result.leaf_order or ()]
-    heads = pruned_heads(tree, order)
-    evaluated = set(order)
-    pruned_leaves = [n for n in range(tree.n_nodes) if tree.is_leaf(n) and n not in evaluated]
-    pv_nodes = [tree.node_at(result.pv[:k]) for k in range(1, len(result.pv) + 1)]
-    root = names[0]
-    questions: list[Question] = []
-
-    text = f"What value does {name} return for the root {root}?"
-    if algo.needs_bound or algo.name in ("f1", "alphabeta") and result.params:
-        text += " (If it proves only a bound, give the number.)"
-    questions.append(
-        Question(
-            "value",
-            "value",
-            NUMERICAL,
-            text,
-            format_bounded(result.value, result.bound),
-            number=result.value,
-        )  # fmt: skip
-    )
-    if result.exact:
-        line = [names[n] for n in pv_nodes]
-        questions.append(
-            Question(
-                "pv",
-                "principal variation",
-                SHORT_ANSWER,
-                f"Give the principal variation: the nodes from {root}'s best move down to a "
-                "leaf, names separated by spaces.",
-                " ".join(line),
-                accepted=spellings(line),
-            )
-        )
-    text = f"How many leaf evaluations does {name} make?"
-    if name in REREADING:
-        text += " (A leaf read twice counts twice.)"
-    questions.append(
-        Question("count", "leaf count", NUMERICAL, text, str(result.leaves), number=result.leaves)
-    )
-    leaves = [names[n] for n in order]
-    questions.append(
-        Question(
-            "leaves",
-            "leaves in order",
-            SHORT_ANSWER,
-            f"List the leaves {name} evaluates, in the order it evaluates them, names "
-            "separated by spaces."
-            + (" (List a leaf read twice twice.)" if name in REREADING else ""),
-            " ".join(leaves),
-            accepted=spellings(leaves),
-        )
-    )
-    if pruned_leaves:
-        questions.append(
-            Question(
-                "pruned",
-                "leaves never evaluated",
-                MULTICHOICE,
-                f"Which leaves does {name} never evaluate? Tick every one.",
-                " ".join(names[n] for n in pruned_leaves),
-                choices=tuple(
-                    (names[n], n not in evaluated) for n in range(tree.n_nodes) if tree.is_leaf(n)
-                ),
-            )
-        )
-        cut = [names[n] for n in heads]
-        questions.append(
-            Question(
-                "subtrees",
-                "pruned subtrees",
-                SHORT_ANSWER,
-                f"Name the root of every subtree {name} prunes (the highest pruned node of "
-                "each), from left to right, separated by spaces.",
-                " ".join(cut),
-                accepted=spellings(cut),
-            )
-        )
-    if merits is not None:
-        rule = "max(h, f)" if name.startswith("dual") else "min(h, f)"
-        shown = [format_number(m) for m in merits]
-        questions.append(
-            Question(
-                "merits",
-                "merits of the SOLVED states",
-                SHORT_ANSWER,
-                f"{name} evaluates a leaf when it takes the leaf's LIVE state (h) from OPEN "
-                f"(case 2) and inserts its SOLVED state with the merit {rule}. Give these "
-                "merits, in the order the leaves are evaluated, separated by spaces.",
-                " ".join(shown),
-                accepted=spellings(shown),
-            )
-        )
-    answers: dict[str, Any] = {
-        "value": result.value,
-        "exact": result.exact,
-        "bound": result.bound,
-        "pv": list(result.pv),
-        "pv_labels": [names[n] for n in pv_nodes],
-        "leaves": [list(p) for p in result.leaf_order or ()],
-        "leaf_labels": leaves,
-        "leaf_count": result.leaves,
-        "leaves_total": tree.n_leaves,
-        "pruned": [tree.path_of(n) for n in heads],
-        "pruned_labels": [names[n] for n in heads],
-        "pruned_leaves": [tree.path_of(n) for n in pruned_leaves],
-        "pruned_leaf_labels": [names[n] for n in pruned_leaves],
-    }
-    if merits is not None:
-        answers["merits"] = merits
-    return tuple(questions), answers
-
-
-def spellings(words: Sequence[str]) -> tuple[str, ...]:
-    """The ways a list may be typed: ``a b c``, ``a, b, c``, ``a,b,c`` (the first is shown)."""
-    forms = [" ".join(words), ", ".join(words), ",".join(words)]
-    return tuple(dict.fromkeys(forms))
 
 
 __all__ = [
@@ -406,7 +249,6 @@ __all__ = [
     "draw_tree",
     "letters",
     "make_exercises",
-    "pruned_heads",
     "value_range",
     "verdict",
 ]

@@ -393,7 +393,9 @@ def plan_for_tree(
     """The searches for one tree: on a tree with chance nodes 'all' means the algorithms that
     search them; any other algorithm is refused (a UsageError naming the file)."""
     if tree.has_chance:
-        planned = plan(algos, bound, alpha, beta, leaf_bounds, chance=True)
+        planned = plan(
+            algos, chance=True, bound=bound, alpha=alpha, beta=beta, leaf_bounds=leaf_bounds
+        )
     for algo, _params in planned:
         refuse_chance(algo, tree)
     return planned

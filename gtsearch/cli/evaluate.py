@@ -114,7 +114,7 @@ def eval_command(
       gtsearch eval -a star1,star2 --leaf-bounds -100:100 dice.yaml
     """
     check_stdin_once(files)
-    planned = plan(algos, bound, alpha, beta, leaf_bounds)
+    planned = plan(algos, bound=bound, alpha=alpha, beta=beta, leaf_bounds=leaf_bounds)
     fmt = output_format or ("table" if stdout_is_terminal() else "json")
     status = 0
     rows: list[Row] = []

@@ -142,12 +142,12 @@ def exercise_command(
             "--format html writes two pages, the worksheet and its answer key; "
             "name the first with -o (e.g. -o sheet.html)"
         )
-    algorithm, params = check_one([algo or "alphabeta"], bound, alpha, beta)
+    algorithm, params = check_one([algo or "alphabeta"], bound=bound, alpha=alpha, beta=beta)
     values = parse_value_range(value_range) if value_range is not None else None
     spec = Spec(algorithm, params, branching, depth, values, order, any_tree)
     exercises = make_exercises(spec, seed, count)
     if output_format == "html":
-        from ..render.worksheet import answers_html, worksheet_html
+        from ..classroom.worksheet import answers_html, worksheet_html
 
         assert output is not None
         key = answers_path(output)
@@ -155,19 +155,19 @@ def exercise_command(
         write_output(key, answers_html(exercises))
         return
     if output_format == "json":
-        from ..render.worksheet import exercises_json
+        from ..classroom.worksheet import exercises_json
 
         text = exercises_json(exercises)
     elif output_format == "moodle":
-        from ..render.quiz import moodle_xml
+        from ..classroom.quiz import moodle_xml
 
         text = moodle_xml(exercises)
     elif output_format == "gift":
-        from ..render.quiz import gift
+        from ..classroom.quiz import gift
 
         text = gift(exercises)
     else:
-        from ..render.worksheet import exercises_text
+        from ..classroom.worksheet import exercises_text
 
         text = exercises_text(exercises)
     write_output(STDIN if output is None else output, text)

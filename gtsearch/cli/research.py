@@ -124,7 +124,7 @@ def compare_command(
 
     check_stdin_once(files)
     names = algos or ("all",)
-    planned = plan(names, bound, leaf_bounds=leaf_bounds)
+    planned = plan(names, bound=bound, leaf_bounds=leaf_bounds)
     if guess is not None:
         if not any(algo.name == "mtdf" for algo, _ in planned):
             raise UsageError(

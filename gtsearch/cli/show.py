@@ -195,12 +195,20 @@ def show_command(
         raise UsageError(f"only one of {', '.join(to_stdout)} can go to standard output ('-')")
     path = parse_path(focus) if focus is not None else ()
     algorithm, params = check_one(
-        [algo or default_algorithm(leaf_bounds)], bound, alpha, beta, leaf_bounds
+        [algo or default_algorithm(leaf_bounds)],
+        bound=bound,
+        alpha=alpha,
+        beta=beta,
+        leaf_bounds=leaf_bounds,
     )
     tree = load_with_root(file, root, input_format, max_nodes)
     if algo is None and tree.has_chance:
         algorithm, params = check_one(
-            [default_algorithm(leaf_bounds, chance=True)], bound, alpha, beta, leaf_bounds
+            [default_algorithm(leaf_bounds, chance=True)],
+            bound=bound,
+            alpha=alpha,
+            beta=beta,
+            leaf_bounds=leaf_bounds,
         )
     name = display_name(file)
     kwargs: dict[str, Any] = dict(params)
@@ -344,12 +352,20 @@ def trace_command(
     from ..render.trace import event_dict, trace_text
 
     algorithm, params = check_one(
-        [algo or default_algorithm(leaf_bounds)], bound, alpha, beta, leaf_bounds
+        [algo or default_algorithm(leaf_bounds)],
+        bound=bound,
+        alpha=alpha,
+        beta=beta,
+        leaf_bounds=leaf_bounds,
     )
     tree = load_with_root(file, root, input_format, max_nodes)
     if algo is None and tree.has_chance:
         algorithm, params = check_one(
-            [default_algorithm(leaf_bounds, chance=True)], bound, alpha, beta, leaf_bounds
+            [default_algorithm(leaf_bounds, chance=True)],
+            bound=bound,
+            alpha=alpha,
+            beta=beta,
+            leaf_bounds=leaf_bounds,
         )
     name = display_name(file)
     kwargs: dict[str, Any] = dict(params)

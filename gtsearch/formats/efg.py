@@ -37,11 +37,10 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ..errors import TreeFormatError
 from ..numbers import format_stored
 from ..tree import DEFAULT_MAX_NODES, Tree
-from .efg_reader import Reader, ReadError
-from .tokens import Locator, check_not_empty, relocated, strip_bom
+from .efg_reader import Reader
+from .tokens import Locator, document_text, placed_errors
 
 NAME = "efg"
 EXTENSIONS = (".efg",)
@@ -69,17 +68,10 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
     Player 1 is MAX; a terminal is worth player 1's payoff (with the payoffs
     of the outcomes above it added); the action labels name the nodes.
     """
-    text = strip_bom(text)
-    check_not_empty(text, source)
+    text = document_text(text, source)
     reader = Reader(text, source, max_nodes)
-    locate = Locator(text)
-    try:
+    with placed_errors(Locator(text), source, lambda: reader.at):
         return reader.read()
-    except ReadError as e:
-        line, column = locate(e.pos)
-        raise TreeFormatError(e.message, source, line, column) from None
-    except TreeFormatError as e:
-        raise relocated(e, locate, reader.at) from None
 
 
 # -- writer ---------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from fractions import Fraction
 from ..numbers import MAX_EXACT_INT, too_large
 from ..tree import Meta, Tree
 from .builders import FormatBuilder
-from .tokens import Locator, end_pos, shown
+from .tokens import Locator, OffsetError, end_pos, shown
 
 #: one token after blanks: a string (escapes \" and \\), a brace, a comma, a word, a lone quote
 _TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[{},]|[^\s{},"]+|")', re.S)
@@ -73,15 +73,6 @@ def chance_weights(probabilities: Sequence[str]) -> list[int] | list[float]:
     if all(-MAX_EXACT_INT <= x <= MAX_EXACT_INT for x in ints):
         return ints
     return [float(q) for q in exact]
-
-
-class ReadError(Exception):
-    """A problem at an offset of the text; gtsearch.formats.efg makes it a TreeFormatError."""
-
-    def __init__(self, message: str, pos: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.pos = pos
 
 
 class _Frame:
@@ -160,7 +151,7 @@ class Reader:
         """The next token and where it starts; the end of the text is an error."""
         m = _TOKEN.match(self.text, self.pos)
         if m is None:
-            raise ReadError(f"unexpected end of input, expected {what}", end_pos(self.text))
+            raise OffsetError(f"unexpected end of input, expected {what}", end_pos(self.text))
         self.pos = m.end()
         return m.group(1), m.start(1)
 
@@ -172,9 +163,9 @@ class Reader:
     def string(self, what: str) -> str:
         tok, at = self.next(what)
         if tok[0] != '"':
-            raise ReadError(f"expected {what} (a string in double quotes), got {shown(tok)}", at)
+            raise OffsetError(f"expected {what} (a string in double quotes), got {shown(tok)}", at)
         if len(tok) < 2:  # a lone quote: the string never ends
-            raise ReadError("unterminated string", at)
+            raise OffsetError("unterminated string", at)
         body = tok[1:-1]
         return _ESCAPE.sub(r"\1", body) if "\\" in body else body
 
@@ -182,14 +173,14 @@ class Reader:
         tok, at = self.next(what)
         if _INDEX.match(tok) is None:
             if tok.isascii() and tok.isdigit():
-                raise ReadError(f"{what} {shown(tok)} is too large", at)
-            raise ReadError(f"expected {what}, got {shown(tok)}", at)
+                raise OffsetError(f"{what} {shown(tok)} is too large", at)
+            raise OffsetError(f"expected {what}, got {shown(tok)}", at)
         return int(tok), at
 
     def brace(self, what: str) -> int:
         tok, at = self.next(f"'{{' before {what}")
         if tok != "{":
-            raise ReadError(f"expected '{{' before {what}, got {shown(tok)}", at)
+            raise OffsetError(f"expected '{{' before {what}, got {shown(tok)}", at)
         return at
 
     def strings(self, what: str) -> list[str]:
@@ -205,20 +196,22 @@ class Reader:
     def header(self) -> Meta:
         first, at = self.next("'EFG'")
         if first != "EFG":
-            raise ReadError(
+            raise OffsetError(
                 f"not a Gambit .efg file: expected 'EFG' at the start, got {shown(first)}", at
             )
         version, at = self.next("the version 2")
         if version != "2":
-            raise ReadError(f"only version 2 of the .efg format is read, got {shown(version)}", at)
+            raise OffsetError(
+                f"only version 2 of the .efg format is read, got {shown(version)}", at
+            )
         kind, at = self.next("'R'")
         if kind not in ("R", "D"):
-            raise ReadError(f"expected 'R' after the version, got {shown(kind)}", at)
+            raise OffsetError(f"expected 'R' after the version, got {shown(kind)}", at)
         title = self.string("the title")
         at = self.brace("the players")
         players = len(self.strings("a player's name"))
         if players != 2:
-            raise ReadError(
+            raise OffsetError(
                 f"the game has {players} player{'s' * (players != 1)}; "
                 "gtsearch reads two-player games",
                 at,
@@ -308,7 +301,7 @@ class Reader:
         rest, at = self.peek(), _TOKEN.match(text, self.pos)
         if rest:
             assert at is not None
-            raise ReadError(
+            raise OffsetError(
                 f"unexpected {shown(rest)} after the last node of the tree", at.start(1)
             )
         self.name_nodes()
@@ -321,7 +314,7 @@ class Reader:
         try:
             return float(acc)
         except OverflowError:
-            raise ReadError(
+            raise OffsetError(
                 "the terminal's value, the sum of the payoffs above it, is beyond the float range",
                 self.at,
             ) from None
@@ -364,14 +357,14 @@ class Reader:
         kind, at = self.next("a node ('p', 'c' or 't')")
         self.at = at
         if kind not in ("p", "c", "t"):
-            raise ReadError(f"expected a node ('p', 'c' or 't'), got {shown(kind)}", at)
+            raise OffsetError(f"expected a node ('p', 'c' or 't'), got {shown(kind)}", at)
         label = self.string("the node's label")
         player = 0
         actions: list[str] = []
         if kind == "p":
             player, where = self.index("the player's number")
             if player not in (1, 2):
-                raise ReadError(
+                raise OffsetError(
                     f"player {player} is not in the game: it has players 1 and 2", where
                 )
             actions = self.decision(player, at)
@@ -385,13 +378,13 @@ class Reader:
         key = (player, number)
         if key in self.infosets:
             line, _column = Locator(self.text)(self.infosets[key])
-            raise ReadError(
+            raise OffsetError(
                 f"information set {number} of player {player} holds this node and the node at "
                 f"line {line}: gtsearch reads games of perfect information only",
                 at,
             )
         if self.peek()[:1] != '"':
-            raise ReadError(
+            raise OffsetError(
                 f"information set {number} of player {player} is used before its actions are given",
                 at,
             )
@@ -400,7 +393,7 @@ class Reader:
         brace = self.brace("the actions")
         actions = self.strings("an action's label")
         if not actions:
-            raise ReadError("a decision node needs at least one action", brace)
+            raise OffsetError("a decision node needs at least one action", brace)
         return actions
 
     def outcome(self) -> Payoff | None:
@@ -411,10 +404,10 @@ class Reader:
                 return None
             known = self.outcomes.get(number)
             if known is None:
-                raise ReadError(f"outcome {number} is used before its payoffs are given", at)
+                raise OffsetError(f"outcome {number} is used before its payoffs are given", at)
             return known[2]
         if number == 0:
-            raise ReadError("outcome 0 means no outcome: it cannot have a label or payoffs", at)
+            raise OffsetError("outcome 0 means no outcome: it cannot have a label or payoffs", at)
         label = self.string("the outcome's label")
         brace = self.brace("the payoffs")
         texts: list[str] = []
@@ -426,17 +419,17 @@ class Reader:
                 break
             if tok == ",":
                 if comma:
-                    raise ReadError("expected a payoff, got ','", where)
+                    raise OffsetError("expected a payoff, got ','", where)
                 comma = True
                 continue
             try:
                 payoffs.append(_payoff(tok))
             except ValueError as e:
-                raise ReadError(str(e), where) from None
+                raise OffsetError(str(e), where) from None
             texts.append(tok)
             comma = False
         if len(payoffs) != 2:
-            raise ReadError(
+            raise OffsetError(
                 f"outcome {number} has {len(payoffs)} payoff{'s' * (len(payoffs) != 1)}; "
                 "the game has 2 players",
                 brace,
@@ -444,13 +437,13 @@ class Reader:
         known = self.outcomes.get(number)
         if known is not None:
             if (known[0], known[1]) != (label, texts):
-                raise ReadError(
+                raise OffsetError(
                     f"outcome {number} is given again with another label or other payoffs", at
                 )
             return known[2]
         if payoffs[0][0] + payoffs[1][0] != 0:
             named = f" ({shown(label)})" if label else ""
-            raise ReadError(
+            raise OffsetError(
                 f"outcome {number}{named} is not zero-sum: {{ {texts[0]}, {texts[1]} }}; "
                 "gtsearch reads zero-sum games, where player 2's payoff is minus player 1's",
                 brace,
@@ -473,16 +466,16 @@ class Reader:
                 try:
                     _payoff(tok)
                 except ValueError as e:
-                    raise ReadError(str(e), where) from None
+                    raise OffsetError(str(e), where) from None
                 if tok.startswith("-"):
-                    raise ReadError(f"probability {shown(tok)} is negative", where)
+                    raise OffsetError(f"probability {shown(tok)} is negative", where)
                 probabilities.append(tok)
             self.next("'}'")
             if not actions:
-                raise ReadError("a chance node needs at least one action", brace)
+                raise OffsetError("a chance node needs at least one action", brace)
             known = self.chance_sets.setdefault(number, (actions, probabilities))
             if known != (actions, probabilities):
-                raise ReadError(
+                raise OffsetError(
                     f"chance information set {number} is given again with other actions "
                     "or probabilities",
                     at,
@@ -490,7 +483,7 @@ class Reader:
             return actions, probabilities
         given = self.chance_sets.get(number)
         if given is None:
-            raise ReadError(
+            raise OffsetError(
                 f"chance information set {number} is used before its actions are given", at
             )
         return given

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 
-from ..errors import TreeFormatError
 from ..numbers import format_stored
 from ..tree import DEFAULT_MAX_NODES, Tree
 from .builders import FormatBuilder
@@ -13,22 +12,14 @@ from .shape import Shape
 from .tokens import (
     INT15,
     Locator,
-    check_not_empty,
+    OffsetError,
+    document_text,
     end_pos,
-    relocated,
-    run_offset,
+    placed_errors,
+    read_run,
     shown,
-    strip_bom,
 )
-from .writer import (
-    Style,
-    Syntax,
-    layout,
-    mapping_chance,
-    mapping_nodes,
-    meta_fields,
-    node_texts,
-)
+from .writer import Style, Wrapper, mapping_syntax, write_document
 
 NAME = "json"
 EXTENSIONS = (".json",)
@@ -114,37 +105,28 @@ def _string(tok: str, pos: int) -> str:
         return tok[1:-1]
     value: str = json.loads(tok)  # one string: no nesting, no recursion
     if _SURROGATE.search(value):
-        raise _Error(
+        raise OffsetError(
             f"invalid string {shown(tok)}: a \\u escape stands for half a surrogate pair", pos
         )
     return value
 
 
-class _Error(Exception):
-    """A syntax error at an offset, turned into a TreeFormatError by :func:`parse`."""
-
-    def __init__(self, message: str, pos: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.pos = pos
-
-
-def _bad_string(text: str, start: int) -> _Error:
+def _bad_string(text: str, start: int) -> OffsetError:
     """Why the string opening at ``start`` does not scan."""
     m = _STRING_PREFIX.match(text, start)
     stop = m.end() if m else start + 1
     if stop >= len(text) or text[stop] in "\n\r":
-        return _Error("unterminated string", start)
+        return OffsetError("unterminated string", start)
     ch = text[stop]
     if ch == "\\":
-        return _Error(f"invalid escape {text[stop : stop + 2]!r} in a string", stop)
-    return _Error(f"control character {ch!r} in a string: write it as an escape", stop)
+        return OffsetError(f"invalid escape {text[stop : stop + 2]!r} in a string", stop)
+    return OffsetError(f"control character {ch!r} in a string: write it as an escape", stop)
 
 
-def _word(tok: str, pos: int) -> _Error:
+def _word(tok: str, pos: int) -> OffsetError:
     if _NUMBERISH.match(tok):
-        return _Error(f"invalid number {shown(tok)}", pos)
-    return _Error(f"expected a value, got {shown(tok)}", pos)
+        return OffsetError(f"invalid number {shown(tok)}", pos)
+    return OffsetError(f"expected a value, got {shown(tok)}", pos)
 
 
 def _run(text: str, shape: Shape) -> None:
@@ -180,28 +162,20 @@ def _run(text: str, shape: Shape) -> None:
                         continue
             start = m.start(g or 0)
             if not closers:
-                raise _Error(
+                raise OffsetError(
                     f"unexpected {shown(m.group(g or 0))} after the tree: a file holds one tree",
                     start,
                 )
-            raise _Error(
+            raise OffsetError(
                 f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}", start
             )
         if state <= _FIRST:
             if g == 1 and closers and closers[-1] == "]" and shape.in_list():
-                r = run(text, m.start(1))
-                if r is not None:
-                    shape.errpos = m.start(1)
-                    ints = list(map(int, r.group(1).split(",")))
-                    took = int_leaves(ints)
-                    if took == len(ints):
-                        pos = r.end()
-                        state = _AFTER
-                        continue
-                    if took:  # the node limit falls inside the run: go on from there
-                        pos = r.start(1) + run_offset(r.group(1), took)
-                        state = _VALUE
-                        continue
+                went = read_run(run(text, m.start(1)), int_leaves)
+                if went is not None:  # the whole run, or up to the node limit
+                    pos, whole = went
+                    state = _AFTER if whole else _VALUE
+                    continue
             if g == 1:
                 tok = m.group(1)
                 scalar(int(tok) if len(tok) < 4000 else _BIG, tok, m.start(1))
@@ -249,7 +223,9 @@ def _run(text: str, shape: Shape) -> None:
                     shape.seq_end(m.start(3))
                     state = _AFTER
                 else:
-                    raise _Error(f"expected {_expected(state, closers)}, got {c!r}", m.start(3))
+                    raise OffsetError(
+                        f"expected {_expected(state, closers)}, got {c!r}", m.start(3)
+                    )
             elif g == 4:
                 tok = m.group(4)
                 scalar(_string(tok, m.start(4)), tok, m.start(4))
@@ -268,29 +244,24 @@ def _run(text: str, shape: Shape) -> None:
             if g == 3 and m.group(3) == ":":
                 state = _VALUE
                 continue
-            if g == 6:
-                raise _bad_string(text, m.start(6))
-            raise _Error(
-                f"expected ':' after the key, got {shown(m.group(g or 0))}", m.start(g or 0)
-            )
-        # _KEY_FIRST or _KEY
-        if g == 4:
+        elif g == 4:  # _KEY_FIRST or _KEY: a key
             tok = m.group(4)
             scalar(_string(tok, m.start(4)), tok, m.start(4))
             state = _COLON
             continue
-        if g == 3 and m.group(3) == "}" and state == _KEY_FIRST:
+        elif g == 3 and m.group(3) == "}" and state == _KEY_FIRST:
             closers.pop()
             shape.map_end(m.start(3))
             state = _AFTER
             continue
+        # not what this state takes
         if g == 6:
             raise _bad_string(text, m.start(6))
-        raise _Error(
+        raise OffsetError(
             f"expected {_expected(state, closers)}, got {shown(m.group(g or 0))}", m.start(g or 0)
         )
     if closers or state != _AFTER:
-        raise _Error(
+        raise OffsetError(
             f"unexpected end of input, expected {_expected(state, closers)}", end_pos(text)
         )
 
@@ -322,20 +293,14 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
     Integers stay integers and ``2.0`` stays a float.  The reader is a regex
     tokenizer driving an explicit stack (the standard ``json`` module recurses).
     """
-    text = strip_bom(text)
-    check_not_empty(text, source)
+    text = document_text(text, source)
     locate = Locator(text)
     shape = Shape(
         FormatBuilder(source, max_nodes), locate, text_names=False, words=("a list", "an object")
     )
-    try:
+    with placed_errors(locate, source, lambda: shape.errpos):
         _run(text, shape)
         return shape.finish(end_pos(text))
-    except _Error as e:
-        line, column = locate(e.pos)
-        raise TreeFormatError(e.message, source, line, column) from None
-    except TreeFormatError as e:
-        raise relocated(e, locate, shape.errpos) from None
 
 
 # -- writer -----------------------------------------------------------------------------
@@ -343,32 +308,11 @@ def _quote(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)
 
 
-_WRITE_LEAF, _WRITE_NODE = mapping_nodes(_quote)
-SYNTAX = Syntax(
-    style=Style(sep=",", line_end=",", lisp=False),
-    number=format_stored,
-    text=_quote,
-    name=_quote,
-    word=_quote,
-    leaf=_WRITE_LEAF,
-    node=_WRITE_NODE,
-    chance=mapping_chance(_quote, ","),
-)
+SYNTAX = mapping_syntax(Style(sep=",", line_end=",", lisp=False), format_stored, _quote, _quote)
+#: ``{"title": ..., "tree": ...}``
+WRAPPER = Wrapper("{\n", '  "{key}": {text},\n', '  "tree": ', 10, "\n}")
 
 
 def dump(tree: Tree) -> str:
     """The tree as a JSON document: bare when it can be, else the full form."""
-    heads, tails = node_texts(tree, SYNTAX)
-    fields = meta_fields(tree, SYNTAX)
-    out: list[str] = []
-    if not fields:
-        layout(out, tree.end, heads, tails, SYNTAX.style)
-    else:
-        out.append("{\n")
-        for key, text in fields:
-            out.append(f'  "{key}": {text},\n')
-        out.append('  "tree": ')
-        layout(out, tree.end, heads, tails, SYNTAX.style, column=10, indent=2)
-        out.append("\n}")
-    out.append("\n")
-    return "".join(out)
+    return write_document(tree, SYNTAX, WRAPPER)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..builder import weight_problem
-from ..errors import TreeFormatError, clipped
+from ..errors import clipped
 from ..numbers import format_stored
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree
 from .builders import FormatBuilder
@@ -18,7 +18,6 @@ from .sexp_atoms import (
     STRING,
     SYMBOL,
     TOKEN,
-    AtomError,
     atom_number,
     classify,
     describe,
@@ -26,8 +25,8 @@ from .sexp_atoms import (
     sexp_str,
 )
 from .shape import DOC_KEYS, ROOT_WORDS
-from .tokens import Locator, check_not_empty, end_pos, relocated, run_offset, shown, strip_bom
-from .writer import Style, Syntax, layout, meta_fields, node_texts
+from .tokens import Locator, OffsetError, document_text, end_pos, placed_errors, read_run, shown
+from .writer import Style, Syntax, Wrapper, write_document
 
 NAME = "sexp"
 EXTENSIONS = (".sexp", ".lisp", ".scm", ".sx")
@@ -100,30 +99,30 @@ def _keyword(f: _Frame, tok: str, start: int) -> None:
     phase = f.phase
     if tok == ":chance":
         if f.chance:
-            raise AtomError("duplicate ':chance'", start)
+            raise OffsetError("duplicate ':chance'", start)
         if phase == _HAS_VALUE:
-            raise AtomError(
+            raise OffsetError(
                 "':chance' must come right after the node's name, before ':value'", start
             )
         f.chance = True
         f.phase = _CHANCE
     elif tok == ":weights":
         if not f.chance:
-            raise AtomError(
+            raise OffsetError(
                 "':weights' without ':chance': only a chance node has weights, "
                 "written (name :chance :weights (1 3) ...)",
                 start,
             )
         if f.weights is not None:
-            raise AtomError("duplicate ':weights'", start)
+            raise OffsetError("duplicate ':weights'", start)
         f.phase = _WEIGHTS_KW
     elif tok == ":value":
         if f.has_value:
-            raise AtomError("duplicate ':value'", start)
+            raise OffsetError("duplicate ':value'", start)
         f.phase = _VALUE_KW
     else:
         takes = ":value and :weights" if f.chance else ":value and :chance"
-        raise AtomError(f"unknown keyword {shown(tok)}: a node takes only {takes}", start)
+        raise OffsetError(f"unknown keyword {shown(tok)}: a node takes only {takes}", start)
 
 
 def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
@@ -147,11 +146,11 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
         pos = m.end()
         where[0] = start
         if g == 7:
-            raise AtomError("unterminated string", start)
+            raise OffsetError("unterminated string", start)
         if done:
             if g == 2:
-                raise AtomError("unbalanced ')'", start)
-            raise AtomError(
+                raise OffsetError("unbalanced ')'", start)
+            raise OffsetError(
                 f"unexpected {shown(m.group(g))} after the tree: a file holds one tree", start
             )
         f = frames[-1] if frames else None
@@ -171,13 +170,13 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 frames.append(weights)
                 continue
             elif phase == _WEIGHTS:
-                raise AtomError("a weight must be a number, got '('", start)
+                raise OffsetError("a weight must be a number, got '('", start)
             elif phase == _WRAP:
                 if f.has_tree:
-                    raise AtomError("the document wrapper holds more than one tree", start)
+                    raise OffsetError("the document wrapper holds more than one tree", start)
                 f.has_tree = True
             else:
-                raise AtomError(_expectation(f) + ", got '('", start)
+                raise OffsetError(_expectation(f) + ", got '('", start)
             if phase != _WRAP:
                 r = pair(text, start)
                 if r is not None:
@@ -195,7 +194,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             continue
         if g == 2:  # ")"
             if f is None:
-                raise AtomError("unbalanced ')'", start)
+                raise OffsetError("unbalanced ')'", start)
             phase = f.phase
             if phase == _KIDS:
                 where[0] = f.weights_pos if f.weights else f.pos
@@ -205,12 +204,12 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 owner = frames[-1]
                 problem = weight_problem(f.weights)
                 if problem is not None:
-                    raise AtomError(problem, f.pos)
+                    raise OffsetError(problem, f.pos)
                 owner.weights, owner.weights_pos = f.weights, f.pos
                 owner.phase = _CHANCE
                 continue
             elif phase == _CHANCE:
-                raise AtomError(
+                raise OffsetError(
                     "empty chance list: a chance node needs at least one outcome", f.pos
                 )
             elif phase == _HAS_VALUE:
@@ -220,13 +219,13 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 pass
             elif phase in (_START, _NAMED):
                 what = "a node" if f.name is None else f"node {shown(f.name)}"
-                raise AtomError(f"empty list: {what} needs at least one child or a :value", f.pos)
+                raise OffsetError(f"empty list: {what} needs at least one child or a :value", f.pos)
             elif phase == _WRAP:
                 if not f.has_tree:
-                    raise AtomError("the document wrapper holds no tree", f.pos)
+                    raise OffsetError("the document wrapper holds no tree", f.pos)
                 root_max = meta.root != "min"
             else:
-                raise AtomError(_expectation(f) + ", got ')'", start)
+                raise OffsetError(_expectation(f) + ", got ')'", start)
             frames.pop()
             if not frames:
                 done = True
@@ -237,13 +236,9 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 if f.phase != _KIDS:
                     _open(b, f, where)
                 where[0] = start
-                ints = list(map(int, r.group(1).split()))
-                took = b.int_leaves(ints)
-                if took == len(ints):
-                    pos = r.end()
-                    continue
-                if took:  # the node limit falls inside the run: go on from there
-                    pos = r.start(1) + run_offset(r.group(1), took)
+                went = read_run(r, b.int_leaves, None)
+                if went is not None:  # the whole run, or up to the node limit
+                    pos = went[0]
                     continue
         tok = m.group(g)
         kind, value = classify(g, tok, start)
@@ -258,12 +253,12 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 b.leaf(atom_number(kind, value, tok, "value", start, _CHILD))
                 continue
             if kind == KEYWORD and tok in (":value", ":chance", ":weights"):
-                raise AtomError(
+                raise OffsetError(
                     f"{tok!r} must come right after the node's name, before its children", start
                 )
             if kind == DOT:
-                raise AtomError("unexpected '.': a named leaf is written (name . value)", start)
-            raise AtomError(f"{_CHILD}, got {describe(kind, tok, value)}", start)
+                raise OffsetError("unexpected '.': a named leaf is written (name . value)", start)
+            raise OffsetError(f"{_CHILD}, got {describe(kind, tok, value)}", start)
         if phase == _START:
             if kind in (SYMBOL, STRING):
                 if f.top and kind == SYMBOL and tok == "tree":
@@ -274,20 +269,20 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 f.phase = _NAMED
                 continue
             if kind == DOT:
-                raise AtomError(
+                raise OffsetError(
                     "'.' must follow a name: a named leaf is written (name . value)", start
                 )
         if phase == _WEIGHTS:
             w = atom_number(kind, value, tok, "weight", start, "a weight must be a number")
             if w < 0:
-                raise AtomError(
+                raise OffsetError(
                     f"weight {clipped(tok)} is negative: weights are non-negative numbers", start
                 )
             assert f.weights is not None
             f.weights.append(w)
             continue
         if phase == _WEIGHTS_KW:
-            raise AtomError(
+            raise OffsetError(
                 "':weights' must be followed by a list of numbers, got "
                 + describe(kind, tok, value),
                 start,
@@ -300,7 +295,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 if phase == _NAMED:
                     f.phase = _DOT_NEXT
                     continue
-                raise AtomError("unexpected '.': a named leaf is written (name . value)", start)
+                raise OffsetError("unexpected '.': a named leaf is written (name . value)", start)
             v = atom_number(kind, value, tok, "value", start, _CHILD)
             _open(b, f, where)
             where[0] = start
@@ -320,17 +315,17 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
             f.phase = _DOTTED
             continue
         if phase == _DOTTED:
-            raise AtomError(f"expected ')' to end the dotted pair, got {shown(tok)}", start)
+            raise OffsetError(f"expected ')' to end the dotted pair, got {shown(tok)}", start)
         if phase == _WRAP:
             if kind == KEYWORD:
                 if tok not in _WRAPPER_KEYWORDS:
-                    raise AtomError(
+                    raise OffsetError(
                         f"unknown keyword {shown(tok)} in the document wrapper; "
                         "expected :root, :title, :description or :expect",
                         start,
                     )
                 if tok in f.seen:
-                    raise AtomError(f"duplicate {tok!r}", start)
+                    raise OffsetError(f"duplicate {tok!r}", start)
                 f.seen.add(tok)
                 f.kw = tok
                 f.kw_pos = start
@@ -345,7 +340,7 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 "expected a keyword (:root, :title, :description, :expect) or the tree",
             )
             if f.has_tree:
-                raise AtomError("the document wrapper holds more than one tree", start)
+                raise OffsetError("the document wrapper holds more than one tree", start)
             f.has_tree = True
             b.leaf(v)
             continue
@@ -359,14 +354,14 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
         elif kw == ":root":
             word = value if kind in (SYMBOL, STRING) else None
             if word not in ROOT_WORDS:
-                raise AtomError(
+                raise OffsetError(
                     f"':root' must be followed by max or min, got {describe(kind, tok, value)}",
                     start,
                 )
             meta.root = word
         else:
             if kind not in (SYMBOL, STRING):
-                raise AtomError(
+                raise OffsetError(
                     f"{kw!r} must be followed by a string, got {describe(kind, tok, value)}", start
                 )
             if kw == ":title":
@@ -375,11 +370,11 @@ def _run(text: str, b: FormatBuilder, meta: Meta, where: list[int]) -> bool:
                 meta.description = value
         f.phase = _WRAP
     if frames:
-        raise AtomError(
+        raise OffsetError(
             "unbalanced '(': the list is not closed before the end of the file", frames[-1].pos
         )
     if not done:
-        raise AtomError("the file holds no tree", end_pos(text))
+        raise OffsetError("the file holds no tree", end_pos(text))
     return root_max
 
 
@@ -433,21 +428,15 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
     \\UXXXXXXXX``; ``#t``, ``#f`` and ``nil`` are refused as values; a symbol is
     any other run of characters without blanks, parentheses, ``"`` or ``;``.
     """
-    text = strip_bom(text)
-    check_not_empty(text, source)
+    text = document_text(text, source)
     locate = Locator(text)
     b = FormatBuilder(source, max_nodes)
     meta = Meta()
     where = [0]
-    try:
+    with placed_errors(locate, source, lambda: where[0]):
         root_max = _run(text, b, meta, where)
         where[0] = end_pos(text)
         return b.finish(root_max=root_max, meta=meta)
-    except AtomError as e:
-        line, column = locate(e.pos)
-        raise TreeFormatError(e.message, source, line, column) from None
-    except TreeFormatError as e:
-        raise relocated(e, locate, where[0]) from None
 
 
 # -- writer ---------------------------------------------------------------------------------
@@ -479,19 +468,11 @@ SYNTAX = Syntax(
 )
 
 
+#: ``(tree :title ... TREE)``
+WRAPPER = Wrapper("(tree", "\n  :{key} {text}", "\n  ", 2, ")")
+
+
 def dump(tree: Tree) -> str:
-    """The tree as an s-expression document: bare when it can be, else the full form."""
-    heads, tails = node_texts(tree, SYNTAX)
-    fields = meta_fields(tree, SYNTAX)
-    out: list[str] = []
-    if not fields and tree.names.get(0) != "tree":
-        layout(out, tree.end, heads, tails, SYNTAX.style)
-    else:
-        out.append("(tree")
-        for key, text in fields:
-            out.append(f"\n  :{key} {text}")
-        out.append("\n  ")
-        layout(out, tree.end, heads, tails, SYNTAX.style, column=2, indent=2)
-        out.append(")")
-    out.append("\n")
-    return "".join(out)
+    """The tree as an s-expression document: bare when it can be, else the full form (a root
+    named ``tree`` is always wrapped, or it would read as the wrapper)."""
+    return write_document(tree, SYNTAX, WRAPPER, wrap=tree.names.get(0) == "tree")

@@ -13,7 +13,8 @@ from typing import Any
 
 from ..numbers import too_large
 from .shape import number_problem
-from .tokens import shown
+from .tokens import OffsetError, shown, unescape
+from .writer import double_quoted
 
 END = r'(?![^\s()";])'
 TOKEN = re.compile(
@@ -49,33 +50,14 @@ BOOLEANS = ("#t", "#f", "#true", "#false")
 INT, FLOAT, STRING, SYMBOL, KEYWORD, DOT, BAD = range(7)
 
 
-class AtomError(Exception):
-    def __init__(self, message: str, pos: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.pos = pos
+def string_text(tok: str, pos: int) -> str:
+    """The text of the string token ``tok`` read at ``pos``, its escapes replaced."""
 
+    def refuse(m: re.Match[str], not_a_character: bool) -> OffsetError:
+        why = ": not a character" if not_a_character else ""
+        return OffsetError(f"invalid escape {m.group()!r} in a string{why}", pos + 1 + m.start())
 
-def unescape(tok: str, pos: int) -> str:
-    body = tok[1:-1]
-    if "\\" not in body:
-        return body
-
-    def one(m: re.Match[str]) -> str:
-        e = m.group(1)
-        if len(e) > 1:
-            code = int(e[1:], 16)
-            if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
-                raise AtomError(
-                    f"invalid escape {m.group()!r} in a string: not a character",
-                    pos + 1 + m.start(),
-                )
-            return chr(code)
-        if e in ESCAPES:
-            return ESCAPES[e]
-        raise AtomError(f"invalid escape {m.group()!r} in a string", pos + 1 + m.start())
-
-    return ESCAPE.sub(one, body)
+    return unescape(tok, ESCAPE, ESCAPES, refuse)
 
 
 def describe(kind: int, tok: str, value: Any) -> str:
@@ -98,12 +80,12 @@ def describe(kind: int, tok: str, value: Any) -> str:
 def classify(g: int, tok: str, pos: int) -> tuple[int, Any]:
     if g == 3:
         if len(tok) >= 4000:
-            raise AtomError(too_large(tok), pos)
+            raise OffsetError(too_large(tok), pos)
         return INT, int(tok)
     if g == 4:
         return FLOAT, float(tok)
     if g == 5:
-        return STRING, unescape(tok, pos)
+        return STRING, string_text(tok, pos)
     if tok == ".":
         return DOT, None
     if tok.startswith(":"):
@@ -111,7 +93,7 @@ def classify(g: int, tok: str, pos: int) -> tuple[int, Any]:
     if NOT_FINITE.match(tok):
         return FLOAT, float(tok)
     if NUMBERISH.match(tok):
-        raise AtomError(f"invalid number {shown(tok)}", pos)
+        raise OffsetError(f"invalid number {shown(tok)}", pos)
     if tok[0] == "#" or tok == "nil":
         return BAD, None
     return SYMBOL, tok
@@ -122,28 +104,17 @@ def atom_number(kind: int, value: Any, tok: str, what: str, pos: int, expected: 
     if kind == INT or kind == FLOAT:
         problem = number_problem(value, tok, what)
         if problem is not None:
-            raise AtomError(problem, pos)
+            raise OffsetError(problem, pos)
         return value  # type: ignore[no-any-return]
-    raise AtomError(f"{expected}, got {describe(kind, tok, value)}", pos)
+    raise OffsetError(f"{expected}, got {describe(kind, tok, value)}", pos)
 
 
 SYMBOL_OK = re.compile(r"[^\s()\";0-9+\-.:#'`,\\|\[\]{}][^\s()\";\\]*\Z")
 QUOTE = re.compile('["\\\\]|[^\\x20-\\x7e\\xa0-\\ud7ff\\ue000-\\ufffd\\U00010000-\\U0010ffff]')
-NAMED_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def escape_char(m: re.Match[str]) -> str:
-    ch = m.group()
-    named = NAMED_ESCAPES.get(ch)
-    if named is not None:
-        return named
-    code = ord(ch)
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def sexp_str(s: str) -> str:
-    """A double-quoted string with escapes."""
-    return '"' + QUOTE.sub(escape_char, s) + '"'
+#: a string double-quoted, with its escapes
+sexp_str = double_quoted(
+    QUOTE, lambda code: f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+)
 
 
 def sexp_name(s: str) -> str:

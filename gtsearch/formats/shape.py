@@ -381,19 +381,16 @@ class Shape:
             n = self.b.open()
             self.stack.append(_Seq(n, pos, None, anchor))
             return
-        if cls is _Map and ctx.key == "children":
+        if cls is _Map and ctx.key in ("children", "chance"):  # the node opens with its list
             self.errpos = ctx.name_pos if ctx.name is not None else pos
-            n = self.b.open(ctx.name, ctx.static)
+            if ctx.key == "children":
+                n = self.b.open(ctx.name, ctx.static)
+            else:
+                n = self.b.open_chance(ctx.name, ctx.static)
+                if ctx.weights is not None:
+                    self.errpos = ctx.weights_pos
+                    self.b.set_weights(n, ctx.weights)
             ctx.node = n
-            self.stack.append(_Seq(n, pos, ctx, anchor))
-            return
-        if cls is _Map and ctx.key == "chance":
-            self.errpos = ctx.name_pos if ctx.name is not None else pos
-            n = self.b.open_chance(ctx.name, ctx.static)
-            ctx.node = n
-            if ctx.weights is not None:
-                self.errpos = ctx.weights_pos
-                self.b.set_weights(n, ctx.weights)
             self.stack.append(_Seq(n, pos, ctx, anchor))
             return
         if cls is _Map and ctx.key == "weights":

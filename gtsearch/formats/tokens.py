@@ -1,9 +1,11 @@
-"""What the tokenizers share: places in the text, tokens in messages, error relocation, integer runs."""
+"""What the tokenizers share: places in the text, tokens in messages, errors and their places,
+integer runs, escapes in quoted strings."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from itertools import islice
 from typing import Any
 
@@ -13,12 +15,15 @@ __all__ = [
     "BOM",
     "INT15",
     "Locator",
-    "check_not_empty",
+    "OffsetError",
+    "document_text",
     "end_pos",
+    "placed_errors",
+    "read_run",
     "relocated",
     "run_offset",
     "shown",
-    "strip_bom",
+    "unescape",
 ]
 
 BOM = "\ufeff"
@@ -32,6 +37,83 @@ _RUN_INT = re.compile(r"[-+]?[0-9]+")
 def run_offset(run: str, k: int) -> int:
     """Where the k-th integer (0-based) of a run of integers read at once starts in it."""
     return next(islice(_RUN_INT.finditer(run), k, None)).start()
+
+
+def read_run(
+    run: re.Match[str] | None, int_leaves: Callable[[list[int]], int], sep: str | None = ","
+) -> tuple[int, bool] | None:
+    """Hand the integers of a run read at once (group 1 of ``run``, separated by ``sep``; None:
+    blanks) to a builder's ``int_leaves``.
+
+    Returns where reading goes on and whether the whole run was taken; when the node
+    limit falls inside the run, reading goes on at the first integer left, one token
+    at a time, so that the limit's error points at it.  None when there is no run, or
+    not one integer of it was taken.
+    """
+    if run is None:
+        return None
+    ints = list(map(int, run.group(1).split(sep)))
+    took = int_leaves(ints)
+    if took == len(ints):
+        return run.end(), True
+    if took:
+        return run.start(1) + run_offset(run.group(1), took), False
+    return None
+
+
+def unescape(
+    tok: str,
+    escape: re.Pattern[str],
+    named: dict[str, str],
+    refuse: Callable[[re.Match[str], bool], Exception],
+) -> str:
+    """The text of a double-quoted string token: each match of ``escape`` (group 1, what follows
+    the backslash) becomes the character it names, from the table ``named`` or, for a letter
+    and hexadecimal digits (``uXXXX``), by its code point.
+
+    ``refuse(match, not_a_character)`` is raised for an escape the table does not know, or
+    (``not_a_character`` True) a code point that is half a surrogate pair or past U+10FFFF.
+    """
+    body = tok[1:-1]
+    if "\\" not in body:
+        return body
+
+    def one(m: re.Match[str]) -> str:
+        e = m.group(1)
+        if len(e) > 1:
+            code = int(e[1:], 16)
+            if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+                raise refuse(m, True)
+            return chr(code)
+        if e not in named:
+            raise refuse(m, False)
+        return named[e]
+
+    return escape.sub(one, body)
+
+
+class OffsetError(Exception):
+    """A syntax error at a character offset of the text, which :func:`placed_errors` turns
+    into a TreeFormatError with its line and column."""
+
+    def __init__(self, message: str, pos: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+
+
+@contextmanager
+def placed_errors(locate: Locator, source: str, where: Callable[[], Any]) -> Iterator[None]:
+    """Give every error of a reader its place in the file: an :class:`OffsetError` its offset's
+    line and column, a TreeFormatError without a place (the builder's) ``where()``, the place
+    the reader was at."""
+    try:
+        yield
+    except OffsetError as e:
+        line, column = locate(e.pos)
+        raise TreeFormatError(e.message, source, line, column) from None
+    except TreeFormatError as e:
+        raise relocated(e, locate, where()) from None
 
 
 class Locator:
@@ -58,13 +140,13 @@ def end_pos(text: str) -> int:
     return len(text.rstrip())
 
 
-def strip_bom(text: str) -> str:
-    return text[1:] if text.startswith(BOM) else text
-
-
-def check_not_empty(text: str, source: str) -> None:
+def document_text(text: str, source: str) -> str:
+    """What a reader reads of a file's text: without a byte order mark, and refused when empty."""
+    if text.startswith(BOM):
+        text = text[1:]
     if not text or text.isspace():  # not text.strip(), which copies a large text
         raise TreeFormatError("the file is empty", source, 1, 1)
+    return text
 
 
 def relocated(

@@ -10,6 +10,7 @@ here recurses, so a tree 100,000 levels deep is written like any other.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
@@ -23,6 +24,18 @@ class Style(NamedTuple):
     sep: str  # between the items of a compact node
     line_end: str  # after each item but the last of a broken node ("," or "")
     lisp: bool  # the tail follows the last child; "(" takes its first child on its line
+
+
+class Wrapper(NamedTuple):
+    """How a format writes the document wrapper around the tree (:func:`write_document`)."""
+
+    opening: str
+    #: one metadata field, with ``{key}`` and ``{text}``
+    field: str
+    #: what comes between the fields and the tree, which starts in ``column``
+    before_tree: str
+    column: int
+    closing: str
 
 
 class Syntax(NamedTuple):
@@ -46,54 +59,83 @@ class Syntax(NamedTuple):
     chance: Callable[[str | None, str | None, list[str] | None], tuple[str, str]]
 
 
-def mapping_nodes(
+def mapping_syntax(
+    style: Style,
+    number: Callable[[float, int], str],
+    quote: Callable[[str], str],
     key: Callable[[str], str],
-) -> tuple[Callable[[str, str | None], str], Callable[[str | None, str | None], tuple[str, str]]]:
-    """The leaf and node spellings of the formats whose full form is mappings (JSON, YAML).
+) -> Syntax:
+    """The Syntax of a format whose full form is mappings (JSON, YAML).
 
-    A node without name or static value is a bare list; otherwise a mapping
-    with ``name``, ``value`` and ``children`` (``key`` spells a key).
+    A node without name or static value is a bare list; any other node a
+    mapping with ``name`` and ``value`` (and a chance node's ``weights``) before
+    its ``children`` (a chance node's ``chance``).  ``quote`` writes a string (a
+    name, a title, a description); ``key`` a key and a word written bare where
+    the format can (the root player).
     """
-    name_key, value_key, children_key = key("name"), key("value"), key("children")
+    keys = {k: key(k) for k in ("name", "value", "weights", "children", "chance")}
+
+    def head(name: str | None, static: str | None, weights: list[str] | None, kids: str) -> str:
+        parts = ["{"]
+        if name is not None:
+            parts.append(f"{keys['name']}: {name}, ")
+        if static is not None:
+            parts.append(f"{keys['value']}: {static}, ")
+        if weights is not None:
+            parts.append(f"{keys['weights']}: [{style.sep.join(weights)}], ")
+        return "".join(parts) + f"{keys[kids]}: ["
 
     def leaf(value: str, name: str | None) -> str:
-        return value if name is None else f"{{{name_key}: {name}, {value_key}: {value}}}"
+        return value if name is None else f"{{{keys['name']}: {name}, {keys['value']}: {value}}}"
 
     def node(name: str | None, static: str | None) -> tuple[str, str]:
         if name is None and static is None:
             return "[", "]"
-        parts = []
-        if name is not None:
-            parts.append(f"{name_key}: {name}, ")
-        if static is not None:
-            parts.append(f"{value_key}: {static}, ")
-        return "{" + "".join(parts) + f"{children_key}: [", "]}"
-
-    return leaf, node
-
-
-def mapping_chance(
-    key: Callable[[str], str], sep: str
-) -> Callable[[str | None, str | None, list[str] | None], tuple[str, str]]:
-    """The chance node of the mapping formats: ``{name: n, value: v, weights: [...], chance: [``."""
-    name_key, value_key, weights_key, chance_key = (
-        key("name"),
-        key("value"),
-        key("weights"),
-        key("chance"),
-    )
+        return head(name, static, None, "children"), "]}"
 
     def chance(name: str | None, static: str | None, weights: list[str] | None) -> tuple[str, str]:
-        parts = []
-        if name is not None:
-            parts.append(f"{name_key}: {name}, ")
-        if static is not None:
-            parts.append(f"{value_key}: {static}, ")
-        if weights is not None:
-            parts.append(f"{weights_key}: [{sep.join(weights)}], ")
-        return "{" + "".join(parts) + f"{chance_key}: [", "]}"
+        return head(name, static, weights, "chance"), "]}"
 
-    return chance
+    return Syntax(style, number, quote, quote, key, leaf, node, chance)
+
+
+#: the escapes that the double-quoted strings of YAML and s-expressions both write
+NAMED_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def double_quoted(
+    needs_escape: re.Pattern[str], code: Callable[[int], str]
+) -> Callable[[str], str]:
+    """A writer of double-quoted strings: each character ``needs_escape`` matches is written as
+    its named escape (:data:`NAMED_ESCAPES`), or else as ``code(its code point)``."""
+
+    def escape(m: re.Match[str]) -> str:
+        ch = m.group()
+        named = NAMED_ESCAPES.get(ch)
+        return named if named is not None else code(ord(ch))
+
+    def quoted(s: str) -> str:
+        return '"' + needs_escape.sub(escape, s) + '"'
+
+    return quoted
+
+
+def write_document(tree: Tree, syntax: Syntax, wrapper: Wrapper, *, wrap: bool = False) -> str:
+    """The tree as a document: bare when it has no metadata (and ``wrap`` is False), else in
+    the format's document wrapper, the metadata first."""
+    heads, tails = node_texts(tree, syntax)
+    fields = meta_fields(tree, syntax)
+    out: list[str] = []
+    if not fields and not wrap:
+        layout(out, tree.end, heads, tails, syntax.style)
+    else:
+        out.append(wrapper.opening)
+        out.extend(wrapper.field.format(key=key, text=text) for key, text in fields)
+        out.append(wrapper.before_tree)
+        layout(out, tree.end, heads, tails, syntax.style, column=wrapper.column, indent=2)
+        out.append(wrapper.closing)
+    out.append("\n")
+    return "".join(out)
 
 
 def node_texts(tree: Tree, syntax: Syntax) -> tuple[list[str], list[str]]:

@@ -29,7 +29,7 @@ from ..errors import TreeFormatError
 from ..tree import DEFAULT_MAX_NODES, Tree
 from .builders import CountingBuilder, FormatBuilder
 from .shape import Shape
-from .tokens import Locator, check_not_empty, relocated, shown, strip_bom
+from .tokens import Locator, document_text, relocated, shown
 from .yaml_flow import WS, Unsupported, run_flow
 from .yaml_scalars import LOADER, check_printable, deep_nesting, resolve_plain, show_tag
 
@@ -212,8 +212,7 @@ def _tag_error(shape: Shape, tag: str, mark: Any) -> TreeFormatError:
 
 def parse_events(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
     """Read a YAML document through libyaml's event stream (no flow shortcut)."""
-    text = strip_bom(text)
-    check_not_empty(text, source)
+    text = document_text(text, source)
     check_printable(text, source)
     passes: list[Any] = [FormatBuilder]
     if _ALIAS_HINT.search(text):

@@ -16,7 +16,7 @@ from ..errors import TreeFormatError
 from ..tree import Tree
 from .builders import FormatBuilder
 from .shape import Shape
-from .tokens import INT15, Locator, end_pos, relocated, run_offset
+from .tokens import INT15, Locator, end_pos, read_run, relocated, unescape
 from .yaml_scalars import BIG, resolve_plain
 
 
@@ -89,22 +89,8 @@ _ESCAPES = {
 
 
 def _double_quoted(tok: str, pos: int) -> str:
-    body = tok[1:-1]
-    if "\\" not in body:
-        return body
-
-    def one(m: re.Match[str]) -> str:
-        e = m.group(1)
-        if len(e) == 1:
-            if e not in _ESCAPES:
-                raise Unsupported(pos)
-            return _ESCAPES[e]
-        code = int(e[1:], 16)
-        if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
-            raise Unsupported(pos)
-        return chr(code)
-
-    return _ESCAPE.sub(one, body)
+    """A double-quoted scalar's text; an escape libyaml would refuse is left to it."""
+    return unescape(tok, _ESCAPE, _ESCAPES, lambda m, not_a_character: Unsupported(pos))
 
 
 _VALUE, _ITEM, _AFTER, _KEY, _COLON = range(5)
@@ -179,19 +165,11 @@ def run_flow(text: str, pos: int, shape: Shape) -> int:
             raise Unsupported(start)
         if state in (_VALUE, _ITEM):
             if g == 1 and closers[-1] == "]" and shape.in_list():
-                r = run(text, start)
-                if r is not None:
-                    shape.errpos = start
-                    ints = list(map(int, r.group(1).split(",")))
-                    took = int_leaves(ints)
-                    if took == len(ints):
-                        pos = r.end()
-                        state = _AFTER
-                        continue
-                    if took:  # the node limit falls inside the run: go on from there
-                        pos = r.start(1) + run_offset(r.group(1), took)
-                        state = _ITEM
-                        continue
+                went = read_run(run(text, start), int_leaves)
+                if went is not None:  # the whole run, or up to the node limit
+                    pos, whole = went
+                    state = _AFTER if whole else _ITEM
+                    continue
             if g in _SCALARS:
                 value, txt = _flow_scalar(g, m.group(g), start)
                 if closers[-1] == "]":

@@ -16,15 +16,14 @@ from typing import Any
 from ..errors import TreeFormatError
 from ..numbers import format_stored
 from ..tree import DEFAULT_MAX_NODES, Tree
-from .tokens import Locator, check_not_empty, shown, strip_bom
+from .tokens import Locator, document_text, shown
 from .writer import (
     WIDTH,
     Style,
-    Syntax,
     compact,
+    double_quoted,
     layout,
-    mapping_chance,
-    mapping_nodes,
+    mapping_syntax,
     meta_fields,
     node_texts,
     widths,
@@ -84,8 +83,7 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
     (``yaml.parse`` with the C loader), again with an explicit stack.  PyYAML's
     composer and constructors, which recurse, are never used.
     """
-    text = strip_bom(text)
-    check_not_empty(text, source)
+    text = document_text(text, source)
     check_printable(text, source)
     m = FLOW_START.match(text)
     if m is not None:
@@ -129,23 +127,16 @@ def parse(text: str, source: str = "<input>", *, max_nodes: int = DEFAULT_MAX_NO
 # -- writer ----------------------------------------------------------------------------------
 _PLAIN_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_.+/()-]*(?: [A-Za-z0-9_.+/()-]+)*\Z")
 _NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]')
-_NAMED_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def _escape(m: re.Match[str]) -> str:
-    ch = m.group()
-    named = _NAMED_ESCAPES.get(ch)
-    if named is not None:
-        return named
-    code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+_QUOTED = double_quoted(
+    _NEEDS_ESCAPE, lambda code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+)
 
 
 def yaml_str(s: str) -> str:
     """A string as a YAML scalar: plain when that reads back as the same string, else quoted."""
     if _PLAIN_OK.match(s) and resolve_plain(s) == s and type(resolve_plain(s)) is str:
         return s
-    return '"' + _NEEDS_ESCAPE.sub(_escape, s) + '"'
+    return _QUOTED(s)
 
 
 def yaml_number(v: float, is_float: int) -> str:
@@ -156,16 +147,8 @@ def yaml_number(v: float, is_float: int) -> str:
     return text
 
 
-_WRITE_LEAF, _WRITE_NODE = mapping_nodes(lambda key: key)
-SYNTAX = Syntax(
-    style=Style(sep=", ", line_end=",", lisp=False),
-    number=yaml_number,
-    text=yaml_str,
-    name=yaml_str,
-    word=lambda word: word,
-    leaf=_WRITE_LEAF,
-    node=_WRITE_NODE,
-    chance=mapping_chance(lambda key: key, ", "),
+SYNTAX = mapping_syntax(
+    Style(sep=", ", line_end=",", lisp=False), yaml_number, yaml_str, lambda word: word
 )
 _FLOW = SYNTAX.style
 

@@ -7,12 +7,11 @@ step-by-step trace (:mod:`.trace`), what a picture of a search shows
 (:mod:`.view`), one subtree of it and the collapsed view (:mod:`.focus`), the
 terminal drawing (:mod:`.terminal`), SVG and DOT (:mod:`.svg`), LaTeX/TikZ
 (:mod:`.tikz`), the HTML replay (:mod:`.replay`), Jupyter's displays
-(:mod:`.notebook`), exercises as text, JSON and HTML worksheets
-(:mod:`.worksheet`) and as Moodle XML and GIFT quizzes (:mod:`.quiz`), plots
-(:mod:`.plot`), the one console (:mod:`.console`), the progress display
-(:mod:`.progress`) and errors as CI annotations
-(:mod:`.annotations`).
-May import algorithms (to run the searches a view shows), tree, numbers,
-errors, result and exercise; rich and matplotlib only inside functions; never
-click, formats, classroom or cli.
+(:mod:`.notebook`), plots (:mod:`.plot`), the one console
+(:mod:`.console`), the progress display (:mod:`.progress`) and errors as CI
+annotations (:mod:`.annotations`).  Exercises are written out by
+gtsearch.classroom, which draws their trees with these modules.
+May import algorithms (to run the searches a view shows) and the ground
+modules; rich and matplotlib only inside functions; never click, formats,
+sources, research, classroom or cli.
 """

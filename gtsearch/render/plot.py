@@ -7,6 +7,16 @@ from typing import Any
 
 from ..errors import GtsearchError, UsageError
 
+#: the reference lines of every panel: (the summary key, the label, the line's style)
+REFERENCE_LINES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("full_tree", "full tree $b^d$ (minimax)", {"color": "0.6", "linestyle": ":", "linewidth": 2}),
+    (
+        "minimal_tree",
+        "minimal tree (Knuth & Moore)",
+        {"color": "black", "linestyle": "--", "linewidth": 1.2},
+    ),
+)
+
 
 def plot(rows: Sequence[dict[str, Any]], path: str, title: str | None = None) -> None:
     """Mean leaves against depth on a log scale, one panel per b, one line per algorithm.
@@ -49,26 +59,13 @@ def plot(rows: Sequence[dict[str, Any]], path: str, title: str | None = None) ->
     colors = [palette(i) for i in range(palette.N)]
     markers = "osD^v<>pPhX*"
     for ax, b in zip(axes, branchings, strict=True):
-        # the reference sizes each summary row carries, by depth
-        sizes = {r["d"]: (r["full_tree"], r["minimal_tree"]) for r in rows if r["b"] == b}
-        depths = sorted(sizes)
-        ax.plot(
-            depths,
-            [sizes[d][0] for d in depths],
-            color="0.6",
-            linestyle=":",
-            linewidth=2,
-            label="full tree $b^d$ (minimax)",
-        )
-        if all(sizes[d][1] is not None for d in depths):  # none for chance nodes
-            ax.plot(
-                depths,
-                [sizes[d][1] for d in depths],
-                color="black",
-                linestyle="--",
-                linewidth=1.2,
-                label="minimal tree (Knuth & Moore)",
-            )
+        # the reference sizes each summary row carries, by depth (no minimal tree for
+        # chance nodes: that line is left out)
+        for key, label, style in REFERENCE_LINES:
+            sizes = {r["d"]: r[key] for r in rows if r["b"] == b}
+            depths = sorted(sizes)
+            if all(sizes[d] is not None for d in depths):
+                ax.plot(depths, [sizes[d] for d in depths], label=label, **style)
         for k, (pts, names) in enumerate(lines.items()):
             mine = [p for p in pts if p[0] == b]
             ax.errorbar(

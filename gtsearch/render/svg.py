@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 from xml.sax.saxutils import escape
 
 from ..errors import GtsearchError
@@ -34,22 +35,6 @@ COLOR_MAX = "#b03030"
 COLOR_MIN = "#2b50a8"
 COLOR_TYPE = "#127a7a"
 COLOR_CHANCE = "#7d3c98"
-
-
-def _below(tree: Tree, n: int) -> float:
-    """How far below its centre a node's shape ends (where the edges to its children start)."""
-    if tree.is_chance(n):
-        return RADIUS
-    return 14 if tree.is_max(n) else 18
-
-
-def _above(tree: Tree, n: int) -> float:
-    """How far above its centre a node's shape starts (where the edge from its parent ends)."""
-    if tree.end[n] == n + 1:
-        return LEAF_H / 2
-    if tree.is_chance(n):
-        return RADIUS
-    return 18 if tree.is_max(n) else 14
 
 
 @dataclass
@@ -139,6 +124,63 @@ def layout(view: SearchView, max_depth: int | None = None) -> Layout:
     return Layout(nodes, x, y, hidden, max(width, 560.0), height, leaf_width)
 
 
+# -- the geometry every picture shares (SVG here, TikZ in gtsearch.render.tikz) ---------------
+#: how far below / above its centre each shape ends, where the edges meet it
+BELOW = {"max": 14.0, "min": 18.0, "chance": float(RADIUS), "leaf": LEAF_H / 2}
+ABOVE = {"max": 18.0, "min": 14.0, "chance": float(RADIUS), "leaf": LEAF_H / 2}
+
+
+def shape(tree: Tree, n: int) -> str:
+    """How a node is drawn: ``"leaf"`` (a box), ``"max"`` (a triangle), ``"min"`` (upside down)
+    or ``"chance"`` (a circle)."""
+    if tree.end[n] == n + 1:
+        return "leaf"
+    if tree.is_chance(n):
+        return "chance"
+    return "max" if tree.is_max(n) else "min"
+
+
+def triangle(kind: str, x: float, y: float) -> tuple[tuple[float, float], ...]:
+    """The corners of a MAX node's triangle (``kind`` "max", apex up) or a MIN node's."""
+    if kind == "max":
+        return (x, y - 18), (x - HALF - 3, y + 14), (x + HALF + 3, y + 14)
+    return (x - HALF - 3, y - 14), (x + HALF + 3, y - 14), (x, y + 18)
+
+
+class Mark(NamedTuple):
+    """A text drawn beside a node's shape, centred on (x, y); a name beside an inner node has
+    its near end there instead (on the left of the node, a node type on the right)."""
+
+    role: str  # "name", "type" (the node type) or "hidden" (the count of nodes not drawn)
+    x: float
+    y: float
+    text: str
+
+
+def marks(view: SearchView, lay: Layout, n: int, node_types: bool = True) -> list[Mark]:
+    """The texts around node n: a leaf's name above it and its node type below it; an inner
+    node's name on its left, its node type on its right and the nodes hidden below it."""
+    tree = view.tree
+    x, y = lay.x[n], lay.y[n]
+    name = tree.names.get(n)
+    kind = view.node_types.get(n) if node_types and view.node_types is not None else None
+    out = []
+    if tree.end[n] == n + 1:
+        if name is not None:
+            out.append(Mark("name", x, y - LEAF_H / 2 - 9, name))
+        if kind is not None:
+            out.append(Mark("type", x, y + LEAF_H / 2 + 22, kind))
+        return out
+    if name is not None:
+        out.append(Mark("name", x - HALF - 8, y, name))
+    if kind is not None:
+        out.append(Mark("type", x + HALF + 8, y, kind))
+    hidden = lay.hidden.get(n)
+    if hidden:
+        out.append(Mark("hidden", x, y + 34, f"… {hidden:,} nodes"))
+    return out
+
+
 def _short_range(view: SearchView, n: int) -> str:
     return short_range(view.range_text(n))
 
@@ -202,8 +244,8 @@ def to_svg(
             elif n in pv:
                 cls.append("pv")
                 attrs = f'stroke="{COLOR_PV}" stroke-width="3.5"'
-        x1, y1 = lay.x[p], lay.y[p] + _below(tree, p)
-        x2, y2 = lay.x[n], lay.y[n] - _above(tree, n)
+        x1, y1 = lay.x[p], lay.y[p] + BELOW[shape(tree, p)]
+        x2, y2 = lay.x[n], lay.y[n] - ABOVE[shape(tree, n)]
         out.append(
             f'<line id="edge-{n}" data-node="{n}" class="{" ".join(cls)}" '
             f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {attrs}/>'
@@ -238,15 +280,25 @@ def to_svg(
     return "\n".join(out) + "\n"
 
 
+#: how SVG writes the marks of a leaf (True) or an inner node: class, font size, anchor,
+#: colour (None: the node's), whether on a white halo, and how far below the mark's point
+#: the text's baseline lies
+SVG_MARKS = {
+    ("name", True): ("name", 11, "middle", "#555", True, 4),
+    ("type", True): ("node-type", 10, "middle", COLOR_TYPE, False, 4),
+    ("name", False): ("name", 12, "end", None, True, 2),
+    ("type", False): ("node-type", 10, "start", COLOR_TYPE, True, 2),
+    ("hidden", False): ("hidden", 10, "middle", "#777", False, 2),
+}
+
+
 def _svg_node(
     view: SearchView, lay: Layout, labels: Labels, n: int, pv: set[int], state: bool
 ) -> str:
     tree = view.tree
     x, y = lay.x[n], lay.y[n]
-    leaf = tree.end[n] == n + 1
-    is_max = tree.is_max(n)
-    chance = tree.is_chance(n)
-    kind = "leaf" if leaf else "chance" if chance else ("max" if is_max else "min")
+    kind = shape(tree, n)
+    leaf = kind == "leaf"
     cls = ["node", kind]
     stroke, fill, text_fill, width, dash = "black", "white", "black", 1.3, ""
     if state:
@@ -259,8 +311,6 @@ def _svg_node(
         if n in pv:
             cls.append("pv")
             stroke, width = COLOR_PV, 3.0
-    name = tree.names.get(n)
-    node_type = view.node_types.get(n) if state and view.node_types is not None else None
     player = "leaf" if leaf else labels.player(n)
     tip = f"{labels.label(n)} ({player})"
     if leaf:
@@ -287,53 +337,29 @@ def _svg_node(
             f'font-size="10" text-anchor="middle" fill="{COLOR_EVALUATED}">'
             f"{'' if rank is None else f'#{rank}'}</text>"
         )
-        if name is not None:
-            parts.append(
-                f'<text class="name" x="{x:.1f}" y="{y - LEAF_H / 2 - 5:.1f}" font-size="11" '
-                f'text-anchor="middle" fill="#555" {HALO}>{escape(name)}</text>'
-            )
-        if node_type is not None:
-            parts.append(
-                f'<text class="node-type" x="{x:.1f}" y="{y + LEAF_H / 2 + 26:.1f}" '
-                f'font-size="10" text-anchor="middle" fill="{COLOR_TYPE}">{node_type}</text>'
-            )
     else:
-        if chance:
+        if kind == "chance":
             parts.append(
                 f'<circle class="shape" cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS}" {shape_attrs}/>'
             )
             ty = y + 4
-        elif is_max:
-            points = f"{x:.1f},{y - 18:.1f} {x - HALF - 3:.1f},{y + 14:.1f} {x + HALF + 3:.1f},{y + 14:.1f}"
-            ty = y + 9
         else:
-            points = f"{x - HALF - 3:.1f},{y - 14:.1f} {x + HALF + 3:.1f},{y - 14:.1f} {x:.1f},{y + 18:.1f}"
-            ty = y - 1
-        if not chance:
+            points = " ".join(f"{px:.1f},{py:.1f}" for px, py in triangle(kind, x, y))
             parts.append(f'<polygon class="shape" points="{points}" {shape_attrs}/>')
+            ty = y + 9 if kind == "max" else y - 1
         value = _short_range(view, n) if state else ""
         parts.append(
             f'<text id="range-{n}" class="range" x="{x:.1f}" y="{ty:.1f}" font-size="11" '
             f'text-anchor="middle" fill="{text_fill}">{escape(value)}</text>'
         )
-        color = COLOR_CHANCE if chance else COLOR_MAX if is_max else COLOR_MIN
-        if name is not None:
-            parts.append(
-                f'<text class="name" x="{x - HALF - 8:.1f}" y="{y + 2:.1f}" font-size="12" '
-                f'text-anchor="end" fill="{color}" {HALO}>'
-                f"{escape(name)}</text>"
-            )
-        if node_type is not None:
-            parts.append(
-                f'<text class="node-type" x="{x + HALF + 8:.1f}" y="{y + 2:.1f}" font-size="10" '
-                f'text-anchor="start" fill="{COLOR_TYPE}" {HALO}>{node_type}</text>'
-            )
-        hidden = lay.hidden.get(n)
-        if hidden:
-            parts.append(
-                f'<text class="hidden" x="{x:.1f}" y="{y + 36:.1f}" font-size="10" '
-                f'text-anchor="middle" fill="#777">… {hidden:,} nodes</text>'
-            )
+    color = COLOR_CHANCE if kind == "chance" else COLOR_MAX if kind == "max" else COLOR_MIN
+    for mark in marks(view, lay, n, node_types=state):
+        css, size, anchor, mark_fill, halo, drop = SVG_MARKS[mark.role, leaf]
+        parts.append(
+            f'<text class="{css}" x="{mark.x:.1f}" y="{mark.y + drop:.1f}" font-size="{size}" '
+            f'text-anchor="{anchor}" fill="{mark_fill or color}"{" " + HALO if halo else ""}>'
+            f"{escape(mark.text)}</text>"
+        )
     parts.append("</g>")
     return "".join(parts)
 
@@ -420,12 +446,18 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
 
 
 __all__ = [
+    "ABOVE",
+    "BELOW",
     "Layout",
     "MAX_PICTURE_NODES",
+    "Mark",
     "drawn_nodes",
     "fits",
     "layout",
+    "marks",
+    "shape",
     "short_range",
     "to_dot",
     "to_svg",
+    "triangle",
 ]

@@ -1,7 +1,8 @@
 """The picture of one search as LaTeX/TikZ: a document pdflatex compiles, or the bare tikzpicture.
 
-The layout is the SVG's (gtsearch.render.svg.layout), so both pictures show
-the same tree the same way: MAX triangles, MIN inverted triangles, leaves as
+The layout and the geometry are the SVG's (gtsearch.render.svg: ``layout``,
+the shapes, where the edges meet them, the texts around a node), so both
+pictures show the same tree the same way: MAX triangles, MIN inverted triangles, leaves as
 boxes; values and what the evaluated leaves prove; evaluated leaves filled
 and numbered in the order of evaluation; pruned branches dashed, grey and
 crossed out by a double stroke; the PV in orange; names; node types when the
@@ -19,9 +20,10 @@ import math
 
 from ..algorithms.events import Value
 from ..numbers import INF, fraction_text
-from ..tree import Tree
 from .labels import Labels, format_extended
 from .svg import (
+    ABOVE,
+    BELOW,
     COLOR_CHANCE,
     COLOR_EVALUATED,
     COLOR_MAX,
@@ -29,13 +31,15 @@ from .svg import (
     COLOR_PRUNED,
     COLOR_PV,
     COLOR_TYPE,
-    HALF,
     LEAF_H,
     MARGIN,
     RADIUS,
     TOP,
     Layout,
     layout,
+    marks,
+    shape,
+    triangle,
 )
 from .view import SearchView
 
@@ -78,9 +82,15 @@ COLORS = {
     "gtsType": COLOR_TYPE,
     "gtsChance": COLOR_CHANCE,
 }
-#: how far below / above its centre each shape ends, where the edges meet it
-BELOW = {"max": 14.0, "min": 18.0, "chance": float(RADIUS), "leaf": LEAF_H / 2}
-ABOVE = {"max": 18.0, "min": 14.0, "chance": float(RADIUS), "leaf": LEAF_H / 2}
+#: how TikZ writes the marks (gtsearch.render.svg.marks) of a leaf (True) or an inner node
+#: ({color}: the node's)
+TIKZ_MARKS = {
+    ("name", True): "text=black!65, fill=white, inner sep=0.5pt",
+    ("type", True): "text=gtsType, font=\\sffamily\\scriptsize",
+    ("name", False): "anchor=east, text={color}, fill=white, inner sep=0.5pt",
+    ("type", False): "anchor=west, text=gtsType, font=\\sffamily\\scriptsize",
+    ("hidden", False): "text=black!55, font=\\sffamily\\scriptsize",
+}
 
 
 def tex_text(text: str) -> str:
@@ -106,16 +116,6 @@ def tex_range(lo: Value, hi: Value) -> str:
     if lo == -INF:
         return r"$\leq$" + tex_number(hi)
     return f"$\\mathsf{{{format_extended(lo)}..{format_extended(hi)}}}$"
-
-
-def shape(tree: Tree, n: int) -> str:
-    """How a node is drawn: ``"leaf"``, ``"max"`` (a triangle), ``"min"`` (upside down) or
-    ``"chance"`` (a circle)."""
-    if tree.end[n] == n + 1:
-        return "leaf"
-    if tree.is_chance(n):
-        return "chance"
-    return "max" if tree.is_max(n) else "min"
 
 
 def _p(x: float, y: float) -> str:
@@ -211,8 +211,6 @@ def _node(view: SearchView, lay: Layout, n: int, pv: set[int]) -> list[str]:
     fill = "gtsEvaluated" if evaluated else "white"
     text = "white" if evaluated else ("gtsPruned" if pruned else "black")
     style = f"draw={stroke}, fill={fill}, line width={width}{dash}"
-    name = tree.names.get(n)
-    node_type = view.node_types.get(n) if view.node_types is not None else None
     out = [f"% {tex_text(view.labels.label(n))}".replace("\n", " ")]
     if kind == "leaf":
         lw = lay.leaf_width
@@ -230,50 +228,24 @@ def _node(view: SearchView, lay: Layout, n: int, pv: set[int]) -> list[str]:
                 f"\\node[text=gtsEvaluated, font=\\sffamily\\scriptsize] at "
                 f"{_p(x, y + LEAF_H / 2 + 10)} {{\\#{rank}}};"
             )
-        if name is not None:
-            out.append(
-                f"\\node[text=black!65, fill=white, inner sep=0.5pt] at "
-                f"{_p(x, y - LEAF_H / 2 - 9)} {{{tex_text(name)}}};"
-            )
-        if node_type is not None:
-            out.append(
-                f"\\node[text=gtsType, font=\\sffamily\\scriptsize] at "
-                f"{_p(x, y + LEAF_H / 2 + 22)} {{{node_type}}};"
-            )
-        return out
-    if kind == "chance":
-        out.append(f"\\draw[{style}] {_p(x, y)} circle[radius={RADIUS}];")
-        ty = y
     else:
-        if kind == "max":
-            corners = (x, y - 18), (x - HALF - 3, y + 14), (x + HALF + 3, y + 14)
-            ty = y + 5
+        if kind == "chance":
+            out.append(f"\\draw[{style}] {_p(x, y)} circle[radius={RADIUS}];")
+            ty = y
         else:
-            corners = (x - HALF - 3, y - 14), (x + HALF + 3, y - 14), (x, y + 18)
-            ty = y - 5
-        out.append(f"\\draw[{style}] " + " -- ".join(_p(*c) for c in corners) + " -- cycle;")
-    r = view.ranges.get(n)
-    if r is not None and not pruned:
-        out.append(
-            f"\\node[text={text}, font=\\sffamily\\scriptsize] at {_p(x, ty)} {{{tex_range(*r)}}};"
-        )
-    if name is not None:
-        color = {"max": "gtsMax", "min": "gtsMin"}.get(kind, "gtsChance")
-        out.append(
-            f"\\node[anchor=east, text={color}, fill=white, inner sep=0.5pt] at "
-            f"{_p(x - HALF - 8, y)} {{{tex_text(name)}}};"
-        )
-    if node_type is not None:
-        out.append(
-            f"\\node[anchor=west, text=gtsType, font=\\sffamily\\scriptsize] at "
-            f"{_p(x + HALF + 8, y)} {{{node_type}}};"
-        )
-    hidden = lay.hidden.get(n)
-    if hidden:
-        out.append(
-            f"\\node[text=black!55, font=\\sffamily\\scriptsize] at {_p(x, y + 34)} "
-            f"{{\\dots{{}} {hidden:,} nodes}};"
-        )
+            corners = triangle(kind, x, y)
+            ty = y + 5 if kind == "max" else y - 5
+            out.append(f"\\draw[{style}] " + " -- ".join(_p(*c) for c in corners) + " -- cycle;")
+        r = view.ranges.get(n)
+        if r is not None and not pruned:
+            out.append(
+                f"\\node[text={text}, font=\\sffamily\\scriptsize] at {_p(x, ty)} "
+                f"{{{tex_range(*r)}}};"
+            )
+    color = {"max": "gtsMax", "min": "gtsMin"}.get(kind, "gtsChance")
+    for mark in marks(view, lay, n):
+        node_style = TIKZ_MARKS[mark.role, kind == "leaf"].format(color=color)
+        out.append(f"\\node[{node_style}] at {_p(mark.x, mark.y)} {{{tex_text(mark.text)}}};")
     return out
 
 
@@ -324,4 +296,4 @@ def to_tikz(
     )
 
 
-__all__ = ["picture", "shape", "tex_number", "tex_range", "tex_text", "to_tikz"]
+__all__ = ["picture", "tex_number", "tex_range", "tex_text", "to_tikz"]

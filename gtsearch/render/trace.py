@@ -71,10 +71,7 @@ def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
         elif labels.tree.is_chance(above):
             reason = f"{lab(above)} cannot reach its window with this"
         skipped = ", ".join(lab(c) for c in ev.skipped)
-        leaves = (
-            f"{ev.pruned_leaves} leaf" if ev.pruned_leaves == 1 else f"{ev.pruned_leaves} leaves"
-        )
-        return f"cutoff at {who}: {why} ({reason}); skip {skipped} ({leaves} pruned)"
+        return f"cutoff at {who}: {why} ({reason}); skip {skipped} ({_leaves(ev)} pruned)"
     if isinstance(ev, Return):
         rel = {"exact": "=", "lower": "≥", "upper": "≤"}[ev.kind]
         text = f"return {lab(ev.node)} {rel} {format_extended(ev.value)}"
@@ -140,8 +137,13 @@ def chance_text(ev: Window | Probe | Probed | ChanceCutoff, labels: Labels) -> s
     if not ev.skipped:
         return f"cutoff at {who}: {why}"
     skipped = ", ".join(lab(c) for c in ev.skipped)
-    leaves = f"{ev.pruned_leaves} leaf" if ev.pruned_leaves == 1 else f"{ev.pruned_leaves} leaves"
-    return f"cutoff at {who}: {why}; skip {skipped} ({leaves} pruned)"
+    return f"cutoff at {who}: {why}; skip {skipped} ({_leaves(ev)} pruned)"
+
+
+def _leaves(ev: Cutoff | ChanceCutoff) -> str:
+    """The leaves a cutoff prunes: ``1 leaf``, ``3 leaves``."""
+    n = ev.pruned_leaves
+    return f"{n} leaf" if n == 1 else f"{n} leaves"
 
 
 def _edge_text(greek: str, value: Value, total: Value, rest: Value, p: Value) -> str:
@@ -259,11 +261,17 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
         d.update(alpha=json_value(ev.alpha), beta=json_value(ev.beta))
     elif isinstance(ev, Leaf):
         d.update(value=ev.value, rank=ev.rank, parent_best=_maybe(ev.parent_best))
-    elif isinstance(ev, Cutoff):
+    elif isinstance(ev, (Cutoff, ChanceCutoff)):
+        # what stopped the node, (at a chance node: how), and what it skipped
+        d.update(value=json_value(ev.value), side=ev.side, bound=json_value(ev.bound))
+        if isinstance(ev, ChanceCutoff):
+            d.update(
+                phase=ev.phase,
+                child=ev.child,
+                child_value=_maybe(ev.child_value),
+                edge=_maybe(ev.edge),
+            )
         d.update(
-            value=json_value(ev.value),
-            side=ev.side,
-            bound=json_value(ev.bound),
             skipped=list(ev.skipped),
             skipped_labels=[labels.label(c) for c in ev.skipped],
             pruned_leaves=ev.pruned_leaves,
@@ -293,19 +301,6 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
             side=ev.side,
             low=json_value(ev.low),
             high=json_value(ev.high),
-        )
-    elif isinstance(ev, ChanceCutoff):
-        d.update(
-            value=json_value(ev.value),
-            side=ev.side,
-            bound=json_value(ev.bound),
-            phase=ev.phase,
-            child=ev.child,
-            child_value=_maybe(ev.child_value),
-            edge=_maybe(ev.edge),
-            skipped=list(ev.skipped),
-            skipped_labels=[labels.label(c) for c in ev.skipped],
-            pruned_leaves=ev.pruned_leaves,
         )
     else:
         d.update(

@@ -13,19 +13,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..algorithms import Algorithm, find_algorithm, search
 from ..algorithms.chance import tree_leaf_bounds
 from ..algorithms.events import ChanceCutoff, Cutoff, Event, Leaf, Result, Return, Take, Value
 from ..algorithms.explored import node_range, search_types, searched_nodes, value_ranges
+from ..algorithms.params import SearchParams
 from ..algorithms.steps import TRACERS, trace
 from ..errors import UsageError
-from ..numbers import Number, exact
+from ..numbers import exact
 from ..result import SearchResult
 from ..tree import Tree
 from .labels import Labels, format_pv, param_texts, range_text
 from .trace import event_dict, event_text
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 @dataclass
@@ -90,14 +94,13 @@ def build_view(
     tree: Tree,
     algorithm: str | Algorithm = "alphabeta",
     *,
-    bound: Number | None = None,
-    alpha: Number | None = None,
-    beta: Number | None = None,
-    leaf_bounds: tuple[Number, Number] | None = None,
     keep_events: bool = False,
     node_types: bool = False,
+    **params: Unpack[SearchParams],
 ) -> SearchView:
     """Run the search (the fast algorithm for the result and PV, the trace for the rest).
+
+    ``params`` are the search's numbers, as :func:`gtsearch.search` takes them.
 
     An algorithm without a teaching trace (gtsearch.algorithms.steps.TRACERS) is drawn
     from its result alone: the leaves it evaluated, no cutoffs, no events.
@@ -111,15 +114,7 @@ def build_view(
             f"the step-by-step replay needs a trace, and there is none of "
             f"{algo.name}; traced algorithms: " + ", ".join(TRACERS)
         )
-    result = search(
-        tree,
-        algo,
-        bound=bound,
-        alpha=alpha,
-        beta=beta,
-        leaf_bounds=leaf_bounds,
-        leaf_order=not traced,
-    )
+    result = search(tree, algo, leaf_order=not traced, **params)
     events: list[Event] = []
     rank: dict[int, int] = {}
     cutoffs: dict[int, Cutoff | ChanceCutoff] = {}
@@ -130,15 +125,7 @@ def build_view(
             rank.setdefault(tree.node_at(path), len(rank) + 1)
         reads = result.leaves
     else:
-        for ev in trace(
-            tree,
-            algo,
-            bound=bound,
-            alpha=alpha,
-            beta=beta,
-            leaf_bounds=leaf_bounds,
-            open_lists=keep_events,
-        ):
+        for ev in trace(tree, algo, open_lists=keep_events, **params):
             if isinstance(ev, Leaf) or isinstance(ev, Take) and ev.case == 2:
                 rank.setdefault(ev.node, len(rank) + 1)
                 reads += 1

@@ -169,7 +169,7 @@ class Sweep:
         out = []
         for name in self.algorithms:
             bound = self.guess if find_algorithm(name).name == GUESS_ALGORITHM else None
-            out.extend(plan([name], bound))
+            out.extend(plan([name], bound=bound))
         return out
 
     def cells(self) -> list[tuple[int, int, int]]:

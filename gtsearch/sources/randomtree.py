@@ -72,10 +72,12 @@ class RandomSpec:
         order: str = "random",
         p: float = 0.5,
         chance: int = 0,
+        checked: bool = True,
     ) -> None:
         self.b, self.d, self.seed, self.model = b, d, seed, model
         self.lo, self.hi, self.order, self.p, self.chance = lo, hi, order, p, chance
-        self.check()
+        if checked:  # False: the caller checks, with its own messages first
+            self.check()
 
     def check(self) -> None:
         if self.b < 1:

@@ -22,11 +22,14 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO, TypedDict
 
 from ..errors import UsageError
 from ..tree import Tree, index_array
 from .randomtree import LazyTree, RandomSpec, strong_p
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 ORDERS = ("random", "best", "worst")
 
@@ -93,63 +96,42 @@ def leaf_count(branching: int, depth: int, chance: int = 0) -> int:
     return int((branching * max(chance, 1)) ** depth)
 
 
-def spec_of(
-    branching: int,
-    depth: int,
-    *,
-    seed: int = 0,
-    lo: int = -100,
-    hi: int = 100,
-    order: str = "random",
-    chance: int = 0,
-    model: str = "iid",
-    p: float = 0.5,
-) -> RandomSpec:
-    """The ``random:`` source of these parameters (checked)."""
-    check_params(branching, depth, lo, hi, order, chance)
-    return RandomSpec(
-        branching, depth, seed=seed, model=model, lo=lo, hi=hi, order=order, p=p, chance=chance
-    )
+class UniformParams(TypedDict, total=False):
+    """What names a uniform tree besides its branching and depth: the keyword arguments of
+    :func:`spec_of`, :func:`leaf_values`, :func:`uniform_tree` and :func:`write_uniform`,
+    with the defaults of :class:`~.randomtree.RandomSpec` (seed 0, values -100..100, order
+    random, no chance levels, model iid, p 0.5)."""
+
+    seed: int
+    lo: int
+    hi: int
+    order: str
+    chance: int
+    model: str
+    p: float
 
 
-def leaf_values(
-    branching: int,
-    depth: int,
-    *,
-    seed: int = 0,
-    lo: int = -100,
-    hi: int = 100,
-    order: str = "random",
-    chance: int = 0,
-    model: str = "iid",
-    p: float = 0.5,
-) -> Iterator[int]:
+def spec_of(branching: int, depth: int, **params: Unpack[UniformParams]) -> RandomSpec:
+    """The ``random:`` source of these parameters, checked as ``gen``'s options first."""
+    spec = RandomSpec(branching, depth, checked=False, **params)
+    check_params(branching, depth, spec.lo, spec.hi, spec.order, spec.chance)
+    spec.check()
+    return spec
+
+
+def leaf_values(branching: int, depth: int, **params: Unpack[UniformParams]) -> Iterator[int]:
     """The leaf values of the uniform tree (with ``chance``: the regular *-minimax tree), left to right."""
-    spec = spec_of(
-        branching, depth, seed=seed, lo=lo, hi=hi, order=order, chance=chance, model=model, p=p
-    )
-    return LazyTree(spec, max_nodes=2**62).leaf_values()
+    return LazyTree(spec_of(branching, depth, **params), max_nodes=2**62).leaf_values()
 
 
 def uniform_tree(
-    branching: int,
-    depth: int,
-    *,
-    seed: int = 0,
-    lo: int = -100,
-    hi: int = 100,
-    order: str = "random",
-    root_max: bool = True,
-    chance: int = 0,
-    model: str = "iid",
-    p: float = 0.5,
+    branching: int, depth: int, *, root_max: bool = True, **params: Unpack[UniformParams]
 ) -> Tree:
     """The same tree as :func:`write_uniform` writes, built straight into the flat arrays."""
-    spec = spec_of(
-        branching, depth, seed=seed, lo=lo, hi=hi, order=order, chance=chance, model=model, p=p
-    )
+    spec = spec_of(branching, depth, **params)
+    chance = spec.chance
     name = f"gen b={branching} d={depth}" + (f" chance={chance}" if chance else "")
-    source = f"{name} seed={seed}"
+    source = f"{name} seed={spec.seed}"
     values = LazyTree(spec, max_nodes=2**62).leaf_values()
     kids = levels(branching, depth, chance)
     top = len(kids) - 1
@@ -190,14 +172,8 @@ def write_uniform(
     depth: int,
     fmt: str = "json",
     *,
-    seed: int = 0,
-    lo: int = -100,
-    hi: int = 100,
-    order: str = "random",
     chunk: int = 1 << 16,
-    chance: int = 0,
-    model: str = "iid",
-    p: float = 0.5,
+    **params: Unpack[UniformParams],
 ) -> None:
     """Write the uniform tree's bare form to ``out``, streaming (constant memory).
 
@@ -205,9 +181,9 @@ def write_uniform(
     thing written in the full form (``{"chance": [...]}``, ``(:chance ...)``).
     """
     opening, closing, sep = _SYNTAX[fmt]
-    values = leaf_values(
-        branching, depth, seed=seed, lo=lo, hi=hi, order=order, chance=chance, model=model, p=p
-    )
+    spec = spec_of(branching, depth, **params)
+    chance = spec.chance
+    values = LazyTree(spec, max_nodes=2**62).leaf_values()
     kids = levels(branching, depth, chance)
     top = len(kids) - 1
     openings = [_CHANCE[fmt][0] if chance and k % 2 else opening for k in range(top)]

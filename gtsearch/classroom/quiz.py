@@ -26,11 +26,11 @@ from html import escape
 from xml.sax.saxutils import escape as xml_escape
 
 from ..errors import UsageError
-from ..exercise import MULTICHOICE, NUMERICAL, SHORT_ANSWER, Exercise, Question
-from .labels import format_extended
-from .svg import to_svg
-from .view import bare_view
-from .worksheet import instructions, tree_text
+from ..render.labels import format_extended
+from ..render.svg import to_svg
+from ..render.view import bare_view
+from .model import MULTICHOICE, NUMERICAL, SHORT_ANSWER, Exercise, Question
+from .worksheet import instructions, text_escape, tree_text
 
 #: the grades Moodle's import accepts, in percent (question_bank::fraction_options_full)
 GRADES = (
@@ -79,11 +79,6 @@ def check_gradable(exercises: Sequence[Exercise]) -> None:
                     grades(q)
                 except UsageError as e:
                     raise UsageError(f"exercise {ex.number}, {q.title}: {e}") from None
-
-
-def text_escape(text: str) -> str:
-    """Text as the content of an HTML element (quotes stay as they are)."""
-    return escape(text, quote=False)
 
 
 # -- Moodle XML --------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ it.  JSON has one object per exercise and line: the tree as a tree file's JSON
 (``gtsearch eval`` reads it), the questions and the answers.  The HTML pages
 are self-contained (inline SVG and CSS), printable (one exercise a page), and
 come in two: the worksheet and the answer key.  Moodle XML and GIFT are in
-:mod:`.quiz`.
+:mod:`.quiz`.  The pictures and the drawings of the searches are gtsearch.render's.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from collections.abc import Sequence
 from html import escape as html_escape
 from typing import Any
 
-from ..exercise import MULTICHOICE, Exercise, Question
+from ..render.labels import format_extended, param_texts
+from ..render.svg import to_svg
+from ..render.terminal import draw_text
+from ..render.view import SearchView, bare_view, build_view
 from ..tree import Tree
-from .labels import format_extended, param_texts
-from .svg import to_svg
-from .terminal import draw_text
-from .view import SearchView, bare_view, build_view
+from .model import MULTICHOICE, Exercise, Question
 
 
 # -- shared ------------------------------------------------------------------------------------
@@ -38,8 +38,7 @@ def instructions(ex: Exercise) -> str:
 
 def search_view(ex: Exercise) -> SearchView:
     """The view of the exercise's search, for the answer key's drawings (the same engine)."""
-    kwargs: dict[str, Any] = dict(ex.params)
-    return build_view(ex.tree, ex.algorithm, **kwargs)
+    return build_view(ex.tree, ex.algorithm, **ex.params)
 
 
 def tree_text(tree: Tree) -> str:
@@ -207,6 +206,7 @@ __all__ = [
     "exercises_text",
     "instructions",
     "search_view",
+    "text_escape",
     "tree_text",
     "worksheet_html",
 ]

@@ -1,9 +1,9 @@
 """Exercise and Question: a tree to search by hand, its questions and their answers (``gtsearch exercise``).
 
-Plain data, like :class:`gtsearch.result.SearchResult`: gtsearch.classroom
-makes them (it chooses the trees and computes the answers with the search
-engine of ``eval``), gtsearch.render writes them out as text, JSON, Moodle
-XML, GIFT and HTML (docs/classroom.md).
+Plain data, like :class:`gtsearch.result.SearchResult`: :mod:`.exercises`
+makes them (it chooses the trees, and :mod:`.keys` computes the answers with
+the search engine of ``eval``); :mod:`.worksheet` and :mod:`.quiz` write them
+out as text, JSON, HTML, Moodle XML and GIFT (docs/classroom.md).
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .numbers import Number
-from .result import SearchResult
-from .tree import Tree
+from ..algorithms.params import Params
+from ..numbers import Number
+from ..result import SearchResult
+from ..tree import Tree
 
 #: the kinds of question, named as Moodle names them
 NUMERICAL = "numerical"
@@ -59,7 +60,7 @@ class Exercise(NamedTuple):
     tree: Tree
     document: Mapping[str, Any]
     algorithm: str
-    params: Mapping[str, Number | tuple[Number, Number]]
+    params: Params
     result: SearchResult
     questions: tuple[Question, ...]
     answers: Mapping[str, Any]

@@ -1,0 +1,187 @@
+"""The answer key of an exercise: its questions, and their answers from the search engine of ``eval``.
+
+The answers come from :func:`gtsearch.search` (value, PV, leaves in order)
+and, for SSS* and DUAL*, from their teaching trace (the merit of each SOLVED
+state case 2 inserts).  Every list may be typed with spaces or commas
+(:func:`spellings`); docs/classroom.md lists the questions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..algorithms import Algorithm
+from ..algorithms.events import Take
+from ..algorithms.explored import searched_nodes
+from ..algorithms.params import Params
+from ..algorithms.steps import trace
+from ..numbers import format_bounded, format_number
+from ..result import SearchResult
+from ..tree import Tree
+from .model import MULTICHOICE, NUMERICAL, SHORT_ANSWER, Question
+
+#: algorithms whose answers include the merits of the SOLVED states of case 2
+OPEN_LIST = ("sss", "sss-bounded", "dual", "dual-bounded")
+#: algorithms that read some leaves twice
+REREADING = ("negascout", "scout")
+
+
+def answer_key(
+    tree: Tree, algo: Algorithm, params: Params, result: SearchResult
+) -> tuple[tuple[Question, ...], dict[str, Any]]:
+    """The questions of one exercise (``result`` is its search) and its answers."""
+    merits = open_merits(tree, algo, params) if algo.name in OPEN_LIST else None
+    return questions_and_answers(tree, algo, result, merits)
+
+
+def open_merits(tree: Tree, algo: Algorithm, params: Params) -> list[Any]:
+    """SSS*/DUAL*: the merit of the SOLVED state inserted by each case 2, in order."""
+    return [
+        ev.inserted[0].h
+        for ev in trace(tree, algo, **params)
+        if isinstance(ev, Take) and ev.case == 2
+    ]
+
+
+def pruned_heads(tree: Tree, evaluated: Sequence[int]) -> list[int]:
+    """The roots of the pruned subtrees (the highest unsearched nodes), left to right."""
+    searched = searched_nodes(tree, evaluated)
+    parent = tree.parent
+    return [n for n in range(1, tree.n_nodes) if not searched[n] and searched[parent[n]]]
+
+
+def questions_and_answers(
+    tree: Tree, algo: Algorithm, result: SearchResult, merits: list[Any] | None
+) -> tuple[tuple[Question, ...], dict[str, Any]]:
+    """The questions of one exercise and its answers (the JSON output's ``answers``)."""
+    name = algo.name
+    names = tree.names
+    order = [tree.node_at(p) for p in result.leaf_order or ()]
+    heads = pruned_heads(tree, order)
+    evaluated = set(order)
+    pruned_leaves = [n for n in range(tree.n_nodes) if tree.is_leaf(n) and n not in evaluated]
+    pv_nodes = [tree.node_at(result.pv[:k]) for k in range(1, len(result.pv) + 1)]
+    root = names[0]
+    questions: list[Question] = []
+
+    text = f"What value does {name} return for the root {root}?"
+    if algo.needs_bound or algo.name in ("f1", "alphabeta") and result.params:
+        text += " (If it proves only a bound, give the number.)"
+    questions.append(
+        Question(
+            "value",
+            "value",
+            NUMERICAL,
+            text,
+            format_bounded(result.value, result.bound),
+            number=result.value,
+        )  # fmt: skip
+    )
+    if result.exact:
+        line = [names[n] for n in pv_nodes]
+        questions.append(
+            Question(
+                "pv",
+                "principal variation",
+                SHORT_ANSWER,
+                f"Give the principal variation: the nodes from {root}'s best move down to a "
+                "leaf, names separated by spaces.",
+                " ".join(line),
+                accepted=spellings(line),
+            )
+        )
+    text = f"How many leaf evaluations does {name} make?"
+    if name in REREADING:
+        text += " (A leaf read twice counts twice.)"
+    questions.append(
+        Question("count", "leaf count", NUMERICAL, text, str(result.leaves), number=result.leaves)
+    )
+    leaves = [names[n] for n in order]
+    questions.append(
+        Question(
+            "leaves",
+            "leaves in order",
+            SHORT_ANSWER,
+            f"List the leaves {name} evaluates, in the order it evaluates them, names "
+            "separated by spaces."
+            + (" (List a leaf read twice twice.)" if name in REREADING else ""),
+            " ".join(leaves),
+            accepted=spellings(leaves),
+        )
+    )
+    if pruned_leaves:
+        questions.append(
+            Question(
+                "pruned",
+                "leaves never evaluated",
+                MULTICHOICE,
+                f"Which leaves does {name} never evaluate? Tick every one.",
+                " ".join(names[n] for n in pruned_leaves),
+                choices=tuple(
+                    (names[n], n not in evaluated) for n in range(tree.n_nodes) if tree.is_leaf(n)
+                ),
+            )
+        )
+        cut = [names[n] for n in heads]
+        questions.append(
+            Question(
+                "subtrees",
+                "pruned subtrees",
+                SHORT_ANSWER,
+                f"Name the root of every subtree {name} prunes (the highest pruned node of "
+                "each), from left to right, separated by spaces.",
+                " ".join(cut),
+                accepted=spellings(cut),
+            )
+        )
+    if merits is not None:
+        rule = "max(h, f)" if name.startswith("dual") else "min(h, f)"
+        shown = [format_number(m) for m in merits]
+        questions.append(
+            Question(
+                "merits",
+                "merits of the SOLVED states",
+                SHORT_ANSWER,
+                f"{name} evaluates a leaf when it takes the leaf's LIVE state (h) from OPEN "
+                f"(case 2) and inserts its SOLVED state with the merit {rule}. Give these "
+                "merits, in the order the leaves are evaluated, separated by spaces.",
+                " ".join(shown),
+                accepted=spellings(shown),
+            )
+        )
+    answers: dict[str, Any] = {
+        "value": result.value,
+        "exact": result.exact,
+        "bound": result.bound,
+        "pv": list(result.pv),
+        "pv_labels": [names[n] for n in pv_nodes],
+        "leaves": [list(p) for p in result.leaf_order or ()],
+        "leaf_labels": leaves,
+        "leaf_count": result.leaves,
+        "leaves_total": tree.n_leaves,
+        "pruned": [tree.path_of(n) for n in heads],
+        "pruned_labels": [names[n] for n in heads],
+        "pruned_leaves": [tree.path_of(n) for n in pruned_leaves],
+        "pruned_leaf_labels": [names[n] for n in pruned_leaves],
+    }
+    if merits is not None:
+        answers["merits"] = merits
+    return tuple(questions), answers
+
+
+def spellings(words: Sequence[str]) -> tuple[str, ...]:
+    """The ways a list may be typed: ``a b c``, ``a, b, c``, ``a,b,c`` (the first is shown)."""
+    forms = [" ".join(words), ", ".join(words), ",".join(words)]
+    return tuple(dict.fromkeys(forms))
+
+
+__all__ = [
+    "OPEN_LIST",
+    "REREADING",
+    "answer_key",
+    "open_merits",
+    "pruned_heads",
+    "questions_and_answers",
+    "spellings",
+]
