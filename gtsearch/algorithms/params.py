@@ -19,7 +19,6 @@ from typing import NamedTuple
 from ..errors import UsageError
 from ..numbers import MAX_EXACT_INT, Number, format_number, parse_number, too_large
 from ..tree import Tree
-from .chance import tree_leaf_bounds
 from .registry import ALGORITHMS, CHANCE_NAMES, Algorithm, find_algorithm
 
 #: a parameter's value: a number, or the pair of --leaf-bounds
@@ -253,6 +252,8 @@ def leaf_bounds(
     bound every leaf, and a leaf outside it is an error that names the leaf.
     """
     if given is None:
+        from .chance import tree_leaf_bounds  # the chance family, imported when it searches
+
         return tree_leaf_bounds(tree), "tree"
     lo, hi = check_leaf_bounds(given)
     end, values = tree.end, tree.values
