@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from ..errors import UsageError
-from ..numbers import MAX_EXACT_INT, Number, format_number, parse_number, too_large
+from ..numbers import MAX_EXACT_INT, Number, format_number, too_large
 from ..tree import Tree
 from .registry import ALGORITHMS, CHANCE_NAMES, Algorithm, find_algorithm
 
@@ -83,22 +83,6 @@ def check_value(option: str, v: Number) -> None:
             raise UsageError(too_large(text, option))
     elif not math.isfinite(v):
         raise UsageError(f"{option} {v!r} is not a finite number")
-
-
-def parse_leaf_bounds(text: str) -> tuple[Number, Number]:
-    """``--leaf-bounds L:U`` as two numbers, checked: finite, within ±2**53, L <= U."""
-    lo, sep, hi = text.partition(":")
-    if not sep or ":" in hi:
-        raise UsageError(
-            f"--leaf-bounds takes L:U with two numbers, e.g. -10:10 or 0:1.5, got {text!r}"
-        )
-    bounds = []
-    for part in (lo, hi):
-        try:
-            bounds.append(parse_number(part))
-        except ValueError as e:
-            raise UsageError(f"--leaf-bounds {text!r}: {e}; L and U are finite numbers") from None
-    return check_leaf_bounds((bounds[0], bounds[1]))
 
 
 def check_leaf_bounds(bounds: object) -> tuple[Number, Number]:

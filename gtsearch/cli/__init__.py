@@ -4,9 +4,10 @@ Owns the commands and everything a user sees of errors: one module per
 command group (:mod:`.evaluate`: eval; :mod:`.info`: algorithms, validate;
 :mod:`.convert`: convert, gen; :mod:`.show`: show, trace; :mod:`.research`:
 compare, experiment; :mod:`.exercise`: exercise; :mod:`.integration`: schema, completion), the
-shared options, loading and error lines in
-:mod:`.common`, and here the group that maps errors, ^C, a closed pipe and an
-unwritable standard output to exit statuses.  The only package that imports
+options, each declared once, in :mod:`.options` (the types that parse and check
+their values in :mod:`.values`), loading and error lines in :mod:`.common`, and
+here the group that maps errors, ^C, a closed pipe and an unwritable standard
+output to exit statuses.  The only package that imports
 click; it may import every other layer.  Command modules are imported only
 when their command runs or is listed, so ``gtsearch eval`` starts fast.
 """
