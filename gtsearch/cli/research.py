@@ -72,7 +72,8 @@ def compare_command(guess: Number | None, output_format: str, **options: Any) ->
     """
     from ..render.research import render_compare
 
-    evaluation = Evaluation(**{**options, "algos": options["algos"] or ("all",)})
+    options["algos"] = options["algos"] or ("all",)  # compare runs them all by default
+    evaluation = Evaluation(**options)
     if guess is not None:
         planned = evaluation.planned
         if not any(algo.name == "mtdf" for algo, _ in planned):
