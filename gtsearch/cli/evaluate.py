@@ -26,7 +26,7 @@ from .options import (
 @click.command("eval")
 @files_argument()
 @algo_option("alphabeta, or star1 on a tree with chance nodes")
-@bound_option(" With '--algo all' it goes to those of them that take one.")
+@bound_option(several=True)
 @window_options
 @leaf_bounds_option
 @tree_options

@@ -171,13 +171,15 @@ def algo_option(default: str, *, several: bool = True) -> Decorator:
     )
 
 
-def bound_option(more: str = "") -> Decorator:
-    """--bound: the one number of f1, sss-bounded, dual-bounded and mtdf."""
+def bound_option(several: bool = False) -> Decorator:
+    """--bound: the one number of f1, sss-bounded, dual-bounded and mtdf (of those of them
+    that --algo names, when it may name ``several``)."""
     return number_option(
         "--bound",
         "V",
         "Bound for f1 (default +inf), sss-bounded (V) and dual-bounded (L), or mtdf's first "
-        "guess (default 0)." + more,
+        "guess (default 0)."
+        + (" With '--algo all' it goes to those of them that take one." if several else ""),
     )
 
 

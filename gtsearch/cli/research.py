@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 @click.command("compare")
 @files_argument()
 @algo_option("all")
-@bound_option(" With '--algo all' it goes to those of them that take one.")
+@bound_option(several=True)
 @guess_option(" Overrides --bound for mtdf.")
 @leaf_bounds_option
 @tree_options
