@@ -195,3 +195,12 @@ def test_csv_of_a_bad_and_a_good_file_has_the_header_and_the_rows(
     assert result.exit_code == 2
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert [(r["file"], r["algorithm"], r["value"]) for r in rows] == [(AIMA, "alphabeta", "3")]
+
+
+def test_a_sweep_that_cannot_run_is_one_line_without_a_note_before_it() -> None:
+    result = run(["experiment", "-b", "99999999999999999999", "-d", "1", "-n", "1"])
+    assert (result.exit_code, result.stdout) == (2, ""), result.stderr
+    assert result.stderr == (
+        "random source: b=99999999999999999999, d=1 make more than 2**62 leaves "
+        "(the nodes are numbered in 64 bits)\n"
+    )

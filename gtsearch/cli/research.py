@@ -242,6 +242,7 @@ def experiment_command(
         trees = drawn(seed, value_range, order, chance, model, p)
         names = [a.name for a, _explicit in named(algos or ("all",), chance=bool(chance))]
         sweep = ex.Sweep(branching, depth, trials, algorithms=tuple(names), guess=guess, **trees)
+        sweep.check(max_nodes)  # a sweep that cannot run is one line, before any note
         sweep = _without_full_search(sweep, explicit=bool(algos), max_nodes=max_nodes)
         index, count = ex.parse_shard(shard) if shard is not None else (1, 1)
         if count > 1 and output is None:
