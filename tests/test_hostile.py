@@ -1529,14 +1529,14 @@ def test_no_colour_on_a_terminal_with_no_color(args: list[str], tmp_path: Path) 
         (["-a", "sss-bounded"], "add --bound V"),
         (["-a", "dual-bounded"], "add --bound V"),
         *[
-            ([option, value], "give a finite number such as 3 or -2.5")
+            ([option, value], f"{option} takes a finite number such as 3 or -2.5")
             for option in ("--bound", "--alpha", "--beta", "--expect")
             for value in ("abc", "nan", "inf", "-inf", "1e400", "-1e400", "", "0x10", "3,5")
         ],
         (["-a", ""], "names no algorithm"),
         (["-a", "nosuch"], "unknown algorithm"),
-        (["--max-nodes", "0"], "x>=1"),
-        (["--depth", "-1"], "x>=0"),
+        (["--max-nodes", "0"], "--max-nodes must be 1 or more, got 0"),
+        (["--depth", "-1"], "--depth must be 0 or more, got -1"),
         (["--root", "both"], "'max', 'min'"),
     ],
 )

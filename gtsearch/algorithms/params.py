@@ -17,9 +17,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 
 from ..errors import UsageError
-from ..numbers import MAX_EXACT_INT, Number, format_number, parse_number, too_large
+from ..numbers import MAX_EXACT_INT, Number, format_number, too_large
 from ..tree import Tree
-from .chance import tree_leaf_bounds
 from .registry import ALGORITHMS, CHANCE_NAMES, Algorithm, find_algorithm
 
 if TYPE_CHECKING:
@@ -108,22 +107,6 @@ def check_value(option: str, v: Number) -> None:
             raise UsageError(too_large(text, option))
     elif not math.isfinite(v):
         raise UsageError(f"{option} {v!r} is not a finite number")
-
-
-def parse_leaf_bounds(text: str) -> tuple[Number, Number]:
-    """``--leaf-bounds L:U`` as two numbers, checked: finite, within ±2**53, L <= U."""
-    lo, sep, hi = text.partition(":")
-    if not sep or ":" in hi:
-        raise UsageError(
-            f"--leaf-bounds takes L:U with two numbers, e.g. -10:10 or 0:1.5, got {text!r}"
-        )
-    bounds = []
-    for part in (lo, hi):
-        try:
-            bounds.append(parse_number(part))
-        except ValueError as e:
-            raise UsageError(f"--leaf-bounds {text!r}: {e}; L and U are finite numbers") from None
-    return check_leaf_bounds((bounds[0], bounds[1]))
 
 
 def check_leaf_bounds(bounds: object) -> tuple[Number, Number]:
@@ -265,6 +248,8 @@ def leaf_bounds(
     bound every leaf, and a leaf outside it is an error that names the leaf.
     """
     if given is None:
+        from .chance import tree_leaf_bounds  # the chance family, imported when it searches
+
         return tree_leaf_bounds(tree), "tree"
     lo, hi = check_leaf_bounds(given)
     end, values = tree.end, tree.values

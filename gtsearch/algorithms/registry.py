@@ -3,17 +3,22 @@
 Every command, the docs test and the cross-check tests read this tuple: an
 algorithm exists for gtsearch when it has an entry here (name, aliases, a
 one-line summary, which numeric option it takes, its source) pointing at one
-function of a family module, and a family in :data:`FAMILIES`.
+function of a family module, and a family in :data:`FAMILIES`.  An entry names
+its function (``"depthfirst:alphabeta"``) and imports the family module on the
+first call, so that naming, listing and checking algorithms imports none of
+them, and a search imports only its own family.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from importlib import import_module
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import UsageError
-from . import chance, depthfirst, mt, scout, sss
-from .base import Outcome
+
+if TYPE_CHECKING:
+    from .base import Outcome
 
 
 class Algorithm(NamedTuple):
@@ -28,9 +33,17 @@ class Algorithm(NamedTuple):
     #: True when the algorithm cannot run without --bound
     needs_bound: bool
     source: str
-    run: Callable[..., Outcome]
+    #: the function that runs it, "module:function" in this package (imported on first use)
+    function: str
     #: True when it searches trees with chance nodes (and then only it does)
     chance: bool = False
+
+    @property
+    def run(self) -> Callable[..., Outcome]:
+        """The function that runs it, ``run(tree, stats, **params) -> Outcome``."""
+        module, _, name = self.function.partition(":")
+        function: Callable[..., Outcome] = getattr(import_module(f".{module}", __package__), name)
+        return function
 
 
 ALGORITHMS: tuple[Algorithm, ...] = (
@@ -41,7 +54,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         None,
         False,
         "Knuth & Moore 1975, procedure F",
-        depthfirst.minimax,
+        "depthfirst:minimax",
     ),
     Algorithm(
         "f1",
@@ -50,7 +63,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "bound",
         False,
         "Knuth & Moore 1975, procedure F1",
-        depthfirst.f1,
+        "depthfirst:f1",
     ),
     Algorithm(
         "alphabeta",
@@ -59,7 +72,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "window",
         False,
         "Knuth & Moore 1975, procedure F2",
-        depthfirst.alphabeta,
+        "depthfirst:alphabeta",
     ),
     Algorithm(
         "sss",
@@ -68,7 +81,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         None,
         False,
         "Stockman 1979",
-        sss.sss,
+        "sss:sss",
     ),
     Algorithm(
         "sss-bounded",
@@ -77,7 +90,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "bound",
         True,
         "Stockman 1979; Sun & Ma 1993 (BS*)",
-        sss.sss,
+        "sss:sss",
     ),
     Algorithm(
         "dual",
@@ -86,7 +99,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         None,
         False,
         "Marsland, Reinefeld & Schaeffer 1987; Sun & Ma 1993",
-        sss.dual,
+        "sss:dual",
     ),
     Algorithm(
         "dual-bounded",
@@ -95,7 +108,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "bound",
         True,
         "Sun & Ma 1993",
-        sss.dual,
+        "sss:dual",
     ),
     Algorithm(
         "negascout",
@@ -105,7 +118,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         None,
         False,
         "Reinefeld 1983; Marsland & Campbell 1982 (PVS)",
-        scout.negascout,
+        "scout:negascout",
     ),
     Algorithm(
         "scout",
@@ -114,7 +127,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         None,
         False,
         "Pearl 1980",
-        scout.scout,
+        "scout:scout",
     ),
     Algorithm(
         "mt-sss",
@@ -124,7 +137,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         None,
         False,
         "Plaat, Schaeffer, Pijls & de Bruin 1996",
-        mt.mt_sss,
+        "mt:mt_sss",
     ),
     Algorithm(
         "mt-dual",
@@ -133,7 +146,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         None,
         False,
         "Plaat, Schaeffer, Pijls & de Bruin 1996",
-        mt.mt_dual,
+        "mt:mt_dual",
     ),
     Algorithm(
         "mtdf",
@@ -142,7 +155,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "bound",
         False,
         "Plaat, Schaeffer, Pijls & de Bruin 1996",
-        mt.mtdf,
+        "mt:mtdf",
     ),
     Algorithm(
         "expectiminimax",
@@ -152,7 +165,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         None,
         False,
         "Michie 1966; Russell & Norvig, Stochastic games",
-        chance.expectiminimax,
+        "chance:expectiminimax",
         True,
     ),
     Algorithm(
@@ -163,7 +176,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "leaf_bounds",
         False,
         "Ballard 1983; Hauk, Buro & Schaeffer 2004",
-        chance.star1,
+        "chance:star1",
         True,
     ),
     Algorithm(
@@ -174,7 +187,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "leaf_bounds",
         False,
         "Ballard 1983; Hauk, Buro & Schaeffer 2004",
-        chance.star2,
+        "chance:star2",
         True,
     ),
 )

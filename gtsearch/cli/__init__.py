@@ -4,9 +4,10 @@ Owns the commands and everything a user sees of errors: one module per
 command group (:mod:`.evaluate`: eval; :mod:`.info`: algorithms, validate;
 :mod:`.convert`: convert, gen; :mod:`.show`: show, trace; :mod:`.research`:
 compare, experiment; :mod:`.exercise`: exercise; :mod:`.integration`: schema, completion), the
-shared options, loading and error lines in
-:mod:`.common`, and here the group that maps errors, ^C, a closed pipe and an
-unwritable standard output to exit statuses.  The only package that imports
+options, each declared once, in :mod:`.options` (the types that parse and check
+their values in :mod:`.values`), loading and error lines in :mod:`.common`, and
+here the group that maps errors, ^C, a closed pipe and an unwritable standard
+output to exit statuses.  The only package that imports
 click; it may import every other layer.  Command modules are imported only
 when their command runs or is listed, so ``gtsearch eval`` starts fast.
 """
@@ -140,24 +141,31 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     "when GITHUB_ACTIONS=true, else none.",
 )
 def cli() -> None:
-    """Evaluate two-player game trees with minimax, alpha-beta, SSS* and DUAL*.
+    """Search game trees with minimax, alpha-beta, SSS*, NegaScout, MTD(f), Star1 and more.
 
-    Trees are YAML, JSON or s-expression files, or Gambit .efg files ('-'
-    reads standard input).
-    Every algorithm reports its value, principal variation and the exact
-    number of leaves it evaluated.
+    Trees have two players and may have chance nodes. They come from files
+    (YAML, JSON, s-expressions, Gambit .efg; '-' reads standard input), from
+    seeded random sources (random:b=3,d=4,seed=1) or from games
+    (game:tictactoe, game:nim:5, your own). Every algorithm ('gtsearch
+    algorithms') reports its value, principal variation and the exact number
+    of leaves it evaluated. compare sets the algorithms side by side,
+    experiment sweeps them over seeded random trees, show draws a search
+    (terminal, SVG, DOT, TikZ, an HTML replay), trace follows it step by
+    step, and exercise writes exercises with their answer keys.
 
     \b
     Examples:
       gtsearch eval tree.yaml
       gtsearch eval -a all --format json trees/*.json
       echo '((3 12 8) (2 4 6) (14 5 2))' | gtsearch eval -
+      gtsearch compare random:b=3,d=4,seed=1
       gtsearch algorithms
 
     \b
     Exit status:
       0  success
-      1  a check failed (--expect, an 'expect:' in the file, or compare's algorithms disagree)
+      1  a check failed (--expect, an 'expect:' in the file, or the algorithms of compare
+         or experiment disagree)
       2  usage error, bad input file, or output that cannot be written
       130 interrupted; 141 output pipe closed early
     """

@@ -1,206 +1,42 @@
-"""What every command shares: options, loading with a progress display, output, error lines.
+"""What every command shares: loading with a progress display, output, error lines.
 
 Only this package talks to the user: a GtsearchError becomes one line on
 standard error (:func:`report`) and its exit status; output goes through
 :func:`write_output` or click.echo, and a standard output that cannot be
-written is an error too (see :class:`gtsearch.cli.GtsearchGroup`).
+written is an error too (see :class:`gtsearch.cli.GtsearchGroup`).  The options
+are declared in :mod:`.options`.
 """
 
 from __future__ import annotations
 
 import errno
 import os
-import re
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 import click
 
-from ..algorithms import ALGORITHMS, Algorithm, plan, run
+from ..algorithms import Algorithm, plan, run
 from ..algorithms.base import Stats
-from ..algorithms.params import Params, parse_leaf_bounds, refuse_chance
+from ..algorithms.params import Params, SearchParams, refuse_chance
 from ..errors import GtsearchError, UsageError, os_reason
-from ..formats import FORMATS, format_for_path, load_tree
-from ..numbers import Number, parse_number
+from ..formats import format_for_path, load_tree
+from ..numbers import Number
 from ..result import SearchResult
-from ..sources.randomtree import MODELS
-from ..tree import DEFAULT_MAX_NODES, Tree
-
-if TYPE_CHECKING:
-    from click.shell_completion import CompletionItem
+from ..tree import Tree
+from .options import FORMAT_NAMES
 
 #: exit statuses (docs/commands.md "Exit status"); GtsearchError subclasses carry theirs
 EXIT_BROKEN_PIPE = 141  # what a shell reports for a writer killed by SIGPIPE
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_OUTPUT = 2  # standard output closed or failing, like an unwritable -o FILE
 
-FORMAT_NAMES = [f.name for f in FORMATS]
-#: a click command function, as decorators take and give it
-F = TypeVar("F", bound=Callable[..., Any])
 STDIN = "-"
 #: errors of a write that mean the output is lost (a closed descriptor, a full disk, ...)
 WRITE_ERRORS = frozenset(
     {errno.EBADF, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EROFS}
-)
-
-
-class NumberParam(click.ParamType):  # type: ignore[type-arg]  # generic in click >= 8.2
-    """An int when typed as one (``3``), else a finite float (``2.5``)."""
-
-    name = "number"
-
-    def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-    ) -> Number:
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return value
-        try:
-            return parse_number(str(value))
-        except ValueError as e:
-            self.fail(f"{e}; give a finite number such as 3 or -2.5", param, ctx)
-
-
-NUMBER = NumberParam()
-
-
-class PathParam(click.ParamType):  # type: ignore[type-arg]  # generic in click >= 8.2
-    """A file name, taken as given (the readers and writers report what is wrong with it).
-
-    Unlike click.Path it checks nothing, so a bad file is reported as every bad
-    input is; it only tells shell completion to complete file names.
-    """
-
-    name = "path"
-
-    def shell_complete(
-        self, ctx: click.Context, param: click.Parameter, incomplete: str
-    ) -> list[CompletionItem]:
-        from click.shell_completion import CompletionItem
-
-        return [CompletionItem(incomplete, type="file")]
-
-
-def random_tree_options(command: F) -> F:
-    """--model, --order and --p: how gen and experiment draw their random trees (docs/sources.md)."""
-    options = (
-        click.option(
-            "--model",
-            type=click.Choice(MODELS),
-            default="iid",
-            show_default=True,
-            help="How leaf values are drawn (docs/sources.md): independent, a permutation of "
-            "1..B**D, sums of arc values along the path, or 0/1 leaves.",
-        ),
-        click.option(
-            "--order",
-            default="random",
-            show_default=True,
-            metavar="ORDER",
-            help="random, best, worst (children best-first / worst-first for the mover) or "
-            "strong:P (the best child first with probability P); iid and binary models.",
-        ),
-        click.option(
-            "--p",
-            "p",
-            type=click.FloatRange(0.0, 1.0),
-            default=None,
-            metavar="P",
-            help="model binary: the probability that a leaf is 1 (default 0.5).",
-        ),
-    )
-    for option in reversed(options):  # as if stacked in this order above the command
-        command = option(command)
-    return command
-
-
-def complete_algorithms(
-    ctx: click.Context, param: click.Parameter, incomplete: str
-) -> list[CompletionItem]:
-    """Algorithm names for shell completion, after a comma too (``-a alphabeta,ss``).
-
-    Registry names (and ``all`` where several may be named) first; aliases
-    only when no name fits, and only those a shell takes unquoted (``pvs``,
-    not ``sss*``), so that ``-a alph`` completes to ``alphabeta`` at once.
-    """
-    from click.shell_completion import CompletionItem
-
-    done, _, word = incomplete.rpartition(",")
-    prefix = done + "," if done else ""
-    word = word.lower()
-    several = getattr(param, "multiple", False)
-    names = [(a.name, a.summary) for a in ALGORITHMS]
-    if several:
-        names.append(("all", "every algorithm that needs no bound"))
-    found = [(n, h) for n, h in names if n.startswith(word)]
-    if not found:
-        found = [
-            (alias, f"{a.name}: {a.summary}")
-            for a in ALGORITHMS
-            for alias in a.aliases
-            if alias.startswith(word) and _SHELL_WORD.fullmatch(alias)
-        ]
-    return [CompletionItem(prefix + n, help=h) for n, h in found]
-
-
-_SHELL_WORD = re.compile(r"[a-z0-9-]+")
-
-
-# -- the options commands share ------------------------------------------------------------
-input_format_option = click.option(
-    "--input-format",
-    type=click.Choice(FORMAT_NAMES, case_sensitive=False),
-    default=None,
-    help="Format of the input files (default: from the extension; for '-', sniffed: "
-    "'(' s-expression, '[' or '{' JSON, else YAML).",
-)
-max_nodes_option = click.option(
-    "--max-nodes",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_NODES,
-    show_default=True,
-    metavar="N",
-    help="Refuse trees with more nodes than this (YAML aliases expanded).",
-)
-files_argument = click.argument(
-    "files", metavar="FILE...", nargs=-1, required=True, type=PathParam()
-)
-alpha_option = click.option(
-    "--alpha",
-    type=NUMBER,
-    default=None,
-    metavar="A",
-    help="Lower end of alphabeta's window (default -inf).",
-)
-beta_option = click.option(
-    "--beta",
-    type=NUMBER,
-    default=None,
-    metavar="B",
-    help="Upper end of alphabeta's window (default +inf).",
-)
-root_option = click.option(
-    "--root",
-    type=click.Choice(["max", "min"], case_sensitive=False),
-    default=None,
-    help="Player to move at the root, overriding the file.",
-)
-leaf_bounds_option = click.option(
-    "--leaf-bounds",
-    "leaf_bounds",
-    default=None,
-    metavar="L:U",
-    callback=lambda ctx, param, value: None if value is None else parse_leaf_bounds(value),
-    help="Bounds on every leaf value, for star1 and star2 (default: the tree's least and "
-    "greatest leaf). A leaf outside them is an error.",
-)
-depth_option = click.option(
-    "--depth",
-    type=click.IntRange(min=0),
-    default=None,
-    metavar="N",
-    help="Cut the tree at depth N: nodes there count as leaves worth their static value.",
 )
 
 
@@ -354,60 +190,96 @@ def load_with_root(path: str, root: str | None, input_format: str | None, max_no
     return tree
 
 
-def prepare(
-    path: str,
-    root: str | None,
-    depth: int | None,
-    expect: Number | None,
-    input_format: str | None,
-    max_nodes: int,
-) -> tuple[Tree, float, Number | None]:
-    """Load a file, apply --root/--depth, and say which value it must have.
+class Loaded(NamedTuple):
+    """One FILE of eval or compare, loaded and ready to search."""
 
-    A file's 'expect:' applies unless --expect replaces it or --root/--depth
-    change the tree it was written for.
+    name: str  # as the user named it ('<stdin>' for '-')
+    tree: Tree  # --root and --depth applied
+    seconds: float  # to load it
+    #: the value it must have: --expect, else the file's 'expect:' where it still applies
+    expected: Number | None
+    #: where the file states that value (line, column), when the file's is checked
+    at: tuple[int, int] | None
+    searches: list[tuple[Algorithm, Params]]
+
+
+class Evaluation:
+    """What eval and compare do with their FILEs: each loaded (a source opened) with --root
+    and --depth applied, its searches planned, and every problem reported as it comes.
+
+    The arguments are the commands' options (they hand them on as keyword
+    arguments).  The algorithms and their numbers are planned once, before any
+    file is read; on a tree with chance nodes 'all' means the algorithms that
+    search them, and any other algorithm is refused (one line naming the file).
+    ``status`` is the exit status so far; :meth:`done` exits with it.
     """
-    tree, load_seconds = load(path, input_format, max_nodes)
-    expected = expect
-    if expected is None and tree.meta.expect is not None:
-        changed_root = root is not None and (root.lower() == "max") != tree.root_max
-        cut = depth is not None and depth < tree.max_depth()
-        if not (changed_root or cut):
-            expected = tree.meta.expect
-    if root is not None:
-        tree = tree.with_root(root.lower() == "max")
-    if depth is not None:
-        tree = tree.truncated(depth)
-    return tree, load_seconds, expected
 
+    def __init__(
+        self,
+        *,
+        files: Sequence[str],
+        algos: Sequence[str],
+        bound: Number | None,
+        leaf_bounds: tuple[Number, Number] | None,
+        root: str | None,
+        depth: int | None,
+        expect: Number | None,
+        input_format: str | None,
+        max_nodes: int,
+        alpha: Number | None = None,
+        beta: Number | None = None,
+    ) -> None:
+        check_stdin_once(files)
+        self.files, self.algos = files, algos
+        self.numbers = SearchParams(bound=bound, alpha=alpha, beta=beta, leaf_bounds=leaf_bounds)
+        self.root, self.depth, self.expect = root, depth, expect
+        self.input_format, self.max_nodes = input_format, max_nodes
+        #: the searches of a tree without chance nodes (bound, alpha, beta, leaf bounds)
+        self.planned = plan(algos, **self.numbers)
+        self.status = 0
 
-def plan_for_tree(
-    tree: Tree,
-    planned: list[tuple[Algorithm, Params]],
-    algos: Sequence[str],
-    bound: Number | None = None,
-    alpha: Number | None = None,
-    beta: Number | None = None,
-    leaf_bounds: tuple[Number, Number] | None = None,
-) -> list[tuple[Algorithm, Params]]:
-    """The searches for one tree: on a tree with chance nodes 'all' means the algorithms that
-    search them; any other algorithm is refused (a UsageError naming the file)."""
-    if tree.has_chance:
-        planned = plan(
-            algos, chance=True, bound=bound, alpha=alpha, beta=beta, leaf_bounds=leaf_bounds
-        )
-    for algo, _params in planned:
-        refuse_chance(algo, tree)
-    return planned
+    def __iter__(self) -> Iterator[Loaded]:
+        for path in self.files:
+            try:
+                loaded = self.load(path)
+            except GtsearchError as err:
+                self.report(err)
+                continue
+            yield loaded
 
+    def load(self, path: str) -> Loaded:
+        """Load a file, apply --root/--depth, and say which value it must have.
 
-def expect_place(
-    tree: Tree, option: Number | None, expected: Number | None
-) -> tuple[int, int] | None:
-    """Where the file states the value checked (its ``expect``), when that is what is checked."""
-    if option is not None or expected is None:
-        return None
-    return tree.meta.expect_at
+        A file's 'expect:' applies unless --expect replaces it or --root/--depth
+        change the tree it was written for.
+        """
+        root, depth = self.root, self.depth
+        tree, seconds = load(path, self.input_format, self.max_nodes)
+        expected, at = self.expect, None
+        if expected is None and tree.meta.expect is not None:
+            changed_root = root is not None and (root.lower() == "max") != tree.root_max
+            cut = depth is not None and depth < tree.max_depth()
+            if not (changed_root or cut):
+                expected, at = tree.meta.expect, tree.meta.expect_at
+        if root is not None:
+            tree = tree.with_root(root.lower() == "max")
+        if depth is not None:
+            tree = tree.truncated(depth)
+        searches = self.planned
+        if tree.has_chance:
+            searches = plan(self.algos, chance=True, **self.numbers)
+        for algo, _params in searches:
+            refuse_chance(algo, tree)
+        return Loaded(display_name(path), tree, seconds, expected, at, searches)
+
+    def report(self, err: GtsearchError) -> None:
+        """Report a problem (one line) and keep the worst exit status."""
+        self.status = max(self.status, report(err))
+
+    def done(self) -> None:
+        """End the command with the exit status of the problems reported."""
+        if self.status:
+            raise click.exceptions.Exit(self.status)
 
 
 def run_search(

@@ -11,22 +11,25 @@ import click
 from ..errors import UsageError, os_reason
 from ..formats import dump_tree, format_for_path
 from ..sources import is_source, unique_names
-from ..sources.uniform import parse_value_range, spec_of, write_uniform
-from .common import (
+from ..sources.uniform import spec_of, write_uniform
+from .common import STDIN, format_of_output, load, write_output
+from .options import (
     FORMAT_NAMES,
-    STDIN,
-    PathParam,
-    format_of_output,
-    input_format_option,
-    load,
-    max_nodes_option,
+    chance_option,
+    drawn,
+    file_argument,
+    format_option,
+    input_options,
+    output_option,
     random_tree_options,
-    write_output,
+    seed_option,
+    shape_options,
+    values_option,
 )
 
 
 @click.command("convert")
-@click.argument("file", metavar="FILE", type=PathParam())
+@file_argument
 @click.option(
     "--to",
     "to_format",
@@ -34,16 +37,8 @@ from .common import (
     default=None,
     help="Output format; may be left out when -o names a file with a known extension.",
 )
-@click.option(
-    "-o",
-    "--output",
-    type=PathParam(),
-    default=None,
-    metavar="OUT",
-    help="Write to OUT instead of standard output.",
-)
-@input_format_option
-@max_nodes_option
+@output_option("the tree", "OUT")
+@input_options
 def convert_command(
     file: str, to_format: str | None, output: str | None, input_format: str | None, max_nodes: int
 ) -> None:
@@ -73,74 +68,23 @@ def convert_command(
 
 
 @click.command("gen")
-@click.option(
-    "-b",
-    "--branching",
-    type=click.IntRange(min=1),
-    required=True,
-    metavar="B",
-    help="Children of every internal node.",
-)
-@click.option(
-    "-d",
-    "--depth",
-    type=click.IntRange(min=0),
-    required=True,
-    metavar="D",
-    help="Levels below the root (the tree has B**D leaves).",
-)
-@click.option(
-    "-s",
-    "--seed",
-    type=int,
-    default=0,
-    show_default=True,
-    metavar="S",
-    help="Seed: the same parameters always give the same tree, bit for bit.",
-)
-@click.option(
-    "--values",
-    "value_range",
-    default="-100:100",
-    show_default=True,
-    metavar="LO:HI",
-    help="Leaf values are integers drawn from LO..HI.",
-)
-@random_tree_options
-@click.option(
-    "--chance",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="C",
-    help="A regular *-minimax tree: every move (B per decision node) leads to a chance node "
-    "with C equally likely outcomes; -d counts the levels of moves, so the leaves, "
-    "(B*C)**D of them, lie at depth 2D.",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "yaml", "sexp"]),
-    default=None,
-    help="Output format (default: from -o's extension, else json).",
-)
-@click.option(
-    "-o",
-    "--output",
-    type=PathParam(),
-    default=None,
-    metavar="FILE",
-    help="Write to FILE (a .gz name is compressed) instead of standard output.",
-)
+@shape_options()
+@seed_option("tree, byte for byte")
+@values_option()
+@random_tree_options()
+@chance_option()
+@format_option(["json", "yaml", "sexp"], "Output format (default: from -o's extension, else json).")
+@output_option("the tree", more=" A name ending in .gz is compressed.")
 def gen_command(
     branching: int,
     depth: int,
     seed: int,
-    value_range: str,
+    value_range: tuple[int, int],
     model: str,
     order: str,
     p: float | None,
     chance: int | None,
-    fmt: str | None,
+    output_format: str | None,
     output: str | None,
 ) -> None:
     """Write a uniform random (or ordered) tree, streaming in constant memory.
@@ -157,38 +101,15 @@ def gen_command(
       gtsearch gen -b 3 -d 5 --order best --format sexp | gtsearch eval - -a all
       gtsearch gen -b 3 -d 2 --chance 6 -o dice.json
     """
-    lo, hi = parse_value_range(value_range)
-    if p is not None and model != "binary":
-        raise UsageError("--p applies to --model binary only")
-    spec_of(
-        branching,
-        depth,
-        seed=seed,
-        lo=lo,
-        hi=hi,
-        order=order,
-        chance=chance or 0,
-        model=model,
-        p=0.5 if p is None else p,
-    )
+    trees = drawn(seed, value_range, order, chance, model, p)
+    spec_of(branching, depth, **trees)  # every parameter checked before anything is written
+    fmt = output_format
     if fmt is None:
         known = format_for_path(output) if output else None
         fmt = known.name if known is not None else "json"
 
     def write(out: TextIO) -> None:
-        write_uniform(
-            out,
-            branching,
-            depth,
-            fmt,
-            seed=seed,
-            lo=lo,
-            hi=hi,
-            order=order,
-            chance=chance or 0,
-            model=model,
-            p=0.5 if p is None else p,
-        )
+        write_uniform(out, branching, depth, fmt, **trees)
 
     if output is None:
         write(sys.stdout)

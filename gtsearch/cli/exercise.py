@@ -9,9 +9,19 @@ import click
 from ..algorithms.params import check_one
 from ..errors import UsageError
 from ..numbers import Number
-from ..sources.uniform import ORDERS, parse_value_range
-from .common import STDIN, alpha_option, beta_option, write_output
-from .show import algo_option, bound_option
+from .common import STDIN, write_output
+from .options import (
+    algo_option,
+    bound_option,
+    count_option,
+    format_option,
+    order_option,
+    output_option,
+    seed_option,
+    shape_options,
+    values_option,
+    window_options,
+)
 
 FORMATS = ("text", "json", "moodle", "gift", "html")
 
@@ -23,83 +33,27 @@ def answers_path(path: str) -> str:
 
 
 @click.command("exercise")
-@algo_option
-@bound_option
-@alpha_option
-@beta_option
-@click.option(
-    "-b",
-    "--branching",
-    type=click.IntRange(min=1),
-    default=3,
-    show_default=True,
-    metavar="B",
-    help="Children of every inner node.",
-)
-@click.option(
-    "-d",
-    "--depth",
-    type=click.IntRange(min=1),
-    default=3,
-    show_default=True,
-    metavar="D",
-    help="Levels below the root (the tree has B**D leaves).",
-)
-@click.option(
-    "-s",
-    "--seed",
-    type=int,
-    default=0,
-    show_default=True,
-    metavar="S",
-    help="Seed: the same arguments always give the same exercises, byte for byte.",
-)
-@click.option(
-    "--values",
-    "value_range",
-    default=None,
-    metavar="LO:HI",
-    help="Leaf values: different integers from LO..HI [default: 0:40, or 0:99 above 41 leaves].",
-)
-@click.option(
-    "--order",
-    type=click.Choice(ORDERS),
-    default="random",
-    show_default=True,
-    help="random leaves, or every node's children sorted best-first / worst-first.",
-)
-@click.option(
-    "-n",
-    "--count",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    metavar="N",
-    help="How many different exercises to make from the seed.",
-)
+@algo_option("alphabeta", several=False)
+@bound_option()
+@window_options
+@shape_options((3, 3), min_depth=1)
+@seed_option("exercises, byte for byte")
+@values_option(None, ", all different [default: 0:40, or 0:99 above 41 leaves]")
+@order_option(strong=False)
+@count_option("--count", 1, "How many different exercises to make from the seed.")
 @click.option(
     "--any",
     "any_tree",
     is_flag=True,
     help="Take the trees as drawn: no check that the algorithm prunes some leaves but not too many.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(FORMATS),
-    default="text",
-    show_default=True,
-    help="text (questions, then answers), json (one object per exercise), moodle "
-    "(Moodle XML), gift, or html (a worksheet and its answer key: needs -o).",
+@format_option(
+    FORMATS,
+    "text (questions, then answers), json (one object per exercise), moodle (Moodle XML), "
+    "gift, or html (a worksheet and its answer key: needs -o).",
+    "text",
 )
-@click.option(
-    "-o",
-    "--output",
-    default=None,
-    metavar="FILE",
-    help="Write to FILE instead of standard output; --format html writes FILE and "
-    "FILE-answers.html.",
-)
+@output_option("the exercises", more=" --format html writes FILE and FILE-answers.html.")
 def exercise_command(
     algo: str | None,
     bound: Number | None,
@@ -108,7 +62,7 @@ def exercise_command(
     branching: int,
     depth: int,
     seed: int,
-    value_range: str | None,
+    value_range: tuple[int, int] | None,
     order: str,
     count: int,
     any_tree: bool,
@@ -143,8 +97,7 @@ def exercise_command(
             "name the first with -o (e.g. -o sheet.html)"
         )
     algorithm, params = check_one([algo or "alphabeta"], bound=bound, alpha=alpha, beta=beta)
-    values = parse_value_range(value_range) if value_range is not None else None
-    spec = Spec(algorithm, params, branching, depth, values, order, any_tree)
+    spec = Spec(algorithm, params, branching, depth, value_range, order, any_tree)
     exercises = make_exercises(spec, seed, count)
     if output_format == "html":
         from ..classroom.worksheet import answers_html, worksheet_html

@@ -6,7 +6,7 @@ import click
 
 from ..algorithms import ALGORITHMS
 from ..errors import GtsearchError
-from ..render.console import console, stdout_is_terminal
+from ..render.console import console
 from ..render.tables import (
     algorithm_dict,
     algorithms_text,
@@ -14,27 +14,15 @@ from ..render.tables import (
     render_algorithms,
     summary_line,
 )
-from .common import (
-    check_stdin_once,
-    display_name,
-    files_argument,
-    input_format_option,
-    load,
-    max_nodes_option,
-    report,
-)
+from .common import check_stdin_once, display_name, load, report
+from .options import files_argument, format_option, input_options
 
 
 @click.command("algorithms")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["table", "text", "json"]),
-    default=None,
-    help="A table, aligned text lines, or JSON lines. Default: table on a terminal, "
-    "text otherwise.",
+@format_option(
+    ["table", "text", "json"], "A table, aligned text lines, or JSON lines.", off_terminal="text"
 )
-def algorithms_command(output_format: str | None) -> None:
+def algorithms_command(output_format: str) -> None:
     """List the algorithms: name, aliases, the options they take, and what they do.
 
     \b
@@ -42,28 +30,22 @@ def algorithms_command(output_format: str | None) -> None:
       gtsearch algorithms
       gtsearch algorithms --format json
     """
-    fmt = output_format or ("table" if stdout_is_terminal() else "text")
-    if fmt == "table":
+    if output_format == "table":
         render_algorithms(ALGORITHMS, console())
-    elif fmt == "json":
+    elif output_format == "json":
         click.echo(json_records(algorithm_dict(a) for a in ALGORITHMS), nl=False)
     else:
         click.echo(algorithms_text(ALGORITHMS), nl=False)
 
 
 @click.command("validate")
-@files_argument
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="One line per file, or one JSON object per file (bad files get "
-    '"ok": false and the error).',
+@files_argument()
+@format_option(
+    ["text", "json"],
+    'One line per file, or one JSON object per file (bad files get "ok": false and the error).',
+    "text",
 )
-@input_format_option
-@max_nodes_option
+@input_options
 def validate_command(
     files: tuple[str, ...], output_format: str, input_format: str | None, max_nodes: int
 ) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from .common import STDIN, PathParam, write_output
+from .common import STDIN, write_output
+from .options import output_option
 
 #: the program the completion scripts complete, and the variable click's protocol uses
 PROGRAM = "gtsearch"
@@ -13,14 +14,7 @@ SHELLS = ("bash", "zsh", "fish")
 
 
 @click.command("schema")
-@click.option(
-    "-o",
-    "--output",
-    type=PathParam(),
-    default=STDIN,
-    metavar="OUT",
-    help="Write the schema to OUT instead of standard output.",
-)
+@output_option("the schema", "OUT", default=STDIN)
 def schema_command(output: str) -> None:
     """Print the JSON Schema (draft 2020-12) of JSON and YAML tree files.
 

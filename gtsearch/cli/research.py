@@ -4,106 +4,56 @@ from __future__ import annotations
 
 import dataclasses
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..algorithms import plan
 from ..algorithms.params import named
-from ..errors import GtsearchError, UsageError
+from ..errors import UsageError
 from ..numbers import Number
-from ..render.console import console, stdout_is_terminal
+from ..render.console import console
 from ..render.tables import Row, csv_text, json_lines, json_records
 from ..research.compare import compare, disagreements
-from ..sources.uniform import parse_value_range
-from .common import (
-    NUMBER,
-    PathParam,
-    check_stdin_once,
-    complete_algorithms,
-    depth_option,
-    display_name,
-    expect_place,
-    input_format_option,
+from .common import Evaluation, run_search, write_file
+from .options import (
+    algo_option,
+    bound_option,
+    chance_option,
+    count_option,
+    drawn,
+    expect_option,
+    files_argument,
+    guess_option,
+    input_options,
+    int_option,
     leaf_bounds_option,
     max_nodes_option,
-    plan_for_tree,
-    prepare,
+    path_option,
     random_tree_options,
-    report,
-    root_option,
-    run_search,
-    write_file,
+    results_format_option,
+    seed_option,
+    shape_options,
+    tree_options,
+    values_option,
 )
 
 if TYPE_CHECKING:
     from ..research.experiment import Sweep
 
-GUESS_HELP = "MTD(f)'s first guess (default 0): the closer to the value, the fewer passes."
-
 
 @click.command("compare")
-@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=PathParam())
-@click.option(
-    "-a",
-    "--algo",
-    "algos",
-    multiple=True,
-    metavar="NAME",
-    shell_complete=complete_algorithms,
-    help="Algorithms to compare (repeatable, or a comma list). Default: every "
-    "algorithm that needs no bound ('all'); on a tree with chance nodes, expectiminimax, "
-    "star1 and star2.",
-)
-@click.option(
-    "--bound",
-    type=NUMBER,
-    default=None,
-    metavar="V",
-    help="Bound for the algorithms that take one (f1, mtdf's first guess, and "
-    "sss-bounded/dual-bounded when named), as in 'gtsearch eval'.",
-)
-@click.option(
-    "--guess",
-    type=NUMBER,
-    default=None,
-    metavar="F",
-    help=GUESS_HELP + " Overrides --bound for mtdf.",
-)
+@files_argument()
+@algo_option("all")
+@bound_option(several=True)
+@guess_option(" Overrides --bound for mtdf.")
 @leaf_bounds_option
-@root_option
-@depth_option
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["table", "json", "csv"]),
-    default=None,
-    help="A table per file, JSON lines or CSV (one record per file and algorithm, "
-    "with 'share' and 'best'). Default: table on a terminal, json otherwise.",
+@tree_options
+@results_format_option(
+    "a table per file; one record per file and algorithm, with 'share' and 'best'"
 )
-@click.option(
-    "--expect",
-    type=NUMBER,
-    default=None,
-    metavar="V",
-    help="Expected value (replaces the file's 'expect:'); a result that "
-    "contradicts it makes the exit status 1.",
-)
-@input_format_option
-@max_nodes_option
-def compare_command(
-    files: tuple[str, ...],
-    algos: tuple[str, ...],
-    bound: Number | None,
-    guess: Number | None,
-    leaf_bounds: tuple[Number, Number] | None,
-    root: str | None,
-    depth: int | None,
-    output_format: str | None,
-    expect: Number | None,
-    input_format: str | None,
-    max_nodes: int,
-) -> None:
+@expect_option
+@input_options
+def compare_command(guess: Number | None, output_format: str, **options: Any) -> None:
     """Run every algorithm on each FILE, side by side, and check that they agree.
 
     For each algorithm: the value (≥/≤ for a bound), the leaves it evaluated,
@@ -122,44 +72,32 @@ def compare_command(
     """
     from ..render.research import render_compare
 
-    check_stdin_once(files)
-    names = algos or ("all",)
-    planned = plan(names, bound=bound, leaf_bounds=leaf_bounds)
+    options["algos"] = options["algos"] or ("all",)  # compare runs them all by default
+    evaluation = Evaluation(**options)
     if guess is not None:
+        planned = evaluation.planned
         if not any(algo.name == "mtdf" for algo, _ in planned):
             raise UsageError(
                 "--guess is the first guess of mtdf, which is not among the algorithms: add -a mtdf"
             )
-        planned = [(a, {"bound": guess} if a.name == "mtdf" else p) for a, p in planned]
-    fmt = output_format or ("table" if stdout_is_terminal() else "json")
-    out = console() if fmt == "table" else None
-    status = 0
+        evaluation.planned = [(a, {"bound": guess} if a.name == "mtdf" else p) for a, p in planned]
+    out = console() if output_format == "table" else None
     csv_rows: list[Row] = []
-    for path in files:
-        name = display_name(path)
-        try:
-            tree, load_seconds, expected = prepare(
-                path, root, depth, expect, input_format, max_nodes
-            )
-            searches = plan_for_tree(tree, planned, names, bound, leaf_bounds=leaf_bounds)
-        except GtsearchError as err:
-            status = max(status, report(err))
-            continue
-        results = compare(tree, searches, partial(run_search, name, tree))
-        rows: list[Row] = [(name, load_seconds, r) for r in results]
-        if fmt == "json":
+    for f in evaluation:
+        results = compare(f.tree, f.searches, partial(run_search, f.name, f.tree))
+        rows: list[Row] = [(f.name, f.seconds, r) for r in results]
+        if output_format == "json":
             click.echo(json_lines(rows), nl=False)
-        elif fmt == "csv":
+        elif output_format == "csv":
             csv_rows.extend((n, t, r._replace(tree=None)) for n, t, r in rows)  # free the tree
         else:
             assert out is not None
-            render_compare(name, tree, results, out)
-        for problem in disagreements(name, results, expected, expect_place(tree, expect, expected)):
-            status = max(status, report(problem))
-    if fmt == "csv":
+            render_compare(f.name, f.tree, results, out)
+        for problem in disagreements(f.name, results, f.expected, f.at):
+            evaluation.report(problem)
+    if csv_rows:  # no header without a row: every file was bad
         click.echo(csv_text(csv_rows), nl=False)
-    if status:
-        raise click.exceptions.Exit(status)
+    evaluation.done()
 
 
 #: the options that describe a sweep to run (not allowed with --merge)
@@ -182,75 +120,19 @@ SWEEP_OPTIONS = (
 
 
 @click.command("experiment")
-@click.argument("files", metavar="[FILE...]", nargs=-1, type=PathParam())
-@click.option(
-    "-b",
-    "--branching",
-    default="2..4",
-    show_default=True,
-    metavar="RANGE",
-    help="Branching factors: B, A..B or a comma list (2..4,8).",
-)
-@click.option(
-    "-d",
-    "--depth",
-    default="2..6",
-    show_default=True,
-    metavar="RANGE",
-    help="Depths, written like --branching.",
-)
-@click.option(
-    "--chance",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="C",
-    help="Regular *-minimax trees: every move leads to a chance node with C equally likely "
-    "outcomes, and -d counts the levels of moves (leaves at depth 2d). The default "
-    "algorithms are then expectiminimax, star1 and star2.",
-)
-@click.option(
-    "-n",
-    "--trials",
-    type=click.IntRange(min=1),
-    default=20,
-    show_default=True,
-    metavar="N",
-    help="Trees per (b, d).",
-)
-@click.option(
-    "-s",
-    "--seed",
-    type=int,
-    default=0,
-    show_default=True,
-    metavar="S",
-    help="Sweep seed: trial t of (b, d) searches the tree seeded from (S, b, d, t).",
-)
-@random_tree_options
-@click.option(
-    "--values",
-    "value_range",
-    default="-100:100",
-    show_default=True,
-    metavar="LO:HI",
-    help="Leaf values are integers drawn from LO..HI.",
-)
-@click.option(
-    "-a",
-    "--algo",
-    "algos",
-    multiple=True,
-    metavar="NAME",
-    shell_complete=complete_algorithms,
-    help="Algorithms (repeatable, or a comma list). Default: every one that needs no bound.",
-)
-@click.option("--guess", type=NUMBER, default=None, metavar="F", help=GUESS_HELP)
-@click.option(
+@files_argument(required=False)
+@shape_options(("2..4", "2..6"))
+@chance_option(" The default algorithms are then expectiminimax, star1 and star2.")
+@count_option("--trials", 20, "Trees per (b, d).")
+@seed_option("trees: trial t of (b, d) searches the tree seeded from (S, b, d, t)")
+@random_tree_options()
+@values_option()
+@algo_option("all")
+@guess_option()
+@int_option(
     "-j",
     "--jobs",
-    type=click.IntRange(min=0),
     default=1,
-    show_default=True,
     metavar="J",
     help="Processes to run the trees in; 0 = one per core. The results are the same for every J.",
 )
@@ -267,29 +149,19 @@ SWEEP_OPTIONS = (
     help="Run nothing: merge and summarise the records in FILE... (JSON lines "
     "written by -o), e.g. the shards of a sweep.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["table", "json", "csv"]),
-    default=None,
-    help="Summary per (b, d, algorithm): a table (with the growth per ply beside "
-    "Pearl's R(b)), JSON lines or CSV. Default: table on a terminal, json "
-    "otherwise.",
+@results_format_option(
+    "the summary per (b, d, algorithm), the table with the growth per ply beside Pearl's R(b)"
 )
-@click.option(
+@path_option(
     "-o",
     "--output",
-    type=PathParam(),
-    default=None,
     metavar="FILE",
-    help="Write every trial's record there: CSV if FILE ends in .csv, else JSON "
-    "lines (what --merge reads).",
+    help="Also write every trial's record to FILE: CSV if FILE ends in .csv, else JSON lines "
+    "(what --merge reads).",
 )
-@click.option(
+@path_option(
     "--plot",
     "plot_path",
-    type=PathParam(),
-    default=None,
     metavar="FILE",
     help="Draw mean leaves against depth (log scale) to FILE (.png, .svg, .pdf); "
     "needs matplotlib: pip install 'gtsearch[plot]'.",
@@ -307,21 +179,21 @@ SWEEP_OPTIONS = (
 def experiment_command(
     ctx: click.Context,
     files: tuple[str, ...],
-    branching: str,
-    depth: str,
+    branching: tuple[int, ...],
+    depth: tuple[int, ...],
     chance: int | None,
     trials: int,
     seed: int,
     model: str,
     order: str,
     p: float | None,
-    value_range: str,
+    value_range: tuple[int, int],
     algos: tuple[str, ...],
     guess: Number | None,
     jobs: int,
     shard: str | None,
     merge: bool,
-    output_format: str | None,
+    output_format: str,
     output: str | None,
     plot_path: str | None,
     dask: str | None,
@@ -352,7 +224,6 @@ def experiment_command(
     from ..render.research import render_experiment, sweep_title, table_csv
     from ..research import experiment as ex
 
-    fmt = output_format or ("table" if stdout_is_terminal() else "json")
     if merge:
         for param in ctx.command.params:
             if (
@@ -368,10 +239,10 @@ def experiment_command(
     else:
         if files:
             raise UsageError(f"unexpected argument {files[0]!r}: FILE... is for --merge")
-        if p is not None and model != "binary":
-            raise UsageError("--p applies to --model binary only")
-        sweep = _sweep(branching, depth, trials, seed, order, value_range, algos, guess, chance)
-        sweep = dataclasses.replace(sweep, model=model, p=0.5 if p is None else p)
+        trees = drawn(seed, value_range, order, chance, model, p)
+        names = [a.name for a, _explicit in named(algos or ("all",), chance=bool(chance))]
+        sweep = ex.Sweep(branching, depth, trials, algorithms=tuple(names), guess=guess, **trees)
+        sweep.check(max_nodes)  # a sweep that cannot run is one line, before any note
         sweep = _without_full_search(sweep, explicit=bool(algos), max_nodes=max_nodes)
         index, count = ex.parse_shard(shard) if shard is not None else (1, 1)
         if count > 1 and output is None:
@@ -393,9 +264,9 @@ def experiment_command(
         from ..render.plot import plot
 
         plot(rows, plot_path, title=title)
-    if fmt == "json":
+    if output_format == "json":
         click.echo(json_records(rows), nl=False)
-    elif fmt == "csv":
+    elif output_format == "csv":
         click.echo(table_csv(rows, ex.SUMMARY_KEYS), nl=False)
     else:
         render_experiment(rows, ex.growth(rows), title, console())
@@ -424,32 +295,3 @@ def _without_full_search(sweep: Sweep, *, explicit: bool, max_nodes: int) -> Swe
     )
     kept = tuple(a for a in sweep.algorithms if a not in full)
     return dataclasses.replace(sweep, algorithms=kept)
-
-
-def _sweep(
-    branching: str,
-    depth: str,
-    trials: int,
-    seed: int,
-    order: str,
-    value_range: str,
-    algos: tuple[str, ...],
-    guess: Number | None,
-    chance: int | None = None,
-) -> Sweep:
-    from ..research import experiment as ex
-
-    lo, hi = parse_value_range(value_range)
-    names = [algo.name for algo, _explicit in named(algos or ("all",), chance=bool(chance))]
-    return ex.Sweep(
-        branchings=ex.parse_range(branching, "--branching", 1),
-        depths=ex.parse_range(depth, "--depth", 0),
-        trials=trials,
-        seed=seed,
-        order=order,
-        lo=lo,
-        hi=hi,
-        algorithms=tuple(names),
-        guess=guess,
-        chance=chance or 0,
-    )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
@@ -10,66 +11,88 @@ from ..algorithms.params import check_one
 from ..errors import UsageError
 from ..numbers import Number
 from ..render.console import console
+from .common import STDIN, display_name, load_with_root, write_output
+from .options import (
+    algo_option,
+    bound_option,
+    file_argument,
+    format_option,
+    input_options,
+    int_option,
+    leaf_bounds_option,
+    path_option,
+    root_option,
+    stack,
+    window_options,
+)
 
 if TYPE_CHECKING:
+    from ..algorithms import Algorithm
     from ..render.view import SearchView
-from .common import (
-    NUMBER,
-    STDIN,
-    PathParam,
-    alpha_option,
-    beta_option,
-    complete_algorithms,
-    display_name,
-    input_format_option,
+    from ..tree import Tree
+
+#: the search that show and trace follow: the tree, the algorithm and its numbers
+search_options = stack(
+    file_argument,
+    algo_option("alphabeta, or star1 on a tree with chance nodes", several=False),
+    bound_option(),
+    window_options,
     leaf_bounds_option,
-    load_with_root,
-    max_nodes_option,
     root_option,
-    write_output,
 )
 
-algo_option = click.option(
-    "-a",
-    "--algo",
-    "algo",
-    default=None,
-    metavar="NAME",
-    shell_complete=complete_algorithms,
-    help="The algorithm (aliases work: ab, sss*, dual*, bs*...); default alphabeta, or star1 "
-    "on a tree with chance nodes. See 'gtsearch algorithms'.",
-)
-bound_option = click.option(
-    "--bound",
-    type=NUMBER,
-    default=None,
-    metavar="V",
-    help="Bound for f1, sss-bounded (V) and dual-bounded (L).",
+
+class Picture(NamedTuple):
+    """A picture show writes: its option, and the function of gtsearch.render that draws it."""
+
+    option: str
+    metavar: str
+    what: str
+    #: "module:function" in gtsearch.render, called (view, max_depth, source=..., **keywords)
+    draw: str
+    keywords: tuple[tuple[str, bool], ...] = ()
+
+    @property
+    def dest(self) -> str:
+        """The keyword argument of show_command: ``--tikz-body`` -> ``tikz_body_out``."""
+        return self.option.lstrip("-").replace("-", "_") + "_out"
+
+
+PICTURES = (
+    Picture("--dot", "OUT.dot", "the picture as Graphviz DOT", "svg:to_dot"),
+    Picture("--svg", "OUT.svg", "the picture as SVG, laid out by gtsearch", "svg:to_svg"),
+    Picture(
+        "--html",
+        "OUT.html",
+        "one self-contained HTML page that replays the search step by step",
+        "replay:to_html",
+    ),
+    Picture(
+        "--tikz",
+        "OUT.tex",
+        "the picture as a LaTeX document with TikZ, for pdflatex",
+        "tikz:to_tikz",
+    ),
+    Picture(
+        "--tikz-body",
+        "OUT.tex",
+        "the bare tikzpicture, to \\input into slides or a paper",
+        "tikz:to_tikz",
+        (("body", True),),
+    ),
 )
 
 
 # -- show ----------------------------------------------------------------------------------
 @click.command("show")
-@click.argument("file", metavar="FILE", type=PathParam())
-@algo_option
-@bound_option
-@alpha_option
-@beta_option
-@leaf_bounds_option
-@root_option
-@click.option(
+@search_options
+@int_option(
     "--max-depth",
-    type=click.IntRange(min=0),
-    default=None,
-    metavar="N",
     help="Draw the nodes down to depth N only (the root is at depth 0); applies to "
     "--dot, --svg and --html too.",
 )
-@click.option(
+@int_option(
     "--max-lines",
-    type=click.IntRange(min=0),
-    default=None,
-    metavar="N",
     help="Stop the terminal drawing after N node lines (0: no limit). Without it, a "
     "drawing of more than 400 lines is collapsed to the PV with its siblings folded.",
 )
@@ -79,46 +102,16 @@ bound_option = click.option(
     show_default=True,
     help="Fold each pruned subtree, and runs of 4 or more pruned siblings, into one line.",
 )
-@click.option(
-    "--dot",
-    "dot_out",
-    type=PathParam(),
-    default=None,
-    metavar="OUT.dot",
-    help="Also write the picture as Graphviz DOT ('-': standard output).",
-)
-@click.option(
-    "--svg",
-    "svg_out",
-    type=PathParam(),
-    default=None,
-    metavar="OUT.svg",
-    help="Also write the picture as SVG, laid out by gtsearch ('-': standard output).",
-)
-@click.option(
-    "--html",
-    "html_out",
-    type=PathParam(),
-    default=None,
-    metavar="OUT.html",
-    help="Also write one self-contained HTML page that replays the search step by "
-    "step ('-': standard output).",
-)
-@click.option(
-    "--tikz",
-    "tikz_out",
-    default=None,
-    metavar="OUT.tex",
-    help="Also write the picture as a LaTeX document with TikZ, for pdflatex ('-': "
-    "standard output).",
-)
-@click.option(
-    "--tikz-body",
-    "tikz_body_out",
-    default=None,
-    metavar="OUT.tex",
-    help="Also write the bare tikzpicture, to \\input into slides or a paper ('-': "
-    "standard output).",
+@stack(
+    *(
+        path_option(
+            pic.option,
+            pic.dest,
+            metavar=pic.metavar,
+            help=f"Also write {pic.what} ('-': standard output).",
+        )
+        for pic in PICTURES
+    )
 )
 @click.option(
     "--node-types",
@@ -134,29 +127,15 @@ bound_option = click.option(
     "child's third child), with the whole search's marks; applies to the pictures too.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Write the files only; no drawing.")
-@input_format_option
-@max_nodes_option
+@input_options
 def show_command(
-    file: str,
-    algo: str | None,
-    bound: Number | None,
-    alpha: Number | None,
-    beta: Number | None,
-    leaf_bounds: tuple[Number, Number] | None,
-    root: str | None,
     max_depth: int | None,
     max_lines: int | None,
     fold: bool,
-    dot_out: str | None,
-    svg_out: str | None,
-    html_out: str | None,
-    tikz_out: str | None,
-    tikz_body_out: str | None,
     node_types: bool,
     focus: str | None,
     quiet: bool,
-    input_format: str | None,
-    max_nodes: int,
+    **options: Any,
 ) -> None:
     """Draw the tree as one algorithm searched it.
 
@@ -182,52 +161,26 @@ def show_command(
     from ..render.focus import collapsed, focus_view, parse_path, too_large_note
     from ..render.view import build_view
 
-    pictures = {
-        "--dot": dot_out,
-        "--svg": svg_out,
-        "--html": html_out,
-        "--tikz": tikz_out,
-        "--tikz-body": tikz_body_out,
-    }
-    outs = [o for o in pictures.values() if o is not None]
-    if sum(1 for o in outs if o == STDIN) > 1:
-        to_stdout = [k for k, o in pictures.items() if o == STDIN]
+    outs: dict[str, str | None] = {pic.dest: options.pop(pic.dest) for pic in PICTURES}
+    asked = [(pic, out) for pic in PICTURES if (out := outs[pic.dest]) is not None]
+    to_stdout = [pic.option for pic, out in asked if out == STDIN]
+    if len(to_stdout) > 1:
         raise UsageError(f"only one of {', '.join(to_stdout)} can go to standard output ('-')")
     path = parse_path(focus) if focus is not None else ()
-    algorithm, params = check_one(
-        [algo or default_algorithm(leaf_bounds)],
-        bound=bound,
-        alpha=alpha,
-        beta=beta,
-        leaf_bounds=leaf_bounds,
-    )
-    tree = load_with_root(file, root, input_format, max_nodes)
-    if algo is None and tree.has_chance:
-        algorithm, params = check_one(
-            [default_algorithm(leaf_bounds, chance=True)],
-            bound=bound,
-            alpha=alpha,
-            beta=beta,
-            leaf_bounds=leaf_bounds,
-        )
-    name = display_name(file)
-    kwargs: dict[str, Any] = dict(params)
-    view = build_view(
-        tree, algorithm, keep_events=html_out is not None, node_types=node_types, **kwargs
-    )
+    tree, algorithm, params, name = searched(**options)
+    keep_events = outs["html_out"] is not None
+    view = build_view(tree, algorithm, keep_events=keep_events, node_types=node_types, **params)
     view = focus_view(view, path)
     texts: list[tuple[str, str]] = []
-    if outs:
+    if asked:
         from ..render.svg import MAX_PICTURE_NODES, fits
 
         picture = view
         if max_depth is None and not fits(view) and fits(collapsed(view)):
             picture = collapsed(view)
             warn(too_large_note(view, f"a picture of more than {MAX_PICTURE_NODES:,} nodes"))
-        texts = pictures_of(
-            picture, max_depth, name, dot_out, svg_out, html_out, tikz_out, tikz_body_out
-        )
-    if not quiet and STDIN not in outs:
+        texts = [(out, pictured(pic, picture, max_depth, name)) for pic, out in asked]
+    if not quiet and not to_stdout:
         from ..render.terminal import DEFAULT_MAX_LINES, Options, lines_needed, print_view
 
         drawing = view
@@ -246,10 +199,35 @@ def show_command(
         write_output(out, text)
 
 
-def default_algorithm(leaf_bounds: object, chance: bool = False) -> str:
-    """The algorithm without --algo: alpha-beta, or its counterpart for chance nodes, Star1
-    (also when --leaf-bounds, which only Star1 and Star2 take, is given)."""
-    return "star1" if chance or leaf_bounds is not None else "alphabeta"
+def searched(
+    file: str,
+    algo: str | None,
+    bound: Number | None,
+    alpha: Number | None,
+    beta: Number | None,
+    leaf_bounds: tuple[Number, Number] | None,
+    root: str | None,
+    input_format: str | None,
+    max_nodes: int,
+) -> tuple[Tree, Algorithm, dict[str, Any], str]:
+    """The tree (a source built whole, --root applied), the algorithm and its parameters, and
+    the name to show: what :data:`search_options` and --input-format and --max-nodes ask for
+    (show and trace hand them on as they come, as keyword arguments).
+
+    The algorithm and its numbers are checked before the file is read.  Without
+    --algo it is alphabeta, or on a tree with chance nodes its counterpart, star1
+    (also when --leaf-bounds, which only star1 and star2 take, is given).
+    """
+    default = "alphabeta" if leaf_bounds is None else "star1"
+    algorithm, params = check_one(
+        [algo or default], bound=bound, alpha=alpha, beta=beta, leaf_bounds=leaf_bounds
+    )
+    tree = load_with_root(file, root, input_format, max_nodes)
+    if algo is None and tree.has_chance and default != "star1":
+        algorithm, params = check_one(
+            ["star1"], bound=bound, alpha=alpha, beta=beta, leaf_bounds=leaf_bounds
+        )
+    return tree, algorithm, dict(params), display_name(file)
 
 
 def warn(line: str) -> None:
@@ -257,57 +235,19 @@ def warn(line: str) -> None:
     click.echo(line, err=True)
 
 
-def pictures_of(
-    view: SearchView,
-    max_depth: int | None,
-    name: str,
-    dot_out: str | None,
-    svg_out: str | None,
-    html_out: str | None,
-    tikz_out: str | None,
-    tikz_body_out: str | None,
-) -> list[tuple[str, str]]:
-    """(file, text) of every picture asked for."""
-    texts: list[tuple[str, str]] = []
-    if dot_out is not None:
-        from ..render.svg import to_dot
-
-        texts.append((dot_out, to_dot(view, max_depth, source=name)))
-    if svg_out is not None:
-        from ..render.svg import to_svg
-
-        texts.append((svg_out, to_svg(view, max_depth, source=name)))
-    if html_out is not None:
-        from ..render.replay import to_html
-
-        texts.append((html_out, to_html(view, max_depth, source=name)))
-    if tikz_out is not None:
-        from ..render.tikz import to_tikz
-
-        texts.append((tikz_out, to_tikz(view, max_depth, source=name)))
-    if tikz_body_out is not None:
-        from ..render.tikz import to_tikz
-
-        texts.append((tikz_body_out, to_tikz(view, max_depth, source=name, body=True)))
-    return texts
+def pictured(pic: Picture, view: SearchView, max_depth: int | None, name: str) -> str:
+    """The text of one picture of ``view``."""
+    module, _, function = pic.draw.partition(":")
+    draw = getattr(import_module(f"gtsearch.render.{module}"), function)
+    text: str = draw(view, max_depth, source=name, **dict(pic.keywords))
+    return text
 
 
 # -- trace ---------------------------------------------------------------------------------
 @click.command("trace")
-@click.argument("file", metavar="FILE", type=PathParam())
-@algo_option
-@bound_option
-@alpha_option
-@beta_option
-@leaf_bounds_option
-@root_option
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Numbered lines of text, or one JSON object per step (JSON lines).",
+@search_options
+@format_option(
+    ["text", "json"], "Numbered lines of text, or one JSON object per step (JSON lines).", "text"
 )
 @click.option(
     "--open/--no-open",
@@ -316,21 +256,8 @@ def pictures_of(
     show_default=True,
     help="SSS*/DUAL*: show OPEN after every step.",
 )
-@input_format_option
-@max_nodes_option
-def trace_command(
-    file: str,
-    algo: str | None,
-    bound: Number | None,
-    alpha: Number | None,
-    beta: Number | None,
-    leaf_bounds: tuple[Number, Number] | None,
-    root: str | None,
-    output_format: str,
-    open_lists: bool,
-    input_format: str | None,
-    max_nodes: int,
-) -> None:
+@input_options
+def trace_command(output_format: str, open_lists: bool, **options: Any) -> None:
     """Follow one search step by step.
 
     minimax, f1 and alphabeta: every node entered with its window (alpha,
@@ -351,25 +278,8 @@ def trace_command(
     from ..render.tables import json_records
     from ..render.trace import event_dict, trace_text
 
-    algorithm, params = check_one(
-        [algo or default_algorithm(leaf_bounds)],
-        bound=bound,
-        alpha=alpha,
-        beta=beta,
-        leaf_bounds=leaf_bounds,
-    )
-    tree = load_with_root(file, root, input_format, max_nodes)
-    if algo is None and tree.has_chance:
-        algorithm, params = check_one(
-            [default_algorithm(leaf_bounds, chance=True)],
-            bound=bound,
-            alpha=alpha,
-            beta=beta,
-            leaf_bounds=leaf_bounds,
-        )
-    name = display_name(file)
-    kwargs: dict[str, Any] = dict(params)
-    events = trace(tree, algorithm, open_lists=open_lists, **kwargs)
+    tree, algorithm, params, name = searched(**options)
+    events = trace(tree, algorithm, open_lists=open_lists, **params)
     if output_format == "text":
         for line in trace_text(events, tree, algorithm.name, name):
             click.echo(line)

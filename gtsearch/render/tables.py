@@ -1,10 +1,11 @@
-"""Results as a rich table, JSON lines or CSV: pure functions from data to text, no click."""
+"""Results as a rich table, JSON lines or CSV: pure functions from data to text, no click.
+
+rich, json and csv are imported by the functions that use them: ``gtsearch eval
+--format json`` loads neither rich nor csv.
+"""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -99,6 +100,8 @@ def json_records(records: Iterable[Mapping[str, Any]], *, ascii_only: bool = Tru
     infinity is a bug upstream, and json refuses it rather than printing
     ``Infinity``.  ``ascii_only`` False keeps non-ASCII text as it is.
     """
+    import json
+
     return "".join(json.dumps(r, ensure_ascii=ascii_only, allow_nan=False) + "\n" for r in records)
 
 
@@ -116,6 +119,9 @@ def csv_text(rows: Iterable[Row]) -> str:
     ``true``/``false``; a missing value is an empty cell.  Algorithm-specific
     figures (the ``extra`` of a result) follow as further columns.
     """
+    import csv
+    import io
+
     records = [(result, result.to_dict(file, load)) for file, load, result in rows]
     columns = list(CSV_COLUMNS)
     for _, d in records:

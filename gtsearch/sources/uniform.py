@@ -47,19 +47,6 @@ _CHANCE = {
 }
 
 
-def parse_value_range(text: str) -> tuple[int, int]:
-    """``--values LO:HI`` as two integers (the order is checked by :func:`check_params`)."""
-    lo, sep, hi = text.partition(":")
-    try:
-        if not sep:
-            raise ValueError
-        return int(lo), int(hi)
-    except ValueError:
-        raise UsageError(
-            f"--values takes LO:HI with two integers, e.g. -100:100, got {text!r}"
-        ) from None
-
-
 def check_params(branching: int, depth: int, lo: int, hi: int, order: str, chance: int = 0) -> None:
     if branching < 1:
         raise UsageError(f"--branching must be 1 or more, got {branching}")

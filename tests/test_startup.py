@@ -1,0 +1,130 @@
+"""``gtsearch eval`` of a small file imports what it uses and nothing else (a real process).
+
+A test of what is imported, not of time: the start-up of a small ``eval`` is
+mostly imports, and benchmarks/bench.py times it against ``python -c pass``.
+The registry names the family modules and imports only the one that
+searches; a source, a format's reader, rich, csv and numpy are imported when
+a source is named, that format read, a table drawn, CSV written, a large tree
+read.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gtsearch import core
+
+REPO = Path(__file__).resolve().parent.parent
+AIMA = str(REPO / "sample_trees" / "aima-fig5-2.yaml")
+BARE = "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]\n"
+PURE = core.native() is None
+
+#: runs the command line as the console script does, then lists the modules it imported
+PROGRAM = """
+import sys
+from gtsearch.cli import cli
+out, *args = sys.argv[1:]
+try:
+    cli(args, prog_name="gtsearch")
+except SystemExit as e:
+    assert not e.code, e.code
+with open(out, "w", encoding="utf-8") as f:
+    f.write("\\n".join(sorted(sys.modules)))
+"""
+
+#: never imported by ``eval`` of a small file of gtsearch's formats
+NEVER = {
+    # the other families: alphabeta is depthfirst's
+    "gtsearch.algorithms.sss",
+    "gtsearch.algorithms.scout",
+    "gtsearch.algorithms.mt",
+    "gtsearch.algorithms.chance",
+    "gtsearch.algorithms.vector",
+    "gtsearch.algorithms.steps",
+    "gtsearch.algorithms.chance_steps",
+    "gtsearch.algorithms.explored",
+    # sources: none is named
+    "gtsearch.sources.randomtree",
+    "gtsearch.sources.uniform",
+    "gtsearch.sources.games",
+    "gtsearch.sources.builtin_games",
+    "gtsearch.sources.virtual",
+    "gtsearch.sources.splitmix",
+    # the other readers, and what a small file never needs
+    "gtsearch.formats.sexp",
+    "gtsearch.formats.sexp_atoms",
+    "gtsearch.formats.efg",
+    "gtsearch.formats.efg_reader",
+    "gtsearch.formats.bare",
+    "gtsearch.formats.schema",
+    "gtsearch.flat",
+    "numpy",
+    # the other commands and what only they use
+    "gtsearch.cli.show",
+    "gtsearch.cli.research",
+    "gtsearch.cli.convert",
+    "gtsearch.research.experiment",
+    "gtsearch.classroom",
+    "gtsearch.render.view",
+    "gtsearch.render.terminal",
+    "gtsearch.render.svg",
+    "gtsearch.render.research",
+    "matplotlib",
+}
+
+
+def imported(tmp_path: Path, *args: str) -> set[str]:
+    """The modules a ``gtsearch`` process imports to run ``args``."""
+    out = tmp_path / "modules.txt"
+    subprocess.run(
+        [sys.executable, "-c", PROGRAM, str(out), *args],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        cwd=tmp_path,
+    )
+    return set(out.read_text(encoding="utf-8").split())
+
+
+@pytest.mark.parametrize("name", ["tree.json", "tree.yaml"])
+def test_eval_of_a_small_bare_file(name: str, tmp_path: Path) -> None:
+    (tmp_path / name).write_text(BARE, encoding="utf-8")
+    modules = imported(tmp_path, "eval", name, "--format", "json")
+    assert "gtsearch.algorithms.depthfirst" in modules  # the test sees what it should
+    assert not modules & NEVER, sorted(modules & NEVER)
+    assert not modules & {"rich", "csv"}
+    other = "gtsearch.formats.yamlfmt" if name.endswith(".json") else "gtsearch.formats.jsonfmt"
+    assert other not in modules
+    if not PURE:  # the C core reads both whole: no reader of Python's, no PyYAML
+        assert not modules & {"gtsearch.formats.jsonfmt", "gtsearch.formats.yamlfmt", "yaml"}
+
+
+def test_eval_of_a_small_block_yaml_file(tmp_path: Path) -> None:
+    modules = imported(tmp_path, "eval", AIMA, "--format", "json")
+    assert "gtsearch.formats.yaml_block" in modules
+    assert not modules & NEVER, sorted(modules & NEVER)
+    assert not modules & {"rich", "csv", "gtsearch.formats.jsonfmt"}
+
+
+def test_a_table_imports_rich_and_csv_imports_csv(tmp_path: Path) -> None:
+    (tmp_path / "tree.json").write_text(BARE, encoding="utf-8")
+    table = imported(tmp_path, "eval", "tree.json", "--format", "table")
+    assert "rich" in table and "csv" not in table
+    as_csv = imported(tmp_path, "eval", "tree.json", "--format", "csv")
+    assert "csv" in as_csv and "rich" not in as_csv
+
+
+def test_another_algorithm_imports_its_own_family(tmp_path: Path) -> None:
+    (tmp_path / "tree.json").write_text(BARE, encoding="utf-8")
+    modules = imported(tmp_path, "eval", "tree.json", "-a", "sss", "--format", "json")
+    assert "gtsearch.algorithms.sss" in modules
+    assert not modules & {"gtsearch.algorithms.scout", "gtsearch.algorithms.mt"}
+
+
+def test_a_source_imports_the_sources(tmp_path: Path) -> None:
+    modules = imported(tmp_path, "eval", "random:b=2,d=3,seed=1", "--format", "json")
+    assert "gtsearch.sources.randomtree" in modules
+    assert not modules & {"gtsearch.sources.games", "gtsearch.formats.yamlfmt", "yaml"}
