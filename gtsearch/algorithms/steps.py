@@ -76,12 +76,15 @@ class _Frame:
 
     __slots__ = ("node", "is_max", "alpha", "beta", "best", "next", "cut")
 
-    def __init__(self, node: int, is_max: bool, alpha: Number, beta: Number) -> None:
+    def __init__(
+        self, node: int, is_max: bool, alpha: Number, beta: Number, hard: bool = False
+    ) -> None:
         self.node = node
         self.is_max = is_max
         self.alpha = alpha
         self.beta = beta
-        self.best: Number = -INF if is_max else INF
+        # F2 as printed (fail-hard) starts from the window's edge, fail-soft from -inf/+inf
+        self.best: Number = (alpha if is_max else beta) if hard else (-INF if is_max else INF)
         self.next = node + 1
         self.cut = False
 
@@ -97,8 +100,12 @@ class _Frame:
         return self.best >= self.beta if self.is_max else self.best <= self.alpha
 
 
-def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[Event]:
-    """F (``mode`` "minimax"), F1 ("f1") or fail-soft F2 ("alphabeta"), unfolded to MAX/MIN."""
+def _depth_first(
+    tree: Tree, mode: str, params: dict[str, Number], variant: str | None = None
+) -> Iterator[Event]:
+    """F (``mode`` "minimax"), F1 ("f1") or F2 ("alphabeta"), unfolded to MAX/MIN; F2 is
+    fail-soft, or with ``variant`` "fail-hard" as Knuth & Moore print it (m := alpha)."""
+    hard = variant == "fail-hard"
     end = tree.end
     number = tree.number
     root_max = tree.root_max
@@ -116,7 +123,7 @@ def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[E
         )
     else:
         alpha0, beta0 = -INF, INF
-    yield Start(0, mode, dict(params), None)
+    yield Start(0, mode, {**params, **({"variant": variant} if variant else {})}, None)
     if end[0] == 1:
         v = number(0)
         yield Leaf(0, v, 1, None)
@@ -124,7 +131,7 @@ def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[E
         return
     rank = 0
     yield Enter(0, alpha0, beta0)
-    stack = [_Frame(0, root_max, alpha0, beta0)]
+    stack = [_Frame(0, root_max, alpha0, beta0, hard)]
     while True:
         f = stack[-1]
         stop = end[f.node]
@@ -148,7 +155,7 @@ def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[E
             else:
                 a, b = -INF, INF
             yield Enter(c, a, b)
-            stack.append(_Frame(c, not f.is_max, a, b))
+            stack.append(_Frame(c, not f.is_max, a, b, hard))
             continue
         stack.pop()
         kind = window_kind(f.best, f.alpha, f.beta)
@@ -300,7 +307,7 @@ def _numbers(params: Params) -> dict[str, Number]:
 TRACERS: dict[str, Callable[[Tree, Params, bool], Iterator[Event]]] = {
     "minimax": lambda t, p, o: _depth_first(t, "minimax", _numbers(p)),
     "f1": lambda t, p, o: _depth_first(t, "f1", _numbers(p)),
-    "alphabeta": lambda t, p, o: _depth_first(t, "alphabeta", _numbers(p)),
+    "alphabeta": lambda t, p, o: _depth_first(t, "alphabeta", _numbers(p), p.get("variant")),
     "sss": lambda t, p, o: _best_first(t, "sss", False, _numbers(p), o),
     "sss-bounded": lambda t, p, o: _best_first(t, "sss-bounded", False, _numbers(p), o),
     "dual": lambda t, p, o: _best_first(t, "dual", True, _numbers(p), o),

@@ -64,6 +64,7 @@ def exercise_command(
     bound: Number | None,
     alpha: Number | None,
     beta: Number | None,
+    variant: str | None,
     branching: int,
     depth: int,
     seed: int,
@@ -105,7 +106,9 @@ def exercise_command(
             "--format html writes two pages, the worksheet and its answer key; "
             "name the first with -o (e.g. -o sheet.html)"
         )
-    algorithm, params = check_one([algo or "alphabeta"], bound=bound, alpha=alpha, beta=beta)
+    algorithm, params = check_one(
+        [algo or "alphabeta"], bound=bound, alpha=alpha, beta=beta, variant=variant
+    )
     spec = Spec(algorithm, params, branching, depth, value_range, order, any_tree)
     exercises = make_exercises(spec, seed, count)
     if output_format == "html":
