@@ -92,6 +92,36 @@ def node_range(
     return pick(x for x, _ in kids), pick(y for _, y in kids)
 
 
+class RangeTracker:
+    """Value ranges kept up to date one evaluated leaf at a time (the replay, the traces).
+
+    After the leaves added so far, ``ranges[n]`` is what :func:`value_ranges` gives
+    for them: the range show draws.
+    """
+
+    def __init__(self, tree: Tree, bounds: tuple[Value, Value] | None = None) -> None:
+        self.tree = tree
+        self.bounds = bounds
+        self.ranges: dict[int, tuple[Value, Value]] = {}
+
+    def add(self, leaf: int) -> list[int]:
+        """Count an evaluated leaf; return the nodes whose range changed, leaf first."""
+        tree = self.tree
+        parent = tree.parent
+        ranges = self.ranges
+        ranges[leaf] = node_range(tree, leaf, ranges, self.bounds)
+        changed = [leaf]
+        n = parent[leaf]
+        while n >= 0:
+            r = node_range(tree, n, ranges, self.bounds)
+            if ranges.get(n) == r:
+                break
+            ranges[n] = r
+            changed.append(n)
+            n = parent[n]
+        return changed
+
+
 def child_type(parent_type: str, first: bool) -> str:
     """Knuth & Moore's rule: the type of a child from its parent's type and its place."""
     if parent_type == PV:
@@ -237,6 +267,7 @@ def minimal_tree_counts(branching: int, depth: int) -> dict[str, int]:
 
 __all__ = [
     "ALL",
+    "RangeTracker",
     "CUT",
     "PV",
     "TYPE_NUMBER",

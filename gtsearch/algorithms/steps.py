@@ -30,15 +30,30 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
-from ..numbers import INF, Number
+from ..numbers import INF, Number, exact
 from ..tree import Tree
 from .base import window_kind
 from .chance_steps import CHANCE_TRACERS
-from .events import LIVE, SOLVED, Cutoff, Enter, Event, Leaf, Result, Return, Start, State, Take
-from .params import Params, SearchParams, check, refuse_chance
+from .events import (
+    LIVE,
+    SOLVED,
+    Cutoff,
+    Enter,
+    Event,
+    Leaf,
+    Result,
+    Return,
+    Start,
+    State,
+    Take,
+    Value,
+)
+from .explored import RangeTracker
+from .params import Params, SearchParams, check, leaf_bounds, refuse_chance
 from .registry import Algorithm, find_algorithm
 
 if TYPE_CHECKING:
@@ -67,7 +82,29 @@ def trace(
         )
     _, checked = check(algo, **params)
     refuse_chance(algo, tree)
-    return tracer(tree, checked, open_lists)
+    bounds = None
+    if tree.has_chance:  # an unknown subtree is worth what the leaf bounds allow
+        given = checked.get("leaf_bounds")
+        (lo, hi), _ = leaf_bounds(tree, given if isinstance(given, tuple) else None)
+        bounds = (exact(lo), exact(hi))
+    return proven(tree, tracer(tree, checked, open_lists), bounds)
+
+
+def proven(
+    tree: Tree, events: Iterator[Event], bounds: tuple[Value, Value] | None
+) -> Iterator[Event]:
+    """The events, each Return with what the leaves read so far prove of its node (``lo``,
+    ``hi``): the range ``show`` draws, so that trace and show say the same of every node.
+    A node with no leaf read below it (Star1's chance node that the leaf bounds alone
+    decide) keeps ``lo`` and ``hi`` None: show draws it pruned."""
+    ranges = RangeTracker(tree, bounds)
+    for ev in events:
+        if isinstance(ev, Leaf):
+            ranges.add(ev.node)
+        elif isinstance(ev, Return) and ev.node in ranges.ranges:  # a leaf below was read
+            lo, hi = ranges.ranges[ev.node]
+            ev = replace(ev, lo=lo, hi=hi)
+        yield ev
 
 
 # -- depth-first: F, F1, F2 -------------------------------------------------------------
@@ -316,4 +353,4 @@ TRACERS: dict[str, Callable[[Tree, Params, bool], Iterator[Event]]] = {
 }
 
 
-__all__ = ["TRACERS", "trace"]
+__all__ = ["TRACERS", "proven", "trace"]

@@ -29,8 +29,8 @@ from ..algorithms.events import (
     Value,
 )
 from ..algorithms.explored import (
+    RangeTracker,
     knuth_moore_types,
-    node_range,
     searched_nodes,
     type_notes,
     value_ranges,
@@ -197,32 +197,6 @@ def bare_view(tree: Tree) -> SearchView:
     """A view of no search: what the pictures need to draw the bare tree (``to_svg(state=False)``)."""
     result = SearchResult("", 0, True, None, (), (), 0, tree.n_leaves, 0.0, tree=tree)
     return SearchView(tree, "", result, {}, bytearray(tree.n_nodes), {}, [0])
-
-
-class RangeTracker:
-    """Value ranges kept up to date one evaluated leaf at a time (for the replay)."""
-
-    def __init__(self, tree: Tree, bounds: tuple[Value, Value] | None = None) -> None:
-        self.tree = tree
-        self.bounds = bounds
-        self.ranges: dict[int, tuple[Value, Value]] = {}
-
-    def add(self, leaf: int) -> list[int]:
-        """Count an evaluated leaf; return the nodes whose range changed, leaf first."""
-        tree = self.tree
-        parent = tree.parent
-        ranges = self.ranges
-        ranges[leaf] = node_range(tree, leaf, ranges, self.bounds)
-        changed = [leaf]
-        n = parent[leaf]
-        while n >= 0:
-            r = node_range(tree, n, ranges, self.bounds)
-            if ranges.get(n) == r:
-                break
-            ranges[n] = r
-            changed.append(n)
-            n = parent[n]
-        return changed
 
 
 # -- the replay: the trace with what changes on the picture at each step ---------------------
