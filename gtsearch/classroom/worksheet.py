@@ -191,7 +191,6 @@ def worksheet_html(exercises: Sequence[Exercise], title: str = "Game-tree search
         parts.append(
             f'<section class="exercise" id="exercise-{ex.number}">\n'
             f"<h2>Exercise {ex.number}</h2>\n"
-            f'<p class="setting">{text_escape(ex.heading())}</p>\n'
             f"<p>{text_escape(instructions(ex))}</p>\n"
             f'<div class="tree">{_svg(to_svg(bare_view(ex.tree), state=False))}</div>\n'
             f'<ol class="questions">{"".join(items)}</ol>\n</section>\n'
