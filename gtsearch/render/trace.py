@@ -29,7 +29,7 @@ from ..algorithms.events import (
 )
 from ..numbers import INF
 from ..tree import Tree
-from .labels import Labels, format_extended, json_value, param_texts
+from .labels import Labels, format_extended, json_value, param_texts, range_text
 
 
 def state_text(s: State, labels: Labels) -> str:
@@ -73,9 +73,9 @@ def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
         skipped = ", ".join(lab(c) for c in ev.skipped)
         return f"cutoff at {who}: {why} ({reason}); skip {skipped} ({_leaves(ev)} pruned)"
     if isinstance(ev, Return):
-        rel = {"exact": "=", "lower": "≥", "upper": "≤"}[ev.kind]
-        text = f"return {lab(ev.node)} {rel} {format_extended(ev.value)}"
-        return text + _parent_text(ev.node, ev.parent_best, labels)
+        return f"return {lab(ev.node)} {return_text(ev)}" + _parent_text(
+            ev.node, ev.parent_best, labels
+        )
     if isinstance(ev, (Window, Probe, Probed, ChanceCutoff)):
         return chance_text(ev, labels)
     if isinstance(ev, Take):
@@ -86,6 +86,23 @@ def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
         f"result: value {rel}{format_extended(ev.value)} ({kind}), "
         f"{ev.leaves} of {labels.tree.n_leaves} leaves evaluated"
     )
+
+
+def return_text(ev: Return) -> str:
+    """What a returning node is worth: what its leaves prove, as show draws it (``= 2``,
+    ``≤ 2``, ``∈ [1, 2]``), and the value it hands up when the range does not say it."""
+    if ev.lo is None or ev.hi is None:  # no leaf read below: the search's own word
+        rel = {"exact": "=", "lower": "≥", "upper": "≤"}[ev.kind]
+        return f"{rel} {format_extended(ev.value)} (no leaf read below it)"
+    said = range_text(ev.lo, ev.hi)
+    shown = (
+        ev.value == ev.lo == ev.hi
+        or ev.hi == INF
+        and ev.value == ev.lo
+        or ev.lo == -INF
+        and ev.value == ev.hi
+    )
+    return said if shown else f"{said} (hands up {format_extended(ev.value)})"
 
 
 def _parent_text(n: int, best: Value | None, labels: Labels) -> str:
@@ -278,6 +295,8 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
         )
     elif isinstance(ev, Return):
         d.update(value=json_value(ev.value), kind=ev.kind, parent_best=_maybe(ev.parent_best))
+        if ev.lo is not None:
+            d.update(lo=json_value(ev.lo), hi=json_value(ev.hi))
     elif isinstance(ev, Window):
         d.update(
             child=ev.child,
