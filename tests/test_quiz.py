@@ -17,7 +17,6 @@ import base64
 import json
 import os
 import re
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from fractions import Fraction
@@ -306,21 +305,9 @@ def test_gift_escaping_round_trips() -> None:
     assert q["answers"] == [("=", "x=y"), ("~", "p:q")]
 
 
-def gift_pegjs() -> Path | None:
-    folder = os.environ.get("GTSEARCH_GIFT_PEGJS")
-    if not folder or shutil.which("node") is None:
-        return None
-    path = Path(folder)
-    return path if (path / "node_modules" / "gift-pegjs").is_dir() else None
-
-
-@pytest.mark.skipif(
-    gift_pegjs() is None,
-    reason="needs node and GTSEARCH_GIFT_PEGJS, a folder where 'npm install gift-pegjs' ran",
-)
+@pytest.mark.extra("gift")
 def test_a_real_gift_parser_reads_every_question(tmp_path: Path) -> None:
-    folder = gift_pegjs()
-    assert folder is not None
+    folder = os.environ["GTSEARCH_GIFT_PEGJS"]  # the mark "extra" made sure of it
     script = (
         "const {parse} = require('gift-pegjs'); const fs = require('fs');"
         "const qs = parse(fs.readFileSync(process.argv[1], 'utf8'));"

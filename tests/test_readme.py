@@ -65,7 +65,7 @@ def test_ci_runs_the_test_command_first_on_a_bare_machine() -> None:
     assert installed is not None and sorted(installed.group(1).split(",")) == sorted(extras)
     assert "GTSEARCH_REQUIRE_EXTRAS=1 python -m pytest -n auto -m extra" in after
     # the mark "extra" of the tests names only those extras (and LaTeX, a Debian package)
-    assert set(EXTRAS) <= {*extras, "latex"}
+    assert set(EXTRAS) <= {*extras, "latex", "gift"}
 
 
 def test_every_algorithm_is_in_the_table() -> None:
