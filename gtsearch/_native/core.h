@@ -408,6 +408,47 @@ int b_label(Builder *B, node_t n, Py_ssize_t name_off, Py_ssize_t name_len, int 
  * expect_off) */
 PyObject *b_result(Builder *B);
 
+static inline int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+/* The number syntax of the formats, from t[i] (t[0..n) the text): an optional sign ('-', or
+ * with `plus` also '+'), 0|[1-9][0-9]*, an optional \.[0-9]+ and, with `exponent`, an
+ * optional [eE][+-]?[0-9]+.  The index after it, and *is_int when it has neither fraction
+ * nor exponent; -1 when t[i] starts no number.  (Inline: each tokenizer's copy is compiled
+ * for its own `plus` and `exponent`, which the loading of a file with millions of numbers
+ * feels.) */
+static inline Py_ssize_t scan_number(const char *t, Py_ssize_t i, Py_ssize_t n, int plus,
+                                     int exponent, int *is_int) {
+    *is_int = 1;
+    if (i < n && (t[i] == '-' || (plus && t[i] == '+')))
+        i++;
+    if (i >= n || !is_digit(t[i]))
+        return -1;
+    if (t[i] == '0')
+        i++;
+    else
+        while (i < n && is_digit(t[i]))
+            i++;
+    if (i < n && t[i] == '.') {
+        *is_int = 0;
+        i++;
+        if (i >= n || !is_digit(t[i]))
+            return -1;
+        while (i < n && is_digit(t[i]))
+            i++;
+    }
+    if (exponent && i < n && (t[i] == 'e' || t[i] == 'E')) {
+        *is_int = 0;
+        i++;
+        if (i < n && (t[i] == '+' || t[i] == '-'))
+            i++;
+        if (i >= n || !is_digit(t[i]))
+            return -1;
+        while (i < n && is_digit(t[i]))
+            i++;
+    }
+    return i;
+}
+
 /* A number token at text[0..len): 0 with *v and *is_float, DECLINE when it is not a finite
  * number within the rules of gtsearch.numbers (integers within +-2**53). `is_int_syntax`:
  * the token has integer syntax (digits, an optional sign), else float syntax. */
