@@ -266,16 +266,18 @@ typedef struct {
 
 /* A search's own parameters: its floats in x[] and its flags in flag[], each in the order of
  * its arguments. */
+#define OWN_FLOATS 2
+#define OWN_FLAGS 2
 typedef struct {
-    double x[2];
-    int flag[2];
+    double x[OWN_FLOATS];
+    int flag[OWN_FLAGS];
 } SearchParams;
 
 /* 0, or -1 with an exception set */
 typedef int (*SearchFn)(Search *s, const SearchParams *p);
 enum { NO_LINE = 0, WITH_LINE = 1 };
 /* The module function of a search: `own` says its own arguments, 'd' a float and 'p' a flag
- * (PyArg_ParseTuple's units), at most two of each; the result has the line when with_line,
+ * (PyArg_ParseTuple's units), at most OWN_FLOATS and OWN_FLAGS; the result has the line when with_line,
  * and ncounts of the counts.  NULL with an exception set on error. */
 PyObject *search_entry(PyObject *args, const char *own, SearchFn fn, int with_line, int ncounts);
 

@@ -2,12 +2,15 @@
  *
  * negamax, sss, negascout, scout and mtd differ in their steps and their own parameters
  * only: each takes the tree's arrays (or a random: source's spec), root_max and a progress
- * array, evaluates leaves in an order gtsearch.algorithms.compiled hands to Stats, and
- * returns its value, maybe its line, the leaves and a count or two.  That part is here, once.
+ * array, evaluates leaves (which gtsearch.algorithms.compiled hands to Stats, in order),
+ * and returns its value, maybe its line, the leaves and a count or two.  That part is here,
+ * once.
  */
 #include "core.h"
 
-#define OWN_MAX 4 /* a search's own arguments, at the most (negamax's alpha, beta, deep, prune) */
+#define OWN_MAX (OWN_FLOATS + OWN_FLAGS) /* a search's own arguments, at the most */
+/* read_args() hands PyArg_ParseTuple five places for them and progress */
+typedef char five_places[OWN_MAX + 1 == 5 ? 1 : -1];
 
 /* (end, values, root_max, <own>, progress) from args.  Where the own arguments stand, and so
  * where progress stands, depends on the search: they are all read as objects, then the own
@@ -17,13 +20,16 @@ static int read_args(PyObject *args, const char *own, PyObject **end, PyObject *
                      int *root_max, PyObject **progress, SearchParams *p) {
     PyObject *obj[OWN_MAX + 1] = {NULL};
     char format[3 + OWN_MAX + 2] = "OOp";
-    size_t k = strlen(own);
-    if (k > OWN_MAX) {
+    size_t k = strlen(own), floats = 0;
+    for (size_t i = 0; i < k; i++)
+        floats += own[i] == 'd';
+    if (floats > OWN_FLOATS || k - floats > OWN_FLAGS) {
         PyErr_SetString(PyExc_SystemError, "bug: a search with too many arguments");
         return -1;
     }
     memset(format + 3, 'O', k + 1); /* the own arguments, and progress */
     format[3 + k + 1] = '\0';
+    /* it fills as many places as the format names; the others stay NULL */
     if (!PyArg_ParseTuple(args, format, end, values, root_max, &obj[0], &obj[1], &obj[2],
                           &obj[3], &obj[4]))
         return -1;
@@ -47,7 +53,7 @@ static int read_args(PyObject *args, const char *own, PyObject **end, PyObject *
 
 /* (value[, line], leaves, counts...) from what the search left in s */
 static PyObject *search_result(const Search *s, int with_line, int ncounts) {
-    PyObject *items[5];
+    PyObject *items[5]; /* the value, the line, the leaves and two counts at the most */
     Py_ssize_t n = 0;
     if (!(items[n] = PyFloat_FromDouble(s->value)))
         goto fail;
