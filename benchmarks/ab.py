@@ -98,6 +98,7 @@ def main() -> None:
         algos = [a for a in args.algorithms.split(",") if a]
     tmp = Path(tempfile.mkdtemp(prefix="gtsearch-ab-"))
     builds = {"A": load_build(args.a, "a", tmp), "B": load_build(args.b, "b", tmp)}
+    shutil.rmtree(tmp, ignore_errors=True)  # loaded, the copies are no longer needed
     ballast = [[i] for i in range(20_000)]  # what each gc.collect() walks, as in bench.py
     print(f"A = {args.a}\nB = {args.b}\n{args.rounds} rounds, median (best) ms\n")
     print("| tree | algorithm | A | B | B/A of the medians | B/A of the best | B/A in turn |")
@@ -134,7 +135,6 @@ def main() -> None:
     geo = statistics.geometric_mean(ratios)
     print(f"\ngeometric mean of the ratios B/A in turn: {geo:.3f} ({len(ratios)} rows)")
     del ballast
-    shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
