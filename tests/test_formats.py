@@ -377,6 +377,27 @@ def test_yaml_aliases_repeat_subtrees() -> None:
     assert yamlfmt.parse("[&x [1, 2], *x]").to_nested() == [[1, 2], [1, 2]]
 
 
+@pytest.mark.parametrize(
+    ("text", "nested"),
+    [
+        # an anchored weights list repeated as another chance node's weights
+        (
+            "- chance: [3, 4]\n  weights: &w [1, 3]\n- chance: [5, 6]\n  weights: *w\n",
+            [{"chance": [3, 4], "weights": [1, 3]}, {"chance": [5, 6], "weights": [1, 3]}],
+        ),
+        # a node's children repeated as a chance node's outcomes, its weights given first
+        (
+            "- name: a\n  children: &k [3, 4]\n- weights: [1, 3]\n  chance: *k\n",
+            [[3, 4], {"chance": [3, 4], "weights": [1, 3]}],
+        ),
+        # a list node's children repeated as a chance node's outcomes
+        ("- &s [3, 4]\n- chance: *s\n", [[3, 4], {"chance": [3, 4]}]),
+    ],
+)
+def test_yaml_aliases_of_chance_outcomes_and_weights(text: str, nested: Any) -> None:
+    assert loads_tree(text, "yaml").to_nested() == nested
+
+
 def test_yaml_alias_expansion_counts_against_the_limit() -> None:
     text = "- &a [1, 2, 3]\n- [*a, *a, *a]\n"
     assert len(yamlfmt.parse(text, max_nodes=18)) == 18
