@@ -239,3 +239,32 @@ def test_meta_and_tree_compare_only_with_their_kind() -> None:
     assert tree != Tree.from_nested([[1, 2], 3], root_max=False)
     with pytest.raises(IndexError, match="node 1 has no child 2"):
         tree.child(1, 2)
+
+
+def test_package_surface_and_the_pure_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """dir(gtsearch) is its public API; a checkout that is not installed has a version; a C
+    core that does not import leaves the pure core."""
+    import importlib.metadata
+    import sys
+
+    import gtsearch
+    from gtsearch import core
+    from gtsearch.flat import as_numpy
+
+    assert dir(gtsearch) == sorted(gtsearch.__all__)
+    saved = gtsearch.__dict__.pop("__version__", None)
+
+    def not_installed(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    try:
+        assert gtsearch.__version__ == "0+unknown"
+    finally:
+        gtsearch.__dict__.pop("__version__", None)
+        if saved is not None:
+            gtsearch.__dict__["__version__"] = saved
+    monkeypatch.setitem(sys.modules, "gtsearch._native._core", None)
+    monkeypatch.delattr("gtsearch._native._core", raising=False)
+    assert core._import() is None
+    assert as_numpy([1, 2, 3]).tolist() == [1, 2, 3]  # not an array.array: a copy
