@@ -310,6 +310,8 @@ def test_broken_games(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         ("game:no_such_module_here:G", "cannot import module 'no_such_module_here'"),
         ("game:json:Nope", "module json has no attribute 'Nope'"),
         ("game:json:JSONDecoder", "the game has no method initial()"),
+        ("game:tictactoe:3", "game:tictactoe takes no argument, got '3'"),
+        ("game:nim:-1", "game:nim:N needs N >= 0, got -1"),
     ],
 )
 def test_bad_game_specs(spec: str, message: str) -> None:

@@ -78,6 +78,10 @@ def test_bad_parameters() -> None:
         list(leaf_values(2, 2, lo=3, hi=1))
     with pytest.raises(UsageError, match="order"):
         list(leaf_values(2, 2, order="sideways"))
+    with pytest.raises(UsageError, match=r"--depth must be 0 or more, got -1"):
+        list(leaf_values(2, -1))
+    with pytest.raises(UsageError, match=r"--chance must be 1 or more .*, got -2"):
+        list(leaf_values(2, 2, chance=-2))
 
 
 def test_gen_writes_gzip_and_refuses_what_it_cannot_do(tmp_path: Path) -> None:
