@@ -87,8 +87,9 @@ def distinct(c: Count) -> Count:
 
 
 # -- minimax, F1, alpha-beta: negamax as docs/algorithms.md writes them -----------------------
-def ref_negamax(node: Nested, sign: int, alpha: float, beta: float, how: str, c: Count,
-                path: Path_ = ()) -> float:  # fmt: skip
+def ref_negamax(
+    node: Nested, sign: int, alpha: float, beta: float, how: str, c: Count, path: Path_ = ()
+) -> float:
     """F (``how`` "f"), F1 ("f1": a child gets the bound -m only) or fail-soft F2 ("f2")."""
     c.nodes += 1
     if is_leaf(node):
@@ -186,8 +187,9 @@ def ranked(nested: Nested) -> Nested:
     return build(nested)
 
 
-def ref_negascout(node: Nested, sign: int, alpha: float, beta: float, c: Count,
-                  path: Path_ = ()) -> float:  # fmt: skip
+def ref_negascout(
+    node: Nested, sign: int, alpha: float, beta: float, c: Count, path: Path_ = ()
+) -> float:
     """Reinefeld's NegaScout, fail-soft; a leaf child is read once and never re-searched."""
     c.nodes += 1
     if is_leaf(node):
@@ -243,8 +245,14 @@ def ref_scout(node: Nested, is_max: bool, c: Count, path: Path_ = ()) -> float:
 
 
 # -- MT and MTD: Plaat et al. on the ranks, with a transposition table -------------------------
-def ref_mt(node: Nested, gamma: int, is_max: bool, table: dict[Path_, list[int]], c: Count,
-           path: Path_ = ()) -> int:  # fmt: skip
+def ref_mt(
+    node: Nested,
+    gamma: int,
+    is_max: bool,
+    table: dict[Path_, list[int]],
+    c: Count,
+    path: Path_ = (),
+) -> int:
     """MT(n, gamma): is the value >= gamma?  The table keeps [lower, upper] per node."""
     if path in table:
         lo, hi = table[path]
