@@ -68,7 +68,11 @@ def main() -> None:
     parser.add_argument("--max-children", type=int, default=2, help="mutants at once (default 2)")
     args = parser.parse_args()
     os.chdir(REPO)
-    env = dict(os.environ, GTSEARCH_PURE="1")
+    # the tests that run gtsearch in a real process import the mutated copy too: they read
+    # mutmut's configuration through mutation_site/sitecustomize.py, wherever they run
+    site = str(REPO / "scripts" / "mutation_site")
+    path = os.pathsep.join(filter(None, [site, os.environ.get("PYTHONPATH")]))
+    env = dict(os.environ, GTSEARCH_PURE="1", PYTHONPATH=path, GTSEARCH_MUTATION_ROOT=str(REPO))
     if not args.report:
         names = [module_name(m) + ".*" for m in args.modules]
         command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children)]
