@@ -1070,3 +1070,12 @@ def test_the_chance_examples_of_the_docs_are_one_tree() -> None:
     assert trees[0] == trees[1] == trees[2]
     assert repr(trees[0]) == "Tree(((* :weights (1 3) (4 6) (2 8)) (* 1 2.5 3)))"
     assert trees[0].names == {0: "A", 1: "roll", 2: "low", 5: "high"}
+
+
+def test_sexp_wrapper_lays_the_tree_out_from_its_indentation() -> None:
+    """The tree inside (tree ...) starts at column 2: a tree 78 characters wide no longer fits
+    on that line (79 columns) and is broken, its children's lines indented from there."""
+    leaves = " ".join(str(n) for n in range(10, 33))
+    tree = loads_tree(f'(tree :title "t" ((1 2) ({leaves})))', "sexp")
+    assert len(f"((1 2) ({leaves}))") == 78
+    assert dump_tree(tree, "sexp") == f'(tree\n  :title "t"\n  ((1 2)\n   ({leaves})))\n'
