@@ -1073,9 +1073,13 @@ def test_the_chance_examples_of_the_docs_are_one_tree() -> None:
 
 
 def test_sexp_wrapper_lays_the_tree_out_from_its_indentation() -> None:
-    """The tree inside (tree ...) starts at column 2: a tree 78 characters wide no longer fits
-    on that line (79 columns) and is broken, its children's lines indented from there."""
+    """The tree inside (tree ...) starts at column 2: a tree 76 characters wide still fits on
+    that line (79 columns), one 78 wide is broken, its children's lines indented from there."""
     leaves = " ".join(str(n) for n in range(10, 33))
     tree = loads_tree(f'(tree :title "t" ((1 2) ({leaves})))', "sexp")
     assert len(f"((1 2) ({leaves}))") == 78
     assert dump_tree(tree, "sexp") == f'(tree\n  :title "t"\n  ((1 2)\n   ({leaves})))\n'
+    fits = f"((1 23) ({leaves.removesuffix(' 32')}))"
+    assert len(fits) == 76
+    tree = loads_tree(f'(tree :title "t" {fits})', "sexp")
+    assert dump_tree(tree, "sexp") == f'(tree\n  :title "t"\n  {fits})\n'
