@@ -1083,3 +1083,13 @@ def test_sexp_wrapper_lays_the_tree_out_from_its_indentation() -> None:
     assert len(fits) == 76
     tree = loads_tree(f'(tree :title "t" {fits})', "sexp")
     assert dump_tree(tree, "sexp") == f'(tree\n  :title "t"\n  {fits})\n'
+
+
+def test_sexp_node_limit_is_placed_at_the_leaf_past_it() -> None:
+    """A leaf read on its own (a float, not a run of small integers) that passes --max-nodes
+    is where the error points."""
+    with pytest.raises(TreeFormatError) as e:
+        sexp.parse("(1.5 2.5 3.5 4.5)", max_nodes=3)
+    assert (
+        str(e.value) == "<input>:1:10: the tree has more than 3 nodes; raise --max-nodes to load it"
+    )
