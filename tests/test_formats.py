@@ -1093,3 +1093,8 @@ def test_sexp_node_limit_is_placed_at_the_leaf_past_it() -> None:
     assert (
         str(e.value) == "<input>:1:10: the tree has more than 3 nodes; raise --max-nodes to load it"
     )
+    with pytest.raises(TreeFormatError) as e:  # the first child, read with the node's head
+        sexp.parse("(x 1.5 2.5)", max_nodes=1)
+    assert (
+        str(e.value) == "<input>:1:4: the tree has more than 1 nodes; raise --max-nodes to load it"
+    )
