@@ -6,6 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from gtsearch.algorithms import ALGORITHMS, plan, search
+from gtsearch.algorithms.base import Outcome
 from gtsearch.algorithms.params import check, check_one, named
 from gtsearch.algorithms.steps import trace
 from gtsearch.cli import cli
@@ -187,3 +188,22 @@ def test_one_declaration_of_a_searchs_numbers() -> None:
     ):
         with pytest.raises(TypeError, match="unexpected keyword argument 'alhpa'"):
             call()
+
+
+def test_parameters_of_the_wrong_kind_are_refused() -> None:
+    tree = Tree.from_nested([[1, 2], [3, 4]])
+    with pytest.raises(UsageError, match=r"^--bound must be a number, got '3'$"):
+        search(tree, "f1", bound="3")  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"^--leaf-bounds must be two numbers L, U, got 3$"):
+        search(tree, "star1", leaf_bounds=3)  # type: ignore[arg-type]
+
+
+def test_a_value_that_is_no_leaf_nor_parameter_prints_as_a_number() -> None:
+    """Outcome.number: an integral value is an int unless the tree holds floats."""
+    tree = Tree.from_nested([[1, 2], [3, 4]])
+    assert (
+        Outcome(2.0).number(tree, [0], {}) == 2 and type(Outcome(2.0).number(tree, [0], {})) is int
+    )
+    assert Outcome(2.5).number(tree, [0], {"bound": 1}) == 2.5
+    floats = Tree.from_nested([[1.5, 2], [3, 4]])
+    assert type(Outcome(2.0).number(floats, [0], {})) is float
