@@ -8,7 +8,8 @@ from xml.sax.saxutils import escape
 
 from ..algorithms.events import Enter, Probe, Start, Take, Window
 from .labels import format_extended
-from .svg import short_range, to_svg
+from .layout import short_range
+from .svg import to_svg
 from .trace import state_text, window_text
 from .view import SearchView, replay_steps
 
@@ -115,23 +116,23 @@ _PAGE = """<!DOCTYPE html>
   .hidden { display: none; }
   #picture.fit svg { width: 100%; height: auto; max-height: calc(100vh - 130px); }
   /* the picture: the bare tree, styled by the step */
-  .node .shape { fill: white; stroke: black; stroke-width: 1.3; stroke-dasharray: none; }
+  .node .shape { fill: white; stroke: black; stroke-width: 1; stroke-dasharray: none; }
   .node text { fill: #222; }
-  .node .name { fill: #555; stroke: white; }
+  .node .name { fill: #333; }
   .node .rank { fill: var(--evaluated); }
   .node.chance .shape { stroke: #7d3c98; }
-  .edge { stroke: black; stroke-width: 1.2; }
+  .edge { stroke: black; stroke-width: 0.9; }
   .node.onstack .shape { fill: #fff4cc; }
-  .node.live .shape { stroke: var(--live); stroke-width: 2.6; }
-  .node.solved .shape { stroke: var(--solved); stroke-width: 2.6; }
+  .node.live .shape { stroke: var(--live); stroke-width: 2; }
+  .node.solved .shape { stroke: var(--solved); stroke-width: 2; }
   .node.evaluated .shape { fill: var(--evaluated); }
   .node.evaluated .value { fill: white; }
-  .node.pruned .shape { stroke: var(--pruned); stroke-dasharray: 4 3; fill: white; }
+  .node.pruned .shape { stroke: var(--pruned); stroke-dasharray: 3 2.25; fill: white; }
   .node.pruned text { fill: var(--pruned); }
-  .edge.pruned { stroke: var(--pruned); stroke-dasharray: 5 4; }
-  .edge.pv { stroke: var(--pv); stroke-width: 3.5; }
-  .node.pv .shape { stroke: var(--pv); stroke-width: 3; }
-  .node.current .shape { stroke: var(--current); stroke-width: 5; }
+  .edge.pruned { stroke: var(--pruned); stroke-dasharray: 3.75 3; }
+  .edge.pv { stroke: var(--pv); stroke-width: 2.6; }
+  .node.pv .shape { stroke: var(--pv); stroke-width: 2.2; }
+  .node.current .shape { stroke: var(--current); stroke-width: 3.5; }
   .node.current:not(.evaluated) .shape { fill: #ffe8a3; }
   .legend span { display: inline-block; margin-right: 10px; font-size: 12px; }
   .legend span.hidden { display: none; }
