@@ -147,7 +147,7 @@ PAGES = {
     for p in (
         Page("a4", 267 * MM, 180 * MM, 1.0, "A4 landscape less 15 mm margins (267 x 180 mm)"),
         Page("a4-portrait", 180 * MM, 267 * MM, 1.0, "A4 portrait less 15 mm margins"),
-        Page("slide", 150 * MM, 72 * MM, 1.0, "a 16:9 beamer slide (160 x 90 mm) under its title"),
+        Page("slide", 152 * MM, 72 * MM, 1.0, "a 16:9 beamer slide (160 x 90 mm) under its title"),
         Page("quiz", 600.0, 900.0, 1.125, "800 px wide, where a Moodle quiz shows a picture"),
     )
 }
@@ -232,7 +232,7 @@ def _segment_circle(a: Point, b: Point, c: Point, r: float) -> bool:
         if not length
         else max(0.0, min(1.0, ((c[0] - a[0]) * dx + (c[1] - a[1]) * dy) / length))
     )
-    return math.dist((a[0] + t * dx, a[1] + t * dy), c) < r - 1e-6
+    return math.dist((a[0] + t * dx, a[1] + t * dy), c) < r - 0.2  # an end on the circle
 
 
 def shape_contains(shape: Shape, box: Box) -> bool:

@@ -59,7 +59,6 @@ SIZES = {
     "hidden": 8.0,
     "legend": 8.0,
 }
-DY = 46.0  # between levels
 GAP = 4.0  # between neighbouring subtrees
 MARGIN = 12.0
 PITCH = 15.0  # between the rows of a column
@@ -242,6 +241,10 @@ class _Painter:
         parent = self.tree.parent
         for n in nodes[1:]:
             self.kids[parent[n]].append(n)
+        #: edges end this far above the centres of a level (above every node's head), the
+        #: levels lie ``dy`` apart
+        self.reach = 31.0 if self.tree.has_chance else 19.0
+        self.dy = 58.0 if self.tree.has_chance else 48.0
         self.height: dict[int, int] = {}
         for n in reversed(nodes):
             ks = self.kids[n]
@@ -280,18 +283,24 @@ class _Painter:
         return self.state and self.view.is_cut(n)
 
     # a node on its level
-    def leaf_top(self, n: int, y: float) -> float:
-        """Where the edge from the parent meets a leaf: above its name, if it has one."""
+    def head(self, n: int, y: float) -> float:
+        """The top of a node's shape, or of its name above it (a leaf's)."""
+        kind = self.kind(n)
+        if kind != "leaf":
+            return y - ABOVE[kind]
         return y - LEAF_H / 2 - (12.0 if self.name(n) else 0.0)
 
     def top(self, n: int, y: float) -> float:
-        kind = self.kind(n)
-        return self.leaf_top(n, y) if kind == "leaf" else y - ABOVE[kind]
+        """Where the edge from the parent ends: above the head and the outcome's probability."""
+        return self.head(n, y) - (11.0 if self.prob(n) else 0.0)
 
     def node(self, n: int, x: float, y: float) -> _Items:
         """A node drawn on its level: its shape, its name, value or range, order and type."""
         it = _Items()
         kind = self.kind(n)
+        if self.prob(n):  # an outcome of a chance node: its probability above it
+            base = self.head(n, y) - 3.9
+            it.texts.append(Text(x, base, self.prob(n), SIZES["prob"], "middle", "prob", n))
         if kind == "leaf":
             value = self.value(n)
             w = max(text_width(value, SIZES["value"]) + 6, 16.0)
@@ -333,22 +342,17 @@ class _Painter:
             it.texts.append(t)
         return it
 
-    def edge(self, p: int, n: int, a: Point, b: Point) -> _Items:
-        """The edge from p down to n: a line, the probability of an outcome half-way (the line
-        stops around it), and two strokes across it where n heads a pruned subtree."""
+    def edge(self, n: int, a: Point, x: float, y: float) -> _Items:
+        """The edge from a (the parent's bottom) down to n at (x, y): straight down to the
+        level's reach, then, if n's head is lower, on down to it; two strokes across it where
+        n heads a pruned subtree."""
         it = _Items()
-        prob = self.prob(n)
-        pieces: tuple[tuple[Point, ...], ...] = ((a, b),)
-        at = 0.5
-        if prob:
-            mx, my = a[0] + (b[0] - a[0]) * 0.45, a[1] + (b[1] - a[1]) * 0.45
-            label = Text(mx, _base(my, 8), prob, SIZES["prob"], "middle", "prob", n)
-            it.texts.append(label)
-            pieces = _around(a, b, label.box())
-            at = 0.85
-        it.lines.append(Line(pieces, "edge", n))
+        top = self.top(n, y)
+        b = (x, min(y - self.reach, top))
+        piece = (a, b) if top - b[1] < 0.05 else (a, b, (x, top))
+        it.lines.append(Line((piece,), "edge", n))
         if self.pruned_head(n):
-            it.lines += _crosses(n, a, b, at, 2.2, 5.0)
+            it.lines += _crosses(n, a, b, 0.5, 2.2, 5.0)
         return it
 
     # a column: the subtree below r as an indented list
@@ -446,33 +450,6 @@ def _box(n: int, x: float, y: float, w: float) -> Shape:
     return Shape("leaf", n, ((x, y), (x + w, y), (x + w, y + LEAF_H), (x, y + LEAF_H)))
 
 
-def _around(
-    a: Point, b: Point, box: tuple[float, float, float, float]
-) -> tuple[tuple[Point, ...], ...]:
-    """The segment ab less the part within 1.5 pt of the box: two pieces (or one)."""
-    x0, y0, x1, y1 = box[0] - 1.5, box[1] - 1.5, box[2] + 1.5, box[3] + 1.5
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    t_in, t_out = 0.0, 1.0
-    for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
-        if p == 0:
-            if q < 0:
-                return ((a, b),)
-            continue
-        t = q / p
-        if p < 0:
-            t_in = max(t_in, t)
-        else:
-            t_out = min(t_out, t)
-    if t_in >= t_out:
-        return ((a, b),)
-    pieces = []
-    if t_in > 0:
-        pieces.append((a, (a[0] + dx * t_in, a[1] + dy * t_in)))
-    if t_out < 1:
-        pieces.append(((a[0] + dx * t_out, a[1] + dy * t_out), b))
-    return tuple(pieces)
-
-
 def _crosses(
     n: int, a: Point, b: Point, at: float, along: float, across: float, slant: float = 1.5
 ) -> list[Line]:
@@ -503,7 +480,7 @@ def _tree_items(
     # the nodes on levels: the root, and the children of a node on a level above the cut
     layered = [n for n in nodes if n == nodes[0] or pt.height[parent[n]] > cut]
     on_level = set(layered)
-    y = {n: top + (depth[n] - depth[nodes[0]]) * DY for n in layered}
+    y = {n: top + (depth[n] - depth[nodes[0]]) * pt.dy for n in layered}
     rel: dict[int, float] = {}  # x of a node relative to its parent's
     own: dict[int, _Items] = {}
     contours: dict[int, _Contour] = {}
@@ -513,6 +490,8 @@ def _tree_items(
         if pt.kids[n] and not kids:
             items.extend(pt.column(n, 0.0, y[n]))
         contour = items.contour()
+        if n != nodes[0]:  # the end of the edge from the parent
+            contour.add(-1.0, y[n] - pt.reach, 1.0, pt.top(n, y[n]))
         if kids:
             acc = contours.pop(kids[0])
             offsets = [0.0]
@@ -525,7 +504,7 @@ def _tree_items(
             a = (0.0, y[n] + BELOW[pt.kind(n)])
             for k, off in zip(kids, offsets, strict=True):
                 rel[k] = off - mid
-                edge = pt.edge(n, k, a, (rel[k], pt.top(k, y[k])))
+                edge = pt.edge(k, a, rel[k], y[k])
                 items.extend(edge)
                 contour.add_items(edge.texts, edge.shapes, edge.lines)
         own[n] = items
@@ -661,7 +640,7 @@ def _scene(
         texts.append(
             Text(MARGIN, y, line, size, "start", "title" if i == 0 else "summary", bold=i == 0)
         )
-    top = y + (8.0 if head else 0.0) + 19.0
+    top = y + (8.0 if head else 0.0) + pt.reach
     items, _ = _tree_items(pt, nodes, cut, top)
     boxes = [t.box() for t in items.texts if t.text] + [s.box() for s in items.shapes]
     boxes += [

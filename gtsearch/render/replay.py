@@ -64,10 +64,18 @@ def _script_json(data: dict[str, Any]) -> str:
     return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def to_html(view: SearchView, max_depth: int | None = None, source: str | None = None) -> str:
-    """The replay page: the bare tree as SVG, a panel, controls; no network, nothing external."""
+def to_html(
+    view: SearchView,
+    max_depth: int | None = None,
+    source: str | None = None,
+    *,
+    page: str = "a4",
+    layout: str = "auto",
+) -> str:
+    """The replay page: the bare tree as SVG (laid out for ``page``, gtsearch.render.layout),
+    a panel, controls; no network, nothing external."""
     data = replay_data(view, source)
-    svg = to_svg(view, max_depth, state=False, source=source)
+    svg = to_svg(view, max_depth, state=False, source=source, page=page, layout=layout)
     svg = svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg
     return (
         _PAGE.replace("%TITLE%", escape(data["title"]))

@@ -38,7 +38,7 @@ from .svg import (
 from .view import SearchView
 
 #: characters LaTeX treats specially in text, and how to write them
-_SPECIAL = {
+SPECIAL = {
     "\\": r"\textbackslash{}",
     "{": r"\{",
     "}": r"\}",
@@ -80,7 +80,7 @@ COLORS = {
 
 def tex_text(text: str) -> str:
     """Text for LaTeX: special characters escaped, the picture's symbols in math mode."""
-    return "".join(_SPECIAL.get(ch, ch) for ch in text)
+    return "".join(SPECIAL.get(ch, ch) for ch in text)
 
 
 def tex_number(v: Value) -> str:
@@ -269,4 +269,4 @@ def to_tikz(
     )
 
 
-__all__ = ["picture", "tex_number", "tex_range", "tex_text", "to_tikz"]
+__all__ = ["SPECIAL", "picture", "tex_number", "tex_range", "tex_text", "to_tikz"]
