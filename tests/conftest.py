@@ -42,6 +42,7 @@ EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "plot": (("matplotlib",), (), "pip install -e '.[plot]'"),
     "browser": (("playwright",), ("/usr/bin/chromium",), "pip install -e '.[browser]'; "
                 "apt-get install chromium"),
+    "svg": (("cairosvg", "PIL"), (), "pip install -e '.[svg]'"),
     "notebook": (("nbclient", "nbformat", "ipykernel"), (), "pip install -e '.[notebook]'"),
     "gambit": (("pygambit",), (), "pip install -e '.[gambit]'"),
     "dask": (("dask.distributed",), (), "pip install -e '.[dask]'"),

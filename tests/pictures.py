@@ -75,7 +75,9 @@ def _role(el: ET.Element) -> str:
     return "edge" if "edge" in el.get("class", "").split() else "mark"
 
 
-_UNTEX = sorted(((tex, ch) for ch, tex in SPECIAL.items() if len(tex) > 1), key=lambda p: -len(p[0]))
+_UNTEX = sorted(
+    ((tex, ch) for ch, tex in SPECIAL.items() if len(tex) > 1), key=lambda p: -len(p[0])
+)
 
 
 def plain(tex: str) -> str:
