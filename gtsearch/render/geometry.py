@@ -125,6 +125,117 @@ class Scene:
     shapes: list[Shape]
 
 
+# -- shapes --------------------------------------------------------------------------------
+def triangle(
+    kind: str, x: float, y: float, half: float, up: float, down: float
+) -> tuple[Point, ...]:
+    """A MAX node's triangle (apex up, ``up`` above the centre, its base ``down`` below it) or,
+    upside down, a MIN node's."""
+    if kind == "max":
+        return (x, y - up), (x - half, y + down), (x + half, y + down)
+    return (x - half, y - down), (x + half, y - down), (x, y + up)
+
+
+def box_shape(n: int, x: float, y: float, w: float, h: float) -> Shape:
+    """A leaf's box, its top left corner at (x, y)."""
+    return Shape("leaf", n, ((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+
+
+def crosses(
+    n: int, a: Point, b: Point, at: float, along: float, across: float, slant: float = 1.5
+) -> list[Line]:
+    """Two short strokes across the segment ab at ``at`` of its length: a pruned edge."""
+    length = math.dist(a, b) or 1.0
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    vx, vy = -uy, ux
+    mx, my = a[0] + (b[0] - a[0]) * at, a[1] + (b[1] - a[1]) * at
+    out = []
+    for shift in (-along, along):
+        cx, cy = mx + ux * shift, my + uy * shift
+        p = (cx - vx * across - ux * slant, cy - vy * across - uy * slant)
+        q = (cx + vx * across + ux * slant, cy + vy * across + uy * slant)
+        out.append(Line(((p, q),), "cross", n))
+    return out
+
+
+# -- contours: how near two drawings may come -------------------------------------------------
+#: the height of a band of the contours
+BAND = 3.0
+
+
+class Contour:
+    """A drawing's extent, band by band: the least and greatest x it reaches in each band of
+    ``BAND`` points."""
+
+    def __init__(self) -> None:
+        self.lo: dict[int, float] = {}
+        self.hi: dict[int, float] = {}
+
+    def add(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        lo, hi = self.lo, self.hi
+        for b in range(math.floor(y0 / BAND), math.floor(y1 / BAND) + 1):
+            if b in lo:
+                lo[b] = min(lo[b], x0)
+                hi[b] = max(hi[b], x1)
+            else:
+                lo[b], hi[b] = x0, x1
+
+    def add_segment(self, a: Point, b: Point, pad: float = 1.0) -> None:
+        (xa, ya), (xb, yb) = sorted((a, b), key=lambda p: p[1])
+        if yb - ya < 1e-9:
+            self.add(min(xa, xb) - pad, ya - pad, max(xa, xb) + pad, ya + pad)
+            return
+        for band in range(math.floor(ya / BAND), math.floor(yb / BAND) + 1):
+            t0 = max(0.0, (band * BAND - ya) / (yb - ya))
+            t1 = min(1.0, ((band + 1) * BAND - ya) / (yb - ya))
+            x0, x1 = xa + (xb - xa) * t0, xa + (xb - xa) * t1
+            self.add(min(x0, x1) - pad, band * BAND + 0.1, max(x0, x1) + pad, band * BAND + 0.2)
+
+    def add_items(
+        self, texts: Iterable[Text], shapes: Iterable[Shape], lines: Iterable[Line]
+    ) -> None:
+        for t in texts:
+            if t.text:
+                self.add(*t.box())
+        for s in shapes:
+            self.add(*s.box())
+        for line in lines:
+            for a, b in line.segments():
+                self.add_segment(a, b)
+
+    def merge(self, other: Contour, dx: float) -> None:
+        for b, x in other.lo.items():
+            if b in self.lo:
+                self.lo[b] = min(self.lo[b], x + dx)
+                self.hi[b] = max(self.hi[b], other.hi[b] + dx)
+            else:
+                self.lo[b], self.hi[b] = x + dx, other.hi[b] + dx
+
+    def distance(self, right: Contour, gap: float) -> float:
+        """How far right of this contour the other must go to clear it by ``gap``."""
+        shared = [b for b in right.lo if b in self.hi]
+        return max((self.hi[b] - right.lo[b] + gap for b in shared), default=0.0)
+
+
+class Items:
+    """Texts, shapes and lines, as a scene gathers them."""
+
+    def __init__(self) -> None:
+        self.texts: list[Text] = []
+        self.shapes: list[Shape] = []
+        self.lines: list[Line] = []
+
+    def extend(self, other: Items) -> None:
+        self.texts += other.texts
+        self.shapes += other.shapes
+        self.lines += other.lines
+
+    def contour(self) -> Contour:
+        c = Contour()
+        c.add_items(self.texts, self.shapes, self.lines)
+        return c
+
+
 # -- the pages a picture is made for ---------------------------------------------------------
 MM = 72 / 25.4
 
@@ -368,6 +479,9 @@ def collisions(scene: Scene, gap: float = 0.0) -> list[str]:
 
 __all__ = [
     "ASCENT",
+    "BAND",
+    "Contour",
+    "Items",
     "DESCENT",
     "INSIDE_ROLES",
     "LAYOUTS",
@@ -380,7 +494,10 @@ __all__ = [
     "Scene",
     "Shape",
     "Text",
+    "box_shape",
     "boxes_meet",
+    "crosses",
+    "triangle",
     "collisions",
     "segment_meets_box",
     "segment_meets_shape",

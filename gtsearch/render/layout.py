@@ -22,8 +22,6 @@ the page's scale: nothing under 8 pt at 100 %.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import GtsearchError, UsageError
@@ -31,14 +29,19 @@ from ..tree import Tree
 from .geometry import (
     LAYOUTS,
     PAGES,
+    Contour,
+    Items,
     Line,
     Page,
     Point,
     Scene,
     Shape,
     Text,
+    box_shape,
+    crosses,
     shape_contains,
     text_width,
+    triangle,
 )
 from .labels import format_extended
 from .view import SearchView
@@ -67,7 +70,6 @@ HALF = 16.0  # half the width of a triangle
 RADIUS = 13.0  # a chance node's circle
 LEAF_H = 13.0
 MARKER = 5.5  # half the width of a node's mark in a column
-BAND = 3.0  # the height of a band of the contours
 #: where edges meet a node's shape: how far below / above its centre
 BELOW = {"max": 11.0, "min": 14.0, "chance": RADIUS, "leaf": LEAF_H / 2}
 ABOVE = {"max": 14.0, "min": 11.0, "chance": RADIUS, "leaf": LEAF_H / 2}
@@ -155,77 +157,6 @@ class Picture:
     fits: bool
 
 
-# -- the contour of a subtree: its extent, band by band -------------------------------------
-class _Contour:
-    def __init__(self) -> None:
-        self.lo: dict[int, float] = {}
-        self.hi: dict[int, float] = {}
-
-    def add(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        lo, hi = self.lo, self.hi
-        for b in range(math.floor(y0 / BAND), math.floor(y1 / BAND) + 1):
-            if b in lo:
-                lo[b] = min(lo[b], x0)
-                hi[b] = max(hi[b], x1)
-            else:
-                lo[b], hi[b] = x0, x1
-
-    def add_segment(self, a: Point, b: Point, pad: float = 1.0) -> None:
-        (xa, ya), (xb, yb) = sorted((a, b), key=lambda p: p[1])
-        if yb - ya < 1e-9:
-            self.add(min(xa, xb) - pad, ya - pad, max(xa, xb) + pad, ya + pad)
-            return
-        for band in range(math.floor(ya / BAND), math.floor(yb / BAND) + 1):
-            t0 = max(0.0, (band * BAND - ya) / (yb - ya))
-            t1 = min(1.0, ((band + 1) * BAND - ya) / (yb - ya))
-            x0, x1 = xa + (xb - xa) * t0, xa + (xb - xa) * t1
-            self.add(min(x0, x1) - pad, band * BAND + 0.1, max(x0, x1) + pad, band * BAND + 0.2)
-
-    def add_items(
-        self, texts: Iterable[Text], shapes: Iterable[Shape], lines: Iterable[Line]
-    ) -> None:
-        for t in texts:
-            if t.text:
-                self.add(*t.box())
-        for s in shapes:
-            self.add(*s.box())
-        for line in lines:
-            for a, b in line.segments():
-                self.add_segment(a, b)
-
-    def merge(self, other: _Contour, dx: float) -> None:
-        for b, x in other.lo.items():
-            if b in self.lo:
-                self.lo[b] = min(self.lo[b], x + dx)
-                self.hi[b] = max(self.hi[b], other.hi[b] + dx)
-            else:
-                self.lo[b], self.hi[b] = x + dx, other.hi[b] + dx
-
-    def distance(self, right: _Contour) -> float:
-        """How far right of this contour the other must go to clear it by GAP."""
-        shared = [b for b in right.lo if b in self.hi]
-        return max((self.hi[b] - right.lo[b] + GAP for b in shared), default=0.0)
-
-
-class _Items:
-    """Texts, shapes and lines, as a scene gathers them."""
-
-    def __init__(self) -> None:
-        self.texts: list[Text] = []
-        self.shapes: list[Shape] = []
-        self.lines: list[Line] = []
-
-    def extend(self, other: _Items) -> None:
-        self.texts += other.texts
-        self.shapes += other.shapes
-        self.lines += other.lines
-
-    def contour(self) -> _Contour:
-        c = _Contour()
-        c.add_items(self.texts, self.shapes, self.lines)
-        return c
-
-
 # -- the drawing of each node --------------------------------------------------------------
 class _Painter:
     """The items of each node of one view, at any place: what the layout packs and the scene
@@ -294,9 +225,9 @@ class _Painter:
         """Where the edge from the parent ends: above the head and the outcome's probability."""
         return self.head(n, y) - (11.0 if self.prob(n) else 0.0)
 
-    def node(self, n: int, x: float, y: float) -> _Items:
+    def node(self, n: int, x: float, y: float) -> Items:
         """A node drawn on its level: its shape, its name, value or range, order and type."""
-        it = _Items()
+        it = Items()
         kind = self.kind(n)
         if self.prob(n):  # an outcome of a chance node: its probability above it
             base = self.head(n, y) - 3.9
@@ -304,7 +235,7 @@ class _Painter:
         if kind == "leaf":
             value = self.value(n)
             w = max(text_width(value, SIZES["value"]) + 6, 16.0)
-            it.shapes.append(_box(n, x - w / 2, y - LEAF_H / 2, w))
+            it.shapes.append(box_shape(n, x - w / 2, y - LEAF_H / 2, w, LEAF_H))
             it.texts.append(Text(x, _base(y, 9), value, SIZES["value"], "middle", "value", n))
             if self.name(n):
                 it.texts.append(
@@ -319,7 +250,7 @@ class _Painter:
             outline = Shape(kind, n, center=(x, y), radius=RADIUS)
             inside_y, half = _base(y, 8), RADIUS
         else:
-            outline = Shape(kind, n, _triangle(kind, x, y, HALF, 14.0, 11.0))
+            outline = Shape(kind, n, triangle(kind, x, y, HALF, 14.0, 11.0))
             inside_y, half = (y + 8.5, HALF) if kind == "max" else (y - 3.0, HALF)
         it.shapes.append(outline)
         right = x + half + 3
@@ -342,23 +273,23 @@ class _Painter:
             it.texts.append(t)
         return it
 
-    def edge(self, n: int, a: Point, x: float, y: float) -> _Items:
+    def edge(self, n: int, a: Point, x: float, y: float) -> Items:
         """The edge from a (the parent's bottom) down to n at (x, y): straight down to the
         level's reach, then, if n's head is lower, on down to it; two strokes across it where
         n heads a pruned subtree."""
-        it = _Items()
+        it = Items()
         top = self.top(n, y)
         b = (x, min(y - self.reach, top))
         piece = (a, b) if top - b[1] < 0.05 else (a, b, (x, top))
         it.lines.append(Line((piece,), "edge", n))
         if self.pruned_head(n):
-            it.lines += _crosses(n, a, b, 0.5, 2.2, 5.0)
+            it.lines += crosses(n, a, b, 0.5, 2.2, 5.0)
         return it
 
     # a column: the subtree below r as an indented list
-    def column(self, r: int, x: float, y: float) -> _Items:
+    def column(self, r: int, x: float, y: float) -> Items:
         """Every node below r (drawn on its level at (x, y)) as a row under it."""
-        it = _Items()
+        it = Items()
         spine = {r: x}
         last = {r: y + BELOW[self.kind(r)]}
         row_y = last[r] + 4 + PITCH / 2
@@ -371,7 +302,7 @@ class _Painter:
             it.extend(row)
             it.lines.append(Line((((sx, last[p]), (sx, row_y), (start, row_y)),), "edge", n))
             if self.pruned_head(n):
-                it.lines += _crosses(n, (sx, row_y), (start, row_y), 0.5, 1.2, 3.5, 0.0)
+                it.lines += crosses(n, (sx, row_y), (start, row_y), 0.5, 1.2, 3.5, 0.0)
             last[p] = row_y
             if self.kids[n]:
                 spine[n], last[n] = x_mark, bottom
@@ -379,10 +310,10 @@ class _Painter:
             row_y += PITCH
         return it
 
-    def row(self, n: int, x0: float, y: float) -> tuple[_Items, float, float, float]:
+    def row(self, n: int, x0: float, y: float) -> tuple[Items, float, float, float]:
         """One row of a column, starting at x0: its items, where its edge ends, and the x and
         the bottom of its mark (where the spine of its children starts)."""
-        it = _Items()
+        it = Items()
         sibling_rows = self.kids[self.tree.parent[n]]
         start = x0
         pw = max(text_width(self.prob(k), 8) for k in sibling_rows)
@@ -402,7 +333,7 @@ class _Painter:
             x += nw + 3 if nw else 0.0
             value = self.value(n)
             w = max(text_width(value, 9) + 5, 15.0)
-            it.shapes.append(_box(n, x, y - LEAF_H / 2, w))
+            it.shapes.append(box_shape(n, x, y - LEAF_H / 2, w, LEAF_H))
             it.texts.append(Text(x + w / 2, _base(y, 9), value, 9, "middle", "value", n))
             if not self.name(n) and not self.prob(n):
                 start = x
@@ -415,7 +346,7 @@ class _Painter:
                 it.shapes.append(Shape(kind, n, center=(cx, y), radius=MARKER))
                 left, bottom = cx - MARKER, y + MARKER
             else:
-                it.shapes.append(Shape(kind, n, _triangle(kind, cx, y, MARKER, 6.0, 5.0)))
+                it.shapes.append(Shape(kind, n, triangle(kind, cx, y, MARKER, 6.0, 5.0)))
                 left, bottom = cx - MARKER * 6 / 11, y + (5.0 if kind == "max" else 6.0)
             if not self.prob(n):
                 start = left
@@ -436,41 +367,10 @@ class _Painter:
         return it, start, x_mark, bottom
 
 
-def _triangle(
-    kind: str, x: float, y: float, half: float, up: float, down: float
-) -> tuple[Point, ...]:
-    """A MAX node's triangle (apex up, ``up`` above the centre, its base ``down`` below it) or,
-    upside down, a MIN node's."""
-    if kind == "max":
-        return (x, y - up), (x - half, y + down), (x + half, y + down)
-    return (x - half, y - down), (x + half, y - down), (x, y + up)
-
-
-def _box(n: int, x: float, y: float, w: float) -> Shape:
-    return Shape("leaf", n, ((x, y), (x + w, y), (x + w, y + LEAF_H), (x, y + LEAF_H)))
-
-
-def _crosses(
-    n: int, a: Point, b: Point, at: float, along: float, across: float, slant: float = 1.5
-) -> list[Line]:
-    """Two short strokes across the segment ab at ``at`` of its length: a pruned edge."""
-    length = math.dist(a, b) or 1.0
-    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
-    vx, vy = -uy, ux
-    mx, my = a[0] + (b[0] - a[0]) * at, a[1] + (b[1] - a[1]) * at
-    out = []
-    for shift in (-along, along):
-        cx, cy = mx + ux * shift, my + uy * shift
-        p = (cx - vx * across - ux * slant, cy - vy * across - uy * slant)
-        q = (cx + vx * across + ux * slant, cy + vy * across + uy * slant)
-        out.append(Line(((p, q),), "cross", n))
-    return out
-
-
 # -- the layout ------------------------------------------------------------------------------
 def _tree_items(
     pt: _Painter, nodes: list[int], cut: int, top: float
-) -> tuple[_Items, dict[int, float]]:
+) -> tuple[Items, dict[int, float]]:
     """Every node placed: levels down from ``top``, subtrees of height ``cut`` or less as
     columns under their roots; x relative to the root's.  Returns the items and each
     level's y."""
@@ -482,8 +382,8 @@ def _tree_items(
     on_level = set(layered)
     y = {n: top + (depth[n] - depth[nodes[0]]) * pt.dy for n in layered}
     rel: dict[int, float] = {}  # x of a node relative to its parent's
-    own: dict[int, _Items] = {}
-    contours: dict[int, _Contour] = {}
+    own: dict[int, Items] = {}
+    contours: dict[int, Contour] = {}
     for n in reversed(layered):  # children before their parents
         items = pt.node(n, 0.0, y[n])
         kids = [k for k in pt.kids[n] if k in on_level]
@@ -497,7 +397,7 @@ def _tree_items(
             offsets = [0.0]
             for k in kids[1:]:
                 c = contours.pop(k)
-                offsets.append(acc.distance(c))
+                offsets.append(acc.distance(c, GAP))
                 acc.merge(c, offsets[-1])
             mid = (offsets[0] + offsets[-1]) / 2
             contour.merge(acc, -mid)
@@ -510,15 +410,15 @@ def _tree_items(
         own[n] = items
         contours[n] = contour
     x: dict[int, float] = {}
-    out = _Items()
+    out = Items()
     for n in layered:
         x[n] = x[parent[n]] + rel[n] if n in rel else 0.0
         out.extend(_shifted(own[n], x[n]))
     return out, y
 
 
-def _shifted(items: _Items, dx: float) -> _Items:
-    out = _Items()
+def _shifted(items: Items, dx: float) -> Items:
+    out = Items()
     out.texts = [_move_text(t, dx, 0.0) for t in items.texts]
     out.shapes = [_move_shape(s, dx, 0.0) for s in items.shapes]
     out.lines = [
@@ -548,9 +448,9 @@ def _move_shape(s: Shape, dx: float, dy: float, k: float = 1.0) -> Shape:
     )
 
 
-def _legend(x: float, y: float, width: float, chance: bool) -> _Items:
+def _legend(x: float, y: float, width: float, chance: bool) -> Items:
     """The legend, from (x, y) (its first baseline), in lines no wider than ``width``."""
-    it = _Items()
+    it = Items()
     entries = [
         ("evaluated", "evaluated (#order)"),
         ("pruned", "pruned"),
@@ -576,7 +476,7 @@ def _legend(x: float, y: float, width: float, chance: bool) -> _Items:
             it.lines.append(Line((((x, mid), (x + 22, mid)),), "legend-pruned"))
             it.lines += [
                 Line(line.pieces, "legend-cross")
-                for line in _crosses(-1, (x, mid), (x + 22, mid), 0.5, 2.2, 5.0)
+                for line in crosses(-1, (x, mid), (x + 22, mid), 0.5, 2.2, 5.0)
             ]
         elif icon == "pv":
             it.lines.append(Line((((x, mid), (x + 22, mid)),), "legend-pv"))
