@@ -114,9 +114,16 @@ def _svg_edge(view: SearchView, line: Line, pv: set[int], state: bool) -> str:
             cls.append("pv")
             attrs = f'stroke="{COLOR_PV}" stroke-width="3"'
     head = f'id="edge-{n}" data-node="{n}" class="{" ".join(cls)}"'
-    if len(line.pieces) == 1 and len(line.pieces[0]) == 2:
-        (x1, y1), (x2, y2) = line.pieces[0]
-        return f'<line {head} x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}" {attrs}/>'
+    if len(line.pieces) == 1 and len(line.pieces[0]) in (2, 3):
+        # a straight edge, and the short drop from the level's reach to the node's head
+        (x1, y1), (x2, y2), *drop = line.pieces[0]
+        out = f'<line {head} x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}" {attrs}/>'
+        for x3, y3 in drop:
+            out += (
+                f'<line class="{" ".join(["drop", *cls[1:]])}" data-node="{n}" x1="{_f(x2)}" '
+                f'y1="{_f(y2)}" x2="{_f(x3)}" y2="{_f(y3)}" {attrs}/>'
+            )
+        return out
     return f'<path {head} d="{_d(line)}" fill="none" {attrs}/>'
 
 
