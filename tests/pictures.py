@@ -72,7 +72,10 @@ def svg_scene(svg: str) -> Scene:
 
 
 def _role(el: ET.Element) -> str:
-    return "edge" if "edge" in el.get("class", "").split() else "mark"
+    """An edge, or the drop from an edge's end to its node's head (checked as an edge), or a
+    mark."""
+    classes = el.get("class", "").split()
+    return "edge" if "edge" in classes or "drop" in classes else "mark"
 
 
 _UNTEX = sorted(

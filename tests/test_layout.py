@@ -123,6 +123,22 @@ def test_no_text_crosses_anything_in_the_tikz() -> None:
     assert clashes == []
 
 
+def test_the_drops_are_measured_as_edges() -> None:
+    """An edge ends above its level (over every name); the short drop on to its node's head is
+    a <line class="drop"> of its own, read back as an edge: checked against shapes and texts."""
+    svg = to_svg(build_view(load_tree(str(REPO / "sample_trees" / "aima-fig5-2.yaml"))))
+    scene = svg_scene(svg)
+    assert svg.count('<line class="drop') == 12  # the three MIN nodes' and the nine leaves'
+    assert sum(line.role == "edge" for line in scene.lines) == 12 + 12
+    # a drop pushed on into its node's triangle is found
+    drop = re.search(r'(<line class="drop[^>]* data-node="1" [^>]*y2=")([\d.]+)"', svg)
+    assert drop is not None
+    deeper = f'{drop.group(1)}{float(drop.group(2)) + 10:.1f}"'
+    assert "the edge of 1 passes through 1" in collisions(
+        svg_scene(svg.replace(drop.group(0), deeper))
+    )
+
+
 def test_the_writers_draw_the_scene() -> None:
     """What SVG and TikZ draw is the layout's scene: the same texts at the same places."""
     view = build_view(uniform_tree(3, 3, seed=5), "alphabeta", node_types=True)

@@ -129,7 +129,7 @@ _PAGE = """<!DOCTYPE html>
   .node .name { fill: #333; }
   .node .rank { fill: var(--evaluated); }
   .node.chance .shape { stroke: #7d3c98; }
-  .edge { stroke: black; stroke-width: 0.9; }
+  .edge, .drop { stroke: black; stroke-width: 0.9; }
   .node.onstack .shape { fill: #fff4cc; }
   .node.live .shape { stroke: var(--live); stroke-width: 2; }
   .node.solved .shape { stroke: var(--solved); stroke-width: 2; }
@@ -137,8 +137,8 @@ _PAGE = """<!DOCTYPE html>
   .node.evaluated .value { fill: white; }
   .node.pruned .shape { stroke: var(--pruned); stroke-dasharray: 3 2.25; fill: white; }
   .node.pruned text { fill: var(--pruned); }
-  .edge.pruned { stroke: var(--pruned); stroke-dasharray: 3.75 3; }
-  .edge.pv { stroke: var(--pv); stroke-width: 2.6; }
+  .edge.pruned, .drop.pruned { stroke: var(--pruned); stroke-dasharray: 3.75 3; }
+  .edge.pv, .drop.pv { stroke: var(--pv); stroke-width: 2.6; }
   .node.pv .shape { stroke: var(--pv); stroke-width: 2.2; }
   .node.current .shape { stroke: var(--current); stroke-width: 3.5; }
   .node.current:not(.evaluated) .shape { fill: #ffe8a3; }
@@ -202,7 +202,13 @@ _PAGE = """<!DOCTYPE html>
   const last = steps.length - 1;
   const $ = (id) => document.getElementById(id);
   const nodeEl = (n) => document.getElementById("node-" + n);
-  const edgeEl = (n) => document.getElementById("edge-" + n);
+  // each node's edge, and the drop from the edge's end to the node's head: styled alike
+  const edges = new Map();
+  document.querySelectorAll(".edges [data-node]").forEach((el) => {
+    const n = Number(el.dataset.node);
+    if (!edges.has(n)) edges.set(n, []);
+    edges.get(n).push(el);
+  });
   let at = 0, timer = null;
 
   $("slider").max = String(last);
@@ -275,8 +281,7 @@ _PAGE = """<!DOCTYPE html>
       if (range) range.textContent = s.ranges.get(n) || "";
       const rank = document.getElementById("rank-" + n);
       if (rank) rank.textContent = s.evaluated.has(n) ? "#" + s.evaluated.get(n) : "";
-      const edge = edgeEl(n);
-      if (edge) {
+      for (const edge of edges.get(n) || []) {
         edge.classList.toggle("pruned", s.pruned.has(n));
         edge.classList.toggle("pv", pv.has(n) && n !== 0);
       }
