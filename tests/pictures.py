@@ -85,6 +85,7 @@ _UNTEX = sorted(
 
 def plain(tex: str) -> str:
     """The text a node of the TikZ picture sets, without LaTeX's markup."""
+    tex = re.sub(r"\.\.\{(-[^}]*)\}", r"..\1", tex)  # a negative upper end, braced
     tex = re.sub(r"\$\\mathsf\{([^}]*)\}\$", r"\1", tex)
     tex = tex.replace("$+\\infty$", "+∞").replace("$-\\infty$", "-∞")
     for code, ch in _UNTEX:
@@ -95,8 +96,18 @@ def plain(tex: str) -> str:
 _ANCHORS = {"base west": "start", "base": "middle", "base east": "end"}
 
 
+def tikz_scenes(tex: str) -> list[Scene]:
+    """Each tikzpicture of a TikZ picture of gtsearch (one for each part of a picture split over
+    pages) as a scene."""
+    parts = tex.split("\\begin{tikzpicture}")[1:]
+    return [
+        tikz_scene("\\begin{tikzpicture}" + part.split("\\end{tikzpicture}")[0]) for part in parts
+    ]
+
+
 def tikz_scene(tex: str) -> Scene:
     """The texts, shapes and lines of a TikZ picture of gtsearch, in its coordinates (bp)."""
+    assert tex.count("\\begin{tikzpicture}") == 1, "a picture split over pages: tikz_scenes"
     m = re.search(rf"useasboundingbox \(0\.0,0\.0\) rectangle \(({_NUMBER}),({_NUMBER})\)", tex)
     assert m is not None
     scene = Scene(float(m.group(1)), float(m.group(2)), [], [], [])

@@ -29,7 +29,7 @@ from gtsearch.render.tikz import to_tikz
 from gtsearch.render.view import build_view
 from gtsearch.sources.uniform import uniform_tree
 
-from .pictures import svg_scene, tikz_scene
+from .pictures import svg_scene, tikz_scene, tikz_scenes
 
 REPO = Path(__file__).resolve().parent.parent
 NIM = str(REPO / "sample_trees" / "nim-5.efg")
@@ -119,7 +119,8 @@ def test_no_text_crosses_anything_in_the_tikz() -> None:
     clashes: list[str] = []
     for i, (view, page, lay, body) in enumerate(VIEWS):
         tex = to_tikz(view, page=page, layout=lay, body=body)
-        clashes += [f"tree {i} ({page}, {lay}): {c}" for c in collisions(tikz_scene(tex))]
+        for scene in tikz_scenes(tex):
+            clashes += [f"tree {i} ({page}, {lay}): {c}" for c in collisions(scene)]
     assert clashes == []
 
 
@@ -137,6 +138,18 @@ def test_the_drops_are_measured_as_edges() -> None:
     assert "the edge of 1 passes through 1" in collisions(
         svg_scene(svg.replace(drop.group(0), deeper))
     )
+
+
+@pytest.mark.slow
+def test_no_text_crosses_anything_on_its_side() -> None:
+    """The sideways arrangement, asked for every one of the 200 trees, in SVG and TikZ."""
+    clashes: list[str] = []
+    for i, (view, page, _, bare) in enumerate(VIEWS):
+        svg = to_svg(view, state=not bare, page=page, layout="sideways")
+        tex = to_tikz(view, page=page, layout="sideways", body=bare)
+        for scene in [svg_scene(svg), *tikz_scenes(tex)]:
+            clashes += [f"tree {i} ({page}): {c}" for c in collisions(scene)]
+    assert clashes == []
 
 
 def test_the_writers_draw_the_scene() -> None:
@@ -175,19 +188,20 @@ def test_exercise_sized_tikz_fits_a4_landscape(b: int, d: int, algo: str) -> Non
         assert smallest >= 8
 
 
-def test_the_81_and_256_leaf_trees_read() -> None:
-    """b=3 d=4 fits A4 landscape; b=4 d=4 fits a page's width in columns, at 8 pt and more."""
+def test_the_81_leaf_tree_reads() -> None:
+    """b=3 d=4 fits A4 landscape at 8 pt and more (b=4 d=4 goes on two pages:
+    tests/test_pages.py)."""
     w, h, smallest = measure_tikz(to_tikz(build_view(uniform_tree(3, 4, seed=1))))
     assert (w <= A4_LANDSCAPE.width, h <= A4_LANDSCAPE.height, smallest) == (True, True, 8)
-    w, h, smallest = measure_tikz(to_tikz(build_view(uniform_tree(4, 4, seed=1))))
-    assert w <= PAGES["a4-portrait"].width and smallest == 8
 
 
 def test_a_27_leaf_tree_fits_a_slide() -> None:
-    """Without names (an exercise's names make it 490 pt wide: too wide at 8 pt)."""
+    """On its side, without names as with them (tests/test_pages.py): as a tree or in columns
+    it is too wide for a slide at 8 pt."""
     view = build_view(uniform_tree(3, 3, seed=1), "alphabeta")
     pic = layout(view, page="slide")
-    assert pic.fits and pic.cut == 1
+    assert pic.fits and pic.arrangement == "sideways"
+    assert not layout(view, page="slide", layout="compact").fits
     w, h, smallest = measure_tikz(to_tikz(view, body=True, page="slide"))
     assert w <= PAGES["slide"].width and h <= PAGES["slide"].height and smallest == 8
 
@@ -197,6 +211,8 @@ def test_layouts_as_asked() -> None:
     assert layout(view).cut == 0
     assert layout(view, layout="compact").cut == 1
     assert layout(view, layout="outline").cut == 3
+    assert layout(view, layout="outline").arrangement == "outline"
+    assert layout(view, layout="sideways").arrangement == "sideways"
     assert layout(build_view(uniform_tree(4, 3, seed=1))).cut == 1
     with pytest.raises(Exception, match="no page 'a5'"):
         layout(view, page="a5")

@@ -421,7 +421,9 @@ picture_options = stack(
         default="auto",
         show_default=True,
         help="How the pictures lay the tree out: auto (the plain tree if it fits the page, "
-        "else its lowest levels as indented columns, as few as make it fit), tree, compact "
-        "(columns even if the tree would fit), outline (the whole tree as an indented list).",
+        "else its lowest levels as indented columns, as few as make it fit, else sideways, "
+        "else the outline; --tikz splits a tree that fits none over pages), tree, compact "
+        "(columns even if the tree would fit), sideways (the tree on its side, the leaves of "
+        "a node in one row), outline (the whole tree as an indented list).",
     ),
 )

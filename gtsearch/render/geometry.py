@@ -124,6 +124,11 @@ class Scene:
     lines: list[Line]
     shapes: list[Shape]
 
+    def items(self) -> Items:
+        it = Items()
+        it.texts, it.lines, it.shapes = list(self.texts), list(self.lines), list(self.shapes)
+        return it
+
 
 # -- shapes --------------------------------------------------------------------------------
 def triangle(
@@ -235,6 +240,38 @@ class Items:
         c.add_items(self.texts, self.shapes, self.lines)
         return c
 
+    def moved(self, dx: float, dy: float = 0.0, k: float = 1.0) -> Items:
+        """The items moved by (dx, dy), then scaled by k about the origin."""
+
+        def at(p: Point) -> Point:
+            return (p[0] + dx) * k, (p[1] + dy) * k
+
+        out = Items()
+        out.texts = [
+            Text(*at((t.x, t.y)), t.text, t.size * k, t.anchor, t.role, t.node, t.bold)
+            for t in self.texts
+        ]
+        out.shapes = [
+            Shape(s.kind, s.node, tuple(map(at, s.points)), at(s.center), s.radius * k)
+            for s in self.shapes
+        ]
+        out.lines = [
+            Line(tuple(tuple(map(at, piece)) for piece in line.pieces), line.role, line.node)
+            for line in self.lines
+        ]
+        return out
+
+    def extent(self) -> Box:
+        """The box that holds every text (but empty ones), shape and line."""
+        boxes = [t.box() for t in self.texts if t.text] + [s.box() for s in self.shapes]
+        boxes += [_segment_box(a, b) for line in self.lines for a, b in line.segments()]
+        return (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+
 
 # -- the pages a picture is made for ---------------------------------------------------------
 MM = 72 / 25.4
@@ -250,6 +287,12 @@ class Page:
     #: every size of the picture (texts, shapes, gaps) times this
     scale: float
     what: str
+    #: whether a picture carries its title (a slide has its own)
+    title: bool = True
+
+    def holds(self, width: float, height: float) -> bool:
+        """Whether a picture of this size fits the page."""
+        return width <= self.width + 0.01 and height <= self.height + 0.01
 
 
 #: the pages of ``--page``, the default first
@@ -258,12 +301,19 @@ PAGES = {
     for p in (
         Page("a4", 267 * MM, 180 * MM, 1.0, "A4 landscape less 15 mm margins (267 x 180 mm)"),
         Page("a4-portrait", 180 * MM, 267 * MM, 1.0, "A4 portrait less 15 mm margins"),
-        Page("slide", 152 * MM, 72 * MM, 1.0, "a 16:9 beamer slide (160 x 90 mm) under its title"),
+        Page(
+            "slide",
+            140 * MM,
+            76 * MM,
+            1.0,
+            "a 16:9 beamer slide (160 x 90 mm) in its margins, under its title (140 x 76 mm)",
+            title=False,
+        ),
         Page("quiz", 600.0, 900.0, 1.125, "800 px wide, where a Moodle quiz shows a picture"),
     )
 }
 #: how a tree is laid out (``--layout``): chosen by its size and the page, or as asked
-LAYOUTS = ("auto", "tree", "compact", "outline")
+LAYOUTS = ("auto", "tree", "compact", "sideways", "outline")
 
 
 # -- the tests of geometry -------------------------------------------------------------------

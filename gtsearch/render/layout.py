@@ -3,21 +3,32 @@
 The picture is a :class:`gtsearch.render.geometry.Scene`, in points: the
 writers (gtsearch.render.svg, gtsearch.render.tikz) only translate it, so
 both show the same tree the same way and the tests measure what they draw.
+What each node draws is gtsearch.render.painter's; where it goes, this
+module's, in one of four arrangements:
 
-The layout is a tidy tree: every node on the level of its depth, every parent
-centred above its first and last child, and neighbouring subtrees pushed
-apart until no text, shape or edge of one comes within ``GAP`` of the other
-(their contours, level band by level band).  Below a *cut* height the
-subtrees are drawn as columns instead, an indented list under their root
-(the bottom levels of a wide tree, the way ``gtsearch show`` draws in a
-terminal): cut 0 is the plain tree, a cut as high as the tree an outline of
-it.  ``layout="auto"`` takes the lowest cut whose picture fits the page (see
-:data:`gtsearch.render.geometry.PAGES`), ``"tree"`` cut 0, ``"compact"`` the
-lowest cut above 0 that fits, ``"outline"`` the whole tree as a column.
+- the *tree*: every node on the level of its depth, every parent centred
+  above its first and last child, and neighbouring subtrees pushed apart
+  until no text, shape or edge of one comes within ``GAP`` of the other
+  (their contours, level band by level band);
+- *columns*: below a cut height, the subtrees drawn as indented lists under
+  their roots (the bottom levels of a wide tree, the way ``gtsearch show``
+  draws in a terminal);
+- *sideways* (gtsearch.render.sideways): the tree on its side, the root at the
+  left, a node's first child beside it and the others below, the leaves of a
+  node whose children are all leaves in one row: the lowest picture of a tree;
+- the *outline*: the whole tree as one indented list, the narrowest.
 
-Texts are set at 9 pt (names, values, the summary), 8 pt (ranges, order,
-probabilities, node types, notes, the legend) and 12 pt (the title), times
-the page's scale: nothing under 8 pt at 100 %.
+``layout="auto"`` takes the first of tree, columns from the lowest cut up,
+sideways and outline whose picture fits the page (see
+:data:`gtsearch.render.geometry.PAGES`), ``"tree"``, ``"sideways"`` and
+``"outline"`` that arrangement, ``"compact"`` the lowest cut of columns that
+fits.  When none fits, the first whose tree fits without its title and
+legend, else the lowest of those as wide as the page, else the narrowest;
+gtsearch.render.pages splits it over pages.
+
+Texts are set at 9 pt (names, values, the summary, notes), 8 pt (ranges,
+order, probabilities, node types, hidden nodes, the legend) and 12 pt (the
+title), times the page's scale: nothing under 8 pt at 100 %.
 """
 
 from __future__ import annotations
@@ -33,57 +44,27 @@ from .geometry import (
     Items,
     Line,
     Page,
-    Point,
     Scene,
     Shape,
     Text,
-    box_shape,
     crosses,
-    shape_contains,
     text_width,
-    triangle,
 )
-from .labels import format_extended
+from .painter import BELOW, GAP, PITCH, SIZES, Painter
+from .sideways import sideways_items
 from .view import SearchView
 
 #: pictures with more nodes than this are refused (use --max-depth)
 MAX_PICTURE_NODES = 5000
-
-#: text sizes in points (at scale 1)
-SIZES = {
-    "name": 9.0,
-    "value": 9.0,
-    "summary": 9.0,
-    "title": 12.0,
-    "range": 8.0,
-    "rank": 8.0,
-    "prob": 8.0,
-    "type": 8.0,
-    "hidden": 8.0,
-    "legend": 8.0,
-}
-GAP = 4.0  # between neighbouring subtrees
 MARGIN = 12.0
-PITCH = 15.0  # between the rows of a column
-TICK = 5.0  # from a column's spine to a row
-HALF = 16.0  # half the width of a triangle
-RADIUS = 13.0  # a chance node's circle
-LEAF_H = 13.0
-MARKER = 5.5  # half the width of a node's mark in a column
-#: where edges meet a node's shape: how far below / above its centre
-BELOW = {"max": 11.0, "min": 14.0, "chance": RADIUS, "leaf": LEAF_H / 2}
-ABOVE = {"max": 14.0, "min": 11.0, "chance": RADIUS, "leaf": LEAF_H / 2}
-
-
-def _base(y: float, size: float) -> float:
-    """The baseline that centres a text of ``size`` points on ``y`` (digits and capitals)."""
-    return y + 0.36 * size
+ASCENT_TITLE = 10.0
 
 
 def drawn_nodes(
-    tree: Tree, max_depth: int | None, expanded: frozenset[int] | None = None
+    tree: Tree, max_depth: int | None, expanded: frozenset[int] | None = None, root: int = 0
 ) -> tuple[list[int], dict[int, int]]:
-    """The nodes a picture shows (preorder), and those whose children are hidden.
+    """The nodes a picture of the subtree below ``root`` shows (preorder), and those whose
+    children are hidden, with how many nodes each hides.
 
     Children are hidden below the depth limit, and in a collapsed view
     (``expanded``: the only nodes whose children are drawn) below every other node.
@@ -92,14 +73,14 @@ def drawn_nodes(
     depth = tree.depth
     nodes: list[int] = []
     hidden: dict[int, int] = {}
-    n = 0
-    size = tree.n_nodes
-    while n < size:
+    n = root
+    stop = end[root]
+    while n < stop:
         nodes.append(n)
         if len(nodes) > MAX_PICTURE_NODES:
             raise GtsearchError(
                 f"the picture would have more than {MAX_PICTURE_NODES:,} nodes "
-                f"(the tree has {size:,}); draw its top with --max-depth N"
+                f"(the tree has {tree.n_nodes:,}); draw its top with --max-depth N"
             )
         folded = max_depth is not None and depth[n] >= max_depth
         if expanded is not None and n not in expanded:
@@ -121,259 +102,40 @@ def fits(view: SearchView, max_depth: int | None = None) -> bool:
     return True
 
 
-def shape(tree: Tree, n: int) -> str:
-    """How a node is drawn: ``"leaf"`` (a box), ``"max"`` (a triangle), ``"min"`` (upside down)
-    or ``"chance"`` (a circle)."""
-    if tree.end[n] == n + 1:
-        return "leaf"
-    if tree.is_chance(n):
-        return "chance"
-    return "max" if tree.is_max(n) else "min"
-
-
-def short_range(text: str) -> str:
-    """A range (render.labels.range_text) short enough for a triangle: 3, ≤2, ≥5, 2..5, or nothing."""
-    if text == "?":
-        return ""
-    if text.startswith("= "):
-        return text[2:]
-    if text.startswith("∈ ["):
-        lo, hi = text[3:-1].split(", ")
-        return f"{lo}..{hi}"
-    return text.replace(" ", "")
-
-
 @dataclass
 class Picture:
-    """A laid-out picture: its scene, the nodes drawn and where, and how it was laid out."""
+    """A laid-out picture: its scene, the nodes drawn, and how it was laid out."""
 
     scene: Scene
     nodes: list[int]
     hidden: dict[int, int]
-    #: the height from which subtrees are columns: 0 is the plain tree
+    #: "tree", "columns", "sideways" or "outline"
+    arrangement: str
+    #: the height from which subtrees are columns: 0 for the plain tree and sideways
     cut: int
     page: Page
-    #: whether the picture fits the page
+    #: whether the picture fits the page, and whether its tree does without its title and legend
     fits: bool
+    tree_fits: bool
 
 
-# -- the drawing of each node --------------------------------------------------------------
-class _Painter:
-    """The items of each node of one view, at any place: what the layout packs and the scene
-    holds."""
-
-    def __init__(self, view: SearchView, nodes: list[int], hidden: dict[int, int], state: bool):
-        self.view = view
-        self.tree = view.tree
-        self.state = state
-        self.hidden = hidden
-        self.labels = view.labels
-        self.kids: dict[int, list[int]] = {n: [] for n in nodes}
-        parent = self.tree.parent
-        for n in nodes[1:]:
-            self.kids[parent[n]].append(n)
-        #: edges end this far above the centres of a level (above every node's head), the
-        #: levels lie ``dy`` apart
-        self.reach = 31.0 if self.tree.has_chance else 19.0
-        self.dy = 58.0 if self.tree.has_chance else 48.0
-        self.height: dict[int, int] = {}
-        for n in reversed(nodes):
-            ks = self.kids[n]
-            self.height[n] = 1 + max(self.height[k] for k in ks) if ks else 0
-
-    # what a node says
-    def kind(self, n: int) -> str:
-        return shape(self.tree, n)
-
-    def name(self, n: int) -> str:
-        return self.tree.names.get(n) or ""
-
-    def range(self, n: int) -> str:
-        if not self.state or not self.view.searched[n]:
-            return ""
-        return short_range(self.view.range_text(n))
-
-    def node_type(self, n: int) -> str:
-        types = self.view.node_types
-        return (types.get(n) or "") if self.state and types is not None else ""
-
-    def rank(self, n: int) -> str:
-        rank = self.view.rank.get(n) if self.state else None
-        return "" if rank is None else f"#{rank}"
-
-    def value(self, n: int) -> str:
-        return format_extended(self.tree.number(n))
-
-    def prob(self, n: int) -> str:
-        from ..numbers import fraction_text
-
-        p = self.labels.probability(n)
-        return "" if p is None else fraction_text(p)
-
-    def pruned_head(self, n: int) -> bool:
-        return self.state and self.view.is_cut(n)
-
-    # a node on its level
-    def head(self, n: int, y: float) -> float:
-        """The top of a node's shape, or of its name above it (a leaf's)."""
-        kind = self.kind(n)
-        if kind != "leaf":
-            return y - ABOVE[kind]
-        return y - LEAF_H / 2 - (12.0 if self.name(n) else 0.0)
-
-    def top(self, n: int, y: float) -> float:
-        """Where the edge from the parent ends: above the head and the outcome's probability."""
-        return self.head(n, y) - (11.0 if self.prob(n) else 0.0)
-
-    def node(self, n: int, x: float, y: float) -> Items:
-        """A node drawn on its level: its shape, its name, value or range, order and type."""
-        it = Items()
-        kind = self.kind(n)
-        if self.prob(n):  # an outcome of a chance node: its probability above it
-            base = self.head(n, y) - 3.9
-            it.texts.append(Text(x, base, self.prob(n), SIZES["prob"], "middle", "prob", n))
-        if kind == "leaf":
-            value = self.value(n)
-            w = max(text_width(value, SIZES["value"]) + 6, 16.0)
-            it.shapes.append(box_shape(n, x - w / 2, y - LEAF_H / 2, w, LEAF_H))
-            it.texts.append(Text(x, _base(y, 9), value, SIZES["value"], "middle", "value", n))
-            if self.name(n):
-                it.texts.append(
-                    Text(x, y - LEAF_H / 2 - 3.7, self.name(n), SIZES["name"], "middle", "name", n)
-                )
-            it.texts.append(Text(x, y + LEAF_H / 2 + 8.0, self.rank(n), 8, "middle", "rank", n))
-            if self.node_type(n):
-                t = Text(x, y + LEAF_H / 2 + 17.5, self.node_type(n), 8, "middle", "type", n)
-                it.texts.append(t)
-            return it
-        if kind == "chance":
-            outline = Shape(kind, n, center=(x, y), radius=RADIUS)
-            inside_y, half = _base(y, 8), RADIUS
-        else:
-            outline = Shape(kind, n, triangle(kind, x, y, HALF, 14.0, 11.0))
-            inside_y, half = (y + 8.5, HALF) if kind == "max" else (y - 3.0, HALF)
-        it.shapes.append(outline)
-        right = x + half + 3
-        text = self.range(n)
-        rng = Text(x, inside_y, text, SIZES["range"], "middle", "range", n)
-        if text:
-            x0, y0, x1, y1 = rng.box()
-            if not shape_contains(outline, (x0 - 1, y0 - 0.5, x1 + 1, y1 + 0.5)):
-                rng = Text(right, _base(y, 8), text, SIZES["range"], "start", "range", n)
-                right += rng.width + 4
-        it.texts.append(rng)
-        if self.name(n):
-            it.texts.append(Text(x - half - 3, _base(y, 9), self.name(n), 9, "end", "name", n))
-        if self.node_type(n):
-            t = Text(right, _base(y, 8), self.node_type(n), SIZES["type"], "start", "type", n)
-            it.texts.append(t)
-        if n in self.hidden:
-            note = f"… {self.hidden[n]:,} nodes"
-            t = Text(x, y + BELOW[kind] + 8.0, note, SIZES["hidden"], "middle", "hidden", n)
-            it.texts.append(t)
-        return it
-
-    def edge(self, n: int, a: Point, x: float, y: float) -> Items:
-        """The edge from a (the parent's bottom) down to n at (x, y): straight down to the
-        level's reach, then, if n's head is lower, on down to it; two strokes across it where
-        n heads a pruned subtree."""
-        it = Items()
-        top = self.top(n, y)
-        b = (x, min(y - self.reach, top))
-        piece = (a, b) if top - b[1] < 0.05 else (a, b, (x, top))
-        it.lines.append(Line((piece,), "edge", n))
-        if self.pruned_head(n):
-            it.lines += crosses(n, a, b, 0.5, 2.2, 5.0)
-        return it
-
-    # a column: the subtree below r as an indented list
-    def column(self, r: int, x: float, y: float) -> Items:
-        """Every node below r (drawn on its level at (x, y)) as a row under it."""
-        it = Items()
-        spine = {r: x}
-        last = {r: y + BELOW[self.kind(r)]}
-        row_y = last[r] + 4 + PITCH / 2
-        stack = list(reversed(self.kids[r]))
-        while stack:
-            n = stack.pop()
-            p = self.tree.parent[n]
-            sx = spine[p]
-            row, start, x_mark, bottom = self.row(n, sx + TICK, row_y)
-            it.extend(row)
-            it.lines.append(Line((((sx, last[p]), (sx, row_y), (start, row_y)),), "edge", n))
-            if self.pruned_head(n):
-                it.lines += crosses(n, (sx, row_y), (start, row_y), 0.5, 1.2, 3.5, 0.0)
-            last[p] = row_y
-            if self.kids[n]:
-                spine[n], last[n] = x_mark, bottom
-            stack.extend(reversed(self.kids[n]))
-            row_y += PITCH
-        return it
-
-    def row(self, n: int, x0: float, y: float) -> tuple[Items, float, float, float]:
-        """One row of a column, starting at x0: its items, where its edge ends, and the x and
-        the bottom of its mark (where the spine of its children starts)."""
-        it = Items()
-        sibling_rows = self.kids[self.tree.parent[n]]
-        start = x0
-        pw = max(text_width(self.prob(k), 8) for k in sibling_rows)
-        x = x0 + (pw + 4 if pw else 0.0)
-        if self.prob(n):
-            it.texts.append(Text(x0 + 1, _base(y, 8), self.prob(n), 8, "start", "prob", n))
-            start = x0 - 1.5  # the edge ends before the probability
-        kind = self.kind(n)
-        after: list[tuple[str, str, float]] = []
-        if kind == "leaf":
-            names = [k for k in sibling_rows if self.kind(k) == "leaf"]
-            nw = max(text_width(self.name(k), 9) for k in names)
-            if self.name(n):
-                it.texts.append(Text(x + 1, _base(y, 9), self.name(n), 9, "start", "name", n))
-                if not self.prob(n):
-                    start = x - 0.5
-            x += nw + 3 if nw else 0.0
-            value = self.value(n)
-            w = max(text_width(value, 9) + 5, 15.0)
-            it.shapes.append(box_shape(n, x, y - LEAF_H / 2, w, LEAF_H))
-            it.texts.append(Text(x + w / 2, _base(y, 9), value, 9, "middle", "value", n))
-            if not self.name(n) and not self.prob(n):
-                start = x
-            x_mark, bottom = x + w / 2, y + LEAF_H / 2
-            x += w + 2
-            after = [("rank", self.rank(n), 8.0), ("type", self.node_type(n), 8.0)]
-        else:
-            cx = x + MARKER
-            if kind == "chance":
-                it.shapes.append(Shape(kind, n, center=(cx, y), radius=MARKER))
-                left, bottom = cx - MARKER, y + MARKER
-            else:
-                it.shapes.append(Shape(kind, n, triangle(kind, cx, y, MARKER, 6.0, 5.0)))
-                left, bottom = cx - MARKER * 6 / 11, y + (5.0 if kind == "max" else 6.0)
-            if not self.prob(n):
-                start = left
-            x_mark = cx
-            x = cx + MARKER + 3
-            after = [
-                ("name", self.name(n), 9.0),
-                ("range", self.range(n), 8.0),
-                ("type", self.node_type(n), 8.0),
-            ]
-            if n in self.hidden:
-                after.append(("hidden", f"… {self.hidden[n]:,} nodes", 8.0))
-        for role, text, size in after:
-            if text or role in ("rank", "range"):  # the replay fills the empty ones
-                it.texts.append(Text(x, _base(y, size), text, size, "start", role, n))
-            if text:
-                x += text_width(text, size) + 4
-        return it, start, x_mark, bottom
+def arrangements(layout: str, tallest: int) -> list[tuple[str, int]]:
+    """The arrangements ``layout`` tries, in order, for a tree ``tallest`` levels high."""
+    columns = [("columns", cut) for cut in range(1, tallest)]
+    outline = [("outline", tallest)] if tallest else []
+    if layout == "auto":
+        return [("tree", 0), *columns, *([("sideways", 0)] if tallest else []), *outline]
+    if layout == "compact":
+        return [*columns, *outline] or [("tree", 0)]
+    if layout == "outline":
+        return outline or [("tree", 0)]
+    return [(layout, 0)]
 
 
-# -- the layout ------------------------------------------------------------------------------
-def _tree_items(
-    pt: _Painter, nodes: list[int], cut: int, top: float
-) -> tuple[Items, dict[int, float]]:
+# -- the tree and its columns --------------------------------------------------------------
+def _tree_items(pt: Painter, nodes: list[int], cut: int, top: float) -> Items:
     """Every node placed: levels down from ``top``, subtrees of height ``cut`` or less as
-    columns under their roots; x relative to the root's.  Returns the items and each
-    level's y."""
+    columns under their roots; x relative to the root's."""
     tree = pt.tree
     parent = tree.parent
     depth = tree.depth
@@ -413,39 +175,8 @@ def _tree_items(
     out = Items()
     for n in layered:
         x[n] = x[parent[n]] + rel[n] if n in rel else 0.0
-        out.extend(_shifted(own[n], x[n]))
-    return out, y
-
-
-def _shifted(items: Items, dx: float) -> Items:
-    out = Items()
-    out.texts = [_move_text(t, dx, 0.0) for t in items.texts]
-    out.shapes = [_move_shape(s, dx, 0.0) for s in items.shapes]
-    out.lines = [
-        Line(
-            tuple(tuple((px + dx, py) for px, py in piece) for piece in line.pieces),
-            line.role,
-            line.node,
-        )
-        for line in items.lines
-    ]
+        out.extend(own[n].moved(x[n]))
     return out
-
-
-def _move_text(t: Text, dx: float, dy: float, k: float = 1.0) -> Text:
-    return Text(
-        (t.x + dx) * k, (t.y + dy) * k, t.text, t.size * k, t.anchor, t.role, t.node, t.bold
-    )
-
-
-def _move_shape(s: Shape, dx: float, dy: float, k: float = 1.0) -> Shape:
-    return Shape(
-        s.kind,
-        s.node,
-        tuple(((px + dx) * k, (py + dy) * k) for px, py in s.points),
-        ((s.center[0] + dx) * k, (s.center[1] + dy) * k),
-        s.radius * k,
-    )
 
 
 def _legend(x: float, y: float, width: float, chance: bool) -> Items:
@@ -495,97 +226,102 @@ def layout(
     state: bool = True,
     head: tuple[str, ...] = (),
     legend: bool = False,
+    root: int = 0,
+    note: str = "",
+    notes: dict[int, str] | None = None,
+    only: tuple[str, int] | None = None,
 ) -> Picture:
-    """The picture of the view laid out for ``page`` (a name of PAGES) as ``layout`` asks
-    (one of LAYOUTS); ``head``: the title and the summary above it, ``legend`` the legend
-    below.  ``state`` False leaves out the search's marks (the bare tree)."""
+    """The picture of the view (of the subtree below ``root``) laid out for ``page`` (a name of
+    PAGES) as ``layout`` asks (one of LAYOUTS), or in the arrangement ``only`` names;
+    ``head``: the title and the summary above it, ``note`` a line above the tree (where a part
+    of a picture hangs), ``legend`` the legend below, ``notes`` what nodes whose children are
+    hidden say of where they are.  ``state`` False leaves out the search's marks (the bare
+    tree)."""
     if page not in PAGES:
         raise UsageError(f"no page {page!r}; the pages: {', '.join(PAGES)}")
     if layout not in LAYOUTS:
         raise UsageError(f"no layout {layout!r}; the layouts: {', '.join(LAYOUTS)}")
     room = PAGES[page]
-    nodes, hidden = drawn_nodes(view.tree, max_depth, view.expanded)
-    pt = _Painter(view, nodes, hidden, state)
-    tallest = pt.height[nodes[0]]
-    cuts = {
-        "auto": range(tallest + 1),
-        "tree": range(1),
-        "compact": range(min(1, tallest), tallest + 1),
-        "outline": range(tallest, tallest + 1),
-    }[layout]
-    best: Picture | None = None
-    for cut in cuts:
-        scene = _scene(pt, nodes, cut, head, legend, room.scale)
-        ok = scene.width <= room.width + 0.01 and scene.height <= room.height + 0.01
-        pic = Picture(scene, nodes, hidden, cut, room, ok)
-        if ok:
-            return pic
-        narrow = scene.width <= room.width + 0.01
-        if best is None or narrow and best.scene.width > room.width + 0.01:
-            best = pic
-        elif not narrow and scene.width < best.scene.width:
-            best = pic
-    assert best is not None
-    return best
-
-
-def _scene(
-    pt: _Painter, nodes: list[int], cut: int, head: tuple[str, ...], legend: bool, scale: float
-) -> Scene:
-    texts: list[Text] = []
-    y = MARGIN
-    for i, line in enumerate(head):
-        size = SIZES["title" if i == 0 else "summary"]
-        y += ASCENT_TITLE if i == 0 else 14.0
-        texts.append(
-            Text(MARGIN, y, line, size, "start", "title" if i == 0 else "summary", bold=i == 0)
+    nodes, hidden = drawn_nodes(view.tree, max_depth, view.expanded, root)
+    pt = Painter(view, nodes, hidden, state, notes)
+    pictures = []
+    for arrangement, cut in [only] if only else arrangements(layout, pt.height[nodes[0]]):
+        scene, tree_box = _scene(pt, nodes, arrangement, cut, head, note, legend, room)
+        pic = Picture(
+            scene,
+            nodes,
+            hidden,
+            arrangement,
+            cut,
+            room,
+            room.holds(scene.width, scene.height),
+            room.holds(*tree_box),
         )
-    top = y + (8.0 if head else 0.0) + pt.reach
-    items, _ = _tree_items(pt, nodes, cut, top)
-    boxes = [t.box() for t in items.texts if t.text] + [s.box() for s in items.shapes]
-    boxes += [
-        (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
-        for line in items.lines
-        for a, b in line.segments()
-    ]
-    x0 = min(b[0] for b in boxes)
-    x1 = max(b[2] for b in boxes)
-    bottom = max(b[3] for b in boxes)
-    tree_items = _shifted(items, MARGIN - x0)
-    width = max([x1 - x0] + [t.width for t in texts])
-    if legend:
-        leg = _legend(MARGIN, bottom + 16.0, max(width, 240.0), pt.tree.has_chance)
-        tree_items.extend(leg)
-        width = max([width] + [t.box()[2] - MARGIN for t in leg.texts])
-        bottom = max(t.box()[3] for t in leg.texts)
-    k = scale
-    return Scene(
-        (width + 2 * MARGIN) * k,
-        (bottom + MARGIN) * k,
-        [_move_text(t, 0.0, 0.0, k) for t in texts + tree_items.texts],
-        [
-            Line(
-                tuple(tuple((px * k, py * k) for px, py in piece) for piece in line.pieces),
-                line.role,
-                line.node,
-            )
-            for line in tree_items.lines
-        ],
-        [_move_shape(s, 0.0, 0.0, k) for s in tree_items.shapes],
+        if pic.fits:
+            return pic
+        pictures.append(pic)
+    narrow = [p for p in pictures if room.holds(p.scene.width, 0.0)]
+    return next(
+        (p for p in pictures if p.tree_fits),
+        min(narrow, key=lambda p: p.scene.height)
+        if narrow
+        else min(pictures, key=lambda p: p.scene.width),
     )
 
 
-ASCENT_TITLE = 10.0
+def _scene(
+    pt: Painter,
+    nodes: list[int],
+    arrangement: str,
+    cut: int,
+    head: tuple[str, ...],
+    note: str,
+    legend: bool,
+    room: Page,
+) -> tuple[Scene, tuple[float, float]]:
+    """The scene, and the size of the tree's picture alone (without head, note and legend)."""
+    texts: list[Text] = []
+    y = MARGIN
+    for i, line in enumerate(head):
+        if i == 0 and not room.title:
+            continue
+        role = "title" if i == 0 else "summary"
+        y += ASCENT_TITLE if i == 0 else 14.0 if texts else 8.0
+        texts.append(Text(MARGIN, y, line, SIZES[role], "start", role, bold=i == 0))
+    if note:
+        y += 14.0 if texts else 8.0
+        texts.append(Text(MARGIN, y, note, SIZES["note"], "start", "note"))
+    above = y + (8.0 if texts else 0.0)
+    if arrangement == "sideways":
+        items = sideways_items(pt, nodes, above + PITCH / 2)
+    else:
+        items = _tree_items(pt, nodes, cut, above + pt.reach)
+    x0, y0, x1, bottom = items.extent()
+    k = room.scale
+    tree_size = ((x1 - x0 + 2 * MARGIN) * k, (bottom - y0 + 2 * MARGIN) * k)
+    drawn = items.moved(MARGIN - x0)
+    width = max([x1 - x0] + [t.width for t in texts])
+    if legend:
+        leg = _legend(MARGIN, bottom + 16.0, max(width, 240.0), pt.tree.has_chance)
+        if (max(t.box()[3] for t in leg.texts) + MARGIN) * k > room.height:
+            # too tall for the page: the legend on as few lines as the page's width holds
+            leg = _legend(MARGIN, bottom + 16.0, room.width / k - 2 * MARGIN, pt.tree.has_chance)
+        drawn.extend(leg)
+        width = max([width] + [t.box()[2] - MARGIN for t in leg.texts])
+        bottom = max(t.box()[3] for t in leg.texts)
+    drawn.texts[:0] = texts
+    drawn = drawn.moved(0.0, 0.0, k)
+    scene = Scene(
+        (width + 2 * MARGIN) * k, (bottom + MARGIN) * k, drawn.texts, drawn.lines, drawn.shapes
+    )
+    return scene, tree_size
+
 
 __all__ = [
-    "ABOVE",
-    "BELOW",
     "MAX_PICTURE_NODES",
-    "SIZES",
     "Picture",
+    "arrangements",
     "drawn_nodes",
     "fits",
     "layout",
-    "shape",
-    "short_range",
 ]

@@ -8,7 +8,7 @@ from xml.sax.saxutils import escape
 
 from ..algorithms.events import Enter, Probe, Start, Take, Window
 from .labels import format_extended
-from .layout import short_range
+from .painter import short_range
 from .svg import to_svg
 from .trace import state_text, window_text
 from .view import SearchView, replay_steps

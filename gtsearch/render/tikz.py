@@ -19,12 +19,14 @@ only.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from ..algorithms.events import Value
 from ..numbers import INF
-from .geometry import Line, Shape, Text
+from ..tree import Tree
+from .geometry import Line, Scene, Shape, Text
 from .labels import format_extended
-from .layout import Picture
-from .layout import layout as lay_out
+from .pages import Request, pages
 from .svg import (
     COLOR_CHANCE,
     COLOR_EVALUATED,
@@ -35,7 +37,7 @@ from .svg import (
     COLOR_TYPE,
     head_lines,
 )
-from .view import SearchView
+from .view import SearchView, bare_view
 
 #: characters LaTeX treats specially in text, and how to write them
 SPECIAL = {
@@ -100,7 +102,10 @@ def tex_range(lo: Value, hi: Value) -> str:
         return "" if lo == -INF else r"$\geq$" + tex_number(lo)
     if lo == -INF:
         return r"$\leq$" + tex_number(hi)
-    return f"$\\mathsf{{{format_extended(lo)}..{format_extended(hi)}}}$"
+    high = format_extended(hi)
+    if high.startswith("-"):  # braced: the minus of the upper end is a sign, not a subtraction
+        high = "{" + high + "}"
+    return f"$\\mathsf{{{format_extended(lo)}..{high}}}$"
 
 
 def _p(x: float, y: float) -> str:
@@ -116,6 +121,7 @@ _TEXT_COLORS = {
     "prob": "gtsChance",
     "type": "gtsType",
     "hidden": "black!60",
+    "note": "black!60",
     "title": "black",
     "summary": "black",
     "legend-pruned": "gtsPruned",
@@ -124,28 +130,33 @@ _ANCHORS = {"start": "base west", "middle": "base", "end": "base east"}
 
 
 def picture(
-    view: SearchView,
-    max_depth: int | None = None,
-    *,
-    source: str | None = None,
-    body: bool = False,
-    page: str = "a4",
-    layout: str = "auto",
+    view: SearchView, max_depth: int | None = None, *, source: str | None = None, body: bool = False
 ) -> str:
-    """The tikzpicture environment; ``body`` leaves out the title lines and the legend."""
-    return _picture(view, _laid_out(view, max_depth, source, body, page, layout))
+    """The tikzpicture environment for A4 (one for each part of a picture split over pages, one
+    after the other); ``body`` leaves out the title lines and the legend."""
+    scenes = _pages(view, max_depth, source, body, "a4", "auto", True)
+    return "".join(_picture(view, scene) for scene in scenes)
 
 
-def _laid_out(
-    view: SearchView, max_depth: int | None, source: str | None, body: bool, page: str, layout: str
-) -> Picture:
-    head = () if body else head_lines(view, source)
-    return lay_out(view, max_depth, page=page, layout=layout, head=head, legend=not body)
+def _pages(
+    view: SearchView,
+    max_depth: int | None,
+    source: str | None,
+    body: bool,
+    page: str,
+    layout: str,
+    state: bool,
+) -> list[Scene]:
+    head = head_lines(view, source) if state and not body else ()
+    ask = Request(view, max_depth, page, layout, state)
+    return pages(ask, head=head, legend=state and not body, word="part" if body else "page")
 
 
-def _picture(view: SearchView, pic: Picture) -> str:
-    scene = pic.scene
-    pv = set(view.pv)
+def _picture(view: SearchView, scene: Scene, state: bool = True) -> str:
+    """One tikzpicture of the scene; ``state`` False draws no search's marks."""
+    pv = set(view.pv) if state else set()
+    searched: Sequence[int] = view.searched if state else [1] * view.tree.n_nodes
+    evaluated = view.rank if state else {}
     lines = [
         "\\begin{tikzpicture}[x=1bp, y=-1bp, line join=round,",
         "  every node/.style={inner sep=0pt, outer sep=0pt}]",
@@ -154,15 +165,24 @@ def _picture(view: SearchView, pic: Picture) -> str:
     lines.append(f"\\useasboundingbox {_p(0, 0)} rectangle {_p(scene.width, scene.height)};")
     lines.append("% edges: pruned ones dashed, grey and crossed out; the PV's in orange")
     for line in scene.lines:
-        lines.extend(_line(view, line, pv))
+        lines.extend(_line(line, searched, pv))
     lines.append("% nodes")
-    texts: dict[int, list[Text]] = {}
-    for t in scene.texts:
-        texts.setdefault(t.node, []).append(t)
-    for s in scene.shapes:
+    shapes: dict[int, list[int]] = {}
+    for i, s in enumerate(scene.shapes):
         if s.node >= 0:
-            lines.extend(_node(view, s, texts.pop(s.node, []), pv))
-    for t in (t for ts in texts.values() for t in ts):  # the titles, the legend, probabilities
+            shapes.setdefault(s.node, []).append(i)
+    texts: dict[int, list[Text]] = {}  # each node's texts after its shape (the nearest: a node
+    others = []  # split over pages is drawn twice, where it hangs and where it goes on)
+    for t in scene.texts:
+        if t.node in shapes:
+            near = min(shapes[t.node], key=lambda i: _distance(scene.shapes[i], t))
+            texts.setdefault(near, []).append(t)
+        else:
+            others.append(t)
+    for i, s in enumerate(scene.shapes):
+        if s.node >= 0:
+            lines.extend(_node(view, s, texts.get(i, []), (searched, evaluated, pv)))
+    for t in others:  # the titles, notes and the legend
         lines.append(_text(view, t, None))
     for s in scene.shapes:
         if s.kind == "swatch":
@@ -170,6 +190,11 @@ def _picture(view: SearchView, pic: Picture) -> str:
             lines.append(f"\\draw[fill=gtsEvaluated] {_p(x0, y0)} rectangle {_p(x1, y1)};")
     lines.append("\\end{tikzpicture}")
     return "\n".join(lines) + "\n"
+
+
+def _distance(s: Shape, t: Text) -> float:
+    x0, y0, x1, y1 = s.box()
+    return abs((x0 + x1) / 2 - t.x) + abs((y0 + y1) / 2 - t.y)
 
 
 def _path(line: Line) -> str:
@@ -184,11 +209,11 @@ _STROKES = {
 }
 
 
-def _line(view: SearchView, line: Line, pv: set[int]) -> list[str]:
+def _line(line: Line, searched: Sequence[int], pv: set[int]) -> list[str]:
     role = line.role.removeprefix("legend-")
     if line.role == "edge":
         n = line.node
-        role = "pruned" if not view.searched[n] else "pv" if n in pv else "edge"
+        role = "pruned" if not searched[n] else "pv" if n in pv else "edge"
     return [f"\\draw[{_STROKES[role]}] {_path(line)};"]
 
 
@@ -209,10 +234,18 @@ def _text(view: SearchView, t: Text, color: str | None) -> str:
     return f"\\node[anchor={_ANCHORS[t.anchor]}, text={color}, font={size}] at {_p(t.x, t.y)} {{{body}}};"
 
 
-def _node(view: SearchView, s: Shape, texts: list[Text], pv: set[int]) -> list[str]:
+def _node(
+    view: SearchView,
+    s: Shape,
+    texts: list[Text],
+    marks: tuple[Sequence[int], Mapping[int, int], set[int]],
+) -> list[str]:
+    """A node's shape and texts; ``marks``: which nodes were searched, the evaluated leaves'
+    order, the PV."""
+    searched, ranks, pv = marks
     n = s.node
-    pruned = not view.searched[n]
-    evaluated = n in view.rank
+    pruned = not searched[n]
+    evaluated = n in ranks
     stroke = "gtsPV" if n in pv else ("gtsPruned" if pruned else "black")
     width = "2.2pt" if n in pv else "1pt"
     dash = ", dash pattern=on 3pt off 2.25pt" if pruned else ""
@@ -244,29 +277,64 @@ def to_tikz(
     body: bool = False,
     page: str = "a4",
     layout: str = "auto",
+    state: bool = True,
 ) -> str:
-    """A LaTeX document of one page, the size of the picture; ``body``: the tikzpicture alone."""
-    pic = _laid_out(view, max_depth, source, body, page, layout)
-    text = _picture(view, pic)
+    """A LaTeX document of one page the size of the picture, or of one page for each part of a
+    picture split over pages (gtsearch.render.pages); ``body``: the tikzpicture alone, or
+    one for each part, one paragraph each; ``state`` False: the bare tree, with no search's
+    marks, title or legend (``tree_picture``)."""
+    scenes = _pages(view, max_depth, source, body, page, layout, state)
     title = tex_text(view.tree.meta.title or source or view.tree.source).replace("\n", " ")
+    count = len(scenes)
     if body:
+        split = (
+            f"% the picture in {count} parts, one paragraph each: one to a slide (a frame with "
+            "[allowframebreaks]) or a page\n"
+            if count > 1
+            else ""
+        )
+        texts = [
+            (f"% part {i} of {count}\n" if count > 1 else "") + _picture(view, scene, state)
+            for i, scene in enumerate(scenes, 1)
+        ]
         return (
             f"% gtsearch: {title}\n% {tex_text(view.title())}\n"
-            "% needs \\usepackage{tikz}; \\input this file where the picture goes\n" + text
+            "% needs \\usepackage{tikz}; \\input this file where the picture goes\n"
+            + split
+            + "\\par\n".join(texts)
         )
-    width, height = pic.scene.width + 2, pic.scene.height + 2
+    width = max(s.width for s in scenes) + 2
+    height = max(s.height for s in scenes) + 2
+    pictures = "\\newpage\n".join("\\noindent\n" + _picture(view, scene, state) for scene in scenes)
     return (
         f"% gtsearch: {title}\n"
-        "% compile with pdflatex: one page, the size of the picture\n"
-        "\\documentclass{article}\n"
+        + (
+            f"% compile with pdflatex: {count} pages, each the size of the largest part\n"
+            if count > 1
+            else "% compile with pdflatex: one page, the size of the picture\n"
+        )
+        + "\\documentclass{article}\n"
         f"\\usepackage[paperwidth={width:.1f}bp, paperheight={height:.1f}bp, margin=0pt]"
         "{geometry}\n"
         "\\usepackage{amssymb}\n"
         "\\usepackage{tikz}\n"
         "\\pagestyle{empty}\n"
-        "\\begin{document}\n"
-        "\\noindent\n" + text + "\\end{document}\n"
+        "\\begin{document}\n" + pictures + "\\end{document}\n"
     )
 
 
-__all__ = ["SPECIAL", "picture", "tex_number", "tex_range", "tex_text", "to_tikz"]
+def tree_picture(tree: Tree, *, page: str = "a4", layout: str = "auto", body: bool = True) -> str:
+    """The tree alone as TikZ, with no search's marks (names, shapes, leaf values): the picture
+    of an exercise before it is solved, by default the bare tikzpicture, for a slide."""
+    return to_tikz(bare_view(tree), state=False, page=page, layout=layout, body=body)
+
+
+__all__ = [
+    "SPECIAL",
+    "picture",
+    "tex_number",
+    "tex_range",
+    "tex_text",
+    "to_tikz",
+    "tree_picture",
+]
