@@ -72,10 +72,10 @@ def svg_scene(svg: str) -> Scene:
 
 
 def _role(el: ET.Element) -> str:
-    """An edge, or the drop from an edge's end to its node's head (checked as an edge), or a
-    mark."""
+    """An edge, the drop from an edge's end to its node's head or the stem below a node
+    (checked as edges), or a mark."""
     classes = el.get("class", "").split()
-    return "edge" if "edge" in classes or "drop" in classes else "mark"
+    return "edge" if {"edge", "drop", "stem"} & set(classes) else "mark"
 
 
 _UNTEX = sorted(

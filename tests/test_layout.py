@@ -126,11 +126,13 @@ def test_no_text_crosses_anything_in_the_tikz() -> None:
 
 def test_the_drops_are_measured_as_edges() -> None:
     """An edge ends above its level (over every name); the short drop on to its node's head is
-    a <line class="drop"> of its own, read back as an edge: checked against shapes and texts."""
+    a <line class="drop"> of its own, and so is the stem below a MIN node's apex, read back as
+    edges: checked against shapes and texts."""
     svg = to_svg(build_view(load_tree(str(REPO / "sample_trees" / "aima-fig5-2.yaml"))))
     scene = svg_scene(svg)
     assert svg.count('<line class="drop') == 12  # the three MIN nodes' and the nine leaves'
-    assert sum(line.role == "edge" for line in scene.lines) == 12 + 12
+    assert svg.count('<line class="stem') == 3  # below the three MIN nodes
+    assert sum(line.role == "edge" for line in scene.lines) == 12 + 12 + 3
     # a drop pushed on into its node's triangle is found
     drop = re.search(r'(<line class="drop[^>]* data-node="1" [^>]*y2=")([\d.]+)"', svg)
     assert drop is not None

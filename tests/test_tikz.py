@@ -96,8 +96,8 @@ def test_the_document_has_the_marks_of_the_svg() -> None:
     # two pruned edges, dashed and crossed out by two strokes each
     assert tex.count("dash pattern=on 3.75pt off 3pt] (") == 2 + 1  # and the legend's
     assert len(re.findall(r"^\\draw\[gtsPruned, line width=1pt\]", tex, re.M)) == 2 * 2 + 2
-    # the PV's two edges
-    assert len(re.findall(r"^\\draw\[gtsPV, line width=2.6pt\] \(", tex, re.M)) == 2 + 1
+    # the PV's two edges, and the stem below B that it goes down
+    assert len(re.findall(r"^\\draw\[gtsPV, line width=2.6pt\] \(", tex, re.M)) == 2 + 1 + 1
     # values, bounds, names and node types
     assert "{$\\leq$$\\mathsf{2}$}" in tex
     assert "{$\\mathsf{14}$}" in tex

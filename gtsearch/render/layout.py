@@ -57,6 +57,8 @@ from .view import SearchView
 #: pictures with more nodes than this are refused (use --max-depth)
 MAX_PICTURE_NODES = 5000
 MARGIN = 12.0
+#: below a MIN node's apex, before its edges fan out
+STEM = 4.0
 ASCENT_TITLE = 10.0
 
 
@@ -153,7 +155,7 @@ def _tree_items(pt: Painter, nodes: list[int], cut: int, top: float) -> Items:
             items.extend(pt.column(n, 0.0, y[n]))
         contour = items.contour()
         if n != nodes[0]:  # the end of the edge from the parent
-            contour.add(-1.0, y[n] - pt.reach, 1.0, pt.top(n, y[n]))
+            contour.add(-1.0, y[n] - pt.reach(n), 1.0, pt.top(n, y[n]))
         if kids:
             acc = contours.pop(kids[0])
             offsets = [0.0]
@@ -164,6 +166,12 @@ def _tree_items(pt: Painter, nodes: list[int], cut: int, top: float) -> Items:
             mid = (offsets[0] + offsets[-1]) / 2
             contour.merge(acc, -mid)
             a = (0.0, y[n] + BELOW[pt.kind(n)])
+            if pt.kind(n) == "min":  # the edges fan out below a stem, not from the apex itself,
+                # which would make them look like the triangle's sides crossing on
+                stem = Line(((a, (0.0, a[1] + STEM)),), "stem", n)
+                items.lines.append(stem)
+                contour.add_items((), (), [stem])
+                a = (0.0, a[1] + STEM)
             for k, off in zip(kids, offsets, strict=True):
                 rel[k] = off - mid
                 edge = pt.edge(k, a, rel[k], y[k])
@@ -295,7 +303,7 @@ def _scene(
     if arrangement == "sideways":
         items = sideways_items(pt, nodes, above + PITCH / 2)
     else:
-        items = _tree_items(pt, nodes, cut, above + pt.reach)
+        items = _tree_items(pt, nodes, cut, above + pt.reach(nodes[0]))
     x0, y0, x1, bottom = items.extent()
     k = room.scale
     tree_size = ((x1 - x0 + 2 * MARGIN) * k, (bottom - y0 + 2 * MARGIN) * k)

@@ -103,10 +103,11 @@ class Painter:
         parent = self.tree.parent
         for n in nodes[1:]:
             self.kids[parent[n]].append(n)
-        #: edges end this far above the centres of a level (above every node's head), the
-        #: levels lie ``dy`` apart
-        self.reach = 31.0 if self.tree.has_chance else 19.0
+        #: the levels lie ``dy`` apart; the depths of the outcomes of chance nodes, whose
+        #: probabilities stand above them
         self.dy = 58.0 if self.tree.has_chance else 48.0
+        depth = self.tree.depth
+        self.outcomes = {depth[n] for n in nodes if self.labels.probability(n) is not None}
         self.height: dict[int, int] = {}
         for n in reversed(nodes):
             ks = self.kids[n]
@@ -152,6 +153,11 @@ class Painter:
         return f"… {self.hidden[n]:,} nodes" + (f" on {where}" if where else "")
 
     # a node on its level
+    def reach(self, n: int) -> float:
+        """How far above the centres of n's level the edges into it end: above the head of
+        every node there, and the probabilities of outcomes of chance nodes."""
+        return 31.0 if self.tree.depth[n] in self.outcomes else 19.0
+
     def head(self, n: int, y: float) -> float:
         """The top of a node's shape, or of its name above it (a leaf's)."""
         kind = self.kind(n)
@@ -216,7 +222,7 @@ class Painter:
         n heads a pruned subtree."""
         it = Items()
         top = self.top(n, y)
-        b = (x, min(y - self.reach, top))
+        b = (x, min(y - self.reach(n), top))
         piece = (a, b) if top - b[1] < 0.05 else (a, b, (x, top))
         it.lines.append(Line((piece,), "edge", n))
         if self.pruned_head(n):

@@ -129,7 +129,7 @@ _PAGE = """<!DOCTYPE html>
   .node .name { fill: #333; }
   .node .rank { fill: var(--evaluated); }
   .node.chance .shape { stroke: #7d3c98; }
-  .edge, .drop { stroke: black; stroke-width: 0.9; }
+  .edge, .drop, .stem { stroke: black; stroke-width: 0.9; }
   .node.onstack .shape { fill: #fff4cc; }
   .node.live .shape { stroke: var(--live); stroke-width: 2; }
   .node.solved .shape { stroke: var(--solved); stroke-width: 2; }
@@ -137,8 +137,8 @@ _PAGE = """<!DOCTYPE html>
   .node.evaluated .value { fill: white; }
   .node.pruned .shape { stroke: var(--pruned); stroke-dasharray: 3 2.25; fill: white; }
   .node.pruned text { fill: var(--pruned); }
-  .edge.pruned, .drop.pruned { stroke: var(--pruned); stroke-dasharray: 3.75 3; }
-  .edge.pv, .drop.pv { stroke: var(--pv); stroke-width: 2.6; }
+  .edge.pruned, .drop.pruned, .stem.pruned { stroke: var(--pruned); stroke-dasharray: 3.75 3; }
+  .edge.pv, .drop.pv, .stem.pv { stroke: var(--pv); stroke-width: 2.6; }
   .node.pv .shape { stroke: var(--pv); stroke-width: 2.2; }
   .node.current .shape { stroke: var(--current); stroke-width: 3.5; }
   .node.current:not(.evaluated) .shape { fill: #ffe8a3; }
@@ -202,7 +202,8 @@ _PAGE = """<!DOCTYPE html>
   const last = steps.length - 1;
   const $ = (id) => document.getElementById(id);
   const nodeEl = (n) => document.getElementById("node-" + n);
-  // each node's edge, and the drop from the edge's end to the node's head: styled alike
+  // each node's edge, the drop from the edge's end to the node's head and the stem below a
+  // MIN node: styled alike (a stem is on the PV when the PV goes down it)
   const edges = new Map();
   document.querySelectorAll(".edges [data-node]").forEach((el) => {
     const n = Number(el.dataset.node);
@@ -267,6 +268,7 @@ _PAGE = """<!DOCTYPE html>
     const live = new Set(s.open.filter((x) => x.status === "live").map((x) => x.node));
     const solvedOpen = new Set(s.open.filter((x) => x.status === "solved").map((x) => x.node));
     const pv = new Set(s.done ? data.pv : []);
+    const through = new Set(s.done ? data.pv.map((k) => data.parent[k]) : []);
     for (let n = 0; n < data.end.length; n++) {
       const el = nodeEl(n);
       if (!el) continue;
@@ -283,7 +285,8 @@ _PAGE = """<!DOCTYPE html>
       if (rank) rank.textContent = s.evaluated.has(n) ? "#" + s.evaluated.get(n) : "";
       for (const edge of edges.get(n) || []) {
         edge.classList.toggle("pruned", s.pruned.has(n));
-        edge.classList.toggle("pv", pv.has(n) && n !== 0);
+        const stem = edge.classList.contains("stem");
+        edge.classList.toggle("pv", stem ? through.has(n) : pv.has(n) && n !== 0);
       }
     }
     const st = steps[k];

@@ -60,6 +60,7 @@ def to_svg(
     pic = lay_out(view, max_depth, page=page, layout=layout, state=state, head=head, legend=state)
     scene = pic.scene
     pv = set(view.pv)
+    through = {view.tree.parent[k] for k in pv}  # the nodes whose stems the PV goes down
     w, h = scene.width, scene.height
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * PX:.0f}" height="{h * PX:.0f}" '
@@ -79,6 +80,8 @@ def to_svg(
     for line in scene.lines:
         if line.role == "edge":
             out.append(_svg_edge(view, line, pv, state))
+        elif line.role == "stem":
+            out.append(_svg_edge(view, line, through, state))
         elif line.role == "cross":
             out.append(
                 f'<path class="cross" d="{_d(line)}" stroke="{COLOR_PRUNED}" stroke-width="0.9"/>'
@@ -113,6 +116,14 @@ def _svg_edge(view: SearchView, line: Line, pv: set[int], state: bool) -> str:
         elif n in pv:
             cls.append("pv")
             attrs = f'stroke="{COLOR_PV}" stroke-width="3"'
+    if line.role == "stem":  # the stem below a node: styled as its edge, on the PV if its
+        # PV child is
+        (x1, y1), (x2, y2) = line.pieces[0]
+        cls[0] = "stem"
+        return (
+            f'<line class="{" ".join(cls)}" data-node="{n}" x1="{_f(x1)}" y1="{_f(y1)}" '
+            f'x2="{_f(x2)}" y2="{_f(y2)}" {attrs}/>'
+        )
     head = f'id="edge-{n}" data-node="{n}" class="{" ".join(cls)}"'
     if len(line.pieces) == 1 and len(line.pieces[0]) in (2, 3):
         # a straight edge, and the short drop from the level's reach to the node's head

@@ -164,8 +164,9 @@ def _picture(view: SearchView, scene: Scene, state: bool = True) -> str:
     lines += [f"\\definecolor{{{name}}}{{HTML}}{{{c[1:].upper()}}}" for name, c in COLORS.items()]
     lines.append(f"\\useasboundingbox {_p(0, 0)} rectangle {_p(scene.width, scene.height)};")
     lines.append("% edges: pruned ones dashed, grey and crossed out; the PV's in orange")
+    through = {view.tree.parent[k] for k in pv}  # the nodes whose stems the PV goes down
     for line in scene.lines:
-        lines.extend(_line(line, searched, pv))
+        lines.extend(_line(line, searched, through if line.role == "stem" else pv))
     lines.append("% nodes")
     shapes: dict[int, list[int]] = {}
     for i, s in enumerate(scene.shapes):
@@ -211,7 +212,7 @@ _STROKES = {
 
 def _line(line: Line, searched: Sequence[int], pv: set[int]) -> list[str]:
     role = line.role.removeprefix("legend-")
-    if line.role == "edge":
+    if line.role in ("edge", "stem"):  # a stem below a node is styled as its edge
         n = line.node
         role = "pruned" if not searched[n] else "pv" if n in pv else "edge"
     return [f"\\draw[{_STROKES[role]}] {_path(line)};"]
