@@ -48,6 +48,7 @@ EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "dask": (("dask.distributed",), (), "pip install -e '.[dask]'"),
     "latex": ((), ("pdflatex",), "apt-get install texlive-latex-base "
               "texlive-latex-recommended texlive-pictures"),
+    "rsvg": ((), ("rsvg-convert",), "apt-get install librsvg2-bin"),
 }  # fmt: skip
 #: set by .ci/run once it has installed every extra: a test that would be skipped for want of
 #: one fails instead, so that an install step that went missing turns CI red

@@ -1,5 +1,6 @@
-"""The SVG pictures in two renderers, cairo (cairosvg, extra ``svg``) and Chromium (Playwright,
-extra ``browser``): every name is painted dark (no white halo over it), and both renderings agree.
+"""The SVG pictures in three renderers, cairo (cairosvg, extra ``svg``), Chromium (Playwright,
+extra ``browser``) and librsvg (Debian's rsvg-convert, extra ``rsvg``): every name is painted
+dark (no white halo over it), and the renderings agree.
 
 The pictures have no halo at all: no text crosses an edge (tests/test_layout.py), so no text
 needs one, and a text's ``stroke`` without ``paint-order`` is what made cairo and WeasyPrint
@@ -9,6 +10,7 @@ paint the names white.
 from __future__ import annotations
 
 import io
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,19 @@ def cairo_png(svg: str) -> Any:
     from PIL import Image
 
     return Image.open(io.BytesIO(cairosvg.svg2png(bytestring=svg.encode(), scale=SCALE)))
+
+
+def rsvg_png(svg: str, tmp: Path) -> Any:
+    from PIL import Image
+
+    (tmp / "picture.svg").write_text(svg, encoding="utf-8")
+    subprocess.run(
+        ["rsvg-convert", "--zoom", str(SCALE), "-o", "picture.png", "picture.svg"],
+        cwd=tmp,
+        check=True,
+        timeout=60,
+    )
+    return Image.open(tmp / "picture.png")
 
 
 def chromium_png(svg: str) -> Any:
@@ -105,3 +120,13 @@ def test_chromium_paints_the_same(sample: str, algo: str) -> None:
     chromium, cairo = chromium_png(svg), cairo_png(svg)
     assert faint(chromium, svg, names) == []
     assert mismatch(cairo, chromium) < 0.03  # the edges of glyphs, anti-aliased apart
+
+
+@pytest.mark.extra("svg", "rsvg")
+@pytest.mark.parametrize(("sample", "algo"), SAMPLES)
+def test_rsvg_paints_the_same(sample: str, algo: str, tmp_path: Path) -> None:
+    svg, names = picture(sample, algo)
+    rsvg, cairo = rsvg_png(svg, tmp_path), cairo_png(svg)
+    assert rsvg.size == cairo.size
+    assert faint(rsvg, svg, names) == []
+    assert mismatch(cairo, rsvg) < 0.03
