@@ -64,8 +64,9 @@ def test_ci_runs_the_test_command_first_on_a_bare_machine() -> None:
     installed = re.search(r"pip install --quiet -e '\.\[([a-z,]+)\]'", after)
     assert installed is not None and sorted(installed.group(1).split(",")) == sorted(extras)
     assert "GTSEARCH_REQUIRE_EXTRAS=1 python -m pytest -n auto -m extra" in after
-    # the mark "extra" of the tests names only those extras (and LaTeX, a Debian package)
-    assert set(EXTRAS) <= {*extras, "latex"}
+    # the mark "extra" of the tests names only those extras (and LaTeX and librsvg, Debian
+    # packages)
+    assert set(EXTRAS) <= {*extras, "latex", "rsvg"}
 
 
 def test_every_algorithm_is_in_the_table() -> None:
