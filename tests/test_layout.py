@@ -12,6 +12,7 @@ import json
 import random
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +22,13 @@ from click.testing import CliRunner
 from gtsearch import load_tree, loads_tree
 from gtsearch.cli import cli
 from gtsearch.render.focus import collapsed
-from gtsearch.render.geometry import PAGES, collisions
+from gtsearch.render.geometry import PAGES, Scene, collisions
 from gtsearch.render.layout import layout
 from gtsearch.render.notebook import result_html
+from gtsearch.render.painter import short_range
 from gtsearch.render.svg import to_svg, tree_picture
 from gtsearch.render.tikz import to_tikz
-from gtsearch.render.view import build_view
+from gtsearch.render.view import build_view, replay_steps
 from gtsearch.sources.uniform import uniform_tree
 
 from .pictures import svg_scene, tikz_scene, tikz_scenes
@@ -152,6 +154,43 @@ def test_no_text_crosses_anything_on_its_side() -> None:
         for scene in [svg_scene(svg), *tikz_scenes(tex)]:
             clashes += [f"tree {i} ({page}): {c}" for c in collisions(scene)]
     assert clashes == []
+
+
+def replayed(view: Any, page: str = "a4", layout_name: str = "auto") -> list[str]:
+    """The clashes of the replay's picture (the bare tree) once it shows what the steps fill in:
+    every leaf's order of evaluation and, in turn, each range a node shows at some step."""
+    scene = layout(view, page=page, layout=layout_name, state=False).scene
+    shown: dict[int, list[str]] = {}
+    for step in replay_steps(view):
+        for n, text in step["ranges"]:
+            shown.setdefault(n, []).append(short_range(text))
+    clashes = []
+    for turn in range(max(map(len, shown.values()), default=1)):
+        texts = []
+        for t in scene.texts:
+            if t.role == "rank" and t.node in view.rank:
+                t = replace(t, text=f"#{view.rank[t.node]}")
+            elif t.role == "range" and t.node in shown:
+                t = replace(t, text=shown[t.node][min(turn, len(shown[t.node]) - 1)])
+            texts.append(t)
+        clashes += collisions(Scene(scene.width, scene.height, texts, scene.lines, scene.shapes))
+    return clashes
+
+
+@pytest.mark.slow
+def test_the_replay_keeps_room_for_what_it_fills_in() -> None:
+    """The bare tree of the HTML replay has empty ranges and orders of evaluation, which the
+    steps fill in: the layout keeps room for the widest of them (in columns and sideways too)."""
+    for b, d in [(3, 3), (4, 3), (3, 4), (2, 6)]:
+        for algo in ("alphabeta", "sss"):
+            view = build_view(uniform_tree(b, d, seed=1), algo, keep_events=True)
+            assert replayed(view) == []
+            assert replayed(view, "slide", "sideways") == []
+    for view, page, lay, _ in VIEWS[:80]:
+        if view.algorithm != "f1":  # (which needs its bound)
+            assert (
+                replayed(build_view(view.tree, view.algorithm, keep_events=True), page, lay) == []
+            )
 
 
 def test_the_writers_draw_the_scene() -> None:

@@ -69,10 +69,17 @@ class Text:
     role: str = ""
     node: int = -1
     bold: bool = False
+    #: the text an empty one keeps room for: what the HTML replay fills in at some step
+    room: str = ""
+
+    @property
+    def shown(self) -> str:
+        """What the text is, or keeps room for."""
+        return self.text or self.room
 
     @property
     def width(self) -> float:
-        return text_width(self.text, self.size, self.bold)
+        return text_width(self.shown, self.size, self.bold)
 
     def box(self) -> Box:
         w = self.width
@@ -200,7 +207,7 @@ class Contour:
         self, texts: Iterable[Text], shapes: Iterable[Shape], lines: Iterable[Line]
     ) -> None:
         for t in texts:
-            if t.text:
+            if t.shown:
                 self.add(*t.box())
         for s in shapes:
             self.add(*s.box())
@@ -248,7 +255,7 @@ class Items:
 
         out = Items()
         out.texts = [
-            Text(*at((t.x, t.y)), t.text, t.size * k, t.anchor, t.role, t.node, t.bold)
+            Text(*at((t.x, t.y)), t.text, t.size * k, t.anchor, t.role, t.node, t.bold, t.room)
             for t in self.texts
         ]
         out.shapes = [
@@ -262,8 +269,8 @@ class Items:
         return out
 
     def extent(self) -> Box:
-        """The box that holds every text (but empty ones), shape and line."""
-        boxes = [t.box() for t in self.texts if t.text] + [s.box() for s in self.shapes]
+        """The box that holds every text (and the room kept for empty ones), shape and line."""
+        boxes = [t.box() for t in self.texts if t.shown] + [s.box() for s in self.shapes]
         boxes += [_segment_box(a, b) for line in self.lines for a, b in line.segments()]
         return (
             min(b[0] for b in boxes),
@@ -470,7 +477,7 @@ def collisions(scene: Scene, gap: float = 0.0) -> list[str]:
     it), a shape that meets another, an edge that passes through a shape; a text or a shape
     off the page.  Empty when the picture is clean."""
     grid: dict[tuple[int, int], list[tuple[str, int]]] = defaultdict(list)
-    texts = [t for t in scene.texts if t.text]
+    texts = [t for t in scene.texts if t.shown]
     segments = [(line, a, b) for line in scene.lines for a, b in line.segments()]
     for i, t in enumerate(texts):
         for cell in _cells(t.box()):
@@ -496,23 +503,23 @@ def collisions(scene: Scene, gap: float = 0.0) -> list[str]:
     for i, t in enumerate(texts):
         box = t.box()
         if box[0] < -0.5 or box[1] < -0.5 or box[2] > scene.width + 0.5:
-            found.append(f"text {t.text!r} ({t.role}) leaves the page")
+            found.append(f"text {t.shown!r} ({t.role}) leaves the page")
         if box[3] > scene.height + 0.5:
-            found.append(f"text {t.text!r} ({t.role}) leaves the page")
+            found.append(f"text {t.shown!r} ({t.role}) leaves the page")
         for kind, j in pairs("text", i, (box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap)):
             if kind == "text" and boxes_meet(box, texts[j].box(), gap):
-                found.append(f"text {t.text!r} ({t.role}) meets text {texts[j].text!r}")
+                found.append(f"text {t.shown!r} ({t.role}) meets text {texts[j].shown!r}")
             elif kind == "segment":
                 line, a, b = segments[j]
                 if segment_meets_box(a, b, box):
-                    found.append(f"text {t.text!r} ({t.role}) meets a {line.role} of {line.node}")
+                    found.append(f"text {t.shown!r} ({t.role}) meets a {line.role} of {line.node}")
             elif kind == "shape":
                 s = scene.shapes[j]
                 own = s.node == t.node and t.role in INSIDE_ROLES
                 if own and shape_contains(s, box):
                     continue
                 if shape_meets_box(s, box):
-                    found.append(f"text {t.text!r} ({t.role}) meets the shape of {s.node}")
+                    found.append(f"text {t.shown!r} ({t.role}) meets the shape of {s.node}")
     for i, s in enumerate(scene.shapes):
         box = s.box()
         if box[0] < -0.5 or box[1] < -0.5 or box[2] > scene.width + 0.5:

@@ -10,6 +10,8 @@ Every item is a :class:`gtsearch.render.geometry.Text`, ``Shape`` or
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..tree import Tree
 from .geometry import (
     Items,
@@ -24,7 +26,7 @@ from .geometry import (
     triangle,
 )
 from .labels import format_extended
-from .view import SearchView
+from .view import SearchView, replay_steps
 
 #: text sizes in points (at scale 1)
 SIZES = {
@@ -98,6 +100,16 @@ class Painter:
         #: continue (a page of the picture split over pages)
         self.hidden = hidden
         self.notes = notes or {}
+        #: the widest text the HTML replay fills into a node's empty range or rank at some
+        #: step: a bare picture of a view with its events (the replay's) keeps room for it
+        self.room: dict[tuple[int, str], str] = {}
+        if not state and view.events is not None:
+            self.room = {(n, "rank"): f"#{rank}" for n, rank in view.rank.items()}
+            for step in replay_steps(view):
+                for m, text in step["ranges"]:
+                    short = short_range(text)
+                    if text_width(short, 8) > text_width(self.room.get((m, "range"), ""), 8):
+                        self.room[m, "range"] = short
         self.labels = view.labels
         self.kids: dict[int, list[int]] = {n: [] for n in nodes}
         parent = self.tree.parent
@@ -185,7 +197,8 @@ class Painter:
                 it.texts.append(
                     Text(x, y - LEAF_H / 2 - 3.7, self.name(n), SIZES["name"], "middle", "name", n)
                 )
-            it.texts.append(Text(x, y + LEAF_H / 2 + 8.0, self.rank(n), 8, "middle", "rank", n))
+            rank = Text(x, y + LEAF_H / 2 + 8.0, self.rank(n), 8, "middle", "rank", n)
+            it.texts.append(replace(rank, room=self.room.get((n, "rank"), "")))
             if self.node_type(n):
                 t = Text(x, y + LEAF_H / 2 + 17.5, self.node_type(n), 8, "middle", "type", n)
                 it.texts.append(t)
@@ -199,11 +212,12 @@ class Painter:
         it.shapes.append(outline)
         right = x + half + 3
         text = self.range(n)
-        rng = Text(x, inside_y, text, SIZES["range"], "middle", "range", n)
-        if text:
+        room = self.room.get((n, "range"), "")
+        rng = Text(x, inside_y, text, SIZES["range"], "middle", "range", n, room=room)
+        if rng.shown:
             x0, y0, x1, y1 = rng.box()
             if not shape_contains(outline, (x0 - 1, y0 - 0.5, x1 + 1, y1 + 0.5)):
-                rng = Text(right, baseline(y, 8), text, SIZES["range"], "start", "range", n)
+                rng = replace(rng, x=right, y=baseline(y, 8), anchor="start")
                 right += rng.width + 4
         it.texts.append(rng)
         if self.name(n):
@@ -319,8 +333,10 @@ class Painter:
             if n in self.hidden:
                 after.append(("hidden", self.note(n), 8.0))
         for role, text, size in after:
-            if text or role in ("rank", "range"):  # the replay fills the empty ones
-                it.texts.append(Text(x, baseline(y, size), text, size, "start", role, n))
-            if text:
-                x += text_width(text, size) + 4
+            t = Text(x, baseline(y, size), text, size, "start", role, n)
+            t = replace(t, room=self.room.get((n, role), ""))
+            if t.shown or role in ("rank", "range"):  # the replay fills the empty ones
+                it.texts.append(t)
+            if t.shown:
+                x += t.width + 4
         return it, start, x_mark, bottom
