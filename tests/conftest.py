@@ -49,7 +49,12 @@ EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "latex": ((), ("pdflatex",), "apt-get install texlive-latex-base "
               "texlive-latex-recommended texlive-pictures"),
     "rsvg": ((), ("rsvg-convert",), "apt-get install librsvg2-bin"),
+    # the GIFT parser gift-pegjs (npm), in the folder GTSEARCH_GIFT_PEGJS names
+    "gift": ((), ("node",), "npm install --prefix FOLDER gift-pegjs; "
+             "export GTSEARCH_GIFT_PEGJS=FOLDER"),
 }  # fmt: skip
+#: extras that are more than modules and programs: where they must be found
+EXTRA_FOLDERS = {"gift": ("GTSEARCH_GIFT_PEGJS", "node_modules/gift-pegjs")}
 #: set by .ci/run once it has installed every extra: a test that would be skipped for want of
 #: one fails instead, so that an install step that went missing turns CI red
 REQUIRE_EXTRAS = os.environ.get("GTSEARCH_REQUIRE_EXTRAS") == "1"
@@ -66,6 +71,11 @@ def missing_extra(extra: str) -> str | None:
     for program in programs:
         if shutil.which(program) is None:
             return f"{program} is missing, needed by the tests of {extra!r} ({install})"
+    if extra in EXTRA_FOLDERS:
+        variable, inside = EXTRA_FOLDERS[extra]
+        folder = os.environ.get(variable)
+        if not folder or not (Path(folder) / inside).is_dir():
+            return f"{variable} names no folder holding {inside} ({install})"
     return None
 
 

@@ -72,16 +72,23 @@ def leaves_of(node: Nested, path: Path_ = ()) -> list[Path_]:
 
 
 class RefStar:
-    """Star1 (``probing`` False) and Star2, recursive, as docs/algorithms.md words them."""
+    """Star1 (``probing`` False) and Star2, recursive, as docs/algorithms.md words them.
+
+    It counts what docs/algorithms.md's ``nodes`` counts besides the leaves read: the inner
+    nodes entered, and the outcome a probe enters; and Star2's probes.
+    """
 
     def __init__(self, L: Fraction, U: Fraction, probing: bool) -> None:
         self.L, self.U, self.probing = L, U, probing
         self.read: list[Path_] = []
+        self.entered = 0
+        self.probes = 0
 
     def value(self, node: Nested, path: Path_, max_moves: bool, alpha: Any, beta: Any) -> Any:
         if not isinstance(node, (list, dict)):
             self.read.append(path)
             return q(node)
+        self.entered += 1
         if is_chance(node):
             return self.chance(node, path, max_moves, alpha, beta)
         m = -INF if max_moves else INF
@@ -99,6 +106,12 @@ class RefStar:
                     if m <= alpha:
                         break
         return m
+
+    def probe(self, node: Nested, path: Path_, max_moves: bool, alpha: Any, beta: Any) -> Any:
+        """Star2's probe: enter the outcome ``node`` and search its first child only."""
+        self.entered += 1
+        self.probes += 1
+        return self.value(node[0], path + (0,), max_moves, alpha, beta)
 
     def chance(self, node: Nested, path: Path_, max_moves: bool, alpha: Any, beta: Any) -> Any:
         L, U = self.L, self.U
@@ -130,12 +143,12 @@ class RefStar:
                     if beta == INF:
                         continue
                     b = (beta - (lower() - p * lo[i])) / p
-                    lo[i] = self.value(c[0], path + (i, 0), False, L, min(b, U))
+                    lo[i] = self.probe(c, path + (i,), False, L, min(b, U))
                 else:
                     if alpha == -INF:
                         continue
                     a = (alpha - (upper() - p * hi[i])) / p
-                    hi[i] = self.value(c[0], path + (i, 0), True, max(a, L), U)
+                    hi[i] = self.probe(c, path + (i,), True, max(a, L), U)
                 if lower() >= beta:
                     return lower()
                 if upper() <= alpha:

@@ -1,16 +1,13 @@
 """gtsearch exercise: the trees chosen, the answers against eval, and every format checked.
 
-Moodle XML is checked against the structure of Moodle's import format with the
-standard library's XML parser; GIFT with a small parser of its own, written
-here from the format's rules (escapes included).
+The quizzes (Moodle XML, GIFT) are checked in tests/test_quiz.py, what a student
+receives in tests/test_students.py.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import re
-import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +16,14 @@ from click.testing import CliRunner, Result
 
 from gtsearch import loads_tree, search
 from gtsearch.algorithms import ALGORITHMS, find_algorithm
-from gtsearch.classroom.exercises import Spec, letters, make_exercises
-from gtsearch.classroom.quiz import GRADES, gift_escape, penalty, shares
+from gtsearch.classroom.exercises import Spec, confusable_pairs, letters, make_exercises
 from gtsearch.cli import cli
 
 from .strategies import minimax
 
-SVG_NS = "{http://www.w3.org/2000/svg}"
 EXACT = [a.name for a in ALGORITHMS if not a.needs_bound]
+#: the algorithms whose exercises have no chance nodes
+DECISION = [a.name for a in ALGORITHMS if not a.needs_bound and not a.chance]
 
 
 def run(*args: str) -> Result:
@@ -52,7 +49,30 @@ def test_names() -> None:
     assert letters(2, True) == "C"
 
 
-@pytest.mark.parametrize("algo", EXACT)
+def leaf_names(tree: Any) -> set[str]:
+    return {tree.names[n] for n in range(tree.n_nodes) if tree.is_leaf(n)}
+
+
+def test_leaves_are_named_after_their_parent() -> None:
+    rec = records("-b", "2", "-d", "2", "--seed", "1")[0]
+    tree = loads_tree(json.dumps(rec["tree"]), "json")
+    assert [tree.names[n] for n in range(tree.n_nodes)] == ["A", "B", "b1", "b2", "C", "c1", "c2"]
+
+
+@pytest.mark.parametrize(("b", "d"), [(2, 2), (3, 3), (2, 6), (4, 4), (3, 5), (10, 2), (2, 9)])
+def test_no_two_names_differ_only_by_case_or_spacing(b: int, d: int) -> None:
+    """The goal: 0 pairs a lenient grader could confuse, whatever the size of the tree."""
+    for algo in ("alphabeta", "star1"):
+        spec = Spec(find_algorithm(algo), {}, b, d, (0, 10 * b**d), any_tree=True)
+        (ex,) = make_exercises(spec, 1, 1)
+        names = list(ex.tree.names.values())
+        assert len(names) == ex.tree.n_nodes == len(set(names))
+        assert confusable_pairs(names) == []
+        assert all(name.isalnum() and len(name) <= 6 for name in names)
+    assert confusable_pairs(["f", "F", "a b", "ab", "c"]) == [("f", "F"), ("a b", "ab")]
+
+
+@pytest.mark.parametrize("algo", DECISION)
 def test_good_exercises(algo: str) -> None:
     """Distinct leaf values, one PV, and (random order) some but not too much pruning."""
     for rec in records("-a", algo, "--count", "4", "--seed", "11"):
@@ -69,7 +89,7 @@ def test_good_exercises(algo: str) -> None:
         assert answers["value"] == minimax(tree.to_nested(), tree.root_max)
         assert answers["exact"] is True
         seen, never = set(answers["leaf_labels"]), set(answers["pruned_leaf_labels"])
-        assert not seen & never and seen | never == {letters(i, False) for i in range(27)}
+        assert not seen & never and seen | never == leaf_names(tree)
 
 
 def test_a_set_is_different_trees_from_one_seed() -> None:
@@ -77,8 +97,12 @@ def test_a_set_is_different_trees_from_one_seed() -> None:
     trees = [json.dumps(r["tree"]["tree"]) for r in recs]
     assert len(set(trees)) == 5
     assert [r["exercise"] for r in recs] == [1, 2, 3, 4, 5]
+
     # exercise k does not depend on how many come after it
-    assert records("--count", "2", "--seed", "3") == recs[:2]
+    def drawn(rs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in r.items() if k != "command"} for r in rs]
+
+    assert drawn(records("--count", "2", "--seed", "3")) == drawn(recs[:2])
     assert records("--seed", "4")[0]["tree"] != recs[0]["tree"]
 
 
@@ -100,7 +124,7 @@ def test_ordered_trees() -> None:
 
 
 # -- the answers are eval's ----------------------------------------------------------------------
-@pytest.mark.parametrize("algo", [*EXACT, "sss-bounded", "dual-bounded"])
+@pytest.mark.parametrize("algo", [*DECISION, "sss-bounded", "dual-bounded"])
 def test_the_answers_are_what_eval_says(algo: str, tmp_path: Path) -> None:
     extra = ["--bound", "20"] if algo.endswith("bounded") else []
     rec = records("-a", algo, "--seed", "5", "-b", "2", "-d", "4", *extra)[0]
@@ -125,7 +149,7 @@ def test_the_answers_are_what_eval_says(algo: str, tmp_path: Path) -> None:
 
 def test_sss_merits_come_from_its_states() -> None:
     rec = records("-a", "sss", "-b", "2", "-d", "2", "--seed", "1")[0]
-    assert rec["answers"]["leaf_labels"] == ["a", "c", "b"]
+    assert rec["answers"]["leaf_labels"] == ["b1", "c1", "b2"]
     assert rec["answers"]["merits"] == [5, 4, 5]  # min(+inf, 5), min(+inf, 4), min(5, 6)
     dual = records("-a", "dual", "-b", "2", "-d", "3", "--seed", "2")[0]
     tree = loads_tree(json.dumps(dual["tree"]), "json")
@@ -166,194 +190,21 @@ def test_html_writes_two_pages(tmp_path: Path) -> None:
 def test_text_has_questions_then_answers() -> None:
     out = ok("-b", "2", "-d", "3", "--seed", "1")
     questions, answers = out.split("\nAnswers\n=======\n")
-    assert questions.startswith("Exercise 1: alphabeta on a uniform tree (b=2, d=3, values")
+    assert questions.startswith("Exercise 1: alphabeta\n")
     assert "A  MAX\n├── B  MIN\n" in questions and "●" not in questions
-    assert "1. value: 22" in answers and "4. leaves in order: a b c e f" in answers
-    assert "alphabeta: value 22, PV B → C → a, 5 of 8 leaves evaluated" in answers
-
-
-# -- Moodle XML ---------------------------------------------------------------------------------
-def percent(text: str) -> float:
-    assert text.lstrip("-") in GRADES, text
-    return float(text)
-
-
-def test_moodle_xml_structure() -> None:
-    xml = ok("-a", "sss", "--count", "3", "--seed", "2", "--format", "moodle")
-    assert xml.startswith('<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n')
-    quiz = ET.fromstring(xml)
-    assert quiz.tag == "quiz"
-    recs = {r["exercise"]: r for r in records("-a", "sss", "--count", "3", "--seed", "2")}
-    questions = quiz.findall("question")
-    assert len(questions) == sum(len(r["questions"]) for r in recs.values())
-    kinds = set()
-    for q in questions:
-        kind = q.get("type")
-        kinds.add(kind)
-        name = q.findtext("name/text")
-        assert name and re.fullmatch(r"Exercise \d \(seed 2\): .+", name)
-        rec = recs[int(name.split()[1])]
-        qtext = q.find("questiontext")
-        assert qtext is not None and qtext.get("format") == "html"
-        html = qtext.findtext("text") or ""
-        m = re.search(r'<img src="@@PLUGINFILE@@/([\w.-]+)"', html)
-        assert m is not None, html
-        files = qtext.findall("file")
-        assert [f.get("name") for f in files] == [m.group(1)]
-        assert files[0].get("encoding") == "base64" and files[0].get("path") == "/"
-        svg = ET.fromstring(base64.b64decode(files[0].text or ""))
-        assert svg.tag == f"{SVG_NS}svg"
-        answers = q.findall("answer")
-        fractions = [percent(a.get("fraction", "")) for a in answers]
-        texts = [a.findtext("text") for a in answers]
-        assert all(texts)
-        if kind == "numerical":
-            assert fractions == [100]
-            assert [a.findtext("tolerance") for a in answers] == ["0"]
-            want = rec["answers"]["leaf_count" if "leaf count" in name else "value"]
-            assert texts == [str(want)]
-        elif kind == "shortanswer":
-            assert q.findtext("usecase") == "0" and set(fractions) == {100}
-            assert "," not in (texts[0] or "")
-        else:
-            assert kind == "multichoice"
-            assert q.findtext("single") == "false"
-            right = {t for t, f in zip(texts, fractions, strict=True) if f > 0}
-            assert right == set(rec["answers"]["pruned_leaf_labels"])
-            assert abs(sum(f for f in fractions if f > 0) - 100) < 0.01
-            assert sum(f for f in fractions if f < 0) <= -100 + 0.01
-            assert sorted(texts) == sorted(letters(i, False) for i in range(27))  # type: ignore[type-var]
-    assert kinds == {"numerical", "shortanswer", "multichoice"}
-
-
-def test_moodle_grades() -> None:
-    for k in range(1, 21):
-        grades = shares(k)
-        assert len(grades) == k and all(g in GRADES for g in grades)
-        assert round(sum(float(g) / 100 for g in grades), 2) == 1.0  # Moodle's own check
-    assert shares(3) == ["33.33333"] * 3 and shares(7) == ["14.28571"] * 7
-    assert shares(11) == ["10"] * 9 + ["5"] * 2
-    assert penalty(3) == "33.33333" and penalty(17) == "10" and penalty(40) == "5"
-
-
-def test_too_many_pruned_leaves_for_moodle() -> None:
-    result = run("-b", "3", "-d", "4", "--values", "0:99", "--format", "moodle")
-    assert result.exit_code == 2
-    assert re.fullmatch(
-        r"exercise 1, leaves never evaluated: \d+ right answers cannot share 100% in the grades "
-        r"Moodle accepts \(20 at most\); ask for a smaller tree \(-b, -d\)\n",
-        result.stderr,
-    )
-
-
-# -- GIFT ------------------------------------------------------------------------------------------
-def gift_split(text: str, stop: str) -> tuple[str, str]:
-    """Text up to the first unescaped character of ``stop``, unescaped, and the rest."""
-    out, i = [], 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and i + 1 < len(text):
-            nxt = text[i + 1]
-            out.append("\n" if nxt == "n" else nxt)
-            i += 2
-            continue
-        if ch in stop:
-            return "".join(out), text[i:]
-        out.append(ch)
-        i += 1
-    return "".join(out), ""
-
-
-def parse_gift(text: str) -> list[dict[str, Any]]:
-    """GIFT's questions: blocks between blank lines, ``//`` comments, ``::title::``, ``{answers}``."""
-    questions = []
-    for block in re.split(r"\n\s*\n", text.strip()):
-        lines = [x for x in block.splitlines() if not x.lstrip().startswith("//")]
-        if not lines:
-            continue
-        body = "\n".join(lines)
-        assert body.startswith("::"), body[:80]
-        title, rest = gift_split(body[2:], ":")
-        assert rest.startswith("::"), rest[:80]
-        rest = rest[2:]
-        fmt = ""
-        if rest.startswith("["):
-            fmt, rest = rest[1:].split("]", 1)
-        qtext, rest = gift_split(rest, "{")
-        assert rest.startswith("{") and rest.rstrip().endswith("}"), rest[-80:]
-        inner = rest.strip()[1:-1].strip()
-        answers: list[tuple[str, str]] = []
-        if inner.startswith("#"):
-            value, _ = gift_split(inner[1:], "")
-            answers = [("#", value.strip())]
-        else:
-            while inner:
-                mark, inner = inner[0], inner[1:]
-                assert mark in "=~", inner
-                value, inner = gift_split(inner, "=~")
-                answers.append((mark, value.strip()))
-        questions.append({"title": title, "format": fmt, "text": qtext, "answers": answers})
-    return questions
-
-
-def test_gift_parses_and_grades() -> None:
-    text = ok("-a", "dual", "--count", "2", "--seed", "4", "--format", "gift")
-    recs = {r["exercise"]: r for r in records("-a", "dual", "--count", "2", "--seed", "4")}
-    questions = parse_gift(text)
-    assert len(questions) == sum(len(r["questions"]) for r in recs.values())
-    for q in questions:
-        m = re.fullmatch(r"Exercise (\d) \(seed 4\): (.+)", q["title"])
-        assert m is not None, q["title"]
-        rec = recs[int(m.group(1))]
-        assert q["format"] == "html"
-        assert "<pre>A  MAX\n├── B  MIN\n" in q["text"]  # the tree, drawn in text
-        kind = m.group(2)
-        marks = {mark for mark, _ in q["answers"]}
-        if kind in ("value", "leaf count"):
-            assert marks == {"#"}
-            want = rec["answers"]["value" if kind == "value" else "leaf_count"]
-            assert q["answers"] == [("#", str(want))]
-        elif kind == "leaves never evaluated":
-            assert marks == {"~"}
-            graded = [re.fullmatch(r"%(-?[\d.]+)%(.+)", v) for _, v in q["answers"]]
-            assert all(g is not None for g in graded)
-            right = {g.group(2) for g in graded if g and float(g.group(1)) > 0}
-            assert right == set(rec["answers"]["pruned_leaf_labels"])
-            assert (
-                abs(sum(percent(g.group(1)) for g in graded if g and float(g.group(1)) > 0) - 100)
-                < 0.01
-            )
-        else:
-            assert marks == {"="}
-            key = {
-                "principal variation": "pv_labels",
-                "leaves in order": "leaf_labels",
-                "pruned subtrees": "pruned_labels",
-                "merits of the SOLVED states": "merits",
-            }[kind]
-            words = [str(w) for w in rec["answers"][key]]
-            assert [v for _, v in q["answers"]] == [
-                " ".join(words),
-                ", ".join(words),
-                ",".join(words),
-            ][: len(q["answers"])]
-
-
-def test_gift_escaping_round_trips() -> None:
-    nasty = "a~b=c#d{e}f:g\\h\nnext line"
-    escaped = gift_escape(nasty)
-    assert escaped == "a\\~b\\=c\\#d\\{e\\}f\\:g\\\\h\\nnext line"
-    assert gift_split(escaped, "{")[0] == nasty
-    block = f"::T\\: 1::{escaped}{{={gift_escape('x=y')} ~{gift_escape('p:q')}}}"
-    (q,) = parse_gift(block)
-    assert q["title"] == "T: 1" and q["text"] == nasty
-    assert q["answers"] == [("=", "x=y"), ("~", "p:q")]
+    assert "seed" not in questions and "b=2" not in questions
+    assert "1. value: 22" in answers and "4. leaves in order: c1 c2 d1 f1 f2" in answers
+    assert "alphabeta: value 22, PV B → C → c1, 5 of 8 leaves evaluated" in answers
+    assert "(b=2, d=3, values 0..40), seed 1, tree drawn at attempt" in answers
+    assert "gtsearch exercise -a alphabeta -b 2 -d 3 --seed 1 --values 0:40" in answers
 
 
 # -- errors ----------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("args", "message"),
     [
+        (["-n", "1000000", "-b", "2", "-d", "2"], "--count 1,000,000 is more than a course needs"),
+        (["-n", "50", "-b", "1", "-d", "1"], "--count 50 asks for more exercises than the 41"),
         (["--format", "html"], "--format html writes two pages, the worksheet and its answer key"),
         (["-b", "3", "-d", "3", "--values", "0:20"], "--values 0:20 holds 21 integers, fewer"),
         (["--values", "5"], "--values takes LO:HI with two integers"),
@@ -372,3 +223,50 @@ def test_errors(args: list[str], message: str) -> None:
     result = run(*args)
     assert result.exit_code == 2, result.stdout
     assert len(result.stderr.splitlines()) == 1 and message in result.stderr, result.stderr
+
+
+# -- chance nodes -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("algo", ["expectiminimax", "star1", "star2"])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_chance_exercises_have_chance_nodes_and_eval_s_keys(
+    algo: str, seed: int, tmp_path: Path
+) -> None:
+    """Real chance nodes (weights), an exact key, and the key is what eval says on the tree."""
+    rec = records("-a", algo, "--seed", str(seed), "-b", "2", "-d", "3")[0]
+    tree = loads_tree(json.dumps(rec["tree"]), "json")
+    assert tree.chance_nodes() == 2 and tree.weights  # MAX, chance, MIN, leaves
+    path = tmp_path / "tree.json"
+    path.write_text(json.dumps(rec["tree"]))
+    result = CliRunner().invoke(
+        cli, ["eval", str(path), "-a", algo, "--leaves", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.stderr
+    said = json.loads(result.stdout)
+    answers = rec["answers"]
+    assert said.get("value_exact", str(said["value"])) == answers["value_exact"]
+    assert said["leaf_order"] == answers["leaves"] and said["leaves"] == answers["leaf_count"]
+    assert said["pv"] == answers["pv"] and said["pv_labels"] == answers["pv_labels"]
+    if algo == "star2":
+        assert said["probes"] == len(answers["probes"])
+        assert [q["id"] for q in rec["questions"]][-2:] in (
+            ["probes", "probed"],
+            ["subtrees", "probes"],
+        )
+    # the text and the key give the value as an exact fraction
+    value = next(q for q in rec["questions"] if q["id"] == "value")
+    assert "a fraction p/q in lowest terms" in value["text"]
+
+
+def test_a_chance_value_is_exact() -> None:
+    """13/3 and the like: the key holds the fraction, never a rounded decimal."""
+    fractions = {
+        rec["answers"]["value_exact"]
+        for seed in range(1, 9)
+        for rec in records("-a", "star1", "--seed", str(seed))
+    }
+    assert any("/" in f for f in fractions)
+    assert all(re.fullmatch(r"-?\d+(/\d+)?", f) for f in fractions)
+
+
+def test_star1_is_not_alphabeta_under_another_name() -> None:
+    assert records("-a", "star1", "--seed", "1")[0]["tree"] != records("--seed", "1")[0]["tree"]

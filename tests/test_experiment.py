@@ -414,6 +414,8 @@ def test_experiment_records_file_and_merge(tmp_path: Path) -> None:
         (["--merge", "missing.jsonl"], "missing.jsonl: cannot read"),
         (["--merge", "bad.jsonl"], "bad.jsonl:1: not a JSON line"),
         (["--merge", "other.jsonl"], "other.jsonl:1: not an experiment record"),
+        (["--merge", "latin1.jsonl"], "latin1.jsonl: not UTF-8 text; --merge reads the JSON lines"),
+        (["--merge", "blank.jsonl"], "the files hold no records"),
         (["stray.jsonl"], "FILE... is for --merge"),
         (["--shard", "2/3"], "--shard needs -o"),
         (["--shard", "4/3", "-o", "x.jsonl"], "1 <= I <= N"),
@@ -429,6 +431,8 @@ def test_experiment_records_file_and_merge(tmp_path: Path) -> None:
 def test_experiment_usage_errors(args: list[str], fragment: str) -> None:
     Path("bad.jsonl").write_text("{oops\n")
     Path("other.jsonl").write_text('{"a": 1}\n')
+    Path("latin1.jsonl").write_bytes(b"\xff\xfe\n")
+    Path("blank.jsonl").write_text("\n\n")
     result = (
         run("experiment", "-n", "1", *args) if "--merge" not in args else run("experiment", *args)
     )

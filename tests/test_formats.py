@@ -377,6 +377,27 @@ def test_yaml_aliases_repeat_subtrees() -> None:
     assert yamlfmt.parse("[&x [1, 2], *x]").to_nested() == [[1, 2], [1, 2]]
 
 
+@pytest.mark.parametrize(
+    ("text", "nested"),
+    [
+        # an anchored weights list repeated as another chance node's weights
+        (
+            "- chance: [3, 4]\n  weights: &w [1, 3]\n- chance: [5, 6]\n  weights: *w\n",
+            [{"chance": [3, 4], "weights": [1, 3]}, {"chance": [5, 6], "weights": [1, 3]}],
+        ),
+        # a node's children repeated as a chance node's outcomes, its weights given first
+        (
+            "- name: a\n  children: &k [3, 4]\n- weights: [1, 3]\n  chance: *k\n",
+            [[3, 4], {"chance": [3, 4], "weights": [1, 3]}],
+        ),
+        # a list node's children repeated as a chance node's outcomes
+        ("- &s [3, 4]\n- chance: *s\n", [[3, 4], {"chance": [3, 4]}]),
+    ],
+)
+def test_yaml_aliases_of_chance_outcomes_and_weights(text: str, nested: Any) -> None:
+    assert loads_tree(text, "yaml").to_nested() == nested
+
+
 def test_yaml_alias_expansion_counts_against_the_limit() -> None:
     text = "- &a [1, 2, 3]\n- [*a, *a, *a]\n"
     assert len(yamlfmt.parse(text, max_nodes=18)) == 18
@@ -1049,3 +1070,31 @@ def test_the_chance_examples_of_the_docs_are_one_tree() -> None:
     assert trees[0] == trees[1] == trees[2]
     assert repr(trees[0]) == "Tree(((* :weights (1 3) (4 6) (2 8)) (* 1 2.5 3)))"
     assert trees[0].names == {0: "A", 1: "roll", 2: "low", 5: "high"}
+
+
+def test_sexp_wrapper_lays_the_tree_out_from_its_indentation() -> None:
+    """The tree inside (tree ...) starts at column 2: a tree 76 characters wide still fits on
+    that line (79 columns), one 78 wide is broken, its children's lines indented from there."""
+    leaves = " ".join(str(n) for n in range(10, 33))
+    tree = loads_tree(f'(tree :title "t" ((1 2) ({leaves})))', "sexp")
+    assert len(f"((1 2) ({leaves}))") == 78
+    assert dump_tree(tree, "sexp") == f'(tree\n  :title "t"\n  ((1 2)\n   ({leaves})))\n'
+    fits = f"((1 23) ({leaves.removesuffix(' 32')}))"
+    assert len(fits) == 76
+    tree = loads_tree(f'(tree :title "t" {fits})', "sexp")
+    assert dump_tree(tree, "sexp") == f'(tree\n  :title "t"\n  {fits})\n'
+
+
+def test_sexp_node_limit_is_placed_at_the_leaf_past_it() -> None:
+    """A leaf read on its own (a float, not a run of small integers) that passes --max-nodes
+    is where the error points."""
+    with pytest.raises(TreeFormatError) as e:
+        sexp.parse("(1.5 2.5 3.5 4.5)", max_nodes=3)
+    assert (
+        str(e.value) == "<input>:1:10: the tree has more than 3 nodes; raise --max-nodes to load it"
+    )
+    with pytest.raises(TreeFormatError) as e:  # the first child, read with the node's head
+        sexp.parse("(x 1.5 2.5)", max_nodes=1)
+    assert (
+        str(e.value) == "<input>:1:4: the tree has more than 1 nodes; raise --max-nodes to load it"
+    )

@@ -247,6 +247,26 @@ BROKEN = {
         "def moves(self, s):\n        return [1]\n    def play(self, s, m):\n        return s",
         "the game does not end",
     ),
+    "play_raises": (
+        "def moves(self, s):\n        return [1] if s == 0 else []\n"
+        "    def play(self, s, m):\n        raise KeyError(m)",
+        "game:broken:Game: play() raised KeyError: 1 (",
+    ),
+    "label_not_text": (
+        "def moves(self, s):\n        return [1] if s == 0 else []\n"
+        "    def label(self, s, m):\n        return 7",
+        "label() must return a str, got 7",
+    ),
+    "unhashable_child": (
+        "def moves(self, s):\n        return [1] if s == 0 else []\n"
+        "    def play(self, s, m):\n        return [s]",
+        "states must be hashable (tuples, not lists), got list",
+    ),
+    "bad_root": ("root = 'both'", "root must be 'max' or 'min', got 'both'"),
+    "moves_not_a_list": (
+        "def moves(self, s):\n        return 'ab' if s == 0 else []",
+        "moves() must return a sequence (a list or a tuple), got str",
+    ),
 }
 
 
@@ -290,6 +310,8 @@ def test_broken_games(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         ("game:no_such_module_here:G", "cannot import module 'no_such_module_here'"),
         ("game:json:Nope", "module json has no attribute 'Nope'"),
         ("game:json:JSONDecoder", "the game has no method initial()"),
+        ("game:tictactoe:3", "game:tictactoe takes no argument, got '3'"),
+        ("game:nim:-1", "game:nim:N needs N >= 0, got -1"),
     ],
 )
 def test_bad_game_specs(spec: str, message: str) -> None:
@@ -333,3 +355,32 @@ def test_depth_uses_estimate_and_names_stay_unique(
         assert cut.max_depth() == limit
     with pytest.raises(GtsearchError, match="--depth needs the game's estimate"):
         open_source("game:tictactoe").truncated(2)
+
+
+def test_a_game_computed_on_demand_reads_like_its_tree() -> None:
+    """The lazy game tree's arrays (end, values, floats, depth) and names are views computed
+    on demand: indexed, sliced, negative, iterated and out of range as the flat tree's are."""
+    nested = [[3, 12.0, 8], [2, [4, 6]], 14]
+    with core.pure():
+        game = GameTree(Game(Wrapped(nested), "game:test"), source="game:test")
+    flat = labelled(nested, True)
+    assert game.lazy
+    n = len(flat.end)
+    for view, flat_view in ((game.end, flat.end), (game.values, flat.values)):
+        want = list(map(repr, flat_view))  # inner nodes' values are NaN
+        assert len(view) == n and list(map(repr, view)) == want
+        assert repr(view[-1]) == want[-1]
+        assert list(map(repr, view[2:7:2])) == want[2:7:2]
+        assert list(map(repr, view[::-1])) == want[::-1]
+        with pytest.raises(IndexError):
+            view[n]
+        with pytest.raises(IndexError):
+            view[-n - 1]
+    assert game.floats is not None and list(game.floats) == [
+        1 if n == flat.node_at((0, 1)) else 0 for n in range(len(flat.end))
+    ]
+    assert list(game.depth) == [len(flat.path_of(k)) for k in range(n)]
+    assert [game.names.get(k) for k in range(n)] == [flat.names.get(k) for k in range(n)]
+    assert game.names[1] == "m0" and len(game.names) == 1 and list(game.names) == []
+    with pytest.raises(KeyError):
+        game.names[0]  # the root has no label

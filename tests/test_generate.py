@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import math
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from gtsearch.algorithms import search
+from gtsearch.cli import cli
 from gtsearch.errors import UsageError
 from gtsearch.sources.uniform import leaf_values, uniform_tree, write_uniform
 from gtsearch.tree import Tree
@@ -74,3 +78,22 @@ def test_bad_parameters() -> None:
         list(leaf_values(2, 2, lo=3, hi=1))
     with pytest.raises(UsageError, match="order"):
         list(leaf_values(2, 2, order="sideways"))
+    with pytest.raises(UsageError, match=r"--depth must be 0 or more, got -1"):
+        list(leaf_values(2, -1))
+    with pytest.raises(UsageError, match=r"--chance must be 1 or more .*, got -2"):
+        list(leaf_values(2, 2, chance=-2))
+
+
+def test_gen_writes_gzip_and_refuses_what_it_cannot_do(tmp_path: Path) -> None:
+    """`gtsearch gen -o FILE.gz` writes the tree gzipped; --p without --model binary and an
+    output it cannot write are one line each, exit status 2."""
+    out = tmp_path / "t.json.gz"
+    r = CliRunner().invoke(cli, ["gen", "-b", "2", "-d", "3", "--seed", "1", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    plain = CliRunner().invoke(cli, ["gen", "-b", "2", "-d", "3", "--seed", "1"])
+    assert gzip.decompress(out.read_bytes()).decode() == plain.stdout
+    r = CliRunner().invoke(cli, ["gen", "-b", "2", "-d", "2", "--p", "0.3"])
+    assert (r.exit_code, r.stderr) == (2, "--p applies to --model binary only\n")
+    where = str(tmp_path / "missing" / "t.json")
+    r = CliRunner().invoke(cli, ["gen", "-b", "2", "-d", "2", "-o", where])
+    assert (r.exit_code, r.stderr) == (2, f"{where}: cannot write: no such file or directory\n")

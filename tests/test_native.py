@@ -638,6 +638,37 @@ def test_bad_calls_raise_python_errors() -> None:
         native.load_mapping(b"[1]", False, 10, False)
 
 
+def test_bad_search_arguments_raise_what_parse_tuple_raises() -> None:
+    """The searches read their arguments in one place (search.c), each its own ones after
+    (end, values, root_max): the errors are PyArg_ParseTuple's, as with a format per search."""
+    native = core.native()
+    assert native is not None
+    end, values = array("i", [3, 2, 3]), array("d", [math.nan, 1.0, 2.0])
+
+    class Unbool:
+        def __bool__(self) -> bool:
+            raise ZeroDivisionError("no truth")
+
+    with pytest.raises(TypeError, match=r"^function takes exactly 8 arguments \(7 given\)$"):
+        native.negamax(end, values, True, 0.0, 1.0, True, True)
+    with pytest.raises(TypeError, match=r"^function takes exactly 4 arguments \(5 given\)$"):
+        native.scout(end, values, True, None, None)
+    with pytest.raises(TypeError, match=r"^must be real number, not str$"):
+        native.negamax(end, values, True, "0", 1.0, True, True, None)
+    with pytest.raises(TypeError, match=r"^must be real number, not NoneType$"):
+        native.sss(end, values, True, math.inf, None, None)
+    with pytest.raises(ZeroDivisionError, match="no truth"):
+        native.negamax(end, values, True, 0.0, 1.0, True, Unbool(), None)
+    with pytest.raises(TypeError, match=r"^progress must be an array\('q'\) of one item$"):
+        native.mtd(end, values, True, 0.0, array("i", [0]))
+    # and read right, each in its place: the same search as the Python version's
+    assert native.negamax(end, values, True, -math.inf, math.inf, True, True, None)[:2] == (
+        2.0,
+        [0, 2],
+    )
+    assert native.mtd(end, values, False, 0.0, array("q", [0]))[0] == 1.0
+
+
 # -- Ctrl-C -----------------------------------------------------------------------------------
 INTERRUPT = r"""
 import os, signal, sys, threading, time

@@ -19,6 +19,7 @@ from gtsearch.algorithms.explored import (
     search_types,
 )
 from gtsearch.cli import cli
+from gtsearch.errors import UsageError
 from gtsearch.render.svg import to_dot, to_svg
 from gtsearch.render.view import build_view
 from gtsearch.sources.uniform import uniform_tree
@@ -83,21 +84,97 @@ def test_other_algorithms_on_best_first_trees(algo: str) -> None:
     """They too search the minimal tree there, so the types they find are Knuth & Moore's."""
     for b, d in ((2, 4), (3, 3), (4, 2)):
         tree = uniform_tree(b, d, seed=1, order="best")
-        assert build_view(tree, algo, node_types=True).node_types == textbook(tree)
+        view = build_view(tree, algo, node_types=True)
+        assert view.node_types == textbook(tree)
+        assert view.type_notes == {}  # each behaved as its type says
 
 
 def test_types_on_the_aima_tree() -> None:
-    """D is searched to the end yet refutes A's move (2 ≤ 3): exact, so it takes its parent's rule."""
+    """Types by position; D, a CUT node, is searched to its last leaf: no cutoff, said so."""
     tree = load_tree(AIMA)
     view = build_view(tree, "alphabeta", node_types=True)
     named = {tree.names[n]: t for n, t in (view.node_types or {}).items()}
     assert named == {
         "A": PV, "B": PV, "b1": PV, "b2": CUT, "b3": CUT,
         "C": CUT, "c1": ALL,
-        "D": CUT, "d1": ALL, "d2": ALL, "d3": ALL,
+        "D": CUT, "d1": ALL,
     }  # fmt: skip
-    # pruned nodes have no type
-    assert "c2" not in named and "c3" not in named
+    notes = {tree.names[n]: t for n, t in (view.type_notes or {}).items()}
+    assert notes == {
+        "D": "no cutoff: all 3 children searched",
+        "d2": "not in the minimal tree, searched",
+        "d3": "not in the minimal tree, searched",
+    }
+
+
+def by_path(tree: Tree, found: dict[int, str] | None) -> dict[str, str]:
+    return {".".join(map(str, tree.path_of(n))) or "root": v for n, v in (found or {}).items()}
+
+
+# Worked by hand from Knuth & Moore's rule (type by position) and the trees' alpha-beta traces
+# (Meeden's lecture notes, Wikipedia's figure, and the Stockman-style tree's trace in
+# sample_trees/): every note a node gets, and the types of the nodes the issue named.
+LITERATURE = {
+    "stockman-binary-d4.sexp": (
+        {"0": PV, "0.0": PV, "0.0.0": PV, "0.0.1": CUT, "0.1": CUT, "1": CUT, "1.0": ALL},
+        {
+            "0.1": "no cutoff: all 2 children searched",
+            "0.1.1": "not in the minimal tree, searched",
+            "1": "no cutoff: all 2 children searched",
+            "1.0.1": "no cutoff: all 2 children searched",
+            "1.0.1.1": "not in the minimal tree, searched",
+            "1.1": "not in the minimal tree, searched",
+        },
+    ),
+    "meeden-alphabeta.yaml": (
+        {"0": PV, "0.1": CUT, "0.2": CUT, "1": CUT, "1.0": ALL, "2": CUT, "2.0": ALL},
+        {
+            "0.2": "no cutoff: all 2 children searched",
+            "0.2.1": "not in the minimal tree, searched",
+            "2": "no cutoff: all 2 children searched",
+            "2.1": "not in the minimal tree, searched",
+        },
+    ),
+    "wikipedia-alphabeta.json": (
+        {"0.0.1": CUT, "0.0.1.0": ALL, "0.1": CUT, "0.1.0": ALL, "1": CUT, "2": CUT},
+        {
+            "0.0.1": "cut only after 2 of 3 children",
+            "0.0.1.1": "not in the minimal tree, searched",
+            "1": "no cutoff: all 2 children searched",
+            "1.1": "not in the minimal tree, searched",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LITERATURE))
+def test_types_and_what_alphabeta_did_on_trees_from_the_literature(name: str) -> None:
+    tree = load_tree(str(REPO / "sample_trees" / name))
+    view = build_view(tree, "alphabeta", node_types=True)
+    types, notes = LITERATURE[name]
+    found = by_path(tree, view.node_types)
+    assert {p: found[p] for p in types} == types
+    assert found == by_path(tree, textbook(tree))  # the rule, on any tree
+    assert by_path(tree, view.type_notes) == notes
+    # the trace enters every PV node with (-inf, +inf), as Knuth & Moore's type 1 says
+    assert "entered with" not in " ".join((view.type_notes or {}).values())
+
+
+def test_a_pv_node_entered_with_a_window_says_so() -> None:
+    tree = load_tree(AIMA)
+    view = build_view(tree, "alphabeta", node_types=True, alpha=1, beta=20)
+    assert (view.type_notes or {})[0] == "entered with α = 1, β = 20"
+
+
+def test_no_types_on_chance_trees() -> None:
+    tree = load_tree(str(REPO / "sample_trees" / "chance-worked.yaml"))
+    with pytest.raises(UsageError, match="node types are defined for trees of two players"):
+        build_view(tree, "star1", node_types=True)
+    result = CliRunner().invoke(
+        cli, ["show", str(REPO / "sample_trees" / "chance-worked.yaml"), "--node-types"]
+    )
+    assert result.exit_code == 2 and "chance nodes" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
 
 
 def test_bounds_decide_cut_and_all() -> None:
@@ -106,8 +183,8 @@ def test_bounds_decide_cut_and_all() -> None:
     # (MAX) searches both its MIN children, each cut at once (1 ≤ 6, 2 ≤ 6): X is proved
     # only ≤ 2, against MAX, so ALL; the second MIN child is proved ≤ 2 and the 30 is cut: CUT
     tree = Tree.from_nested([[[5, 6]], [[[1, 9], [2, 9]], 30]])
-    view = build_view(tree, "alphabeta", node_types=True)
-    types = view.node_types or {}
+    view = build_view(tree, "alphabeta")
+    types = search_types(tree, view.rank, view.pv)
     second = tree.child(0, 1)
     x = tree.child(second, 0)
     low, high = tree.child(x, 0), tree.child(x, 1)
@@ -133,7 +210,11 @@ def test_show_node_types() -> None:
     assert "C  MIN  ≤ 2  cutoff: 2 ≤ α = 3  [CUT]" in out
     assert "c1  2  ● #4  [ALL]" in out
     assert "c2  4  ✂ pruned\n" in out  # no type
-    assert out.rstrip().endswith("Knuth & Moore's node types 1, 2, 3 as the search found them")
+    assert out.rstrip().endswith(
+        "Knuth & Moore's node types 1, 2, 3 by position; after a colon, what the search did "
+        "otherwise"
+    )
+    assert "D  MIN  = 2  [CUT: no cutoff: all 3 children searched]" in out
     plain = CliRunner().invoke(cli, ["show", AIMA], env={"COLUMNS": "200"}).stdout
     assert "[PV]" not in plain and "node types" not in plain
 
@@ -141,7 +222,7 @@ def test_show_node_types() -> None:
 def test_pictures_show_node_types() -> None:
     view = build_view(load_tree(AIMA), "alphabeta", node_types=True)
     svg = to_svg(view)
-    assert len(re.findall(r'class="node-type"[^>]*>(PV|CUT|ALL)<', svg)) == 11
+    assert len(re.findall(r'class="node-type"[^>]*>(PV|CUT|ALL)<', svg)) == 9
     dot = to_dot(view)
     assert 'label="C\\n≤ 2\\n[CUT]"' in dot
     assert "node-type" not in to_svg(build_view(load_tree(AIMA), "alphabeta"))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gtsearch.numbers import agrees, format_number, parse_number
+from gtsearch.numbers import agrees, format_number, fraction_text, parse_number
 
 
 @pytest.mark.parametrize(
@@ -59,3 +61,8 @@ def test_agrees() -> None:
     assert agrees(4, "upper", 4) and agrees(4, "upper", -1) and not agrees(4, "upper", 5)
     with pytest.raises(ValueError):
         agrees(1, "sideways", 1)
+
+
+def test_exact_values_as_text() -> None:
+    assert fraction_text(Fraction(4, 2)) == "2" and fraction_text(7) == "7"
+    assert fraction_text(Fraction(13, 3)) == "13/3"

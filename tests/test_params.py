@@ -6,6 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from gtsearch.algorithms import ALGORITHMS, plan, search
+from gtsearch.algorithms.base import Outcome
 from gtsearch.algorithms.params import check, check_one, named
 from gtsearch.algorithms.steps import trace
 from gtsearch.cli import cli
@@ -119,11 +120,14 @@ def test_every_algorithm_lists_the_parameters_plan_lets_through() -> None:
         for p in listed:
             assert p.option == "--" + p.name.replace("_", "-")
             assert (p.default is None) == p.required
-            value = (0, 1) if p.name == "leaf_bounds" else 1
+            value = {"leaf_bounds": (0, 1), "variant": "fail-hard"}.get(p.name, 1)
             plan([algo.name], **{p.name: value})  # accepted on its own
         for other in {"bound", "alpha", "beta"} - names:
             with pytest.raises(UsageError):
                 plan([algo.name], **{other: 1, **({"bound": 1} if required else {})})
+        if "variant" not in names:
+            with pytest.raises(UsageError, match="--variant applies to alphabeta only"):
+                plan([algo.name], variant="fail-hard", **({"bound": 1} if required else {}))
         if required:
             with pytest.raises(UsageError, match="needs --bound"):
                 plan([algo.name])
@@ -148,11 +152,13 @@ def test_algorithms_as_data_for_scripts() -> None:
         assert r["family"] == FAMILIES[r["name"]]
         for p in r["parameters"]:
             assert list(p) == ["name", "option", "type", "required", "default", "meaning"]
-            assert p["type"] == ("range" if p["name"] == "leaf_bounds" else "number")
+            assert p["type"] == {"leaf_bounds": "range", "variant": "choice"}.get(
+                p["name"], "number"
+            )
             assert p["required"] == (p["default"] is None)
         assert r["chance"] == (r["family"] == "chance")
     by_name = {r["name"]: r for r in records}
-    assert [p["name"] for p in by_name["alphabeta"]["parameters"]] == ["alpha", "beta"]
+    assert [p["name"] for p in by_name["alphabeta"]["parameters"]] == ["alpha", "beta", "variant"]
     assert by_name["alphabeta"]["parameters"][0]["default"] == "-inf"
     assert by_name["mtdf"]["parameters"][0]["default"] == 0
     assert by_name["sss-bounded"]["parameters"][0]["required"] is True
@@ -166,7 +172,7 @@ def test_one_declaration_of_a_searchs_numbers() -> None:
     from gtsearch.algorithms.params import PARAM_NAMES
     from gtsearch.render.view import build_view
 
-    assert PARAM_NAMES == ("bound", "alpha", "beta", "leaf_bounds")
+    assert PARAM_NAMES == ("bound", "alpha", "beta", "variant", "leaf_bounds")
     ((algo, params),) = plan(["alphabeta"], alpha=3, beta=10)
     assert params == {"alpha": 3, "beta": 10}
     result = search(TREE, algo, **params)
@@ -182,3 +188,22 @@ def test_one_declaration_of_a_searchs_numbers() -> None:
     ):
         with pytest.raises(TypeError, match="unexpected keyword argument 'alhpa'"):
             call()
+
+
+def test_parameters_of_the_wrong_kind_are_refused() -> None:
+    tree = Tree.from_nested([[1, 2], [3, 4]])
+    with pytest.raises(UsageError, match=r"^--bound must be a number, got '3'$"):
+        search(tree, "f1", bound="3")  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"^--leaf-bounds must be two numbers L, U, got 3$"):
+        search(tree, "star1", leaf_bounds=3)  # type: ignore[arg-type]
+
+
+def test_a_value_that_is_no_leaf_nor_parameter_prints_as_a_number() -> None:
+    """Outcome.number: an integral value is an int unless the tree holds floats."""
+    tree = Tree.from_nested([[1, 2], [3, 4]])
+    assert (
+        Outcome(2.0).number(tree, [0], {}) == 2 and type(Outcome(2.0).number(tree, [0], {})) is int
+    )
+    assert Outcome(2.5).number(tree, [0], {"bound": 1}) == 2.5
+    floats = Tree.from_nested([[1.5, 2], [3, 4]])
+    assert type(Outcome(2.0).number(floats, [0], {})) is float

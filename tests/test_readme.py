@@ -63,10 +63,12 @@ def test_ci_runs_the_test_command_first_on_a_bare_machine() -> None:
     extras = re.findall(r"^([a-z]+) = \[", table, flags=re.M)
     installed = re.search(r"pip install --quiet -e '\.\[([a-z,]+)\]'", after)
     assert installed is not None and sorted(installed.group(1).split(",")) == sorted(extras)
-    assert "GTSEARCH_REQUIRE_EXTRAS=1 python -m pytest -n auto -m extra" in after
+    # the whole suite, measured, where a test that would be skipped for want of an extra fails
+    assert "GTSEARCH_REQUIRE_EXTRAS=1 coverage run -m pytest -n auto tests" in after
+    assert "GTSEARCH_REQUIRE_EXTRAS=1 GTSEARCH_PURE=1 coverage run -m pytest -n auto tests" in after
     # the mark "extra" of the tests names only those extras (and LaTeX and librsvg, Debian
-    # packages)
-    assert set(EXTRAS) <= {*extras, "latex", "rsvg"}
+    # packages, and gift-pegjs, an npm package)
+    assert set(EXTRAS) <= {*extras, "latex", "rsvg", "gift"}
 
 
 def test_every_algorithm_is_in_the_table() -> None:

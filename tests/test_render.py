@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -256,3 +257,20 @@ def test_summary_line() -> None:
         "x: ok: 1 nodes, 1 leaves, depth 0, branching - "
         "(a single leaf), root min, 13 names, 4 static values"
     )
+
+
+def test_small_renderers_at_their_edges() -> None:
+    """A missing value prints as '-', a mapping in a CSV cell as key=value pairs, and the HTML
+    replay needs the events of the search it replays."""
+    from gtsearch import load_tree
+    from gtsearch.render.labels import format_extended
+    from gtsearch.render.replay import replay_data
+    from gtsearch.render.tables import csv_cell
+    from gtsearch.render.view import build_view
+
+    assert format_extended(None) == "-"
+    assert csv_cell({"bound": 3, "exact": True}) == "bound=3 exact=true"
+    aima = Path(__file__).resolve().parent.parent / "sample_trees" / "aima-fig5-2.yaml"
+    view = build_view(load_tree(str(aima)), "alphabeta")
+    with pytest.raises(ValueError, match="without its events"):
+        replay_data(view)

@@ -235,6 +235,16 @@ def test_lazy_search_visits_few_nodes() -> None:
         ("random:b=40,d=12", "the nodes are numbered in 64 bits"),
         ("random:b=2,d=31,chance=3", "the nodes are numbered in 64 bits"),
         ("random:b=1,d=1000000000", "must be at most 2"),
+        # every other rule of docs/sources.md, one spec each
+        ("random:b=0,d=2", "b (branching) must be 1 or more, got 0"),
+        ("random:b=2,d=-1", "d (depth) must be 0 or more, got -1"),
+        ("random:b=2,d=2,values=-9007199254740993:0", "values must lie within -2**53 .. 2**53"),
+        ("random:b=2,d=2,model=binary,p=1.5", "p must lie in [0, 1], got 1.5"),
+        ("random:b=2,d=2,model=binary,p=nan", "p must lie in [0, 1], got nan"),
+        ("random:b=2,d=2,order=strong:x", "got 'strong:x'"),
+        ("random:b=2,d=2,order=strong", "got 'strong'"),
+        ("random:b=2,d=2,chance=-1", "chance must be 0 or more, got -1"),
+        ("random:b=2,d=60,model=permutation", "a permutation tree may have at most 2**53 leaves"),
     ],
 )
 def test_bad_specs(text: str, message: str) -> None:

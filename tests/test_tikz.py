@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from gtsearch import load_tree, loads_tree
 from gtsearch.cli import cli
-from gtsearch.render.tikz import tex_range, tex_text, to_tikz
+from gtsearch.render.tikz import tex_number, tex_range, tex_text, to_tikz
 from gtsearch.render.view import build_view
 
 REPO = Path(__file__).resolve().parent.parent
@@ -102,7 +102,7 @@ def test_the_document_has_the_marks_of_the_svg() -> None:
     assert "{$\\leq$$\\mathsf{2}$}" in tex
     assert "{$\\mathsf{14}$}" in tex
     assert "{B};" in tex and "{b1};" in tex
-    assert len(re.findall(r"\{(PV|CUT|ALL)\};", tex)) == 11
+    assert len(re.findall(r"\{(PV|CUT|ALL)\};", tex)) == 9  # Knuth & Moore's, by position
     assert "alphabeta: value 3, PV B $\\to$ b1, 7 of 9 leaves evaluated" in tex
 
 
@@ -165,3 +165,19 @@ def test_pdflatex_compiles_escaped_names_and_an_input_body(tmp_path: Path) -> No
         "\\end{document}\n"
     )
     assert pdf_pages(compile_tex(slides, tmp_path, "slides")) == 2
+
+
+def test_chance_nodes_in_tikz() -> None:
+    """A chance node is a circle, each outcome's edge carries its probability; the windows'
+    infinities are written as such."""
+    view = build_view(load_tree(str(REPO / "sample_trees" / "chance-worked.yaml")), "star2")
+    tex = to_tikz(view)
+    assert tex.count("circle[radius=") == 2  # C1 and C2
+    probabilities = re.findall(  # 8 pt in the chance nodes' colour (their names are 9 pt)
+        r"^\\node\[anchor=[a-z ]+, text=gtsChance, font=\\fontsize\{8\}[^\]]*\] at \([^)]*\) "
+        r"\{([^}]*)\};",
+        tex,
+        re.M,
+    )
+    assert probabilities == ["1/3", "2/3", "1/4", "3/4"]
+    assert (tex_number(float("inf")), tex_number(float("-inf"))) == (r"$+\infty$", r"$-\infty$")

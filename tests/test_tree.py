@@ -197,3 +197,74 @@ def test_builder_checks_weights(weights: object, message: str) -> None:
             b.close()
             if late:
                 b.set_weights(n, weights)
+
+
+def test_builder_refuses_what_no_tree_can_hold() -> None:
+    """TreeBuilder's own checks, for a reader (or a user) that hands it anything."""
+    b = TreeBuilder("<t>")
+    with pytest.raises(TreeFormatError, match=r"^<t>:2:5: name 3 is not a string$"):
+        b.open(name=3, line=2, column=5)  # type: ignore[arg-type]
+    with pytest.raises(TreeFormatError, match="static value nan is not a finite number"):
+        TreeBuilder("<t>").open(static=float("nan"))
+    with pytest.raises(TreeFormatError, match="unexpected end of input: a list is not closed"):
+        b = TreeBuilder("<t>")
+        b.open()
+        b.leaf(1)
+        b.finish()
+    with pytest.raises(TreeFormatError, match="the file holds no tree"):
+        TreeBuilder("<t>").finish()
+
+
+def test_builder_copies_chance_nodes_with_their_weights() -> None:
+    """copy() (a YAML alias) repeats a subtree with its chance nodes and weights."""
+    b = TreeBuilder("<t>")
+    b.open()
+    b.open_chance(weights=[1, 3])
+    b.leaf(2)
+    b.leaf(6)
+    b.close()
+    b.copy(1)
+    b.close()
+    tree = b.finish()
+    chance = {"chance": [2, 6], "weights": [1, 3]}
+    assert tree.to_nested() == [chance, chance]
+    assert tree.probabilities(4) == tree.probabilities(1) == (Fraction(1, 4), Fraction(3, 4))
+
+
+def test_meta_and_tree_compare_only_with_their_kind() -> None:
+    tree = Tree.from_nested([[1, 2], 3])
+    assert Meta() != "meta" and (Meta() == object()) is False
+    assert tree != [[1, 2], 3] and tree.__eq__(3) is NotImplemented
+    assert tree != Tree.from_nested([[1, 2], 4]) and tree != Tree.from_nested([[1, 2], 3.0])
+    assert tree != Tree.from_nested([[1, 2], 3], root_max=False)
+    with pytest.raises(IndexError, match="node 1 has no child 2"):
+        tree.child(1, 2)
+
+
+def test_package_surface_and_the_pure_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """dir(gtsearch) is its public API; a checkout that is not installed has a version; a C
+    core that does not import leaves the pure core."""
+    import importlib.metadata
+    import sys
+
+    import gtsearch
+    from gtsearch import core
+    from gtsearch.flat import as_numpy
+
+    assert dir(gtsearch) == sorted(gtsearch.__all__)
+    saved = gtsearch.__dict__.pop("__version__", None)
+
+    def not_installed(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    try:
+        assert gtsearch.__version__ == "0+unknown"
+    finally:
+        gtsearch.__dict__.pop("__version__", None)
+        if saved is not None:
+            gtsearch.__dict__["__version__"] = saved
+    monkeypatch.setitem(sys.modules, "gtsearch._native._core", None)
+    monkeypatch.delattr("gtsearch._native._core", raising=False)
+    assert core._import() is None
+    assert as_numpy([1, 2, 3]).tolist() == [1, 2, 3]  # not an array.array: a copy

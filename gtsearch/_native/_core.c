@@ -61,6 +61,23 @@ void tree_close(TreeView *t) {
     t->virt = NULL;
 }
 
+/* -- growable arrays -------------------------------------------------------------------------- */
+int grow_array(void *arr, size_t *cap, size_t item) {
+    size_t ncap = *cap ? *cap * 2 : 64;
+    void *old, *p = NULL;
+    /* the pointer is read and written as bytes: arr is the address of a pointer of any type */
+    memcpy(&old, arr, sizeof old);
+    if (ncap <= SIZE_MAX / item)
+        p = realloc(old, ncap * item);
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(arr, &p, sizeof p);
+    *cap = ncap;
+    return 0;
+}
+
 /* -- lists of nodes ----------------------------------------------------------------------------- */
 void nl_init(NodeList *l, int wide) {
     memset(l, 0, sizeof *l);
@@ -68,20 +85,9 @@ void nl_init(NodeList *l, int wide) {
 }
 
 int nl_grow(NodeList *l) {
-    size_t cap = l->cap ? l->cap * 2 : 256;
-    size_t item = l->wide ? sizeof(int64_t) : sizeof(int32_t);
-    void *old = l->wide ? (void *)l->p64 : (void *)l->p32;
-    void *p = realloc(old, cap * item);
-    if (!p) {
-        PyErr_NoMemory();
-        return -1;
-    }
     if (l->wide)
-        l->p64 = p;
-    else
-        l->p32 = p;
-    l->cap = cap;
-    return 0;
+        return grow_array(&l->p64, &l->cap, sizeof *l->p64);
+    return grow_array(&l->p32, &l->cap, sizeof *l->p32);
 }
 
 void nl_free(NodeList *l) {
@@ -326,19 +332,27 @@ PyObject *make_array(const char *typecode, const void *data, size_t nbytes) {
     return arr;
 }
 
+PyObject *take_array(const char *typecode, void *buf, size_t nbytes) {
+    void *data;
+    memcpy(&data, buf, sizeof data); /* buf is the address of a pointer of any type */
+    PyObject *arr = make_array(typecode, data, nbytes);
+    if (arr) {
+        free(data);
+        data = NULL;
+        memcpy(buf, &data, sizeof data);
+    }
+    return arr;
+}
+
 PyObject *flat_arrays(void **end, double **vals, size_t size, int wide) {
-    PyObject *end_arr = make_array(wide ? "q" : "i", *end, size * (wide ? 8 : 4));
+    PyObject *end_arr = take_array(wide ? "q" : "i", end, size * (wide ? 8 : 4));
     if (!end_arr)
         return NULL;
-    free(*end);
-    *end = NULL;
-    PyObject *val_arr = make_array("d", *vals, size * sizeof **vals);
+    PyObject *val_arr = take_array("d", vals, size * sizeof **vals);
     if (!val_arr) {
         Py_DECREF(end_arr);
         return NULL;
     }
-    free(*vals);
-    *vals = NULL;
     PyObject *result = PyTuple_Pack(2, end_arr, val_arr);
     Py_DECREF(end_arr);
     Py_DECREF(val_arr);

@@ -147,6 +147,16 @@ static inline int64_t levels_next(const void *ctx, uint64_t (*word)(const void *
     return (int64_t)i;
 }
 
+/* -- growable arrays -------------------------------------------------------------------------
+ * Every stack, log and list of the core grows the same way: doubled when full, from 64 items.
+ * grow_array() takes the address of the array's pointer (any type), its capacity and the size
+ * of an item; ROOM(p, len, cap) makes room for one more item before p[len] is written.
+ * grow_array() is out of line on purpose: inlined, the depth-first searches' loops took 2 to
+ * 3 % more instructions (their stack then held in registers the loop needs for itself). */
+/* 0, or -1 with MemoryError, the array kept as it was */
+int grow_array(void *arr, size_t *cap, size_t item);
+#define ROOM(p, len, cap) ((len) < (cap) ? 0 : grow_array(&(p), &(cap), sizeof *(p)))
+
 /* -- growable lists of node numbers (4-byte while they fit, like gtsearch.tree.index_array) -- */
 typedef struct {
     int32_t *p32;
@@ -230,11 +240,90 @@ static inline int tick(Ticker *tk, int64_t count) {
 /* -- helpers for building results -------------------------------------------------------------- */
 /* An array.array of the given typecode holding a copy of nbytes at data, or NULL. */
 PyObject *make_array(const char *typecode, const void *data, size_t nbytes);
-/* (end, values) of a flat tree of `size` nodes as arrays ("i" or "q" by `wide`, and "d"): each
- * buffer is freed and set to NULL as soon as it is copied, so the peak is one buffer more */
+/* make_array() of the nbytes at *buf (buf: the address of a pointer of any type), which is then
+ * freed and set to NULL: a result built of several buffers peaks at one buffer more; NULL on
+ * error, *buf kept */
+PyObject *take_array(const char *typecode, void *buf, size_t nbytes);
+/* (end, values) of a flat tree of `size` nodes as arrays ("i" or "q" by `wide`, and "d"), each
+ * buffer taken by take_array() */
 PyObject *flat_arrays(void **end, double **vals, size_t size, int wide);
 /* A list of node numbers as a Python list. */
 PyObject *line_to_list(const int64_t *line, size_t len);
+
+/* -- the skeleton every search runs in (search.c) -----------------------------------------------
+ * Every search function of the module takes (end, values, root_max, <its own>, progress) and
+ * returns (value[, line], leaves, counts...).  search_entry() reads the arguments, opens the
+ * tree, the ticker and the list of evaluated leaves, runs the search's own function, builds
+ * the result from what that function left in the Search, and closes what it opened: a
+ * search's function does its own steps only. */
+typedef struct {
+    TreeView t;
+    Ticker tk;
+    NodeList leaves;   /* the leaves evaluated, in order; their number is the progress shown */
+    double value;      /* the search's value */
+    int64_t *line;     /* the PV (malloc'd), for the searches that return one */
+    size_t line_len;
+    int64_t counts[2]; /* the figures after the leaves in the result: nodes, open_max, ... */
+} Search;
+
+/* A search's own parameters: its floats in x[] and its flags in flag[], each in the order of
+ * its arguments. */
+#define OWN_FLOATS 2
+#define OWN_FLAGS 2
+typedef struct {
+    double x[OWN_FLOATS];
+    int flag[OWN_FLAGS];
+} SearchParams;
+
+/* 0, or -1 with an exception set */
+typedef int (*SearchFn)(Search *s, const SearchParams *p);
+enum { NO_LINE = 0, WITH_LINE = 1 };
+/* The module function of a search: `own` says its own arguments, 'd' a float and 'p' a flag
+ * (PyArg_ParseTuple's units), at most OWN_FLOATS and OWN_FLAGS; the result has the line when with_line,
+ * and ncounts of the counts.  NULL with an exception set on error. */
+PyObject *search_entry(PyObject *args, const char *own, SearchFn fn, int with_line, int ncounts);
+
+/* The tick of a search's loops (see tick()): the progress shown is the leaves evaluated. */
+static inline int search_tick(Search *s) { return tick(&s->tk, (int64_t)s->leaves.len); }
+
+/* -- logs of (node, child) pairs, in the order the nodes finish --------------------------------
+ * depth-first's best child of each finished node, SSS*'s solver of each solved MAX node.  A
+ * node finishes after its descendants, so its pair comes after theirs, and the line is read
+ * from the root by one backward scan: log_last() from the end for the root, then from the
+ * root's pair for its child, and so on. */
+typedef struct {
+    int64_t *p; /* node, child, node, child, ... */
+    size_t len, cap;
+} PairLog;
+
+static inline int log_pair(PairLog *log, node_t n, node_t child) {
+    if (log->len + 2 > log->cap && grow_array(&log->p, &log->cap, sizeof *log->p) < 0)
+        return -1;
+    log->p[log->len++] = n;
+    log->p[log->len++] = child;
+    return 0;
+}
+
+/* n's last pair before position *at, which moves to it: its child; -1 when there is none */
+static inline node_t log_last(const PairLog *log, size_t *at, node_t n) {
+    size_t i = *at;
+    while (i >= 2 && log->p[i - 2] != n)
+        i -= 2;
+    if (i < 2)
+        return -1;
+    *at = i - 2;
+    return log->p[i - 1];
+}
+
+/* -- the PV walk (pv.c) --------------------------------------------------------------------------
+ * Every PV is a walk from the root down: at each node a rule of the search's own (its log, a
+ * Prover, the bounds of the explored tree) names the child the line goes on with.  step()
+ * returns that child, PV_END when the line ends at n, PV_NONE when no child keeps the value
+ * (the leaves do not prove it), or -1 with an exception set. */
+enum { PV_END = -2, PV_NONE = -3 };
+typedef node_t (*PVStep)(void *ctx, node_t n, int is_max);
+/* 0 with the line (malloc'd) in *line and *len, 1 on PV_NONE, -1 on error */
+int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
 
 /* -- the functions of the module, one file per family ------------------------------------------ */
 PyObject *gt_negamax(PyObject *self, PyObject *args);
@@ -322,6 +411,47 @@ int b_label(Builder *B, node_t n, Py_ssize_t name_off, Py_ssize_t name_len, int 
 /* (end, values, floats, depth, names, n_leaves, root_max, title, description, expect, root,
  * expect_off) */
 PyObject *b_result(Builder *B);
+
+static inline int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+/* The number syntax of the formats, from t[i] (t[0..n) the text): an optional sign ('-', or
+ * with `plus` also '+'), 0|[1-9][0-9]*, an optional \.[0-9]+ and, with `exponent`, an
+ * optional [eE][+-]?[0-9]+.  The index after it, and *is_int when it has neither fraction
+ * nor exponent; -1 when t[i] starts no number.  (Inline: each tokenizer's copy is compiled
+ * for its own `plus` and `exponent`, which the loading of a file with millions of numbers
+ * feels.) */
+static inline Py_ssize_t scan_number(const char *t, Py_ssize_t i, Py_ssize_t n, int plus,
+                                     int exponent, int *is_int) {
+    *is_int = 1;
+    if (i < n && (t[i] == '-' || (plus && t[i] == '+')))
+        i++;
+    if (i >= n || !is_digit(t[i]))
+        return -1;
+    if (t[i] == '0')
+        i++;
+    else
+        while (i < n && is_digit(t[i]))
+            i++;
+    if (i < n && t[i] == '.') {
+        *is_int = 0;
+        i++;
+        if (i >= n || !is_digit(t[i]))
+            return -1;
+        while (i < n && is_digit(t[i]))
+            i++;
+    }
+    if (exponent && i < n && (t[i] == 'e' || t[i] == 'E')) {
+        *is_int = 0;
+        i++;
+        if (i < n && (t[i] == '+' || t[i] == '-'))
+            i++;
+        if (i >= n || !is_digit(t[i]))
+            return -1;
+        while (i < n && is_digit(t[i]))
+            i++;
+    }
+    return i;
+}
 
 /* A number token at text[0..len): 0 with *v and *is_float, DECLINE when it is not a finite
  * number within the rules of gtsearch.numbers (integers within +-2**53). `is_int_syntax`:

@@ -148,16 +148,8 @@ static int add_name(Builder *B, node_t n, Py_ssize_t off, Py_ssize_t len) {
         if (ch < 0x20 || ch > 0x7E)
             return DECLINE;
     }
-    if (B->nnames == B->capnames) {
-        size_t cap = B->capnames ? B->capnames * 2 : 256;
-        NameRef *p = realloc(B->names, cap * sizeof *p);
-        if (!p) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        B->names = p;
-        B->capnames = cap;
-    }
+    if (ROOM(B->names, B->nnames, B->capnames) < 0)
+        return -1;
     if (2 * (B->nnames + 1) > B->setcap) {
         size_t cap = B->setcap ? B->setcap * 2 : 1024;
         int64_t *set = malloc(cap * sizeof *set);
@@ -185,16 +177,8 @@ int b_open(Builder *B, Py_ssize_t name_off, Py_ssize_t name_len, int has_static,
     node_t n;
     TRY(new_node(B, &n));
     TRY(add_name(B, n, name_off, name_len));
-    if (B->nopen == B->capopen) {
-        size_t cap = B->capopen ? B->capopen * 2 : 64;
-        node_t *p = realloc(B->open, cap * sizeof *p);
-        if (!p) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        B->open = p;
-        B->capopen = cap;
-    }
+    if (ROOM(B->open, B->nopen, B->capopen) < 0)
+        return -1;
     set_end(B, n, 0);
     TRY(set_value(B, n, has_static ? v : NAN, has_static && is_float));
     B->depth[n] = (int32_t)B->nopen;
@@ -301,16 +285,12 @@ PyObject *b_result(Builder *B) {
     PyObject *end = NULL, *val = NULL, *fl = NULL, *depth = NULL, *names = NULL;
     PyObject *title = NULL, *desc = NULL, *expect = NULL, *result = NULL;
     /* each array is copied, then its buffer freed, before the next: a lower peak */
-    end = make_array(B->wide ? "q" : "i", B->end, size * (B->wide ? 8 : 4));
+    end = take_array(B->wide ? "q" : "i", &B->end, size * (B->wide ? 8 : 4));
     if (!end)
         goto done;
-    free(B->end);
-    B->end = NULL;
-    val = make_array("d", B->val, size * sizeof(double));
+    val = take_array("d", &B->val, size * sizeof(double));
     if (!val)
         goto done;
-    free(B->val);
-    B->val = NULL;
     if (B->fl && memchr(B->fl, 1, size)) {
         fl = PyByteArray_FromStringAndSize((const char *)B->fl, (Py_ssize_t)size);
         if (!fl)
@@ -320,11 +300,9 @@ PyObject *b_result(Builder *B) {
     }
     free(B->fl);
     B->fl = NULL;
-    depth = make_array("i", B->depth, size * sizeof(int32_t));
+    depth = take_array("i", &B->depth, size * sizeof(int32_t));
     if (!depth)
         goto done;
-    free(B->depth);
-    B->depth = NULL;
     names = names_dict(B);
     if (!names)
         goto done;

@@ -29,6 +29,8 @@ typedef struct {
     int yaml; /* YAML takes any scalar's text as a name or a key (Shape's text_names) */
     Ctx *ctx;
     size_t nctx, capctx;
+    char *closers; /* the brackets that close the open collections, innermost last */
+    size_t nclose, capclose;
 } P;
 
 /* a scalar token: a number (with its value) or text, and where its text is */
@@ -39,16 +41,8 @@ typedef struct {
 } Scalar;
 
 static int push_ctx(P *p, unsigned char kind) {
-    if (p->nctx == p->capctx) {
-        size_t cap = p->capctx ? p->capctx * 2 : 64;
-        Ctx *c = realloc(p->ctx, cap * sizeof *c);
-        if (!c) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        p->ctx = c;
-        p->capctx = cap;
-    }
+    if (ROOM(p->ctx, p->nctx, p->capctx) < 0)
+        return -1;
     Ctx *c = &p->ctx[p->nctx++];
     memset(c, 0, sizeof *c);
     c->kind = kind;
@@ -236,7 +230,23 @@ static int ev_map_end(P *p) {
     return 0;
 }
 
-/* -- JSON --------------------------------------------------------------------------------------- */
+/* A '[' or '{' (either tokenizer): Shape's start event, and its closing bracket to expect */
+static int collection_start(P *p, char ch) {
+    if (ROOM(p->closers, p->nclose, p->capclose) < 0)
+        return -1;
+    p->closers[p->nclose++] = ch == '[' ? ']' : '}';
+    return ch == '[' ? ev_seq_start(p) : ev_map_start(p);
+}
+
+/* the closing bracket of the innermost collection, or 0 outside any */
+static inline char closer(const P *p) { return p->nclose ? p->closers[p->nclose - 1] : 0; }
+
+/* The closing bracket of the innermost collection: Shape's end event */
+static int collection_end(P *p) {
+    return p->closers[--p->nclose] == ']' ? ev_seq_end(p) : ev_map_end(p);
+}
+
+/* -- the tokens -------------------------------------------------------------------------------- */
 static inline int json_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
 
 /* characters that may follow a JSON number (the tokenizer's _SEP) */
@@ -250,50 +260,23 @@ static inline int json_sep(const P *p, Py_ssize_t i) {
     return i >= p->B.len || JSON_SEP[(unsigned char)p->B.text[i]];
 }
 
-static inline int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
-
-/* -?(0|[1-9][0-9]*)(\.[0-9]+)? and, with `exponent`, ([eE][+-]?[0-9]+)? from t[i]: the
- * index after it, *is_int whether it has neither fraction nor exponent; -1 when none */
-static Py_ssize_t scan_number(const char *t, Py_ssize_t i, Py_ssize_t n, int exponent,
-                              int *is_int) {
-    *is_int = 1;
-    if (i < n && t[i] == '-')
-        i++;
-    if (i >= n || !is_digit(t[i]))
-        return -1;
-    if (t[i] == '0')
-        i++;
-    else
-        while (i < n && is_digit(t[i]))
-            i++;
-    if (i < n && t[i] == '.') {
-        *is_int = 0;
-        i++;
-        if (i >= n || !is_digit(t[i]))
-            return -1;
-        while (i < n && is_digit(t[i]))
-            i++;
-    }
-    if (exponent && i < n && (t[i] == 'e' || t[i] == 'E')) {
-        *is_int = 0;
-        i++;
-        if (i < n && (t[i] == '+' || t[i] == '-'))
-            i++;
-        if (i >= n || !is_digit(t[i]))
-            return -1;
-        while (i < n && is_digit(t[i]))
-            i++;
-    }
-    return i;
+static inline int yspace(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }
+static inline int yflow(char ch) { return ch == ',' || ch == '[' || ch == ']' || ch == '{' || ch == '}'; }
+/* may a plain scalar or a number end before position i (end, blank or flow indicator)? */
+static inline int yend(const P *p, Py_ssize_t i) {
+    return i >= p->B.len || yspace(p->B.text[i]) || yflow(p->B.text[i]);
 }
 
-/* a number (scan_number) ending at a separator */
-static int json_number(P *p, Py_ssize_t *pos, Scalar *s) {
+/* A number at *pos (scan_number), before a separator in JSON, before a blank or a flow
+ * indicator in YAML; JSON's may have an exponent, YAML's not (1e5 and the like: the Python
+ * reader decides).  `yaml` is p->yaml, a constant where it is called, so that each
+ * tokenizer gets its own copy. */
+static inline int number_token(P *p, Py_ssize_t *pos, Scalar *s, int yaml) {
     const char *t = p->B.text;
     Py_ssize_t start = *pos;
     int is_int;
-    Py_ssize_t i = scan_number(t, start, p->B.len, 1, &is_int);
-    if (i < 0 || !json_sep(p, i))
+    Py_ssize_t i = scan_number(t, start, p->B.len, 0, !yaml, &is_int);
+    if (i < 0 || !(yaml ? yend(p, i) : json_sep(p, i)))
         return DECLINE;
     s->is_num = 1;
     s->off = start;
@@ -303,12 +286,15 @@ static int json_number(P *p, Py_ssize_t *pos, Scalar *s) {
     return 0;
 }
 
-/* a string without escapes or control characters; s->off/len its contents */
-static int json_string(P *p, Py_ssize_t *pos, Scalar *s) {
+/* A double-quoted string at *pos without escapes (s->off/len: its contents), on one line;
+ * JSON's without control characters either (YAML's control characters other than tabs are
+ * declined with the text, by b_check_text()).  `yaml` as for number_token(). */
+static inline int string_token(P *p, Py_ssize_t *pos, Scalar *s, int yaml) {
     const char *t = p->B.text;
     Py_ssize_t i = *pos + 1, n = p->B.len;
     while (i < n && t[i] != '"') {
-        if (t[i] == '\\' || (unsigned char)t[i] < 0x20)
+        unsigned char ch = (unsigned char)t[i];
+        if (ch == '\\' || ch == '\r' || ch == '\n' || (!yaml && ch < 0x20))
             return DECLINE;
         i++;
     }
@@ -321,6 +307,7 @@ static int json_string(P *p, Py_ssize_t *pos, Scalar *s) {
     return 0;
 }
 
+/* -- JSON --------------------------------------------------------------------------------------- */
 enum { J_VALUE, J_FIRST, J_AFTER, J_KEY_FIRST, J_KEY, J_COLON };
 
 static int run_json(P *p) {
@@ -328,111 +315,66 @@ static int run_json(P *p) {
     Py_ssize_t n = p->B.len, pos = 0;
     int state = J_VALUE;
     TRY(push_ctx(p, C_TOP));
-    char *closers = NULL;
-    size_t nclose = 0, capclose = 0;
-    int rc = DECLINE;
-#define FAIL(x)                                                                                    \
-    do {                                                                                           \
-        rc = (x);                                                                                  \
-        goto out;                                                                                  \
-    } while (0)
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        int r_ = (x);                                                                              \
-        if (r_)                                                                                    \
-            FAIL(r_);                                                                              \
-    } while (0)
     for (;;) {
         while (pos < n && json_space(t[pos]))
             pos++;
         if (pos >= n)
             break;
         char ch = t[pos];
+        /* the innermost collection's closing bracket, after a value or right after its
+         * opening one */
+        if ((state == J_AFTER || state == J_FIRST || state == J_KEY_FIRST) && ch &&
+            ch == closer(p)) {
+            TRY(collection_end(p));
+            state = J_AFTER;
+            pos++;
+            continue;
+        }
         if (state == J_AFTER) {
-            if (nclose && ch == ',') {
-                state = closers[nclose - 1] == ']' ? J_VALUE : J_KEY;
-                pos++;
-                continue;
-            }
-            if (nclose && ch == closers[nclose - 1]) {
-                nclose--;
-                CHECK(ch == ']' ? ev_seq_end(p) : ev_map_end(p));
-                pos++;
-                continue;
-            }
-            FAIL(DECLINE);
+            if (ch != ',' || !p->nclose)
+                return DECLINE;
+            state = closer(p) == ']' ? J_VALUE : J_KEY;
+            pos++;
+            continue;
         }
         if (state == J_VALUE || state == J_FIRST) {
             Scalar s;
             if (ch == '-' || is_digit(ch)) {
-                CHECK(json_number(p, &pos, &s));
-                CHECK(ev_scalar(p, &s));
+                TRY(number_token(p, &pos, &s, 0));
+                TRY(ev_scalar(p, &s));
                 state = J_AFTER;
             } else if (ch == '"') {
-                CHECK(json_string(p, &pos, &s));
-                CHECK(ev_scalar(p, &s));
+                TRY(string_token(p, &pos, &s, 0));
+                TRY(ev_scalar(p, &s));
                 state = J_AFTER;
             } else if (ch == '[' || ch == '{') {
-                if (nclose == capclose) {
-                    size_t cap = capclose ? capclose * 2 : 64;
-                    char *more = realloc(closers, cap);
-                    if (!more) {
-                        PyErr_NoMemory();
-                        FAIL(-1);
-                    }
-                    closers = more;
-                    capclose = cap;
-                }
-                closers[nclose++] = ch == '[' ? ']' : '}';
-                CHECK(ch == '[' ? ev_seq_start(p) : ev_map_start(p));
+                TRY(collection_start(p, ch));
                 state = ch == '[' ? J_FIRST : J_KEY_FIRST;
                 pos++;
-            } else if (ch == ']' && state == J_FIRST) {
-                nclose--;
-                CHECK(ev_seq_end(p));
-                state = J_AFTER;
-                pos++;
             } else {
-                FAIL(DECLINE);
+                return DECLINE;
             }
             continue;
         }
         if (state == J_COLON) {
             if (ch != ':')
-                FAIL(DECLINE);
+                return DECLINE;
             state = J_VALUE;
             pos++;
             continue;
         }
         /* J_KEY_FIRST or J_KEY */
-        if (ch == '"') {
-            Scalar s;
-            CHECK(json_string(p, &pos, &s));
-            CHECK(ev_key(p, &s));
-            state = J_COLON;
-        } else if (ch == '}' && state == J_KEY_FIRST) {
-            nclose--;
-            CHECK(ev_map_end(p));
-            state = J_AFTER;
-            pos++;
-        } else {
-            FAIL(DECLINE);
-        }
+        if (ch != '"')
+            return DECLINE;
+        Scalar s;
+        TRY(string_token(p, &pos, &s, 0));
+        TRY(ev_key(p, &s));
+        state = J_COLON;
     }
-    rc = (nclose || state != J_AFTER || !p->ctx[0].done) ? DECLINE : 0;
-out:
-    free(closers);
-    return rc;
+    return (p->nclose || state != J_AFTER || !p->ctx[0].done) ? DECLINE : 0;
 }
 
 /* -- flow YAML ------------------------------------------------------------------------------------- */
-static inline int yspace(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }
-static inline int yflow(char ch) { return ch == ',' || ch == '[' || ch == ']' || ch == '{' || ch == '}'; }
-/* may a plain scalar or a number end before position i (end, blank or flow indicator)? */
-static inline int yend(const P *p, Py_ssize_t i) {
-    return i >= p->B.len || yspace(p->B.text[i]) || yflow(p->B.text[i]);
-}
-
 /* yaml_flow.WS: blanks, and comments that start after a blank (or at the start) */
 static Py_ssize_t yaml_ws(const P *p, Py_ssize_t i) {
     const char *t = p->B.text;
@@ -522,41 +464,12 @@ static int yaml_plain(P *p, Py_ssize_t *pos, Scalar *s) {
 /* a scalar token: a number (-?(0|[1-9][0-9]*)(\.[0-9]+)? before a blank or flow indicator),
  * a double-quoted string on one line without escapes, or a plain word scalar */
 static int yaml_scalar(P *p, Py_ssize_t *pos, Scalar *s, int *quoted) {
-    const char *t = p->B.text;
-    Py_ssize_t i = *pos, n = p->B.len;
-    char ch = t[i];
-    *quoted = 0;
-    if (ch == '-' || is_digit(ch)) {
-        Py_ssize_t start = i;
-        int is_int;
-        i = scan_number(t, i, n, 0, &is_int); /* 1e5 and the like: the Python reader decides */
-        if (i < 0)
-            return DECLINE;
-        if (!yend(p, i))
-            return DECLINE;
-        s->is_num = 1;
-        s->off = start;
-        s->len = i - start;
-        TRY(number_value(t + start, i - start, is_int, &s->v, &s->is_float));
-        *pos = i;
-        return 0;
-    }
-    if (ch == '"') {
-        i++;
-        while (i < n && t[i] != '"') {
-            if (t[i] == '\\' || t[i] == '\r' || t[i] == '\n')
-                return DECLINE;
-            i++;
-        }
-        if (i >= n)
-            return DECLINE;
-        s->is_num = 0;
-        s->off = *pos + 1;
-        s->len = i - (*pos + 1);
-        *pos = i + 1;
-        *quoted = 1;
-        return 0;
-    }
+    char ch = p->B.text[*pos];
+    *quoted = ch == '"';
+    if (ch == '-' || is_digit(ch))
+        return number_token(p, pos, s, 1);
+    if (ch == '"')
+        return string_token(p, pos, s, 1);
     if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_')
         return yaml_plain(p, pos, s);
     return DECLINE;
@@ -570,79 +483,50 @@ static int run_yaml(P *p) {
     if (pos < 0)
         return DECLINE; /* a block document: the Python reader and libyaml */
     TRY(push_ctx(p, C_TOP));
-    char *closers = NULL;
-    size_t nclose = 0, capclose = 0;
-    int state = Y_VALUE, key_quoted = 0, rc = DECLINE;
+    int state = Y_VALUE, key_quoted = 0;
     for (;;) {
         pos = yaml_ws(p, pos);
         if (pos >= n)
-            FAIL(DECLINE); /* a collection is not closed */
+            return DECLINE; /* a collection is not closed */
         char ch = t[pos];
-        if (state == Y_VALUE && nclose && closers[nclose - 1] == '}' && (ch == ',' || ch == '}'))
-            FAIL(DECLINE); /* "key:" with nothing after it: null */
+        char bracket = closer(p); /* the innermost collection's closing one */
+        if (state == Y_VALUE && bracket == '}' && (ch == ',' || ch == '}'))
+            return DECLINE; /* "key:" with nothing after it: null */
+        /* the innermost collection's closing bracket, after a value, right after its opening
+         * one, or after a trailing comma */
+        if (bracket && ch == bracket && (state == Y_AFTER || state == Y_ITEM || state == Y_KEY)) {
+            TRY(collection_end(p));
+            state = Y_AFTER;
+            pos++;
+            if (!p->nclose)
+                break;
+            continue;
+        }
         if (state == Y_AFTER) {
-            if (ch == ',') {
-                state = closers[nclose - 1] == ']' ? Y_ITEM : Y_KEY;
-                pos++;
-                continue;
-            }
-            if (ch == closers[nclose - 1]) {
-                nclose--;
-                CHECK(ch == ']' ? ev_seq_end(p) : ev_map_end(p));
-                pos++;
-                if (!nclose)
-                    break;
-                continue;
-            }
-            FAIL(DECLINE);
+            if (ch != ',')
+                return DECLINE;
+            state = bracket == ']' ? Y_ITEM : Y_KEY;
+            pos++;
+            continue;
         }
         if (state == Y_VALUE || state == Y_ITEM) {
             if (ch == '[' || ch == '{') {
-                if (nclose == capclose) {
-                    size_t cap = capclose ? capclose * 2 : 64;
-                    char *more = realloc(closers, cap);
-                    if (!more) {
-                        PyErr_NoMemory();
-                        FAIL(-1);
-                    }
-                    closers = more;
-                    capclose = cap;
-                }
-                closers[nclose++] = ch == '[' ? ']' : '}';
-                CHECK(ch == '[' ? ev_seq_start(p) : ev_map_start(p));
+                TRY(collection_start(p, ch));
                 state = ch == '[' ? Y_ITEM : Y_KEY;
                 pos++;
                 continue;
             }
-            if (ch == ']' && state == Y_ITEM) { /* an empty list, or a trailing comma */
-                nclose--;
-                CHECK(ev_seq_end(p));
-                state = Y_AFTER;
-                pos++;
-                if (!nclose)
-                    break;
-                continue;
-            }
             Scalar s;
             int quoted;
-            CHECK(yaml_scalar(p, &pos, &s, &quoted));
-            CHECK(ev_scalar(p, &s));
+            TRY(yaml_scalar(p, &pos, &s, &quoted));
+            TRY(ev_scalar(p, &s));
             state = Y_AFTER;
             continue;
         }
         if (state == Y_KEY) {
-            if (ch == '}') {
-                nclose--;
-                CHECK(ev_map_end(p));
-                state = Y_AFTER;
-                pos++;
-                if (!nclose)
-                    break;
-                continue;
-            }
             Scalar s;
-            CHECK(yaml_scalar(p, &pos, &s, &key_quoted));
-            CHECK(ev_key(p, &s));
+            TRY(yaml_scalar(p, &pos, &s, &key_quoted));
+            TRY(ev_key(p, &s));
             key_end = pos;
             state = Y_COLON;
             continue;
@@ -650,9 +534,9 @@ static int run_yaml(P *p) {
         /* Y_COLON: on the key's line; after a plain key, followed by a blank */
         if (ch != ':' || memchr(t + key_end, '\n', (size_t)(pos - key_end)) ||
             memchr(t + key_end, '\r', (size_t)(pos - key_end)))
-            FAIL(DECLINE);
+            return DECLINE;
         if (!key_quoted && !(pos + 1 >= n || yspace(t[pos + 1])))
-            FAIL(DECLINE);
+            return DECLINE;
         state = Y_VALUE;
         pos++;
     }
@@ -661,12 +545,7 @@ static int run_yaml(P *p) {
     if (pos + 3 <= n && memcmp(t + pos, "...", 3) == 0 && (pos == 0 || t[pos - 1] == '\n') &&
         (pos + 3 == n || yspace(t[pos + 3])))
         pos = yaml_ws(p, pos + 3);
-    rc = (pos < n || !p->ctx[0].done) ? DECLINE : 0;
-out:
-    free(closers);
-    return rc;
-#undef FAIL
-#undef CHECK
+    return (pos < n || !p->ctx[0].done) ? DECLINE : 0;
 }
 
 PyObject *gt_load_mapping(PyObject *self, PyObject *args) {
@@ -690,6 +569,7 @@ PyObject *gt_load_mapping(PyObject *self, PyObject *args) {
     else if (rc >= 0)
         result = Py_NewRef(Py_None);
     free(p.ctx);
+    free(p.closers);
     b_free(&p.B);
     return result;
 }

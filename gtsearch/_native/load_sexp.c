@@ -28,7 +28,6 @@ static inline int sspace(char ch) { return ch == ' ' || ch == '\t' || ch == '\n'
 static inline int sdelim(char ch) {
     return sspace(ch) || ch == '(' || ch == ')' || ch == '"' || ch == ';';
 }
-static inline int is_dig(char ch) { return ch >= '0' && ch <= '9'; }
 
 static int is_word(const char *s, Py_ssize_t n, const char *word) {
     return n == (Py_ssize_t)strlen(word) && memcmp(s, word, (size_t)n) == 0;
@@ -47,47 +46,13 @@ static int lower_is(const char *s, Py_ssize_t n, const char *word) {
     return 1;
 }
 
-/* the whole atom matches [+-]?(0|[1-9][0-9]*) (int) or that with (\.[0-9]+)?([eE][+-]?[0-9]+)? */
-static int number_syntax(const char *s, Py_ssize_t n, int *is_int) {
-    Py_ssize_t i = 0;
-    if (i < n && (s[i] == '+' || s[i] == '-'))
-        i++;
-    if (i >= n || !is_dig(s[i]))
-        return 0;
-    if (s[i] == '0')
-        i++;
-    else
-        while (i < n && is_dig(s[i]))
-            i++;
-    *is_int = 1;
-    if (i < n && s[i] == '.') {
-        *is_int = 0;
-        i++;
-        if (i >= n || !is_dig(s[i]))
-            return 0;
-        while (i < n && is_dig(s[i]))
-            i++;
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        *is_int = 0;
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            i++;
-        if (i >= n || !is_dig(s[i]))
-            return 0;
-        while (i < n && is_dig(s[i]))
-            i++;
-    }
-    return i == n;
-}
-
 /* _classify(): the kind (and value) of the atom text[off..off+len); DECLINE for the atoms the
  * Python reader refuses wherever they stand (bad numbers, nan/inf, #t, nil ...) */
 static int classify(const Builder *B, Atom *a) {
     const char *s = B->text + a->off;
     Py_ssize_t n = a->len;
     int is_int;
-    if (number_syntax(s, n, &is_int)) {
+    if (scan_number(s, 0, n, 1, 1, &is_int) == n) { /* the whole atom is a number */
         a->kind = is_int ? A_INT : A_FLOAT;
         return number_value(s, n, is_int, &a->v, &a->is_float);
     }
@@ -103,7 +68,7 @@ static int classify(const Builder *B, Atom *a) {
     if (lower_is(s + i, n - i, "nan") || lower_is(s + i, n - i, "inf") ||
         lower_is(s + i, n - i, "infinity"))
         return DECLINE; /* not finite */
-    if (i < n && (is_dig(s[i]) || (s[i] == '.' && i + 1 < n && is_dig(s[i + 1]))))
+    if (i < n && (is_digit(s[i]) || (s[i] == '.' && i + 1 < n && is_digit(s[i + 1]))))
         return DECLINE; /* an invalid number */
     if (s[0] == '#' || is_word(s, n, "nil"))
         return DECLINE;
@@ -127,16 +92,8 @@ static int keyword(const Builder *B, const Atom *a) {
 }
 
 static int push(Frame **fs, size_t *len, size_t *cap, int top) {
-    if (*len == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 64;
-        Frame *more = realloc(*fs, ncap * sizeof *more);
-        if (!more) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        *fs = more;
-        *cap = ncap;
-    }
+    if (ROOM(*fs, *len, *cap) < 0)
+        return -1;
     Frame *f = &(*fs)[(*len)++];
     memset(f, 0, sizeof *f);
     f->phase = S_START;

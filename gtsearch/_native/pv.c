@@ -1,7 +1,10 @@
-/* The PV rule and the Prover of gtsearch.algorithms.pv, over the evaluated leaves.
+/* The PV walk every C search's line comes from, and the PV rule and the Prover of
+ * gtsearch.algorithms.pv, over the evaluated leaves.
  *
- * Both look only at the explored part of the tree (the nodes above evaluated leaves),
- * found by binary search in the sorted evaluated leaves, and walk it on explicit stacks.
+ * pv_walk() goes down from the root, a rule of the caller's naming each next node (see
+ * core.h).  The PV rule and the Prover look only at the explored part of the tree (the nodes
+ * above evaluated leaves), found by binary search in the sorted evaluated leaves (or in a bit
+ * set of them), and walk it on explicit stacks.
  */
 #include "core.h"
 
@@ -32,6 +35,33 @@ static size_t gallop(const int64_t *a, size_t n, int64_t x, size_t lo) {
     return bisect_left(a, hi, x, lo);
 }
 
+/* -- the PV walk (see core.h) ----------------------------------------------------------------- */
+int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len) {
+    int64_t *out = NULL;
+    size_t k = 0, cap = 0;
+    node_t n = 0;
+    int is_max = root_max;
+    for (;;) {
+        if (ROOM(out, k, cap) < 0) {
+            free(out);
+            return -1;
+        }
+        out[k++] = n;
+        node_t c = step(ctx, n, is_max);
+        if (c == PV_END) {
+            *line = out;
+            *len = k;
+            return 0;
+        }
+        if (c < 0) {
+            free(out);
+            return c == PV_NONE ? 1 : -1;
+        }
+        n = c;
+        is_max = !is_max;
+    }
+}
+
 /* -- principal_variation() ---------------------------------------------------------------- */
 typedef struct {
     int64_t n;
@@ -44,16 +74,8 @@ typedef struct {
 } Items;
 
 static int items_push(Items *l, int64_t n, int is_max) {
-    if (l->len == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        Item *p = realloc(l->p, cap * sizeof *p);
-        if (!p) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        l->p = p;
-        l->cap = cap;
-    }
+    if (ROOM(l->p, l->len, l->cap) < 0)
+        return -1;
     l->p[l->len].n = n;
     l->p[l->len].is_max = is_max;
     l->len++;
@@ -74,18 +96,8 @@ static int explored(const TreeView *t, const int64_t *ev, size_t count, Items *o
     int rc = -1;
     if (!count)
         return 0;
-#define GROW(arr, n, c)                                                                            \
-    if ((n) == (c)) {                                                                              \
-        size_t nc_ = (c) ? (c) * 2 : 64;                                                           \
-        Visit *p_ = realloc((arr), nc_ * sizeof *p_);                                              \
-        if (!p_) {                                                                                 \
-            PyErr_NoMemory();                                                                      \
-            goto done;                                                                             \
-        }                                                                                          \
-        (arr) = p_;                                                                                \
-        (c) = nc_;                                                                                 \
-    }
-    GROW(stack, len, cap);
+    if (ROOM(stack, len, cap) < 0)
+        goto done;
     stack[len++] = (Visit){0, t->root_max, 0, count};
     while (len) {
         Visit v = stack[--len];
@@ -98,23 +110,63 @@ static int explored(const TreeView *t, const int64_t *ev, size_t count, Items *o
             node_t e = END(t, c);
             if (ev[i] < e) { /* an evaluated leaf lies below c */
                 size_t j = gallop(ev, v.hi, e, i);
-                GROW(kids, nkids, capkids);
+                if (ROOM(kids, nkids, capkids) < 0)
+                    goto done;
                 kids[nkids++] = (Visit){c, !v.is_max, i, j};
                 i = j;
             }
             c = e;
         }
         while (nkids) {
-            GROW(stack, len, cap);
+            if (ROOM(stack, len, cap) < 0)
+                goto done;
             stack[len++] = kids[--nkids];
         }
     }
-#undef GROW
     rc = 0;
 done:
     free(stack);
     free(kids);
     return rc;
+}
+
+/* a finished explored node k's bounds go into its parent's, up (MAX: the greatest of its
+ * children's, MIN: the least), and up has one more explored child finished */
+static inline void fold(const Items *ex, double *lo, double *hi, size_t *kids, size_t up,
+                        size_t k) {
+    int mx = ex->p[up].is_max;
+    if (mx ? lo[k] > lo[up] : lo[k] < lo[up])
+        lo[up] = lo[k];
+    if (mx ? hi[k] > hi[up] : hi[k] < hi[up])
+        hi[up] = hi[k];
+    kids[up]++;
+}
+
+/* the line's rule: at each node the first child whose lo (or hi) is the value wanted */
+typedef struct {
+    const Items *ex;
+    const double *lo, *hi;
+    const size_t *skip;
+    size_t at; /* the line's node among the explored ones: ex->p[at].n */
+    double value;
+    int bound;
+    const TreeView *t;
+} BoundsWalk;
+
+static node_t keeps_value(void *ctx, node_t n, int is_max) {
+    BoundsWalk *w = ctx;
+    if (IS_LEAF(w->t, n))
+        return PV_END;
+    size_t at = w->at;
+    int use_lo = w->bound == BOUND_EXACT ? is_max : w->bound == BOUND_LOWER;
+    double want = w->bound == BOUND_EXACT ? w->value : use_lo ? w->lo[at] : w->hi[at];
+    size_t c = at + 1;
+    while (c < w->skip[at] && (use_lo ? w->lo[c] : w->hi[c]) != want)
+        c = w->skip[c];
+    if (c >= w->skip[at])
+        return PV_NONE; /* no child keeps the value: a bug the Python version reports */
+    w->at = c;
+    return w->ex->p[c].n;
 }
 
 int pv_from_leaves(const TreeView *t, const NodeList *leaves, double value, int bound,
@@ -124,7 +176,6 @@ int pv_from_leaves(const TreeView *t, const NodeList *leaves, double value, int 
     Items ex = {NULL, 0, 0};
     double *lo = NULL, *hi = NULL;
     size_t *skip = NULL, *stack = NULL, *kids = NULL;
-    int64_t *out = NULL;
     int rc = -1;
     if (nl_sorted_unique(leaves, &ev, &count) < 0)
         return -1;
@@ -162,15 +213,8 @@ int pv_from_leaves(const TreeView *t, const NodeList *leaves, double value, int 
                     lo[f] = -INF;
             }
             skip[f] = k;
-            if (depth) {
-                size_t up = stack[depth - 1];
-                int mx = ex.p[up].is_max;
-                if (mx ? lo[f] > lo[up] : lo[f] < lo[up])
-                    lo[up] = lo[f];
-                if (mx ? hi[f] > hi[up] : hi[f] < hi[up])
-                    hi[up] = hi[f];
-                kids[up]++;
-            }
+            if (depth)
+                fold(&ex, lo, hi, kids, stack[depth - 1], f);
         }
         if (k == m)
             break;
@@ -178,15 +222,8 @@ int pv_from_leaves(const TreeView *t, const NodeList *leaves, double value, int 
         if (IS_LEAF(t, n)) { /* explored, so evaluated */
             lo[k] = hi[k] = VAL(t, n);
             skip[k] = k + 1;
-            if (depth) {
-                size_t up = stack[depth - 1];
-                int mx = ex.p[up].is_max;
-                if (mx ? lo[k] > lo[up] : lo[k] < lo[up])
-                    lo[up] = lo[k];
-                if (mx ? hi[k] > hi[up] : hi[k] < hi[up])
-                    hi[up] = hi[k];
-                kids[up]++;
-            }
+            if (depth)
+                fold(&ex, lo, hi, kids, stack[depth - 1], k);
         } else {
             lo[k] = hi[k] = ex.p[k].is_max ? -INF : INF;
             stack[depth++] = k;
@@ -199,44 +236,9 @@ int pv_from_leaves(const TreeView *t, const NodeList *leaves, double value, int 
         rc = 1; /* not proved: the Python version says so */
         goto done;
     }
-    /* the walk: at each node the first child whose lo (or hi) is the value wanted */
-    size_t cap = 16, n_out = 1, at = 0;
-    out = malloc(cap * sizeof *out);
-    if (!out) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    out[0] = 0;
-    int is_max = t->root_max;
-    while (!IS_LEAF(t, ex.p[at].n)) {
-        int use_lo = bound == BOUND_EXACT ? is_max : bound == BOUND_LOWER;
-        double want = bound == BOUND_EXACT ? value : use_lo ? lo[at] : hi[at];
-        size_t c = at + 1;
-        while (c < skip[at] && (use_lo ? lo[c] : hi[c]) != want)
-            c = skip[c];
-        if (c >= skip[at]) { /* no child keeps the value: a bug the Python version reports */
-            rc = 1;
-            goto done;
-        }
-        if (n_out == cap) {
-            int64_t *more = realloc(out, 2 * cap * sizeof *out);
-            if (!more) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            out = more;
-            cap *= 2;
-        }
-        out[n_out++] = ex.p[c].n;
-        at = c;
-        is_max = !is_max;
-    }
-    *line = out;
-    *len = n_out;
-    out = NULL;
-    rc = 0;
+    BoundsWalk walk = {&ex, lo, hi, skip, 0, value, bound, t};
+    rc = pv_walk(keeps_value, &walk, t->root_max, line, len);
 done:
-    free(out);
     free(ev);
     free(ex.p);
     free(lo);
@@ -435,78 +437,52 @@ int prover_proves(Prover *p, node_t n, int is_max) {
     int kn = get_known(p, n);
     if (kn)
         return kn == 2;
-    int lower = p->lower;
+    int lower = p->lower, ok = 0;
     PFrame *stack = NULL;
     size_t len = 0, cap = 0;
-    node_t m = n, c = n + 1;
-    int anyone = is_max == lower, kid_max = !is_max, ok = 0;
+    PFrame f = {n, n + 1, stop, i, hi, is_max == lower, !is_max}; /* the node asked about */
     for (;;) {
         int decided = 0;
-        while (c < stop) {
-            node_t e = END(t, c);
-            size_t j = ev_past(p, c, e, i, hi); /* i < j: an evaluated leaf below c */
+        while (f.c < f.stop) {
+            node_t c = f.c, e = END(t, c);
+            size_t j = ev_past(p, c, e, f.i, f.hi); /* f.i < j: an evaluated leaf below c */
             if (e == c + 1) {
-                ok = i < j && value_ok(p, c);
-            } else if (i == j) { /* no evaluated leaf below c: nothing to remember */
+                ok = f.i < j && value_ok(p, c);
+            } else if (f.i == j) { /* no evaluated leaf below c: nothing to remember */
                 ok = 0;
             } else if ((kn = get_known(p, c)) != 0) {
                 ok = kn == 2;
             } else {
-                if (len == cap) {
-                    size_t ncap = cap ? cap * 2 : 64;
-                    PFrame *more = realloc(stack, ncap * sizeof *more);
-                    if (!more) {
-                        PyErr_NoMemory();
-                        goto fail;
-                    }
-                    stack = more;
-                    cap = ncap;
-                }
-                PFrame f = {m, c, stop, j, hi, anyone, kid_max};
-                stack[len++] = f; /* resumes after c, with the leaves past c's */
-                m = c;
-                stop = e;
-                c = c + 1;
-                hi = j;
-                anyone = kid_max == lower;
-                kid_max = !kid_max;
+                if (ROOM(stack, len, cap) < 0)
+                    goto fail;
+                PFrame parent = f;
+                parent.i = j; /* it resumes after c, with the leaves past c's */
+                stack[len++] = parent;
+                f = (PFrame){c, c + 1, e, f.i, j, f.kid_max == lower, !f.kid_max};
                 continue;
             }
-            if (ok == anyone) { /* decided: one success suffices, or one failure sinks */
+            if (ok == f.anyone) { /* decided: one success suffices, or one failure sinks */
                 decided = 1;
                 break;
             }
-            c = e;
-            i = j;
+            f.c = e;
+            f.i = j;
         }
         if (!decided)
-            ok = !anyone; /* every child failed (one would do) or passed (all needed) */
-        if (set_known(p, m, ok) < 0)
-            goto fail;
-        /* hand the answer up: the parent goes on with its next child, or is decided too */
-        int resumed = 0;
-        while (len) {
-            PFrame f = stack[--len];
-            m = f.m;
-            c = f.c;
-            stop = f.stop;
-            i = f.i;
-            hi = f.hi;
-            anyone = f.anyone;
-            kid_max = f.kid_max;
-            if (ok == anyone) {
-                if (set_known(p, m, ok) < 0)
-                    goto fail;
-                continue;
+            ok = !f.anyone; /* every child failed (one would do) or passed (all needed) */
+        /* hand the answer up: the parent is decided too, or goes on with its next child */
+        for (;;) {
+            if (set_known(p, f.m, ok) < 0)
+                goto fail;
+            if (!len) {
+                free(stack);
+                return ok;
             }
-            c = END(t, c);
-            resumed = 1;
-            break;
+            f = stack[--len];
+            if (ok != f.anyone)
+                break;
         }
-        if (!resumed) {
-            free(stack);
-            return ok;
-        }
+        f.c = END(t, f.c);
     }
 fail:
     free(stack);

@@ -14,89 +14,44 @@ typedef struct {
     double m, a, b, s;
 } Frame;
 
-typedef struct {
-    Frame *p;
-    size_t len, cap;
-} Stack;
-
-static int push(Stack *st, const Frame *f) {
-    if (st->len == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 64;
-        Frame *p = realloc(st->p, cap * sizeof *p);
-        if (!p) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        st->p = p;
-        st->cap = cap;
-    }
-    st->p[st->len++] = *f;
-    return 0;
+/* The step of every node: a child c of value v (in the node's terms) raises the node's value
+ * m and becomes its best child bc; 1 when that cuts the node off (m >= b). */
+static inline int raises(double v, node_t c, double *m, node_t *bc, double b) {
+    if (!(v > *m))
+        return 0;
+    *m = v;
+    *bc = c;
+    return *m >= b;
 }
 
-typedef struct {
-    node_t *p; /* pairs: node, best child */
-    size_t len, cap;
-} Log;
-
-/* best[n] = bc */
-static inline int remember(Log *best, node_t n, node_t bc) {
-    if (best->len + 2 > best->cap) {
-        size_t cap = best->cap ? best->cap * 2 : 256;
-        node_t *p = realloc(best->p, cap * sizeof *p);
-        if (!p) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        best->p = p;
-        best->cap = cap;
-    }
-    best->p[best->len++] = n;
-    best->p[best->len++] = bc;
-    return 0;
-}
-
-/* The search; *m, *nodes and the line (from best) as the Python version computes them. */
-static int negamax(const TreeView *t, NodeList *leaves, Ticker *tk, double alpha, double beta,
-                   int deep, int prune, double *out_m, int64_t *out_nodes, int64_t **line,
-                   size_t *line_len) {
+/* The search of a root that is not a leaf: S's value, and the nodes it entered in counts[0]
+ * (inner nodes entered, and every leaf read); each finished inner node's best child goes to
+ * `best`. */
+static int negamax(Search *S, const SearchParams *P, PairLog *best) {
+    const TreeView *t = &S->t;
+    NodeList *leaves = &S->leaves;
     const double *vals = t->val;
     const int32_t *e32 = t->e32;
-    double sign = t->root_max ? 1.0 : -1.0;
-    if (END(t, 0) == 1) {
-        if (nl_push(leaves, 0) < 0)
-            return -1;
-        *out_m = sign * VAL(t, 0);
-        *out_nodes = 1;
-        *line = malloc(sizeof **line);
-        if (!*line) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        (*line)[0] = 0;
-        *line_len = 1;
-        return 0;
-    }
+    /* the arguments (alpha, beta, deep, prune) */
+    const double alpha = P->x[0], beta = P->x[1];
+    const int deep = P->flag[0], prune = P->flag[1];
     int64_t nodes = 1;
-    Log best = {NULL, 0, 0};
-    Stack st = {NULL, 0, 0};
+    struct {
+        Frame *p;
+        size_t len, cap;
+    } st = {NULL, 0, 0};
     node_t n = 0, c = 1, stop = END(t, 0), bc = -1;
-    double m = -INF, a = alpha, b = beta, s = sign;
+    double m = -INF, a = alpha, b = beta, s = t->root_max ? 1.0 : -1.0;
     for (;;) {
         while (c < stop) {
-            if (tick(tk, (int64_t)leaves->len) < 0)
+            if (search_tick(S) < 0)
                 goto fail;
             node_t e = ENDS(e32, t, c);
             if (e == c + 1) {
                 if (nl_push(leaves, c) < 0)
                     goto fail;
-                double v = s * VALS(vals, t, c);
-                if (v > m) {
-                    m = v;
-                    bc = c;
-                    if (m >= b)
-                        break;
-                }
+                if (raises(s * VALS(vals, t, c), c, &m, &bc, b))
+                    break;
                 c = e;
                 continue;
             }
@@ -118,33 +73,23 @@ static int negamax(const TreeView *t, NodeList *leaves, Ticker *tk, double alpha
                     break;
                 if (nl_push(leaves, k) < 0)
                     goto fail;
-                double u = cs * VALS(vals, t, k);
-                if (u > cm) {
-                    cm = u;
-                    cbc = k;
-                    if (cm >= child_b) {
-                        k = e;
-                        break;
-                    }
+                if (raises(cs * VALS(vals, t, k), k, &cm, &cbc, child_b)) {
+                    k = e;
+                    break;
                 }
                 k = ek;
             }
             if (k >= e) { /* c is finished without a frame */
-                if (remember(&best, c, cbc) < 0)
+                if (log_pair(best, c, cbc) < 0)
                     goto fail;
-                double v = -cm;
-                if (v > m) {
-                    m = v;
-                    bc = c;
-                    if (m >= b)
-                        break;
-                }
+                if (raises(-cm, c, &m, &bc, b))
+                    break;
                 c = e;
                 continue;
             }
-            Frame f = {n, c, stop, bc, m, a, b, s};
-            if (push(&st, &f) < 0)
+            if (ROOM(st.p, st.len, st.cap) < 0)
                 goto fail;
+            st.p[st.len++] = (Frame){n, c, stop, bc, m, a, b, s};
             n = c;
             c = k;
             stop = e;
@@ -154,14 +99,16 @@ static int negamax(const TreeView *t, NodeList *leaves, Ticker *tk, double alpha
             s = cs;
             bc = cbc;
         }
-        /* node n is finished with value m: hand it to the parent */
-        if (remember(&best, n, bc) < 0)
-            goto fail;
-        int resumed = 0;
-        while (st.len) {
+        /* node n is finished with value m: its parent takes it, and is finished too when it
+         * cuts the parent off; else the parent goes on with its next child */
+        for (;;) {
+            if (log_pair(best, n, bc) < 0)
+                goto fail;
+            if (!st.len)
+                goto done; /* the root */
             double v = -m;
             node_t child = n;
-            Frame *f = &st.p[--st.len];
+            const Frame *f = &st.p[--st.len];
             n = f->n;
             c = f->c;
             stop = f->stop;
@@ -170,95 +117,53 @@ static int negamax(const TreeView *t, NodeList *leaves, Ticker *tk, double alpha
             a = f->a;
             b = f->b;
             s = f->s;
-            if (v > m) {
-                m = v;
-                bc = child;
-                if (m >= b) {
-                    if (remember(&best, n, bc) < 0)
-                        goto fail;
-                    continue;
-                }
-            }
-            c = END(t, c);
-            resumed = 1;
-            break;
+            if (!raises(v, child, &m, &bc, b))
+                break;
         }
-        if (!resumed)
-            break;
+        c = END(t, c);
     }
-    /* the line: from the root (the last entry), each node's best child, scanning back */
-    size_t cap = 16, len = 1;
-    int64_t *out = malloc(cap * sizeof *out);
-    if (!out) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    out[0] = 0;
-    node_t want = 0;
-    for (size_t i = best.len; i > 0; i -= 2) {
-        if (best.p[i - 2] != want)
-            continue;
-        node_t k = best.p[i - 1];
-        if (len == cap) {
-            int64_t *more = realloc(out, 2 * cap * sizeof *out);
-            if (!more) {
-                free(out);
-                PyErr_NoMemory();
-                goto fail;
-            }
-            out = more;
-            cap *= 2;
-        }
-        out[len++] = k;
-        want = k;
-    }
+done:
     free(st.p);
-    free(best.p);
-    *out_m = m;
-    *out_nodes = nodes + (int64_t)leaves->len; /* inner nodes entered, and every leaf read */
-    *line = out;
-    *line_len = len;
+    S->value = m;
+    S->counts[0] = nodes + (int64_t)leaves->len;
     return 0;
 fail:
     free(st.p);
-    free(best.p);
     return -1;
+}
+
+/* the line's rule: each node's best child, scanning the log back */
+typedef struct {
+    const PairLog *best;
+    size_t at;
+} BestScan;
+
+static node_t best_child(void *ctx, node_t n, int is_max) {
+    (void)is_max;
+    BestScan *scan = ctx;
+    node_t c = log_last(scan->best, &scan->at, n);
+    return c >= 0 ? c : PV_END; /* a leaf has no entry */
+}
+
+static int negamax_search(Search *S, const SearchParams *P) {
+    const TreeView *t = &S->t;
+    PairLog best = {NULL, 0, 0};
+    if (END(t, 0) == 1) { /* the root is a leaf: one node */
+        if (nl_push(&S->leaves, 0) < 0)
+            return -1;
+        S->value = (t->root_max ? 1.0 : -1.0) * VAL(t, 0);
+        S->counts[0] = 1;
+    } else if (negamax(S, P, &best) < 0) {
+        free(best.p);
+        return -1;
+    }
+    BestScan scan = {&best, best.len};
+    int rc = pv_walk(best_child, &scan, t->root_max, &S->line, &S->line_len);
+    free(best.p);
+    return rc;
 }
 
 PyObject *gt_negamax(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *end, *values, *progress;
-    int root_max, deep, prune;
-    double alpha, beta;
-    if (!PyArg_ParseTuple(args, "OOpddppO", &end, &values, &root_max, &alpha, &beta, &deep,
-                          &prune, &progress))
-        return NULL;
-    TreeView t;
-    if (tree_open(&t, end, values, root_max) < 0)
-        return NULL;
-    Ticker tk;
-    if (tick_open(&tk, progress) < 0) {
-        tree_close(&t);
-        return NULL;
-    }
-    NodeList leaves;
-    nl_init(&leaves, t.size > INT32_MAX);
-    double m;
-    int64_t nodes;
-    int64_t *line = NULL;
-    size_t line_len = 0;
-    PyObject *result = NULL;
-    if (negamax(&t, &leaves, &tk, alpha, beta, deep, prune, &m, &nodes, &line, &line_len) == 0) {
-        PyObject *pv = line_to_list(line, line_len);
-        PyObject *arr = pv ? nl_to_array(&leaves) : NULL;
-        if (arr)
-            result = Py_BuildValue("dNNL", m, pv, arr, (long long)nodes);
-        else
-            Py_XDECREF(pv);
-    }
-    free(line);
-    nl_free(&leaves);
-    tick_close(&tk);
-    tree_close(&t);
-    return result;
+    return search_entry(args, "ddpp", negamax_search, WITH_LINE, 1);
 }

@@ -16,9 +16,8 @@ typedef struct {
 } MTFrame;
 
 typedef struct {
+    Search *S;
     const TreeView *t;
-    NodeList *leaves;
-    Ticker *tk;
     Map table;
     MTFrame *stack;
     size_t cap;
@@ -34,7 +33,7 @@ static int probe(MT *s, node_t n, double gamma, int strict, double *out) {
     Bounds *entry = map_get(&s->table, n);
     if (!entry) {
         if (IS_LEAF(s->t, n)) { /* a leaf: evaluated once, remembered as [v, v] */
-            if (nl_push(s->leaves, n) < 0)
+            if (nl_push(&s->S->leaves, n) < 0)
                 return -1;
             double v = VAL(s->t, n);
             Bounds *slot = map_put(&s->table, n, NULL);
@@ -76,25 +75,16 @@ static int mt_test(MT *s, double gamma, int strict, double *result) {
     for (;;) {
         int descended = 0;
         while (c < stop) {
-            if (tick(s->tk, (int64_t)s->leaves->len) < 0)
+            if (search_tick(s->S) < 0)
                 return -1;
             double v;
             r = probe(s, c, gamma, strict, &v);
             if (r < 0)
                 return -1;
             if (!r) {
-                if (len == s->cap) {
-                    size_t cap = s->cap ? s->cap * 2 : 64;
-                    MTFrame *more = realloc(s->stack, cap * sizeof *more);
-                    if (!more) {
-                        PyErr_NoMemory();
-                        return -1;
-                    }
-                    s->stack = more;
-                    s->cap = cap;
-                }
-                MTFrame f = {n, c, stop, g, is_max};
-                s->stack[len++] = f;
+                if (ROOM(s->stack, len, s->cap) < 0)
+                    return -1;
+                s->stack[len++] = (MTFrame){n, c, stop, g, is_max};
                 n = c;
                 stop = END(t, c);
                 is_max = !is_max;
@@ -186,40 +176,24 @@ static int mtd(MT *s, double first, double *lower_out) {
     return 0;
 }
 
-PyObject *gt_mtd(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *end, *values, *progress;
-    int root_max;
-    double first;
-    if (!PyArg_ParseTuple(args, "OOpdO", &end, &values, &root_max, &first, &progress))
-        return NULL;
-    TreeView t;
-    if (tree_open(&t, end, values, root_max) < 0)
-        return NULL;
-    Ticker tk;
-    if (tick_open(&tk, progress) < 0) {
-        tree_close(&t);
-        return NULL;
-    }
-    NodeList leaves;
-    nl_init(&leaves, t.size > INT32_MAX);
+/* the argument (first): the first guess */
+static int mtd_search(Search *S, const SearchParams *P) {
     MT s;
     memset(&s, 0, sizeof s);
-    s.t = &t;
-    s.leaves = &leaves;
-    s.tk = &tk;
-    PyObject *result = NULL;
-    double lower;
-    if (map_init(&s.table, sizeof(Bounds)) == 0 && mtd(&s, first, &lower) == 0) {
-        PyObject *arr = nl_to_array(&leaves);
-        if (arr)
-            result = Py_BuildValue("dNLL", lower, arr, (long long)s.table.len,
-                                   (long long)s.passes);
+    s.S = S;
+    s.t = &S->t;
+    int rc = -1;
+    if (map_init(&s.table, sizeof(Bounds)) == 0 && mtd(&s, P->x[0], &S->value) == 0) {
+        S->counts[0] = (int64_t)s.table.len;
+        S->counts[1] = s.passes;
+        rc = 0;
     }
     map_free(&s.table);
     free(s.stack);
-    nl_free(&leaves);
-    tick_close(&tk);
-    tree_close(&t);
-    return result;
+    return rc;
+}
+
+PyObject *gt_mtd(PyObject *self, PyObject *args) {
+    (void)self;
+    return search_entry(args, "d", mtd_search, NO_LINE, 2);
 }

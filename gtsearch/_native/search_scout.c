@@ -22,44 +22,38 @@ typedef struct {
 } FStack;
 
 static void *fs_push(FStack *st) {
-    if (st->len == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 64;
-        void *p = realloc(st->p, cap * st->item);
-        if (!p) {
-            PyErr_NoMemory();
-            return NULL;
-        }
-        st->p = p;
-        st->cap = cap;
-    }
+    if (st->len == st->cap && grow_array(&st->p, &st->cap, st->item) < 0)
+        return NULL;
     return (char *)st->p + st->item * st->len++;
 }
 
-static int negascout(const TreeView *t, NodeList *leaves, Ticker *tk, double *value,
-                     int64_t *out_nodes) {
+/* a call search(n, alpha, beta, s) of n, whose subtree ends at e: its frame, or NULL */
+static NSFrame *ns_call(FStack *st, node_t n, node_t e, double alpha, double beta, double s) {
+    NSFrame *g = fs_push(st);
+    if (!g)
+        return NULL;
+    g->n = n;
+    g->alpha = alpha;
+    g->beta = beta;
+    g->s = s;
+    g->m = -INF;
+    g->c = n + 1;
+    g->stop = e;
+    g->first = 1;
+    g->phase = NS_LOOP;
+    return g;
+}
+
+/* S's value, and the nodes in counts[0]; the root is not a leaf */
+static int negascout(Search *S) {
+    const TreeView *t = &S->t;
+    NodeList *leaves = &S->leaves;
     double sign = t->root_max ? 1.0 : -1.0;
     int64_t nodes = 1;
-    if (END(t, 0) == 1) {
-        if (nl_push(leaves, 0) < 0)
-            return -1;
-        *value = VAL(t, 0);
-        *out_nodes = nodes;
-        return 0;
-    }
     FStack st = {NULL, 0, 0, sizeof(NSFrame)};
-    NSFrame *f = fs_push(&st);
+    NSFrame *f = ns_call(&st, 0, END(t, 0), -INF, INF, sign);
     if (!f)
         return -1;
-    /* search(0, -inf, +inf, sign) */
-    f->n = 0;
-    f->alpha = -INF;
-    f->beta = INF;
-    f->s = sign;
-    f->m = -INF;
-    f->c = 1;
-    f->stop = END(t, 0);
-    f->first = 1;
-    f->phase = NS_LOOP;
     double ret = 0.0; /* the value a finished call hands to its caller */
     for (;;) {
         f = (NSFrame *)st.p + (st.len - 1);
@@ -67,7 +61,7 @@ static int negascout(const TreeView *t, NodeList *leaves, Ticker *tk, double *va
         if (f->phase == NS_LOOP) {
             if (f->c >= f->stop)
                 goto finished;
-            if (tick(tk, (int64_t)leaves->len) < 0)
+            if (search_tick(S) < 0)
                 goto fail;
             node_t c = f->c, e = END(t, c);
             f->e = e;
@@ -89,19 +83,8 @@ static int negascout(const TreeView *t, NodeList *leaves, Ticker *tk, double *va
                     ca = -nextafter(a, INF);
                     cb = -a;
                 }
-                double cs = -f->s;
-                NSFrame *g = fs_push(&st);
-                if (!g)
+                if (!ns_call(&st, c, e, ca, cb, -f->s))
                     goto fail;
-                g->n = c;
-                g->alpha = ca;
-                g->beta = cb;
-                g->s = cs;
-                g->m = -INF;
-                g->c = c + 1;
-                g->stop = e;
-                g->first = 1;
-                g->phase = NS_LOOP;
                 continue;
             }
         } else if (f->phase == NS_NULL) {
@@ -111,20 +94,8 @@ static int negascout(const TreeView *t, NodeList *leaves, Ticker *tk, double *va
                 nodes++;
                 f->t = tval;
                 f->phase = NS_RESEARCH;
-                double ca = -f->beta, cb = -tval, cs = -f->s;
-                node_t c = f->c, e = f->e;
-                NSFrame *g = fs_push(&st);
-                if (!g)
+                if (!ns_call(&st, f->c, f->e, -f->beta, -tval, -f->s))
                     goto fail;
-                g->n = c;
-                g->alpha = ca;
-                g->beta = cb;
-                g->s = cs;
-                g->m = -INF;
-                g->c = c + 1;
-                g->stop = e;
-                g->first = 1;
-                g->phase = NS_LOOP;
                 continue;
             }
         } else { /* NS_FIRST or NS_RESEARCH: the child's value */
@@ -147,8 +118,8 @@ static int negascout(const TreeView *t, NodeList *leaves, Ticker *tk, double *va
             break;
     }
     free(st.p);
-    *value = sign * ret;
-    *out_nodes = nodes;
+    S->value = sign * ret;
+    S->counts[0] = nodes;
     return 0;
 fail:
     free(st.p);
@@ -189,16 +160,11 @@ static SCFrame *sc_call(FStack *st, int kind, node_t n, const TreeView *t, doubl
     return g;
 }
 
-static int scout(const TreeView *t, NodeList *leaves, Ticker *tk, double *value,
-                 int64_t *out_nodes) {
+/* S's value, and the nodes in counts[0]; the root is not a leaf */
+static int scout(Search *S) {
+    const TreeView *t = &S->t;
+    NodeList *leaves = &S->leaves;
     int64_t nodes = 1;
-    if (END(t, 0) == 1) {
-        if (nl_push(leaves, 0) < 0)
-            return -1;
-        *value = VAL(t, 0);
-        *out_nodes = nodes;
-        return 0;
-    }
     FStack st = {NULL, 0, 0, sizeof(SCFrame)};
     if (!sc_call(&st, SC_EVAL, 0, t, 0.0, 0, t->root_max))
         return -1;
@@ -206,7 +172,7 @@ static int scout(const TreeView *t, NodeList *leaves, Ticker *tk, double *value,
     int ret_ok = 0;     /* a TEST's answer handed up */
     for (;;) {
         SCFrame *f = (SCFrame *)st.p + (st.len - 1);
-        if (tick(tk, (int64_t)leaves->len) < 0)
+        if (search_tick(S) < 0)
             goto fail;
         if (f->kind == SC_TEST) {
             int ok;
@@ -296,62 +262,51 @@ static int scout(const TreeView *t, NodeList *leaves, Ticker *tk, double *value,
             break;
     }
     free(st.p);
-    *value = ret_v;
-    *out_nodes = nodes;
+    S->value = ret_v;
+    S->counts[0] = nodes;
     return 0;
 fail:
     free(st.p);
     return -1;
 }
 
-/* how many different leaves were read */
-static int distinct(const NodeList *leaves, int64_t *out) {
+/* a search of the family, fn, and how many different leaves it read, in counts[1]; a root
+ * that is a leaf is read once by both, one node */
+static int with_distinct(Search *S, int (*fn)(Search *)) {
+    const TreeView *t = &S->t;
+    if (END(t, 0) == 1) {
+        if (nl_push(&S->leaves, 0) < 0)
+            return -1;
+        S->value = VAL(t, 0);
+        S->counts[0] = 1;
+    } else if (fn(S) < 0) {
+        return -1;
+    }
     int64_t *u;
     size_t count;
-    if (nl_sorted_unique(leaves, &u, &count) < 0)
+    if (nl_sorted_unique(&S->leaves, &u, &count) < 0)
         return -1;
     free(u);
-    *out = (int64_t)count;
+    S->counts[1] = (int64_t)count;
     return 0;
 }
 
-typedef int (*ScoutFn)(const TreeView *, NodeList *, Ticker *, double *, int64_t *);
+static int negascout_search(Search *S, const SearchParams *P) {
+    (void)P;
+    return with_distinct(S, negascout);
+}
 
-static PyObject *run(PyObject *args, ScoutFn fn) {
-    PyObject *end, *values, *progress;
-    int root_max;
-    if (!PyArg_ParseTuple(args, "OOpO", &end, &values, &root_max, &progress))
-        return NULL;
-    TreeView t;
-    if (tree_open(&t, end, values, root_max) < 0)
-        return NULL;
-    Ticker tk;
-    if (tick_open(&tk, progress) < 0) {
-        tree_close(&t);
-        return NULL;
-    }
-    NodeList leaves;
-    nl_init(&leaves, t.size > INT32_MAX);
-    PyObject *result = NULL;
-    double value;
-    int64_t nodes, count;
-    if (fn(&t, &leaves, &tk, &value, &nodes) == 0 && distinct(&leaves, &count) == 0) {
-        PyObject *arr = nl_to_array(&leaves);
-        if (arr)
-            result = Py_BuildValue("dNLL", value, arr, (long long)nodes, (long long)count);
-    }
-    nl_free(&leaves);
-    tick_close(&tk);
-    tree_close(&t);
-    return result;
+static int scout_search(Search *S, const SearchParams *P) {
+    (void)P;
+    return with_distinct(S, scout);
 }
 
 PyObject *gt_negascout(PyObject *self, PyObject *args) {
     (void)self;
-    return run(args, negascout);
+    return search_entry(args, "", negascout_search, NO_LINE, 2);
 }
 
 PyObject *gt_scout(PyObject *self, PyObject *args) {
     (void)self;
-    return run(args, scout);
+    return search_entry(args, "", scout_search, NO_LINE, 2);
 }

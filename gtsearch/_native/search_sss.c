@@ -79,18 +79,6 @@ static inline uint64_t pack(int64_t prec, int heavy, int status, int is_max, int
            (uint64_t)is_max << 1 | (uint64_t)run;
 }
 
-static int grow_array(void **p, size_t *cap, size_t item) {
-    size_t ncap = *cap ? *cap * 2 : 64;
-    void *q = realloc(*p, ncap * item);
-    if (!q) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    *p = q;
-    *cap = ncap;
-    return 0;
-}
-
 /* -- parents ----------------------------------------------------------------------------------
  * Python keeps every generated node's parent in a dict.  Here a state carries the record of its
  * node's parent, and an expanded inner node gets a record (its node, its parent's record): the
@@ -107,7 +95,7 @@ typedef struct {
 } Recs;
 
 static inline int new_rec(Recs *r, int64_t node, int64_t parent, int64_t *at) {
-    if (r->len == r->cap && grow_array((void **)&r->p, &r->cap, sizeof *r->p) < 0)
+    if (ROOM(r->p, r->len, r->cap) < 0)
         return -1;
     r->p[r->len].node = node;
     r->p[r->len].parent = parent;
@@ -352,7 +340,7 @@ static inline int bucket_of(const Open *o, const HeapItem *it) {
 
 static inline int bk_push(Open *o, int b, HeapItem it) {
     Bucket *B = &o->bk[b];
-    if (B->len == B->cap && grow_array((void **)&B->p, &B->cap, sizeof *B->p) < 0)
+    if (ROOM(B->p, B->len, B->cap) < 0)
         return -1;
     B->p[B->len++] = it;
     o->nonempty[b >> 6] |= (uint64_t)1 << (b & 63);
@@ -504,26 +492,13 @@ static int64_t purge(Open *o, int64_t lo, int64_t hi) {
 }
 
 /* -- the solver map ------------------------------------------------------------------------
- * Python's `solver` dict (a MAX node -> the child that solved it) is written as a log of pairs
- * in the order the nodes are solved: a node's solution tree is solved before the node, so the
- * PV's walk from the root finds each node's last pair by one backward scan of the log. */
-typedef struct {
-    int64_t *p; /* node, child, node, child, ... */
-    size_t len, cap;
-} Log;
-
-static inline int solved(Log *log, int64_t n, int64_t child) {
-    if (log->len + 2 > log->cap && grow_array((void **)&log->p, &log->cap, sizeof *log->p) < 0)
-        return -1;
-    log->p[log->len++] = n;
-    log->p[log->len++] = child;
-    return 0;
-}
-
+ * Python's `solver` dict (a MAX node -> the child that solved it) is a log of pairs in the
+ * order the nodes are solved (core.h): a node's solution tree is solved before the node, so
+ * the PV's walk from the root finds each node's last pair by one backward scan of the log. */
 typedef struct {
     Open open;
     Recs recs;
-    Log solver;
+    PairLog solver;
 } State;
 
 /* Room for the records and the solver's pairs up front, as many as half the tree's nodes up to
@@ -545,8 +520,10 @@ static void state_free(State *S) {
 }
 
 /* _sss_core(): h of the solved root (mirrored terms); the solver map stays in S. */
-static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, double h0,
-                    double mirror, double *out_h, int64_t *out_generated, int64_t *out_open_max) {
+static int sss_core(Search *X, State *S, double h0, double mirror, double *out_h,
+                    int64_t *out_generated, int64_t *out_open_max) {
+    const TreeView *t = &X->t;
+    NodeList *leaves = &X->leaves;
     Open *open = &S->open;
     int64_t size = 1, open_max = 1, generated = 1;
     node_t n = 0, weight = 1;
@@ -555,7 +532,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
     double h = h0;
     int is_max = mirror > 0 ? t->root_max : !t->root_max;
     for (;;) {
-        if (tick(tk, (int64_t)leaves->len) < 0)
+        if (search_tick(X) < 0)
             return -1;
         if (status == LIVE) {
             node_t stop = END(t, n);
@@ -607,7 +584,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
                     }
                 }
                 if (c < stop) { /* (c, SOLVED, h) is next, and case 5 solves n */
-                    if (solved(&S->solver, n, c) < 0)
+                    if (log_pair(&S->solver, n, c) < 0)
                         return -1;
                     size -= count - 1;
                     status = SOLVED;
@@ -697,7 +674,7 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
             if (!is_max) { /* case 5: the parent is a MAX node: solved; purge below it */
                 size -= weight - 1;
                 size -= purge(open, p + 1, END(t, p));
-                if (solved(&S->solver, p, n) < 0)
+                if (log_pair(&S->solver, p, n) < 0)
                     return -1;
                 n = p;
                 prec = S->recs.p[prec].parent;
@@ -719,122 +696,78 @@ static int sss_core(const TreeView *t, NodeList *leaves, Ticker *tk, State *S, d
     }
 }
 
-/* _solution_line(): the PV from the solved solution tree (mirrored terms). */
-static int solution_line(const TreeView *t, const NodeList *leaves, const Log *solver, double h,
-                         int exact, double mirror, int64_t **line, size_t *len) {
-    int root_max = mirror > 0 ? t->root_max : !t->root_max;
-    Prover *prover = NULL;
-    if (exact) {
-        prover = prover_new(t, leaves, mirror * h, mirror < 0);
-        if (!prover)
-            return -1;
+/* the line's rule (_solution_line()): at a MAX node the child that solved it, the last in
+ * the solver log; at a MIN node the first child, or with `prover` the first child proved to
+ * keep the value (mirrored terms) */
+typedef struct {
+    const TreeView *t;
+    const PairLog *solver;
+    size_t at; /* the backward scan of the solver log */
+    Prover *prover;
+    double mirror;
+} SolutionWalk;
+
+static node_t solution_child(void *ctx, node_t n, int is_max) {
+    SolutionWalk *w = ctx;
+    if (IS_LEAF(w->t, n))
+        return PV_END;
+    if (is_max) {
+        node_t c = log_last(w->solver, &w->at, n);
+        if (c < 0)
+            PyErr_SetString(PyExc_AssertionError, "bug: a MAX node of the line is unsolved");
+        return c;
     }
-    size_t cap = 16, k = 1;
-    int64_t *out = malloc(cap * sizeof *out);
-    if (!out) {
-        prover_free(prover);
-        PyErr_NoMemory();
-        return -1;
-    }
-    out[0] = 0;
-    node_t n = 0;
-    int is_max = root_max;
-    size_t at = solver->len; /* the backward scan of the solver log */
-    while (!IS_LEAF(t, n)) {
-        node_t c;
-        if (is_max) {
-            while (at >= 2 && solver->p[at - 2] != n) /* n's last pair, before the last found */
-                at -= 2;
-            if (at < 2) {
-                free(out);
-                prover_free(prover);
-                PyErr_SetString(PyExc_AssertionError, "bug: a MAX node of the line is unsolved");
+    node_t c = n + 1;
+    if (w->prover) {
+        for (;;) {
+            int ok = prover_proves(w->prover, c, w->mirror < 0 ? is_max : !is_max);
+            if (ok < 0)
                 return -1;
-            }
-            at -= 2;
-            c = solver->p[at + 1];
-        } else {
-            c = n + 1;
-            if (prover) {
-                for (;;) {
-                    int ok = prover_proves(prover, c, mirror < 0 ? is_max : !is_max);
-                    if (ok < 0) {
-                        free(out);
-                        prover_free(prover);
-                        return -1;
-                    }
-                    if (ok)
-                        break;
-                    c = END(t, c);
-                }
-            }
+            if (ok)
+                break;
+            c = END(w->t, c);
         }
-        if (k == cap) {
-            int64_t *more = realloc(out, 2 * cap * sizeof *out);
-            if (!more) {
-                free(out);
-                prover_free(prover);
-                PyErr_NoMemory();
-                return -1;
-            }
-            out = more;
-            cap *= 2;
-        }
-        out[k++] = c;
-        n = c;
-        is_max = !is_max;
     }
-    prover_free(prover);
-    *line = out;
-    *len = k;
-    return 0;
+    return c;
 }
 
-PyObject *gt_sss(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *end, *values, *progress;
-    int root_max;
-    double h0, mirror;
-    if (!PyArg_ParseTuple(args, "OOpddO", &end, &values, &root_max, &h0, &mirror, &progress))
-        return NULL;
-    TreeView t;
-    if (tree_open(&t, end, values, root_max) < 0)
-        return NULL;
-    Ticker tk;
-    if (tick_open(&tk, progress) < 0) {
-        tree_close(&t);
-        return NULL;
+/* _solution_line(): the PV from the solved solution tree (mirrored terms), in X. */
+static int solution_line(Search *X, const PairLog *solver, double h, int exact, double mirror) {
+    const TreeView *t = &X->t;
+    SolutionWalk walk = {t, solver, solver->len, NULL, mirror};
+    if (exact) {
+        walk.prover = prover_new(t, &X->leaves, mirror * h, mirror < 0);
+        if (!walk.prover)
+            return -1;
     }
-    NodeList leaves;
-    nl_init(&leaves, t.size > INT32_MAX);
+    int root_max = mirror > 0 ? t->root_max : !t->root_max;
+    int rc = pv_walk(solution_child, &walk, root_max, &X->line, &X->line_len);
+    prover_free(walk.prover);
+    return rc;
+}
+
+/* the arguments (h0, mirror) */
+static int sss_search(Search *X, const SearchParams *P) {
+    const double h0 = P->x[0], mirror = P->x[1];
     State S;
     memset(&S, 0, sizeof S);
-    PyObject *result = NULL;
+    int rc = -1;
     double h;
-    int64_t generated, open_max;
-    int64_t *line = NULL;
-    size_t line_len = 0;
-    state_reserve(&S, t.size);
-    if (open_init(&S.open, &t, &S.recs) == 0 &&
-        sss_core(&t, &leaves, &tk, &S, h0, mirror, &h, &generated, &open_max) == 0) {
+    state_reserve(&S, X->t.size);
+    if (open_init(&S.open, &X->t, &S.recs) == 0 &&
+        sss_core(X, &S, h0, mirror, &h, &X->counts[0], &X->counts[1]) == 0) {
         /* the search is done: OPEN goes before the PV is worked out */
         open_free(&S.open);
         free(S.recs.p);
         S.recs.p = NULL;
-        if (solution_line(&t, &leaves, &S.solver, h, h < h0, mirror, &line, &line_len) == 0) {
-            PyObject *pv = line_to_list(line, line_len);
-            PyObject *arr = pv ? nl_to_array(&leaves) : NULL;
-            if (arr)
-                result = Py_BuildValue("dNNLL", h, pv, arr, (long long)generated,
-                                       (long long)open_max);
-            else
-                Py_XDECREF(pv);
-        }
+        X->value = h;
+        rc = solution_line(X, &S.solver, h, h < h0, mirror);
     }
-    free(line);
     state_free(&S);
-    nl_free(&leaves);
-    tick_close(&tk);
-    tree_close(&t);
-    return result;
+    return rc;
+}
+
+PyObject *gt_sss(PyObject *self, PyObject *args) {
+    (void)self;
+    return search_entry(args, "dd", sss_search, WITH_LINE, 2);
 }

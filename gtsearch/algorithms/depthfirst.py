@@ -9,10 +9,14 @@ the window a child is searched with:
 
 - F (minimax): every child with (-inf, +inf); no cutoff;
 - F1(p, bound): child with bound -m, i.e. the window (-inf, -m); cut at m >= bound;
-- F2(p, alpha, beta), fail-soft: child with (-beta, -max(alpha, m)); cut at m >= beta.
+- F2(p, alpha, beta), fail-soft: child with (-beta, -max(alpha, m)); cut at m >= beta;
+- F2 as Knuth & Moore print it (``variant="fail-hard"``): m starts from alpha
+  instead of -inf, so a node that fails low returns alpha itself.
 
-Fail-soft F2 evaluates the same leaves as Knuth & Moore's F2 for any window
-(children receive the same windows); it only returns tighter bounds outside it.
+Both forms of F2 give every child the same window, so they evaluate the same
+leaves in the same order; fail-soft only returns tighter bounds outside the
+window.  The fail-hard form runs in Python in both cores (the compiled core
+has the fail-soft one), with the same results.
 """
 
 from __future__ import annotations
@@ -27,15 +31,23 @@ VECTOR_MIN_NODES = 200_000
 
 
 def _negamax(
-    tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, prune: bool
+    tree: Tree,
+    stats: Stats,
+    alpha: float,
+    beta: float,
+    deep: bool,
+    prune: bool,
+    hard: bool = False,
 ) -> tuple[float, list[int]]:
     """Negamax value of the root for the player to move there, searched with (alpha, beta).
 
     ``prune`` False: no cutoffs at all (minimax); ``deep`` False: children get no
-    lower window edge (F1's one-sided bound).  Returns a fail-soft value and
-    the line of best moves (each node's first child that set its value).
+    lower window edge (F1's one-sided bound); ``hard``: every node's m starts
+    from its alpha (F2 as printed), not from -inf.  Returns the value (fail-soft
+    unless ``hard``) and the line of best moves (each node's first child that
+    set its value).
     """
-    done = compiled.negamax(tree, stats, alpha, beta, deep, prune)
+    done = None if hard else compiled.negamax(tree, stats, alpha, beta, deep, prune)
     if done is not None:
         return done
     end = tree.end
@@ -54,7 +66,7 @@ def _negamax(
     # the node n being searched: its next child c, its subtree end, best value so
     # far m and the child bc that gave it, the window (a, b), and s = +1 where MAX
     # is to move, -1 where MIN is
-    n, c, stop, m, a, b, s, bc = 0, 1, end[0], -INF, alpha, beta, sign, -1
+    n, c, stop, m, a, b, s, bc = 0, 1, end[0], alpha if hard else -INF, alpha, beta, sign, -1
     while True:
         while c < stop:
             e = end[c]
@@ -71,7 +83,7 @@ def _negamax(
                 # Search child c in place while its children are leaves (most nodes visited
                 # sit just above the leaves); a frame is pushed only when c has an inner child.
                 k = c + 1
-                cm = -INF
+                cm = child_a if hard else -INF
                 cbc = -1
                 cs = -s  # the player to move at c
                 while k < e:
@@ -154,14 +166,30 @@ def f1(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
 
 
 def alphabeta(
-    tree: Tree, stats: Stats, alpha: float | None = None, beta: float | None = None
+    tree: Tree,
+    stats: Stats,
+    alpha: float | None = None,
+    beta: float | None = None,
+    variant: str | None = None,
 ) -> Outcome:
-    """Knuth & Moore's F2(root, alpha, beta) in fail-soft form; window in MAX's terms."""
+    """Knuth & Moore's F2(root, alpha, beta), fail-soft, or with ``variant="fail-hard"`` as
+    they print it (m := alpha); window in MAX's terms."""
     lo = -INF if alpha is None else alpha
     hi = INF if beta is None else beta
+    hard = variant == "fail-hard"
     if tree.root_max:
-        v, line = _negamax(tree, stats, lo, hi, deep=True, prune=True)
+        v, line = _negamax(tree, stats, lo, hi, deep=True, prune=True, hard=hard)
     else:
-        v, line = _negamax(tree, stats, -hi, -lo, deep=True, prune=True)
+        v, line = _negamax(tree, stats, -hi, -lo, deep=True, prune=True, hard=hard)
         v = -v
-    return window_outcome(v, lo, hi, line)
+    done = window_outcome(v, lo, hi, line)
+    if hard and done.bound is not None:
+        # alpha or beta itself is no leaf's value: the line is the one that proves the
+        # tighter bound the same leaves prove (fail-soft's value), which proves this one too
+        from .explored import value_ranges
+        from .pv import principal_variation
+
+        low, high = value_ranges(tree, stats.leaves)[0]
+        proven = Outcome(float(high if done.bound == "upper" else low), done.bound)
+        done = done._replace(pv=principal_variation(tree, stats.leaves, proven))
+    return done

@@ -87,15 +87,20 @@ class Cutoff:
 class Return:
     """Depth-first: ``node`` is done and hands ``value`` to its parent.
 
-    ``kind`` says what the value is, fail-soft: ``"exact"``, ``"lower"`` (the
-    true value is at least it: the node was cut at beta) or ``"upper"`` (at
-    most it).  ``parent_best`` as in :class:`Leaf`.
+    ``kind`` says how the value stands to the node's window (F2's contract):
+    ``"exact"``, ``"lower"`` (the true value is at least it: the node was cut at
+    beta) or ``"upper"`` (at most it).  ``lo`` and ``hi`` are what the leaves
+    read so far prove of the node (what ``gtsearch show`` draws, docs/algorithms.md,
+    "Exact values, bounds and the PV"); :func:`~.steps.trace` fills them in.
+    ``parent_best`` as in :class:`Leaf`.
     """
 
     node: int
     value: Value
     kind: str
     parent_best: Value | None
+    lo: Value | None = None
+    hi: Value | None = None
 
 
 @dataclass(frozen=True)

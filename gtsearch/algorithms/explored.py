@@ -9,9 +9,13 @@ algorithm alike (docs/algorithms.md, "Node types"):
   for each searched node (Russell & Norvig's Figure 5.5): an evaluated leaf is
   [f, f], an unexplored subtree (-inf, +inf), a MAX node the max of its
   children's ends, a MIN node the min.
-- :func:`knuth_moore_types`: Knuth & Moore's node types of a tree by their rule
-  (1975, section 6): type 1 (PV), type 2 (CUT), type 3 (ALL), the nodes of the
-  minimal tree when the children are ordered best-first.
+- :func:`knuth_moore_types`: Knuth & Moore's node types of any tree by their
+  positional rule (1975, section 6): type 1 (PV), type 2 (CUT), type 3 (ALL),
+  the nodes of the minimal tree (those alpha-beta examines when the children
+  are ordered best-first); :func:`type_notes`: where a search behaved
+  otherwise than its type says (a CUT node that did not cut, an ALL node that
+  was cut, a typed node pruned, a node off the minimal tree searched, a node
+  entered with another window).
 - :func:`search_types`: the types as one search found them, from its evaluated
   leaves and its PV: PV nodes on the PV, CUT where the bound proved favours the
   player to move (the rest was cut), ALL where it goes against them (every move
@@ -24,7 +28,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from ..numbers import INF, exact
+from ..errors import UsageError
+from ..numbers import INF, exact, format_number
 from ..tree import Tree
 from .events import Value
 
@@ -87,6 +92,36 @@ def node_range(
     return pick(x for x, _ in kids), pick(y for _, y in kids)
 
 
+class RangeTracker:
+    """Value ranges kept up to date one evaluated leaf at a time (the replay, the traces).
+
+    After the leaves added so far, ``ranges[n]`` is what :func:`value_ranges` gives
+    for them: the range show draws.
+    """
+
+    def __init__(self, tree: Tree, bounds: tuple[Value, Value] | None = None) -> None:
+        self.tree = tree
+        self.bounds = bounds
+        self.ranges: dict[int, tuple[Value, Value]] = {}
+
+    def add(self, leaf: int) -> list[int]:
+        """Count an evaluated leaf; return the nodes whose range changed, leaf first."""
+        tree = self.tree
+        parent = tree.parent
+        ranges = self.ranges
+        ranges[leaf] = node_range(tree, leaf, ranges, self.bounds)
+        changed = [leaf]
+        n = parent[leaf]
+        while n >= 0:
+            r = node_range(tree, n, ranges, self.bounds)
+            if ranges.get(n) == r:
+                break
+            ranges[n] = r
+            changed.append(n)
+            n = parent[n]
+        return changed
+
+
 def child_type(parent_type: str, first: bool) -> str:
     """Knuth & Moore's rule: the type of a child from its parent's type and its place."""
     if parent_type == PV:
@@ -97,13 +132,25 @@ def child_type(parent_type: str, first: bool) -> str:
 
 
 def knuth_moore_types(tree: Tree) -> dict[int, str]:
-    """The type of every node of a best-first tree by Knuth & Moore's rule (1975, section 6).
+    """The type of every node of the minimal tree by Knuth & Moore's positional rule (1975,
+    section 6), on any tree.
 
-    The root is type 1 (PV); the first child of a PV node is PV, its other
-    children CUT (type 2); the first child of a CUT node is ALL (type 3), and
-    its other children are not in the minimal tree (they get no type); every
-    child of an ALL node is CUT.  Only the nodes of the minimal tree appear.
+    A node is named by its path a_1 ... a_l of child numbers from 1; it is
+    *critical* when a_i = 1 for every even i or for every odd i.  A critical
+    node is type 1 when every a_i is 1; otherwise, with a_j the first a_i
+    above 1, type 2 when l - j is even and type 3 when it is odd.  So the root
+    is type 1 (PV); the first child of a PV node is PV, its other children CUT
+    (type 2); the first child of a CUT node is ALL (type 3), and its other
+    children are not critical (they get no type); every child of an ALL node
+    is CUT.  The rule depends on the places of the nodes only: on a tree
+    ordered best-first these are the nodes alpha-beta examines.  A tree with
+    chance nodes has no such types (a UsageError).
     """
+    if tree.has_chance:
+        raise UsageError(
+            f"{tree.source}: Knuth & Moore's node types are defined for trees of two players; "
+            "this tree has chance nodes"
+        )
     types = {0: PV}
     stack = [0]
     while stack:
@@ -115,7 +162,62 @@ def knuth_moore_types(tree: Tree) -> dict[int, str]:
             types[c] = child_type(t, i == 0)
             if tree.end[c] != c + 1:
                 stack.append(c)
-    return types
+    return dict(sorted(types.items()))  # in preorder
+
+
+def _edge(v: Value) -> str:
+    return "+∞" if v == INF else "-∞" if v == -INF else format_number(v)
+
+
+def type_notes(
+    tree: Tree,
+    types: dict[int, str],
+    evaluated: Iterable[int],
+    windows: dict[int, tuple[Value, Value]] | None = None,
+) -> dict[int, str]:
+    """What a search did where it behaved otherwise than Knuth & Moore's types (``types``) say.
+
+    From the leaves it evaluated, for every algorithm: a CUT node whose search
+    went past its first child ("cut only after 2 of 3 children", "no cutoff: all
+    3 children searched"), a PV
+    or ALL node some of whose children were pruned ("cut after 1 of 3
+    children"), a typed node that was pruned, a node outside the minimal tree
+    that was searched (said at the head of such a subtree only).  From
+    ``windows`` (the depth-first traces' windows, in MAX's terms): a PV node
+    entered with a window other than (-inf, +inf), a CUT or ALL node entered
+    with a window bounded on both sides.
+    """
+    searched = searched_nodes(tree, evaluated)
+    notes: dict[int, str] = {}
+    for n in range(tree.n_nodes):
+        kind = types.get(n)
+        said: list[str] = []
+        if not searched[n]:
+            if kind is not None and searched[max(tree.parent[n], 0)]:
+                said.append("pruned")
+            if said:
+                notes[n] = "; ".join(said)
+            continue
+        if kind is None:
+            if types.get(tree.parent[n]) is not None:  # say it once, at the subtree's head
+                said.append("not in the minimal tree, searched")
+        elif not tree.is_leaf(n):
+            kids = list(tree.children(n))
+            seen = sum(1 for c in kids if searched[c])
+            if kind == CUT and seen == len(kids) > 1:
+                said.append(f"no cutoff: all {seen} children searched")
+            elif kind == CUT and seen > 1:
+                said.append(f"cut only after {seen} of {len(kids)} children")
+            elif kind != CUT and seen < len(kids):
+                said.append(f"cut after {seen} of {len(kids)} children")
+        window = None if windows is None else windows.get(n)
+        if window is not None and kind is not None:
+            a, b = window
+            if kind == PV and (a != -INF or b != INF) or kind != PV and -INF < a and b < INF:
+                said.append(f"entered with α = {_edge(a)}, β = {_edge(b)}")
+        if said:
+            notes[n] = "; ".join(said)
+    return notes
 
 
 def search_types(tree: Tree, evaluated: Iterable[int], pv: Sequence[int]) -> dict[int, str]:
@@ -165,6 +267,7 @@ def minimal_tree_counts(branching: int, depth: int) -> dict[str, int]:
 
 __all__ = [
     "ALL",
+    "RangeTracker",
     "CUT",
     "PV",
     "TYPE_NUMBER",
@@ -172,6 +275,7 @@ __all__ = [
     "knuth_moore_types",
     "minimal_tree_counts",
     "search_types",
+    "type_notes",
     "searched_nodes",
     "value_ranges",
 ]

@@ -34,19 +34,25 @@ class SearchParams(TypedDict, total=False):
     and :func:`check_one`, and what :func:`plan` hands each algorithm (only those it takes).
 
     ``bound`` is f1's bound, sss-bounded's V, dual-bounded's L or mtdf's first
-    guess; ``alpha`` and ``beta`` are alphabeta's window; ``leaf_bounds`` (L, U)
-    bound every leaf for star1 and star2 (default: the tree's least and greatest
-    leaf).  None, or leaving one out, means "not given".
+    guess; ``alpha`` and ``beta`` are alphabeta's window, and ``variant`` its
+    form (:data:`VARIANTS`: ``"fail-soft"``, the default, or ``"fail-hard"``,
+    Knuth & Moore's F2 as printed); ``leaf_bounds`` (L, U) bound every leaf for
+    star1 and star2 (default: the tree's least and greatest leaf).  None, or
+    leaving one out, means "not given".
     """
 
     bound: Number | None
     alpha: Number | None
     beta: Number | None
+    variant: str | None
     leaf_bounds: tuple[Number, Number] | None
 
 
 #: the parameters of a planned search, checked, as search() takes them
 Params = SearchParams
+#: alphabeta's forms (docs/algorithms.md, "Alpha-beta"): m starts from -inf (fail-soft) or from
+#: alpha (fail-hard: Knuth & Moore's F2 as printed); the same leaves, other values off the window
+VARIANTS = ("fail-soft", "fail-hard")
 #: the names :class:`SearchParams` declares (a keyword argument outside them is a TypeError)
 PARAM_NAMES = tuple(SearchParams.__annotations__)
 
@@ -81,6 +87,12 @@ LEAF_BOUNDS = Parameter(
 WINDOW = (
     Parameter("alpha", "--alpha", "the lower end of the root window", "-inf"),
     Parameter("beta", "--beta", "the upper end of the root window", "+inf"),
+    Parameter(
+        "variant",
+        "--variant",
+        "fail-soft (m from -inf) or fail-hard (Knuth & Moore's F2 as printed: m from alpha)",
+        "fail-soft",
+    ),
 )
 
 
@@ -122,9 +134,15 @@ def check_leaf_bounds(bounds: object) -> tuple[Number, Number]:
 
 
 #: the order plan() hands the numbers out in (and refuses them in)
-HANDED_OUT = ("leaf_bounds", "bound", "alpha", "beta")
+HANDED_OUT = ("leaf_bounds", "bound", "alpha", "beta", "variant")
 #: the algorithms that take a number: those whose registry entry ``takes`` this
-TAKEN_BY = {"leaf_bounds": "leaf_bounds", "bound": "bound", "alpha": "window", "beta": "window"}
+TAKEN_BY = {
+    "leaf_bounds": "leaf_bounds",
+    "bound": "bound",
+    "alpha": "window",
+    "beta": "window",
+    "variant": "window",
+}
 #: why an algorithm named explicitly refuses a number it does not take
 REFUSED = {
     "leaf_bounds": "--leaf-bounds applies to star1 and star2 only, not to {name}: "
@@ -135,6 +153,9 @@ REFUSED = {
     "drop them or choose alphabeta with --algo",
 }
 REFUSED["beta"] = REFUSED["alpha"]
+REFUSED["variant"] = (
+    "--variant applies to alphabeta only, not to {name}: drop it or choose alphabeta with --algo"
+)
 
 
 def named(names: Iterable[str], chance: bool = False) -> list[tuple[Algorithm, bool]]:
@@ -186,17 +207,26 @@ def plan(
     for option, v in (("--bound", bound), ("--alpha", alpha), ("--beta", beta)):
         if v is not None:
             check_value(option, v)
+    variant = given.get("variant")
+    if variant is not None and variant not in VARIANTS:
+        raise UsageError(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     if alpha is not None and beta is not None and not alpha < beta:
         raise UsageError(
             f"the window needs alpha < beta, got --alpha {format_number(alpha)} "
             f"--beta {format_number(beta)}"
         )
-    checked = {"leaf_bounds": leaf_bounds, "bound": bound, "alpha": alpha, "beta": beta}
+    checked: dict[str, Param | str | None] = {
+        "leaf_bounds": leaf_bounds,
+        "bound": bound,
+        "alpha": alpha,
+        "beta": beta,
+        "variant": variant,
+    }
     takers = ", ".join(a.name for a in ALGORITHMS if a.takes == "bound")
     out: list[tuple[Algorithm, Params]] = []
     # without --algo: alpha-beta, or on a tree with chance nodes its counterpart, Star1
     for algo, explicit in named(names or (("star1",) if chance else ("alphabeta",)), chance):
-        params: dict[str, Param] = {}
+        params: dict[str, Param | str] = {}
         for key in HANDED_OUT:
             given_value = checked.get(key)
             if given_value is None:

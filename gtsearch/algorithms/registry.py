@@ -68,7 +68,8 @@ ALGORITHMS: tuple[Algorithm, ...] = (
     Algorithm(
         "alphabeta",
         ("ab", "f2", "alpha-beta"),
-        "alpha-beta pruning: Knuth & Moore's F2(p, alpha, beta); --alpha/--beta window",
+        "alpha-beta pruning: Knuth & Moore's F2(p, alpha, beta), fail-soft "
+        "(--variant fail-hard: as printed); --alpha/--beta window",
         "window",
         False,
         "Knuth & Moore 1975, procedure F2",

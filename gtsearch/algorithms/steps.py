@@ -30,15 +30,30 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import UsageError
-from ..numbers import INF, Number
+from ..numbers import INF, Number, exact
 from ..tree import Tree
 from .base import window_kind
 from .chance_steps import CHANCE_TRACERS
-from .events import LIVE, SOLVED, Cutoff, Enter, Event, Leaf, Result, Return, Start, State, Take
-from .params import Params, SearchParams, check, refuse_chance
+from .events import (
+    LIVE,
+    SOLVED,
+    Cutoff,
+    Enter,
+    Event,
+    Leaf,
+    Result,
+    Return,
+    Start,
+    State,
+    Take,
+    Value,
+)
+from .explored import RangeTracker
+from .params import Params, SearchParams, check, leaf_bounds, refuse_chance
 from .registry import Algorithm, find_algorithm
 
 if TYPE_CHECKING:
@@ -67,7 +82,29 @@ def trace(
         )
     _, checked = check(algo, **params)
     refuse_chance(algo, tree)
-    return tracer(tree, checked, open_lists)
+    bounds = None
+    if tree.has_chance:  # an unknown subtree is worth what the leaf bounds allow
+        given = checked.get("leaf_bounds")
+        (lo, hi), _ = leaf_bounds(tree, given if isinstance(given, tuple) else None)
+        bounds = (exact(lo), exact(hi))
+    return proven(tree, tracer(tree, checked, open_lists), bounds)
+
+
+def proven(
+    tree: Tree, events: Iterator[Event], bounds: tuple[Value, Value] | None
+) -> Iterator[Event]:
+    """The events, each Return with what the leaves read so far prove of its node (``lo``,
+    ``hi``): the range ``show`` draws, so that trace and show say the same of every node.
+    A node with no leaf read below it (Star1's chance node that the leaf bounds alone
+    decide) keeps ``lo`` and ``hi`` None: show draws it pruned."""
+    ranges = RangeTracker(tree, bounds)
+    for ev in events:
+        if isinstance(ev, Leaf):
+            ranges.add(ev.node)
+        elif isinstance(ev, Return) and ev.node in ranges.ranges:  # a leaf below was read
+            lo, hi = ranges.ranges[ev.node]
+            ev = replace(ev, lo=lo, hi=hi)
+        yield ev
 
 
 # -- depth-first: F, F1, F2 -------------------------------------------------------------
@@ -76,12 +113,15 @@ class _Frame:
 
     __slots__ = ("node", "is_max", "alpha", "beta", "best", "next", "cut")
 
-    def __init__(self, node: int, is_max: bool, alpha: Number, beta: Number) -> None:
+    def __init__(
+        self, node: int, is_max: bool, alpha: Number, beta: Number, hard: bool = False
+    ) -> None:
         self.node = node
         self.is_max = is_max
         self.alpha = alpha
         self.beta = beta
-        self.best: Number = -INF if is_max else INF
+        # F2 as printed (fail-hard) starts from the window's edge, fail-soft from -inf/+inf
+        self.best: Number = (alpha if is_max else beta) if hard else (-INF if is_max else INF)
         self.next = node + 1
         self.cut = False
 
@@ -97,8 +137,12 @@ class _Frame:
         return self.best >= self.beta if self.is_max else self.best <= self.alpha
 
 
-def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[Event]:
-    """F (``mode`` "minimax"), F1 ("f1") or fail-soft F2 ("alphabeta"), unfolded to MAX/MIN."""
+def _depth_first(
+    tree: Tree, mode: str, params: dict[str, Number], variant: str | None = None
+) -> Iterator[Event]:
+    """F (``mode`` "minimax"), F1 ("f1") or F2 ("alphabeta"), unfolded to MAX/MIN; F2 is
+    fail-soft, or with ``variant`` "fail-hard" as Knuth & Moore print it (m := alpha)."""
+    hard = variant == "fail-hard"
     end = tree.end
     number = tree.number
     root_max = tree.root_max
@@ -116,7 +160,7 @@ def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[E
         )
     else:
         alpha0, beta0 = -INF, INF
-    yield Start(0, mode, dict(params), None)
+    yield Start(0, mode, {**params, **({"variant": variant} if variant else {})}, None)
     if end[0] == 1:
         v = number(0)
         yield Leaf(0, v, 1, None)
@@ -124,7 +168,7 @@ def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[E
         return
     rank = 0
     yield Enter(0, alpha0, beta0)
-    stack = [_Frame(0, root_max, alpha0, beta0)]
+    stack = [_Frame(0, root_max, alpha0, beta0, hard)]
     while True:
         f = stack[-1]
         stop = end[f.node]
@@ -148,7 +192,7 @@ def _depth_first(tree: Tree, mode: str, params: dict[str, Number]) -> Iterator[E
             else:
                 a, b = -INF, INF
             yield Enter(c, a, b)
-            stack.append(_Frame(c, not f.is_max, a, b))
+            stack.append(_Frame(c, not f.is_max, a, b, hard))
             continue
         stack.pop()
         kind = window_kind(f.best, f.alpha, f.beta)
@@ -300,7 +344,7 @@ def _numbers(params: Params) -> dict[str, Number]:
 TRACERS: dict[str, Callable[[Tree, Params, bool], Iterator[Event]]] = {
     "minimax": lambda t, p, o: _depth_first(t, "minimax", _numbers(p)),
     "f1": lambda t, p, o: _depth_first(t, "f1", _numbers(p)),
-    "alphabeta": lambda t, p, o: _depth_first(t, "alphabeta", _numbers(p)),
+    "alphabeta": lambda t, p, o: _depth_first(t, "alphabeta", _numbers(p), p.get("variant")),
     "sss": lambda t, p, o: _best_first(t, "sss", False, _numbers(p), o),
     "sss-bounded": lambda t, p, o: _best_first(t, "sss-bounded", False, _numbers(p), o),
     "dual": lambda t, p, o: _best_first(t, "dual", True, _numbers(p), o),
@@ -309,4 +353,4 @@ TRACERS: dict[str, Callable[[Tree, Params, bool], Iterator[Event]]] = {
 }
 
 
-__all__ = ["TRACERS", "trace"]
+__all__ = ["TRACERS", "proven", "trace"]

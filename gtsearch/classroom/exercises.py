@@ -27,12 +27,15 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections.abc import Iterable
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ..algorithms import Algorithm, search
 from ..algorithms.params import Params
 from ..errors import UsageError
 from ..formats import dump_tree
+from ..numbers import format_number
 from ..result import SearchResult
 from ..sources.uniform import ORDERS
 from ..tree import Meta, Tree
@@ -43,6 +46,8 @@ DEFAULT_BRANCHING = 3
 DEFAULT_DEPTH = 3
 #: trees drawn for one exercise before giving up
 MAX_ATTEMPTS = 1000
+#: the most exercises one command makes
+MAX_COUNT = 1000
 #: the full searches: every leaf, so a tree cannot be too easy or too hard to prune for them
 FULL_SEARCHES = ("minimax", "expectiminimax")
 
@@ -104,41 +109,90 @@ def letters(i: int, upper: bool) -> str:
 
 
 def name_nodes(tree: Tree) -> None:
-    """Inner nodes A, B, C, ... in preorder; leaves a, b, c, ... from left to right."""
-    inner = leaf = 0
+    """Inner nodes A, B, C, ... in preorder; a leaf its parent's name in lower case and its place
+    among the parent's children, from 1 (B's leaves b1, b2, b3), as textbooks name them.
+
+    No two names of a tree differ only by case or spacing (docs/classroom.md, "Names"): an
+    inner name is letters only, a leaf's ends in digits, and both are unique in their kind.
+    """
     names: dict[int, str] = {}
+    inner = 0
     for n in range(tree.n_nodes):
-        if tree.is_leaf(n):
-            names[n] = letters(leaf, upper=False)
-            leaf += 1
-        else:
+        if not tree.is_leaf(n):
             names[n] = letters(inner, upper=True)
             inner += 1
+    for n in range(tree.n_nodes):
+        if tree.is_leaf(n):
+            p = tree.parent[n]
+            if p < 0:
+                names[n] = "a1"
+                continue
+            place = list(tree.children(p)).index(n) + 1
+            names[n] = f"{names[p].lower()}{place}"
     tree.names = names
+
+
+def confusable_pairs(names: Iterable[str]) -> list[tuple[str, str]]:
+    """The pairs of names that differ only by case or spacing (what a lenient grader confuses)."""
+    seen: dict[str, str] = {}
+    pairs: list[tuple[str, str]] = []
+    for name in names:
+        key = "".join(name.split()).casefold()
+        if key in seen and seen[key] != name:
+            pairs.append((seen[key], name))
+        seen.setdefault(key, name)
+    return pairs
 
 
 # -- trees -------------------------------------------------------------------------------------
 def draw_values(rng: random.Random, count: int, lo: int, hi: int) -> list[int]:
-    """``count`` different integers from lo..hi, in random order (a partial Fisher-Yates shuffle)."""
-    pool = list(range(lo, hi + 1))
+    """``count`` different integers from lo..hi, in random order (a partial Fisher-Yates shuffle).
+
+    The pool lo..hi is never built: only the places the shuffle has touched are kept, so a
+    range of 2**53 integers costs what a range of ``count`` does.
+    """
+    size = hi - lo + 1
+    moved: dict[int, int] = {}  # place -> the value the shuffle put there (else lo + place)
+    out = []
     for i in range(count):
-        j = rng.randint(i, len(pool) - 1)
-        pool[i], pool[j] = pool[j], pool[i]
-    return pool[:count]
+        j = rng.randint(i, size - 1)
+        vi, vj = moved.get(i, lo + i), moved.get(j, lo + j)
+        moved[j] = vi
+        out.append(vj)
+    return out
 
 
-def nested(values: list[int], branching: int, depth: int) -> Any:
-    """The uniform tree of these leaf values, left to right, as nested lists."""
+def draw_weights(rng: random.Random, count: int) -> list[int]:
+    """The weights of a chance node's outcomes: 1 to 3 each, so probabilities like 1/3, 2/5."""
+    return [rng.randint(1, 3) for _ in range(count)]
+
+
+def nested(values: list[int], spec: Spec, rng: random.Random | None = None) -> Any:
+    """The uniform tree of these leaf values, left to right, as nested lists.
+
+    With ``rng`` (the chance algorithms), the nodes at odd depths are chance nodes with
+    weights drawn from it: MAX, chance, MIN, chance, ... (players alternate over decisions).
+    """
+    branching, depth = spec.branching, spec.depth
     level: list[Any] = list(values)
-    for _ in range(depth):
-        level = [level[i : i + branching] for i in range(0, len(level), branching)]
+    for k in range(depth - 1, -1, -1):  # the level of the parents, from the bottom up
+        groups: list[Any] = [level[i : i + branching] for i in range(0, len(level), branching)]
+        if rng is not None and k % 2 == 1:
+            groups = [{"chance": g, "weights": draw_weights(rng, len(g))} for g in groups]
+        level = groups
     return level[0]
 
 
-def ordered(node: Any, is_max: bool, best: bool) -> tuple[Any, int]:
-    """The subtree with every node's children sorted best-first (or worst-first), and its value."""
+def ordered(node: Any, is_max: bool, best: bool) -> tuple[Any, Fraction]:
+    """The subtree with every decision node's children sorted best-first (or worst-first) for
+    the player to move, and its value; a chance node keeps its outcomes' order."""
+    if isinstance(node, dict):
+        kids = [ordered(c, is_max, best) for c in node["chance"]]
+        weights = node["weights"]
+        value = sum((w * v for w, (_, v) in zip(weights, kids, strict=True)), Fraction(0))
+        return {**node, "chance": [k for k, _ in kids]}, value / sum(weights)
     if not isinstance(node, list):
-        return node, node
+        return node, Fraction(node)
     kids = [ordered(c, not is_max, best) for c in node]
     # best-first for the mover: MAX's highest value first, MIN's lowest first
     kids.sort(key=lambda kv: kv[1], reverse=is_max == best)
@@ -149,7 +203,7 @@ def ordered(node: Any, is_max: bool, best: bool) -> tuple[Any, int]:
 def draw_tree(spec: Spec, lo: int, hi: int, rng: random.Random) -> Tree:
     """One uniform tree with distinct leaf values, ordered as asked, its nodes named."""
     values = draw_values(rng, spec.branching**spec.depth, lo, hi)
-    shape = nested(values, spec.branching, spec.depth)
+    shape = nested(values, spec, rng if spec.algorithm.chance else None)
     if spec.order != "random":
         shape, _ = ordered(shape, True, spec.order == "best")
     tree = Tree.from_nested(shape)
@@ -170,26 +224,47 @@ def verdict(spec: Spec, tree: Tree, result: SearchResult) -> str | None:
     return None
 
 
+def distinct_trees(spec: Spec, lo: int, hi: int) -> int:
+    """How many different trees the draw can give at most: the orders of distinct leaf values
+    (weights and the order option only make some of them the same)."""
+    leaves = spec.branching**spec.depth
+    return math.perm(hi - lo + 1, leaves) if hi - lo + 1 <= 10**6 else MAX_COUNT + 1
+
+
+def check_count(spec: Spec, count: int, lo: int, hi: int) -> None:
+    """Refuse a count no set of exercises needs, or more than the trees that can be drawn."""
+    if count < 1:
+        raise UsageError(f"--count must be 1 or more, got {count}")
+    if count > MAX_COUNT:
+        raise UsageError(f"--count {count:,} is more than a course needs: at most {MAX_COUNT:,}")
+    most = distinct_trees(spec, lo, hi)
+    if count > most:
+        raise UsageError(
+            f"--count {count:,} asks for more exercises than the {most:,} different trees of "
+            f"b={spec.branching}, d={spec.depth} with values {lo}..{hi}; widen --values or "
+            "ask for fewer"
+        )
+
+
 # -- exercises -----------------------------------------------------------------------------------
 def make_exercises(spec: Spec, seed: int, count: int) -> list[Exercise]:
     """``count`` different exercises from one seed (docs/classroom.md)."""
     check_spec(spec)
-    if count < 1:
-        raise UsageError(f"--count must be 1 or more, got {count}")
     lo, hi = value_range(spec)
+    check_count(spec, count, lo, hi)
     out: list[Exercise] = []
-    seen: set[tuple[float, ...]] = set()
+    seen: set[tuple[Any, ...]] = set()
     for number in range(1, count + 1):
         for attempt in range(MAX_ATTEMPTS):
             rng = random.Random(f"gtsearch-exercise/{seed}/{number}/{attempt}")
             tree = draw_tree(spec, lo, hi, rng)
-            key = tuple(tree.values)
+            key = (tuple(tree.values), tuple(sorted(tree.weights.items())))
             if key in seen:
                 continue
             result = search(tree, spec.algorithm, leaf_order=True, **spec.params)
             if verdict(spec, tree, result) is None:
                 seen.add(key)
-                out.append(exercise(spec, seed, number, attempt, (lo, hi), tree, result))
+                out.append(exercise(spec, seed, count, number, attempt, (lo, hi), tree, result))
                 break
         else:
             raise UsageError(
@@ -200,29 +275,58 @@ def make_exercises(spec: Spec, seed: int, count: int) -> list[Exercise]:
     return out
 
 
+def command_line(spec: Spec, seed: int, count: int, values: tuple[int, int]) -> str:
+    """The command that makes this set again, every setting spelt out (for the teacher's record)."""
+    params = "".join(
+        f" --{key} {format_number(v) if isinstance(v, (int, float)) else v}"
+        for key, v in spec.params.items()
+        if key in ("bound", "alpha", "beta", "variant")
+    )
+    if "leaf_bounds" in spec.params:
+        lb = spec.params["leaf_bounds"]
+        assert lb is not None
+        params += f" --leaf-bounds {format_number(lb[0])}:{format_number(lb[1])}"
+    return (
+        f"gtsearch exercise -a {spec.algorithm.name}{params} -b {spec.branching} "
+        f"-d {spec.depth} --seed {seed} --values {values[0]}:{values[1]} --order {spec.order} "
+        f"--count {count}" + (" --any" if spec.any_tree else "")
+    )
+
+
+def gtsearch_version() -> str:
+    """This gtsearch's version, for the record."""
+    from .. import __version__
+
+    return __version__
+
+
 def exercise(
     spec: Spec,
     seed: int,
+    count: int,
     number: int,
     attempt: int,
     values: tuple[int, int],
     tree: Tree,
     result: SearchResult,
 ) -> Exercise:
-    """One exercise: the tree's document, the questions and the answers."""
+    """One exercise: the tree's document, the questions and the answers.
+
+    The tree's title and description, which its pictures print, name the exercise and the
+    algorithm only: the seed and the settings are the teacher's (:attr:`Exercise.settings`).
+    """
     settings = {
         "branching": spec.branching,
         "depth": spec.depth,
         "lo": values[0],
         "hi": values[1],
         "order": spec.order,
+        "version": gtsearch_version(),
+        "command": command_line(spec, seed, count, values),
     }
     tree.meta = Meta(
-        title=f"gtsearch exercise {number}, seed {seed}",
-        description=(
-            f"Search it by hand with {spec.algorithm.name}; uniform tree b={spec.branching}, "
-            f"d={spec.depth}, leaf values {values[0]}..{values[1]}, all different."
-        ),
+        title=f"Exercise {number}",
+        description=f"Search it by hand with {spec.algorithm.name}.",
     )
     document = json.loads(dump_tree(tree, "json"))
     questions, answers = answer_key(tree, spec.algorithm, spec.params, result)
@@ -245,7 +349,10 @@ __all__ = [
     "DEFAULT_BRANCHING",
     "DEFAULT_DEPTH",
     "MAX_ATTEMPTS",
+    "MAX_COUNT",
     "Spec",
+    "command_line",
+    "confusable_pairs",
     "draw_tree",
     "letters",
     "make_exercises",

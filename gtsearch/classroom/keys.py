@@ -9,14 +9,15 @@ state case 2 inserts).  Every list may be typed with spaces or commas
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from ..algorithms import Algorithm
-from ..algorithms.events import Take
+from ..algorithms.events import Probe, Take
 from ..algorithms.explored import searched_nodes
 from ..algorithms.params import Params
 from ..algorithms.steps import trace
-from ..numbers import format_bounded, format_number
+from ..numbers import format_bounded, format_number, fraction_text
 from ..result import SearchResult
 from ..tree import Tree
 from .model import MULTICHOICE, NUMERICAL, SHORT_ANSWER, Question
@@ -24,7 +25,14 @@ from .model import MULTICHOICE, NUMERICAL, SHORT_ANSWER, Question
 #: algorithms whose answers include the merits of the SOLVED states of case 2
 OPEN_LIST = ("sss", "sss-bounded", "dual", "dual-bounded")
 #: algorithms that read some leaves twice
-REREADING = ("negascout", "scout")
+REREADING = ("negascout", "scout", "star2")
+#: the variants of alpha-beta a window's question names (docs/algorithms.md, "Alpha-beta")
+VARIANT_TEXT = {
+    "fail-soft": "in its fail-soft form (m starts at -inf, so a value outside the window is "
+    "the best bound found)",
+    "fail-hard": "as Knuth & Moore's F2 is printed (m := alpha: a value at or below the window "
+    "is alpha itself)",
+}
 
 
 def answer_key(
@@ -32,7 +40,44 @@ def answer_key(
 ) -> tuple[tuple[Question, ...], dict[str, Any]]:
     """The questions of one exercise (``result`` is its search) and its answers."""
     merits = open_merits(tree, algo, params) if algo.name in OPEN_LIST else None
-    return questions_and_answers(tree, algo, result, merits)
+    questions, answers = questions_and_answers(tree, algo, params, result, merits)
+    if algo.name == "star2":
+        probed = probed_outcomes(tree, algo, params)
+        names = [tree.names[n] for n in probed]
+        extra = [
+            Question(
+                "probes",
+                "probes",
+                NUMERICAL,
+                "How many probing searches does star2 make (outcomes whose first child it "
+                "searches before the chance node's search phase)?",
+                str(len(probed)),
+                number=len(probed),
+            )
+        ]
+        if probed:
+            extra.append(
+                Question(
+                    "probed",
+                    "probed outcomes",
+                    SHORT_ANSWER,
+                    "Name the outcomes star2 probes, in the order it probes them, separated by "
+                    "spaces.",
+                    " ".join(names),
+                    accepted=spellings(names),
+                    items=tuple(names),
+                    room=sum(1 for n in range(tree.n_nodes) if is_outcome(tree, n)),
+                )
+            )
+        questions = questions + tuple(extra)
+        answers["probes"] = [tree.path_of(n) for n in probed]
+        answers["probe_labels"] = names
+    return questions, answers
+
+
+def probed_outcomes(tree: Tree, algo: Algorithm, params: Params) -> list[int]:
+    """Star2: the outcomes whose first child it probes, in order (its teaching trace's Probes)."""
+    return [ev.node for ev in trace(tree, algo, **params) if isinstance(ev, Probe)]
 
 
 def open_merits(tree: Tree, algo: Algorithm, params: Params) -> list[Any]:
@@ -51,8 +96,35 @@ def pruned_heads(tree: Tree, evaluated: Sequence[int]) -> list[int]:
     return [n for n in range(1, tree.n_nodes) if not searched[n] and searched[parent[n]]]
 
 
+def value_question(tree: Tree, algo: Algorithm, params: Params, result: SearchResult) -> Question:
+    """What the algorithm returns at the root: a number, or with chance nodes an exact fraction."""
+    root = tree.names[0]
+    text = f"What value does {algo.name} return for the root {root}?"
+    if "alpha" in params or "beta" in params:
+        text = (
+            f"What value does {algo.name}, "
+            f"{VARIANT_TEXT[str(params.get('variant') or 'fail-soft')]}, return for the root "
+            f"{root}? (If it proves only a bound, give the number.)"
+        )
+    elif algo.needs_bound or algo.name == "f1" and result.params:
+        text += " (If it proves only a bound, give the number.)"
+    if not tree.has_chance:
+        shown = format_bounded(result.value, result.bound)
+        return Question("value", "value", NUMERICAL, text, shown, number=result.value)
+    q = result.exact_value()
+    forms = [fraction_text(q)]
+    if q.denominator != 1 and Fraction(format_number(float(q))) == q:
+        forms.append(format_number(float(q)))  # 9/4 may be written 2.25
+    text += " Give it exactly: an integer, or a fraction p/q in lowest terms (such as 13/3)."
+    return Question("value", "value", SHORT_ANSWER, text, forms[0], accepted=tuple(forms))
+
+
 def questions_and_answers(
-    tree: Tree, algo: Algorithm, result: SearchResult, merits: list[Any] | None
+    tree: Tree,
+    algo: Algorithm,
+    params: Params,
+    result: SearchResult,
+    merits: list[Any] | None,
 ) -> tuple[tuple[Question, ...], dict[str, Any]]:
     """The questions of one exercise and its answers (the JSON output's ``answers``)."""
     name = algo.name
@@ -65,19 +137,7 @@ def questions_and_answers(
     root = names[0]
     questions: list[Question] = []
 
-    text = f"What value does {name} return for the root {root}?"
-    if algo.needs_bound or algo.name in ("f1", "alphabeta") and result.params:
-        text += " (If it proves only a bound, give the number.)"
-    questions.append(
-        Question(
-            "value",
-            "value",
-            NUMERICAL,
-            text,
-            format_bounded(result.value, result.bound),
-            number=result.value,
-        )  # fmt: skip
-    )
+    questions.append(value_question(tree, algo, params, result))
     if result.exact:
         line = [names[n] for n in pv_nodes]
         questions.append(
@@ -85,10 +145,12 @@ def questions_and_answers(
                 "pv",
                 "principal variation",
                 SHORT_ANSWER,
-                f"Give the principal variation: the nodes from {root}'s best move down to a "
-                "leaf, names separated by spaces.",
+                f"Give the principal variation: the nodes from {root}'s best move down to "
+                + ("the first chance node" if tree.has_chance else "a leaf")
+                + ", names separated by spaces.",
                 " ".join(line),
                 accepted=spellings(line),
+                items=tuple(line),
             )
         )
     text = f"How many leaf evaluations does {name} make?"
@@ -108,6 +170,8 @@ def questions_and_answers(
             + (" (List a leaf read twice twice.)" if name in REREADING else ""),
             " ".join(leaves),
             accepted=spellings(leaves),
+            items=tuple(leaves),
+            room=max(tree.n_leaves, len(leaves)),
         )
     )
     if pruned_leaves:
@@ -116,7 +180,7 @@ def questions_and_answers(
                 "pruned",
                 "leaves never evaluated",
                 MULTICHOICE,
-                f"Which leaves does {name} never evaluate? Tick every one.",
+                f"Which leaves does {name} never evaluate?",
                 " ".join(names[n] for n in pruned_leaves),
                 choices=tuple(
                     (names[n], n not in evaluated) for n in range(tree.n_nodes) if tree.is_leaf(n)
@@ -133,6 +197,7 @@ def questions_and_answers(
                 "each), from left to right, separated by spaces.",
                 " ".join(cut),
                 accepted=spellings(cut),
+                items=tuple(cut),
             )
         )
     if merits is not None:
@@ -148,10 +213,13 @@ def questions_and_answers(
                 "merits, in the order the leaves are evaluated, separated by spaces.",
                 " ".join(shown),
                 accepted=spellings(shown),
+                items=tuple(shown),
+                room=max(tree.n_leaves, len(shown)),
             )
         )
     answers: dict[str, Any] = {
         "value": result.value,
+        **({"value_exact": fraction_text(result.exact_value())} if tree.has_chance else {}),
         "exact": result.exact,
         "bound": result.bound,
         "pv": list(result.pv),
@@ -170,6 +238,12 @@ def questions_and_answers(
     return tuple(questions), answers
 
 
+def is_outcome(tree: Tree, n: int) -> bool:
+    """Whether n is an outcome of a chance node that is no leaf (what Star2 may probe)."""
+    p = tree.parent[n]
+    return p >= 0 and tree.is_chance(p) and not tree.is_leaf(n)
+
+
 def spellings(words: Sequence[str]) -> tuple[str, ...]:
     """The ways a list may be typed: ``a b c``, ``a, b, c``, ``a,b,c`` (the first is shown)."""
     forms = [" ".join(words), ", ".join(words), ",".join(words)]
@@ -179,9 +253,12 @@ def spellings(words: Sequence[str]) -> tuple[str, ...]:
 __all__ = [
     "OPEN_LIST",
     "REREADING",
+    "VARIANT_TEXT",
     "answer_key",
     "open_merits",
+    "probed_outcomes",
     "pruned_heads",
     "questions_and_answers",
     "spellings",
+    "value_question",
 ]

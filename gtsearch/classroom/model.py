@@ -16,6 +16,9 @@ from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
 
+#: what a multiple choice asks where it is drawn as boxes to tick, and as a choice per leaf
+TICK = "Tick every one."
+CHOOSE = "For every leaf, choose whether it is evaluated or never evaluated."
 #: the kinds of question, named as Moodle names them
 NUMERICAL = "numerical"
 SHORT_ANSWER = "shortanswer"
@@ -27,9 +30,14 @@ class Question(NamedTuple):
 
     ``text`` is plain text (the formats escape it); ``answer`` is the answer
     as a person writes it.  A numerical question has ``number``; a short
-    answer ``accepted``, every text that is right (first the one shown); a
-    multiple choice ``choices``, every option with whether it is right (any
-    number of them may be).
+    answer ``accepted``, every text that is right (first the one shown), and
+    when the answer is a list (the PV, leaves in order, ...) ``items``, its
+    entries one by one, which a quiz may grade one blank each; a multiple
+    choice ``choices``, every option with whether it is right (any number of
+    them may be).  ``room`` is how many places a list's blanks offer: at
+    least ``len(items)``, more where the length would give away another
+    answer (the leaves in order tell the leaf count); a place left over is
+    answered with a dash.
     """
 
     id: str
@@ -40,6 +48,8 @@ class Question(NamedTuple):
     number: Number | None = None
     accepted: tuple[str, ...] = ()
     choices: tuple[tuple[str, bool], ...] = ()
+    items: tuple[str, ...] = ()
+    room: int = 0
 
 
 class Exercise(NamedTuple):
@@ -47,7 +57,11 @@ class Exercise(NamedTuple):
 
     ``number`` counts from 1 in its set; ``seed`` is the set's seed and
     ``attempt`` how many trees were drawn for this exercise before it
-    (docs/classroom.md says how the trees are chosen).  ``document`` is the
+    (docs/classroom.md says how the trees are chosen); ``settings`` the shape,
+    the values, the order, the gtsearch version and the command that makes the
+    set again.  The seed and the settings are the teacher's: the writers put
+    them in the answer keys and records only (:meth:`record`), never in what a
+    student receives (:meth:`heading`).  ``document`` is the
     tree as the JSON object of a tree file that ``gtsearch eval`` reads;
     ``answers`` the answers as the JSON output gives them; ``result`` the
     search that gave them (with its leaf order).
@@ -66,16 +80,35 @@ class Exercise(NamedTuple):
     answers: Mapping[str, Any]
 
     def heading(self) -> str:
-        """One line naming the exercise: ``Exercise 2: alphabeta, b=3, d=3, values 0..40, seed 7``."""
-        s = self.settings
+        """The line a student sees: ``Exercise 2: alphabeta (alpha 10, beta 20)``.
+
+        It names the exercise, the algorithm and what the question needs to be
+        answered (a window, a bound, the variant), and nothing that rebuilds the
+        tree with gtsearch: no seed, no shape, no range of values (those are in
+        :meth:`record`, for the teacher).
+        """
         params = ", ".join(f"{k} {v}" for k, v in self.params.items())
         params = f" ({params})" if params else ""
+        return f"Exercise {self.number}: {self.algorithm}{params}"
+
+    def record(self) -> list[str]:
+        """The teacher's record of the exercise: what makes it again, and how it was drawn."""
+        s = self.settings
         order = "" if s["order"] == "random" else f", {s['order']}-first order"
-        return (
-            f"Exercise {self.number}: {self.algorithm}{params} on a uniform tree "
-            f"(b={s['branching']}, d={s['depth']}, values {s['lo']}..{s['hi']}{order}, "
-            f"seed {self.seed})"
-        )
+        return [
+            f"Exercise {self.number}: {self.algorithm} on a uniform tree (b={s['branching']}, "
+            f"d={s['depth']}, values {s['lo']}..{s['hi']}{order}), seed {self.seed}, "
+            f"tree drawn at attempt {self.attempt}",
+            f"made by gtsearch {s['version']}: {s['command']}",
+        ]
 
 
-__all__ = ["MULTICHOICE", "NUMERICAL", "SHORT_ANSWER", "Exercise", "Question"]
+__all__ = [
+    "CHOOSE",
+    "MULTICHOICE",
+    "NUMERICAL",
+    "SHORT_ANSWER",
+    "TICK",
+    "Exercise",
+    "Question",
+]

@@ -1,35 +1,40 @@
-"""Exercises as auto-graded quiz questions: Moodle XML (a ``<quiz>`` Moodle imports) and GIFT.
+"""Exercises as auto-graded Moodle questions: a Moodle XML ``<quiz>`` for the question bank's import.
 
 Every question of an exercise becomes one question of the quiz, its text
-showing the tree: in Moodle XML as an SVG picture embedded in the question
-(``<file encoding="base64">`` referred to by ``@@PLUGINFILE@@``), in GIFT,
-which cannot carry files, as the tree drawn in text (``<pre>``).  Numerical
-questions (the value, the number of leaf evaluations) take the exact number;
-short answers (the PV, the leaves in order, the pruned subtrees, SSS*'s
-merits) accept the names separated by spaces or commas, in any case; "which
-leaves are never evaluated" is a multiple choice with several right answers.
+showing the tree as an SVG picture embedded in the question (``<file
+encoding="base64">`` referred to by ``@@PLUGINFILE@@``).  What a student sees
+(names, texts, the picture and its ``alt``) says nothing the key could be
+rebuilt from: no seed, no shape, no range of values (docs/classroom.md).
 
-Moodle accepts only the grades of its list (100%, 50%, 33.33333%, ...; see
-:data:`GRADES`), and the right answers of a multiple choice must add up to
-100%: k right options get 100/k each when that is on the list (k = 1 to 10,
-or 20), else, for 11 to 19, 10% or 5% each (the first 20 − k get 10%).  More
-than 20 leaves never evaluated cannot be graded so, and is refused.  Each
-wrong option takes off the smallest grade on the list that makes ticking
-every wrong one worth −100% or less.
+How each kind is graded (docs/classroom.md, "Moodle XML"):
+
+- numbers (the value, the leaf count, Star2's probes): ``numerical``,
+  tolerance 0; an exact value that is no integer (chance nodes):
+  ``shortanswer`` accepting ``p/q`` (and the decimal when it is exact);
+- lists (the PV, the leaves in order, the pruned subtrees, the merits, the
+  probed outcomes): an embedded-answers question (``cloze``) with one blank a
+  place, names graded case-sensitively (``SHORTANSWER_C``), numbers as
+  ``NUMERICAL``, each blank worth the same: one slip costs one place;
+- "which leaves are never evaluated": a ``cloze`` with one drop-down per leaf
+  (``evaluated`` / ``never evaluated``), each worth the same, so the grades
+  add up to exactly 100% and are even, for any number of leaves.
+
+The cloze syntax and Moodle XML are Moodle's own (docs.moodle.org, "Embedded
+Answers (Cloze) question type" and "Moodle XML format").
 """
 
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Sequence
 from html import escape
 from xml.sax.saxutils import escape as xml_escape
 
-from ..errors import UsageError
 from ..render.labels import format_extended
 from ..render.svg import to_svg
 from ..render.view import bare_view
-from .model import MULTICHOICE, NUMERICAL, SHORT_ANSWER, Exercise, Question
+from .model import CHOOSE, MULTICHOICE, NUMERICAL, Exercise, Question
 from .worksheet import instructions, text_escape, tree_text
 
 #: the grades Moodle's import accepts, in percent (question_bank::fraction_options_full)
@@ -37,23 +42,25 @@ GRADES = (
     "100", "90", "83.33333", "80", "75", "70", "66.66667", "60", "50", "40", "33.33333", "30",
     "25", "20", "16.66667", "14.28571", "12.5", "11.11111", "10", "5",
 )  # fmt: skip
-#: characters GIFT gives a meaning to, escaped with a backslash
-GIFT_SPECIAL = "\\~=#{}:"
+#: what a cloze escapes with a backslash inside an answer (Moodle's Cloze documentation)
+CLOZE_SPECIAL = '\\}#~/"'
+#: what the blanks of a list ask
+BLANKS = (
+    "One name or number a blank, in order, names as printed (case matters); "
+    "a dash (-) in every blank left over."
+)
+#: the answer of a blank left over
+DASH = "-"
+#: the two options of a leaf in "which leaves are never evaluated"
+EVALUATED, NEVER = "evaluated", "never evaluated"
 
 
-def shares(k: int) -> list[str]:
-    """Grades (percent, from :data:`GRADES`) for k right options, adding up to 100."""
+def equal_share(k: int) -> str | None:
+    """The grade on Moodle's list that k right options share equally (100/k), or None."""
     if k < 1:
         raise ValueError("a multiple choice needs a right answer")
     equal = [g for g in GRADES if abs(float(g) * k - 100) < 1e-3]
-    if equal:
-        return [equal[0]] * k
-    if k < 20:
-        return ["10"] * (20 - k) + ["5"] * (2 * k - 20)
-    raise UsageError(
-        f"{k} right answers cannot share 100% in the grades Moodle accepts (20 at most); "
-        "ask for a smaller tree (-b, -d)"
-    )
+    return equal[0] if equal else None
 
 
 def penalty(wrong: int) -> str:
@@ -62,23 +69,66 @@ def penalty(wrong: int) -> str:
     return fits[-1] if fits else GRADES[-1]
 
 
-def grades(q: Question) -> list[str]:
-    """The grade of each option of a multiple choice, in order (``-10`` for a wrong one)."""
-    right = sum(1 for _, ok in q.choices if ok)
-    good = iter(shares(right))
-    bad = "-" + penalty(len(q.choices) - right)
-    return [next(good) if ok else bad for _, ok in q.choices]
+def picture_html(ex: Exercise, image: str | None) -> str:
+    """The tree in a question: the embedded picture, or (GIFT) the tree drawn in text."""
+    if image:
+        alt = f"the tree of exercise {ex.number}"
+        return f'<p><img src="@@PLUGINFILE@@/{image}" alt="{escape(alt)}"></p>'
+    return f"<pre>{text_escape(tree_text(ex.tree))}</pre>"
 
 
-def check_gradable(exercises: Sequence[Exercise]) -> None:
-    """Refuse, before writing anything, an exercise whose multiple choice Moodle cannot grade."""
-    for ex in exercises:
-        for q in ex.questions:
-            if q.kind == MULTICHOICE:
-                try:
-                    grades(q)
-                except UsageError as e:
-                    raise UsageError(f"exercise {ex.number}, {q.title}: {e}") from None
+def question_html(ex: Exercise, q: Question, image: str | None, body: str = "") -> str:
+    """A question's text in HTML: what to do, the tree, the question (and a cloze's blanks)."""
+    return (
+        f"<p>{text_escape(instructions(ex))}</p>{picture_html(ex, image)}"
+        f"<p>{text_escape(q.text)}</p>{body}"
+    )
+
+
+def is_list(q: Question) -> bool:
+    """Whether a question's answer is a list graded place by place (a cloze in Moodle)."""
+    return bool(q.items)
+
+
+# -- cloze -------------------------------------------------------------------------------------
+def cloze_escape(text: str) -> str:
+    """An answer inside a cloze blank: ``} # ~ / "`` and ``\\`` escaped with a backslash."""
+    return "".join("\\" + ch if ch in CLOZE_SPECIAL else ch for ch in text)
+
+
+def is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def blank(item: str) -> str:
+    """One cloze blank worth 1: a number (tolerance 0) or a name (case-sensitive)."""
+    if is_number(item) and item != DASH:
+        return f"{{1:NUMERICAL:={cloze_escape(item)}:0}}"
+    return f"{{1:SHORTANSWER_C:={cloze_escape(item)}}}"
+
+
+def list_blanks(q: Question) -> str:
+    """One numbered blank a place of the list; the places left over take a dash."""
+    items = [*q.items, *[DASH] * (max(q.room, len(q.items)) - len(q.items))]
+    cells = "".join(f"<li>{blank(item)}</li>" for item in items)
+    return f"<ol>{cells}</ol>"
+
+
+def leaf_choices(q: Question) -> str:
+    """One drop-down a leaf, ``evaluated`` then ``never evaluated``, the right one marked, each
+    worth 1."""
+    rows = []
+    for option, never in q.choices:
+        marks = ("", "=") if never else ("=", "")
+        rows.append(
+            f"<li>{text_escape(option)}: "
+            f"{{1:MULTICHOICE:{marks[0]}{EVALUATED}~{marks[1]}{NEVER}}}</li>"
+        )
+    return f"<ul>{''.join(rows)}</ul>"
 
 
 # -- Moodle XML --------------------------------------------------------------------------------
@@ -86,34 +136,36 @@ def _text(value: str, tag: str = "text") -> str:
     return f"<{tag}>{xml_escape(value)}</{tag}>"
 
 
-def _question_html(ex: Exercise, q: Question, image: str | None) -> str:
-    picture = (
-        f'<p><img src="@@PLUGINFILE@@/{image}" alt="{escape(ex.heading())}"></p>'
-        if image
-        else f"<pre>{text_escape(tree_text(ex.tree))}</pre>"
-    )
-    return f"<p>{text_escape(instructions(ex))}</p>{picture}<p>{text_escape(q.text)}</p>"
-
-
 def moodle_question(ex: Exercise, q: Question) -> str:
     """One ``<question>`` element."""
     image = f"exercise-{ex.number}.svg"
     svg = to_svg(bare_view(ex.tree), state=False).encode("utf-8")
+    cloze = is_list(q) or q.kind == MULTICHOICE
+    body = ""
+    if is_list(q):  # the blanks say how to write the list
+        q = q._replace(text=re.sub(r",? (names )?separated by spaces", "", q.text))
+    if q.kind == MULTICHOICE:
+        q = q._replace(text=f"{q.text} {CHOOSE}")
+    if cloze:
+        body = leaf_choices(q) if q.kind == MULTICHOICE else list_blanks(q)
+        if q.kind != MULTICHOICE:
+            body = f"<p>{text_escape(BLANKS)}</p>{body}"
+    kind = "cloze" if cloze else q.kind
     lines = [
-        f'  <question type="{q.kind}">',
-        "    <name>" + _text(f"Exercise {ex.number} (seed {ex.seed}): {q.title}") + "</name>",
+        f'  <question type="{kind}">',
+        "    <name>" + _text(f"Exercise {ex.number}: {q.title}") + "</name>",
         '    <questiontext format="html">',
-        "      " + _text(_question_html(ex, q, image)),
+        "      " + _text(question_html(ex, q, image, body)),
         f'      <file name="{image}" path="/" encoding="base64">'
         f"{base64.b64encode(svg).decode('ascii')}</file>",
         "    </questiontext>",
         '    <generalfeedback format="html">'
         + _text(f"<p>{text_escape(q.title)}: {text_escape(q.answer)}</p>")
         + "</generalfeedback>",
-        "    <defaultgrade>1</defaultgrade>",
-        "    <penalty>0.3333333</penalty>",
-        "    <hidden>0</hidden>",
     ]
+    if not cloze:
+        lines.append("    <defaultgrade>1</defaultgrade>")
+    lines += ["    <penalty>0.3333333</penalty>", "    <hidden>0</hidden>"]
     if q.kind == NUMERICAL:
         assert q.number is not None
         lines.append(
@@ -121,29 +173,21 @@ def moodle_question(ex: Exercise, q: Question) -> str:
             + _text(format_extended(q.number))
             + "<tolerance>0</tolerance></answer>"
         )
-    elif q.kind == SHORT_ANSWER:
-        lines.append("    <usecase>0</usecase>")
+    elif not cloze:  # a short answer of one word: an exact fraction
+        lines.append("    <usecase>1</usecase>")
         lines += [
             '    <answer fraction="100">' + _text(a.replace("*", "\\*")) + "</answer>"
             for a in q.accepted
-        ]
-    else:
-        lines += [
-            "    <single>false</single>",
-            "    <shuffleanswers>false</shuffleanswers>",
-            "    <answernumbering>none</answernumbering>",
-        ]
-        lines += [
-            f'    <answer fraction="{grade}" format="plain_text">' + _text(option) + "</answer>"
-            for (option, _), grade in zip(q.choices, grades(q), strict=True)
         ]
     lines.append("  </question>")
     return "\n".join(lines)
 
 
 def moodle_xml(exercises: Sequence[Exercise]) -> str:
-    """A Moodle XML ``<quiz>``: every question of every exercise, the tree embedded as SVG."""
-    check_gradable(exercises)
+    """A Moodle XML ``<quiz>``: every question of every exercise, the tree embedded as SVG.
+
+    Every question can be written (a cloze grades any number of leaves), so nothing is left out.
+    """
     parts = ['<?xml version="1.0" encoding="UTF-8"?>', "<quiz>"]
     for ex in exercises:
         parts.append(f"<!-- {xml_escape(ex.heading()).replace('--', '- -')} -->")
@@ -152,49 +196,16 @@ def moodle_xml(exercises: Sequence[Exercise]) -> str:
     return "\n".join(parts) + "\n"
 
 
-# -- GIFT --------------------------------------------------------------------------------------
-def gift_escape(text: str) -> str:
-    """Text for GIFT: ``~ = # { } :`` and ``\\`` escaped with a backslash, line breaks as ``\\n``."""
-    out = "".join("\\" + ch if ch in GIFT_SPECIAL else ch for ch in text)
-    return out.replace("\n", "\\n")
-
-
-def gift_question(ex: Exercise, q: Question) -> str:
-    """One question in GIFT, on one line."""
-    title = gift_escape(f"Exercise {ex.number} (seed {ex.seed}): {q.title}")
-    text = gift_escape(_question_html(ex, q, None))
-    if q.kind == NUMERICAL:
-        assert q.number is not None
-        answers = "#" + gift_escape(format_extended(q.number))
-    elif q.kind == SHORT_ANSWER:
-        answers = " ".join("=" + gift_escape(a) for a in q.accepted)
-    else:
-        answers = " ".join(
-            f"~%{grade}%{gift_escape(option)}"
-            for (option, _), grade in zip(q.choices, grades(q), strict=True)
-        )
-    return f"::{title}::[html]{text}{{{answers}}}"
-
-
-def gift(exercises: Sequence[Exercise]) -> str:
-    """Every question of every exercise in GIFT, one per block, blocks separated by blank lines."""
-    check_gradable(exercises)
-    blocks = []
-    for ex in exercises:
-        lines = [f"// {ex.heading()}"]
-        lines += [gift_question(ex, q) for q in ex.questions]
-        blocks.append("\n\n".join(lines))
-    return "\n\n".join(blocks) + "\n"
-
-
 __all__ = [
+    "EVALUATED",
     "GRADES",
-    "gift",
-    "gift_escape",
-    "gift_question",
-    "grades",
+    "NEVER",
+    "blank",
+    "cloze_escape",
+    "equal_share",
     "moodle_question",
     "moodle_xml",
     "penalty",
-    "shares",
+    "picture_html",
+    "question_html",
 ]

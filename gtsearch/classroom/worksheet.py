@@ -16,23 +16,30 @@ from collections.abc import Sequence
 from html import escape as html_escape
 from typing import Any
 
-from ..render.labels import format_extended, param_texts
+from ..numbers import fraction_text
+from ..render.labels import Labels, format_extended, param_texts
 from ..render.svg import to_svg
 from ..render.terminal import draw_text
 from ..render.view import SearchView, bare_view, build_view
 from ..tree import Tree
-from .model import MULTICHOICE, Exercise, Question
+from .model import MULTICHOICE, TICK, Exercise, Question
 
 
 # -- shared ------------------------------------------------------------------------------------
 def instructions(ex: Exercise) -> str:
     """What to do, in one sentence: the algorithm, its parameters, the conventions."""
     params = ", ".join(param_texts(ex.params, sep=" "))
+    players = (
+        "the players alternate over the decision nodes, a chance node is worth the "
+        "probability-weighted average of its outcomes (each outcome's p is given)"
+        if ex.tree.has_chance
+        else "the players alternate"
+    )
     return (
         f"Search this tree by hand with {ex.algorithm}"
         + (f" ({params})" if params else "")
-        + ": MAX moves at the root, the players alternate, children are searched from "
-        "left to right, and leaf values are MAX's payoffs."
+        + f": MAX moves at the root, {players}, children are searched from left to right, "
+        "and leaf values are MAX's payoffs."
     )
 
 
@@ -42,16 +49,18 @@ def search_view(ex: Exercise) -> SearchView:
 
 
 def tree_text(tree: Tree) -> str:
-    """The bare tree as text: names, MAX/MIN, leaf values; no search."""
+    """The bare tree as text: names, MAX/MIN/CHANCE, outcomes' probabilities, leaf values."""
+    labels = Labels(tree)
     lines: list[str] = []
     stack: list[tuple[int, str, str]] = [(0, "", "")]  # node, its line's prefix, its children's
     while stack:
         n, first, rest = stack.pop()
-        name = tree.names.get(n, str(n))
+        p = labels.probability(n)
+        name = tree.names.get(n, str(n)) + ("" if p is None else f"  p={fraction_text(p)}")
         if tree.is_leaf(n):
             lines.append(f"{first}{name}  {format_extended(tree.number(n))}")
             continue
-        lines.append(f"{first}{name}  {'MAX' if tree.is_max(n) else 'MIN'}")
+        lines.append(f"{first}{name}  {labels.player(n)}")
         kids = list(tree.children(n))
         for i in range(len(kids) - 1, -1, -1):
             last = i == len(kids) - 1
@@ -61,22 +70,32 @@ def tree_text(tree: Tree) -> str:
     return "\n".join(lines) + "\n"
 
 
+def asked(q: Question) -> str:
+    """The question as a sheet asks it: a multiple choice is ticked."""
+    return f"{q.text} {TICK}" if q.kind == MULTICHOICE else q.text
+
+
 # -- text --------------------------------------------------------------------------------------
 def exercises_text(exercises: Sequence[Exercise]) -> str:
-    """Every exercise with its questions, then every answer with the search drawn."""
+    """Every exercise with its questions, then the answer key (:func:`key_text`)."""
     out: list[str] = []
     for ex in exercises:
         out += [ex.heading(), "", tree_text(ex.tree), instructions(ex)]
         for i, q in enumerate(ex.questions, 1):
-            out.append(f"{i}. {q.text}")
+            out.append(f"{i}. {asked(q)}")
             if q.kind == MULTICHOICE:
                 out.append("   " + "  ".join(f"[ ] {option}" for option, _ in q.choices))
         out.append("")
-    out += ["Answers", "=======", ""]
+    return "\n".join(out) + "\n" + key_text(exercises)
+
+
+def key_text(exercises: Sequence[Exercise]) -> str:
+    """The teacher's answer key as text: every answer, the search drawn, and the record."""
+    out = ["Answers", "=======", ""]
     for ex in exercises:
         out += [f"Exercise {ex.number}", ""]
         out += [f"{i}. {q.title}: {q.answer}" for i, q in enumerate(ex.questions, 1)]
-        out += ["", draw_text(search_view(ex))]
+        out += ["", draw_text(search_view(ex)), *ex.record(), ""]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -168,11 +187,10 @@ def worksheet_html(exercises: Sequence[Exercise], title: str = "Game-tree search
                 extra = f'<div class="options">{options}</div>'
             else:
                 extra = '<div class="space"></div>'
-            items.append(f"<li><p>{text_escape(q.text)}</p>{extra}</li>")
+            items.append(f"<li><p>{text_escape(asked(q))}</p>{extra}</li>")
         parts.append(
             f'<section class="exercise" id="exercise-{ex.number}">\n'
             f"<h2>Exercise {ex.number}</h2>\n"
-            f'<p class="setting">{text_escape(ex.heading())}</p>\n'
             f"<p>{text_escape(instructions(ex))}</p>\n"
             f'<div class="tree">{_svg(to_svg(bare_view(ex.tree), state=False))}</div>\n'
             f'<ol class="questions">{"".join(items)}</ol>\n</section>\n'
@@ -189,22 +207,26 @@ def answers_html(exercises: Sequence[Exercise], title: str = "Game-tree search")
             for q in ex.questions
         )
         svg = to_svg(search_view(ex), source=f"exercise {ex.number}")
+        record = "<br>".join(text_escape(line) for line in ex.record())
         parts.append(
             f'<section class="exercise" id="answers-{ex.number}">\n'
             f"<h2>Exercise {ex.number}: answers</h2>\n"
             f'<p class="setting">{text_escape(ex.heading())}</p>\n'
             f'<div class="tree">{_svg(svg)}</div>\n'
-            f'<ol class="questions">{items}</ol>\n</section>\n'
+            f'<ol class="questions">{items}</ol>\n'
+            f'<p class="setting">{record}</p>\n</section>\n'
         )
     return _page(f"{title}: answer key", "".join(parts))
 
 
 __all__ = [
     "answers_html",
+    "asked",
     "exercise_record",
     "exercises_json",
     "exercises_text",
     "instructions",
+    "key_text",
     "search_view",
     "text_escape",
     "tree_text",

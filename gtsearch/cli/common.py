@@ -228,10 +228,13 @@ class Evaluation:
         max_nodes: int,
         alpha: Number | None = None,
         beta: Number | None = None,
+        variant: str | None = None,
     ) -> None:
         check_stdin_once(files)
         self.files, self.algos = files, algos
-        self.numbers = SearchParams(bound=bound, alpha=alpha, beta=beta, leaf_bounds=leaf_bounds)
+        self.numbers = SearchParams(
+            bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds
+        )
         self.root, self.depth, self.expect = root, depth, expect
         self.input_format, self.max_nodes = input_format, max_nodes
         #: the searches of a tree without chance nodes (bound, alpha, beta, leaf bounds)

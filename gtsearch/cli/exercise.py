@@ -26,10 +26,11 @@ from .options import (
 FORMATS = ("text", "json", "moodle", "gift", "html")
 
 
-def answers_path(path: str) -> str:
-    """Where ``--format html -o sheet.html`` writes the answer key: ``sheet-answers.html``."""
-    stem, ext = os.path.splitext(path)
-    return f"{stem}-answers{ext or '.html'}"
+def answers_path(path: str, ext: str | None = None) -> str:
+    """Where the teacher's key goes beside FILE: ``sheet-answers.html`` for ``--format html -o
+    sheet.html``, ``quiz-answers.txt`` for a quiz written to ``quiz.xml`` (``ext`` ".txt")."""
+    stem, own = os.path.splitext(path)
+    return f"{stem}-answers{ext or own or '.html'}"
 
 
 @click.command("exercise")
@@ -53,12 +54,17 @@ def answers_path(path: str) -> str:
     "gift, or html (a worksheet and its answer key: needs -o).",
     "text",
 )
-@output_option("the exercises", more=" --format html writes FILE and FILE-answers.html.")
+@output_option(
+    "the exercises",
+    more=" --format html writes FILE and FILE-answers.html, moodle and gift FILE and "
+    "FILE-answers.txt (the key and the record, for the teacher).",
+)
 def exercise_command(
     algo: str | None,
     bound: Number | None,
     alpha: Number | None,
     beta: Number | None,
+    variant: str | None,
     branching: int,
     depth: int,
     seed: int,
@@ -72,11 +78,15 @@ def exercise_command(
     """Make exercises: trees to search by hand, their questions and the answer key.
 
     Each exercise is a seeded uniform tree with all-different leaf values and
-    named nodes (A, B, ... inside, a, b, ... at the leaves) and questions about
-    one algorithm's search of it: the value, the PV, the number of leaf
-    evaluations, the leaves in the order evaluated, the leaves never
-    evaluated and the pruned subtrees, and for SSS*/DUAL* the merits of the
-    SOLVED states. The answers come from the engine of 'gtsearch eval'. With
+    named nodes (A, B, ... inside, a leaf its parent's name and place: b1,
+    b2, ...) and questions about one algorithm's search of it: the value, the
+    PV, the number of leaf evaluations, the leaves in the order evaluated,
+    the leaves never evaluated and the pruned subtrees, for SSS*/DUAL* the
+    merits of the SOLVED states, for Star2 its probes. For expectiminimax,
+    star1 and star2 the tree has chance nodes (weighted) at every other
+    level. What a student receives names no seed and no setting; the
+    teacher's key and record do. The answers come from the engine of
+    'gtsearch eval'. With
     the default random order a tree is kept only if the algorithm prunes at
     least one leaf in six and evaluates at least one in three (--any: keep
     every tree).
@@ -96,7 +106,9 @@ def exercise_command(
             "--format html writes two pages, the worksheet and its answer key; "
             "name the first with -o (e.g. -o sheet.html)"
         )
-    algorithm, params = check_one([algo or "alphabeta"], bound=bound, alpha=alpha, beta=beta)
+    algorithm, params = check_one(
+        [algo or "alphabeta"], bound=bound, alpha=alpha, beta=beta, variant=variant
+    )
     spec = Spec(algorithm, params, branching, depth, value_range, order, any_tree)
     exercises = make_exercises(spec, seed, count)
     if output_format == "html":
@@ -111,14 +123,18 @@ def exercise_command(
         from ..classroom.worksheet import exercises_json
 
         text = exercises_json(exercises)
-    elif output_format == "moodle":
+    elif output_format in ("moodle", "gift"):
+        from ..classroom.gift import gift, left_out
         from ..classroom.quiz import moodle_xml
+        from ..classroom.worksheet import key_text
 
-        text = moodle_xml(exercises)
-    elif output_format == "gift":
-        from ..classroom.quiz import gift
-
-        text = gift(exercises)
+        if output_format == "gift":
+            for line in left_out(exercises):
+                click.echo(line, err=True)
+        text = moodle_xml(exercises) if output_format == "moodle" else gift(exercises)
+        if output is not None and output != STDIN:
+            # the quiz is for the students; its key and record go beside it, for the teacher
+            write_output(answers_path(output, ".txt"), key_text(exercises))
     else:
         from ..classroom.worksheet import exercises_text
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..algorithms.params import VARIANTS
 from ..errors import UsageError
 from ..formats import FORMATS
 from ..render.geometry import LAYOUTS, PAGES
@@ -193,10 +194,18 @@ def guess_option(more: str = "") -> Decorator:
     )
 
 
-#: alphabeta's window
+#: alphabeta's window, and the form of alphabeta whose value a window gives
 window_options = stack(
     number_option("--alpha", "A", "Lower end of alphabeta's window (default -inf)."),
     number_option("--beta", "B", "Upper end of alphabeta's window (default +inf)."),
+    click.option(
+        "--variant",
+        type=click.Choice(VARIANTS),
+        default=None,
+        help="alphabeta's form: fail-soft (the default: m starts at -inf, a value outside "
+        "the window is the best bound found) or fail-hard (Knuth & Moore's F2 as printed: "
+        "m := alpha). The same leaves; other values outside the window.",
+    ),
 )
 leaf_bounds_option = click.option(
     "--leaf-bounds",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
-from ..algorithms.params import check_one
+from ..algorithms.params import SearchParams, check_one
 from ..errors import UsageError
 from ..numbers import Number
 from ..render.console import console
@@ -212,6 +212,7 @@ def searched(
     bound: Number | None,
     alpha: Number | None,
     beta: Number | None,
+    variant: str | None,
     leaf_bounds: tuple[Number, Number] | None,
     root: str | None,
     input_format: str | None,
@@ -226,14 +227,13 @@ def searched(
     (also when --leaf-bounds, which only star1 and star2 take, is given).
     """
     default = "alphabeta" if leaf_bounds is None else "star1"
-    algorithm, params = check_one(
-        [algo or default], bound=bound, alpha=alpha, beta=beta, leaf_bounds=leaf_bounds
+    numbers = SearchParams(
+        bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds
     )
+    algorithm, params = check_one([algo or default], **numbers)
     tree = load_with_root(file, root, input_format, max_nodes)
     if algo is None and tree.has_chance and default != "star1":
-        algorithm, params = check_one(
-            ["star1"], bound=bound, alpha=alpha, beta=beta, leaf_bounds=leaf_bounds
-        )
+        algorithm, params = check_one(["star1"], **numbers)
     return tree, algorithm, dict(params), display_name(file)
 
 

@@ -197,7 +197,7 @@ def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
             {
                 "name": p.name,
                 "option": p.option,
-                "type": "range" if p.name == "leaf_bounds" else "number",
+                "type": {"leaf_bounds": "range", "variant": "choice"}.get(p.name, "number"),
                 "required": p.required,
                 "default": p.default,
                 "meaning": p.meaning,

@@ -42,7 +42,10 @@ STYLE_EVALUATED = "green"
 STYLE_PRUNED = "dim"
 STYLE_TYPE = "cyan"
 #: the legend's line for --node-types
-TYPES_LEGEND = "[PV] [CUT] [ALL]: Knuth & Moore's node types 1, 2, 3 as the search found them"
+TYPES_LEGEND = (
+    "[PV] [CUT] [ALL]: Knuth & Moore's node types 1, 2, 3 by position; "
+    "after a colon, what the search did otherwise"
+)
 
 
 @dataclass
@@ -275,8 +278,10 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
     if on_pv:
         text.append(f"  {PV_MARK}", style=STYLE_PV)
     kind = view.node_types.get(n) if view.node_types is not None else None
-    if kind is not None:
-        text.append(f"  [{kind}]", style=STYLE_TYPE)
+    note = view.type_notes.get(n) if view.type_notes is not None else None
+    if kind is not None or note is not None:
+        said = ": ".join(x for x in (kind, note) if x is not None)
+        text.append(f"  [{said}]", style=STYLE_TYPE)
     return text
 
 

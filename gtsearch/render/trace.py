@@ -10,54 +10,38 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..algorithms.events import (
-    LIVE,
-    ChanceCutoff,
-    Cutoff,
-    Enter,
-    Event,
-    Leaf,
-    Probe,
-    Probed,
-    Result,
-    Return,
-    Start,
-    State,
-    Take,
-    Value,
-    Window,
-)
+from ..algorithms import events as kinds  # the kinds of event, kinds.Enter ...
 from ..numbers import INF
 from ..tree import Tree
-from .labels import Labels, format_extended, json_value, param_texts
+from .labels import Labels, format_extended, json_value, param_texts, range_text
 
 
-def state_text(s: State, labels: Labels) -> str:
+def state_text(s: kinds.State, labels: Labels) -> str:
     return f"({labels.label(s.node)}, {s.status.upper()}, {format_extended(s.h)})"
 
 
-def states_text(states: tuple[State, ...], labels: Labels) -> str:
+def states_text(states: tuple[kinds.State, ...], labels: Labels) -> str:
     return " ".join(state_text(s, labels) for s in states) if states else "(empty)"
 
 
-def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
+def event_text(ev: kinds.Event, labels: Labels, algorithm: str = "alphabeta") -> str:
     """What one event says, in one line (no step number, no indentation).
 
     ``algorithm`` decides how a window reads: minimax has none, f1 one bound.
     """
     lab = labels.label
-    if isinstance(ev, Start):
+    if isinstance(ev, kinds.Start):
         if ev.open is not None:
             return "OPEN: " + states_text(ev.open, labels)
         return f"start at {lab(0)} ({labels.player(0)})"
-    if isinstance(ev, Enter):
+    if isinstance(ev, kinds.Enter):
         text = f"enter {lab(ev.node)} ({labels.player(ev.node)})"
         window = window_text(ev, labels, algorithm)
         return f"{text}  {window}" if window else text
-    if isinstance(ev, Leaf):
+    if isinstance(ev, kinds.Leaf):
         text = f"leaf {lab(ev.node)} = {format_extended(ev.value)}  (leaf #{ev.rank})"
         return text + _parent_text(ev.node, ev.parent_best, labels)
-    if isinstance(ev, Cutoff):
+    if isinstance(ev, kinds.Cutoff):
         who = lab(ev.node)
         above = labels.tree.parent[ev.node] if ev.node else -1
         if ev.side == "beta":
@@ -72,13 +56,13 @@ def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
             reason = f"{lab(above)} cannot reach its window with this"
         skipped = ", ".join(lab(c) for c in ev.skipped)
         return f"cutoff at {who}: {why} ({reason}); skip {skipped} ({_leaves(ev)} pruned)"
-    if isinstance(ev, Return):
-        rel = {"exact": "=", "lower": "≥", "upper": "≤"}[ev.kind]
-        text = f"return {lab(ev.node)} {rel} {format_extended(ev.value)}"
-        return text + _parent_text(ev.node, ev.parent_best, labels)
-    if isinstance(ev, (Window, Probe, Probed, ChanceCutoff)):
+    if isinstance(ev, kinds.Return):
+        return f"return {lab(ev.node)} {return_text(ev)}" + _parent_text(
+            ev.node, ev.parent_best, labels
+        )
+    if isinstance(ev, (kinds.Window, kinds.Probe, kinds.Probed, kinds.ChanceCutoff)):
         return chance_text(ev, labels)
-    if isinstance(ev, Take):
+    if isinstance(ev, kinds.Take):
         return f"take {state_text(ev.state, labels)}  case {ev.case}: " + _case_text(ev, labels)
     rel = {None: "", "lower": "≥ ", "upper": "≤ "}[ev.bound]
     kind = "exact" if ev.bound is None else f"{ev.bound} bound"
@@ -88,7 +72,24 @@ def event_text(ev: Event, labels: Labels, algorithm: str = "alphabeta") -> str:
     )
 
 
-def _parent_text(n: int, best: Value | None, labels: Labels) -> str:
+def return_text(ev: kinds.Return) -> str:
+    """What a returning node is worth: what its leaves prove, as show draws it (``= 2``,
+    ``≤ 2``, ``∈ [1, 2]``), and the value it hands up when the range does not say it."""
+    if ev.lo is None or ev.hi is None:  # no leaf read below: the search's own word
+        rel = {"exact": "=", "lower": "≥", "upper": "≤"}[ev.kind]
+        return f"{rel} {format_extended(ev.value)} (no leaf read below it)"
+    said = range_text(ev.lo, ev.hi)
+    shown = (
+        ev.value == ev.lo == ev.hi
+        or ev.hi == INF
+        and ev.value == ev.lo
+        or ev.lo == -INF
+        and ev.value == ev.hi
+    )
+    return said if shown else f"{said} (hands up {format_extended(ev.value)})"
+
+
+def _parent_text(n: int, best: kinds.Value | None, labels: Labels) -> str:
     """What a value handed up does to its parent: a decision node's best so far, a chance
     node's weighted sum so far."""
     if best is None:
@@ -98,23 +99,25 @@ def _parent_text(n: int, best: Value | None, labels: Labels) -> str:
     return f"  {labels.label(p)}: {what} {format_extended(best)}"
 
 
-def chance_text(ev: Window | Probe | Probed | ChanceCutoff, labels: Labels) -> str:
+def chance_text(
+    ev: kinds.Window | kinds.Probe | kinds.Probed | kinds.ChanceCutoff, labels: Labels
+) -> str:
     """The steps of Star1 and Star2 at chance nodes, in words."""
     lab = labels.label
-    if isinstance(ev, Window):
+    if isinstance(ev, kinds.Window):
         return (
             f"{lab(ev.node)}: outcome {lab(ev.child)} (p = {format_extended(ev.p)}): "
             f"a = {_edge_text('α', ev.a, ev.total, ev.rest_hi, ev.p)}, "
             f"b = {_edge_text('β', ev.b, ev.total, ev.rest_lo, ev.p)}; "
             f"window α = {format_extended(ev.alpha)}, β = {format_extended(ev.beta)}"
         )
-    if isinstance(ev, Probe):
+    if isinstance(ev, kinds.Probe):
         bound = "a lower bound" if ev.side == "lower" else "an upper bound"
         return (
             f"probe {lab(ev.node)} ({labels.player(ev.node)}) for {bound}: its first child only, "
             f"α = {format_extended(ev.alpha)}, β = {format_extended(ev.beta)}"
         )
-    if isinstance(ev, Probed):
+    if isinstance(ev, kinds.Probed):
         rel = "≥" if ev.side == "lower" else "≤"
         p = labels.tree.parent[ev.node]
         return (
@@ -140,13 +143,15 @@ def chance_text(ev: Window | Probe | Probed | ChanceCutoff, labels: Labels) -> s
     return f"cutoff at {who}: {why}; skip {skipped} ({_leaves(ev)} pruned)"
 
 
-def _leaves(ev: Cutoff | ChanceCutoff) -> str:
+def _leaves(ev: kinds.Cutoff | kinds.ChanceCutoff) -> str:
     """The leaves a cutoff prunes: ``1 leaf``, ``3 leaves``."""
     n = ev.pruned_leaves
     return f"{n} leaf" if n == 1 else f"{n} leaves"
 
 
-def _edge_text(greek: str, value: Value, total: Value, rest: Value, p: Value) -> str:
+def _edge_text(
+    greek: str, value: kinds.Value, total: kinds.Value, rest: kinds.Value, p: kinds.Value
+) -> str:
     """How a window edge at a chance node comes about: ``(α - sum - rest) / p = value``."""
     if abs(value) == INF:
         return format_extended(value)
@@ -154,7 +159,7 @@ def _edge_text(greek: str, value: Value, total: Value, rest: Value, p: Value) ->
     return f"({greek} - {terms}) / {format_extended(p)} = {format_extended(value)}"
 
 
-def window_text(ev: Enter, labels: Labels, algorithm: str) -> str:
+def window_text(ev: kinds.Enter, labels: Labels, algorithm: str) -> str:
     """The window a node is entered with, as the algorithm sees it (minimax: none, f1: one bound)."""
     if algorithm in ("minimax", "expectiminimax"):
         return ""
@@ -165,7 +170,7 @@ def window_text(ev: Enter, labels: Labels, algorithm: str) -> str:
     return f"α = {format_extended(ev.alpha)}, β = {format_extended(ev.beta)}"
 
 
-def _case_text(ev: Take, labels: Labels) -> str:
+def _case_text(ev: kinds.Take, labels: Labels) -> str:
     lab = labels.label
     n = ev.node
     ins = states_text(ev.inserted, labels)
@@ -185,12 +190,14 @@ def _case_text(ev: Take, labels: Labels) -> str:
         if ev.purged:
             text += ", purge " + states_text(ev.purged, labels)
         return text
-    if ev.inserted[0].status == LIVE:
+    if ev.inserted[0].status == kinds.LIVE:
         return f"{lab(p)} is {labels.player(p)}: next sibling, insert {ins}"
     return f"{lab(p)} is {labels.player(p)}: {lab(n)} was its last child, insert {ins}"
 
 
-def trace_text(events: Iterator[Event], tree: Tree, algorithm: str, source: str) -> Iterator[str]:
+def trace_text(
+    events: Iterator[kinds.Event], tree: Tree, algorithm: str, source: str
+) -> Iterator[str]:
     """The trace as lines of text: a header, then one numbered line per step.
 
     Depth-first steps are indented by the node's depth; SSS*/DUAL* steps are
@@ -205,30 +212,30 @@ def trace_text(events: Iterator[Event], tree: Tree, algorithm: str, source: str)
         f"{tree.n_leaves} leaves"
     )
     for step, ev in enumerate(events):
-        if isinstance(ev, Start):
+        if isinstance(ev, kinds.Start):
             if ev.params:
                 yield "parameters: " + ", ".join(param_texts(ev.params, " = "))
             if ev.open is not None:
                 yield f"{0:4d}  " + event_text(ev, labels)
             continue
-        if isinstance(ev, Result):
+        if isinstance(ev, kinds.Result):
             yield "      " + event_text(ev, labels, algorithm)
             continue
-        indent = "" if isinstance(ev, Take) else "  " * depth[ev.node]
+        indent = "" if isinstance(ev, kinds.Take) else "  " * depth[ev.node]
         yield f"{step:4d}  {indent}" + event_text(ev, labels, algorithm)
-        if isinstance(ev, Take) and ev.open is not None:
+        if isinstance(ev, kinds.Take) and ev.open is not None:
             yield "      OPEN: " + states_text(ev.open, labels)
 
 
-def state_dict(s: State, labels: Labels) -> dict[str, Any]:
+def state_dict(s: kinds.State, labels: Labels) -> dict[str, Any]:
     return {"node": s.node, "label": labels.label(s.node), "status": s.status, "h": json_value(s.h)}
 
 
-def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
+def event_dict(ev: kinds.Event, step: int, labels: Labels) -> dict[str, Any]:
     """One event as a JSON object (the schema in docs/pictures.md)."""
     tree = labels.tree
     d: dict[str, Any] = {"step": step}
-    if isinstance(ev, Start):
+    if isinstance(ev, kinds.Start):
         d.update(
             event="start",
             algorithm=ev.algorithm,
@@ -240,7 +247,7 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
         if ev.open is not None:
             d["open"] = [state_dict(s, labels) for s in ev.open]
         return d
-    if isinstance(ev, Result):
+    if isinstance(ev, kinds.Result):
         d.update(
             event="result",
             value=json_value(ev.value),
@@ -257,14 +264,14 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
         label=labels.label(ev.node),
         player=labels.player(ev.node).lower(),
     )
-    if isinstance(ev, Enter):
+    if isinstance(ev, kinds.Enter):
         d.update(alpha=json_value(ev.alpha), beta=json_value(ev.beta))
-    elif isinstance(ev, Leaf):
+    elif isinstance(ev, kinds.Leaf):
         d.update(value=ev.value, rank=ev.rank, parent_best=_maybe(ev.parent_best))
-    elif isinstance(ev, (Cutoff, ChanceCutoff)):
+    elif isinstance(ev, (kinds.Cutoff, kinds.ChanceCutoff)):
         # what stopped the node, (at a chance node: how), and what it skipped
         d.update(value=json_value(ev.value), side=ev.side, bound=json_value(ev.bound))
-        if isinstance(ev, ChanceCutoff):
+        if isinstance(ev, kinds.ChanceCutoff):
             d.update(
                 phase=ev.phase,
                 child=ev.child,
@@ -276,9 +283,11 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
             skipped_labels=[labels.label(c) for c in ev.skipped],
             pruned_leaves=ev.pruned_leaves,
         )
-    elif isinstance(ev, Return):
+    elif isinstance(ev, kinds.Return):
         d.update(value=json_value(ev.value), kind=ev.kind, parent_best=_maybe(ev.parent_best))
-    elif isinstance(ev, Window):
+        if ev.lo is not None:
+            d.update(lo=json_value(ev.lo), hi=json_value(ev.hi))
+    elif isinstance(ev, kinds.Window):
         d.update(
             child=ev.child,
             child_label=labels.label(ev.child),
@@ -291,11 +300,11 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
             alpha=json_value(ev.alpha),
             beta=json_value(ev.beta),
         )
-    elif isinstance(ev, Probe):
+    elif isinstance(ev, kinds.Probe):
         d.update(
             chance=ev.chance, side=ev.side, alpha=json_value(ev.alpha), beta=json_value(ev.beta)
         )
-    elif isinstance(ev, Probed):
+    elif isinstance(ev, kinds.Probed):
         d.update(
             value=json_value(ev.value),
             side=ev.side,
@@ -317,19 +326,19 @@ def event_dict(ev: Event, step: int, labels: Labels) -> dict[str, Any]:
     return d
 
 
-def _maybe(v: Value | None) -> Any:
+def _maybe(v: kinds.Value | None) -> Any:
     return None if v is None else json_value(v)
 
 
 #: the ``event`` key of each kind of step
 EVENT_NAMES: dict[type, str] = {
-    Enter: "enter",
-    Leaf: "leaf",
-    Cutoff: "cutoff",
-    Return: "return",
-    Take: "take",
-    Window: "window",
-    Probe: "probe",
-    Probed: "probed",
-    ChanceCutoff: "chance_cutoff",
+    kinds.Enter: "enter",
+    kinds.Leaf: "leaf",
+    kinds.Cutoff: "cutoff",
+    kinds.Return: "return",
+    kinds.Take: "take",
+    kinds.Window: "window",
+    kinds.Probe: "probe",
+    kinds.Probed: "probed",
+    kinds.ChanceCutoff: "chance_cutoff",
 }

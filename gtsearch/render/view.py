@@ -17,8 +17,24 @@ from typing import TYPE_CHECKING, Any
 
 from ..algorithms import Algorithm, find_algorithm, search
 from ..algorithms.chance import tree_leaf_bounds
-from ..algorithms.events import ChanceCutoff, Cutoff, Event, Leaf, Result, Return, Take, Value
-from ..algorithms.explored import node_range, search_types, searched_nodes, value_ranges
+from ..algorithms.events import (
+    ChanceCutoff,
+    Cutoff,
+    Enter,
+    Event,
+    Leaf,
+    Result,
+    Return,
+    Take,
+    Value,
+)
+from ..algorithms.explored import (
+    RangeTracker,
+    knuth_moore_types,
+    searched_nodes,
+    type_notes,
+    value_ranges,
+)
 from ..algorithms.params import SearchParams
 from ..algorithms.steps import TRACERS, trace
 from ..errors import UsageError
@@ -53,8 +69,11 @@ class SearchView:
     events: list[Event] | None = None
     #: trees with chance nodes: the leaf bounds (L, U) that stand for what is unknown
     bounds: tuple[Value, Value] | None = None
-    #: node -> "PV", "CUT" or "ALL" as the search found them (docs/algorithms.md), when asked
+    #: node -> "PV", "CUT" or "ALL", Knuth & Moore's types by position (docs/algorithms.md),
+    #: when asked
     node_types: dict[int, str] | None = None
+    #: node -> what the search did otherwise than its type says (explored.type_notes)
+    type_notes: dict[int, str] | None = None
     #: the path of this view's root in the whole tree (a focused view: see render.focus)
     focus: tuple[int, ...] = ()
     #: a collapsed view: only these nodes have their children drawn (None: every node)
@@ -104,8 +123,10 @@ def build_view(
 
     An algorithm without a teaching trace (gtsearch.algorithms.steps.TRACERS) is drawn
     from its result alone: the leaves it evaluated, no cutoffs, no events.
-    ``node_types`` labels the nodes with their types as the search found them
-    (:func:`gtsearch.algorithms.explored.search_types`).
+    ``node_types`` labels the nodes with Knuth & Moore's types by position
+    (:func:`gtsearch.algorithms.explored.knuth_moore_types`) and notes where the
+    search behaved otherwise (:func:`~gtsearch.algorithms.explored.type_notes`);
+    a tree with chance nodes has no such types (a UsageError).
     """
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
     traced = algo.name in TRACERS
@@ -114,10 +135,12 @@ def build_view(
             f"the step-by-step replay needs a trace, and there is none of "
             f"{algo.name}; traced algorithms: " + ", ".join(TRACERS)
         )
+    types = knuth_moore_types(tree) if node_types else None  # refused before searching
     result = search(tree, algo, leaf_order=not traced, **params)
     events: list[Event] = []
     rank: dict[int, int] = {}
     cutoffs: dict[int, Cutoff | ChanceCutoff] = {}
+    windows: dict[int, tuple[Value, Value]] = {}
     reads = 0
     # a leaf read twice (re-searches, Star2's probes) keeps the number of its first reading
     if not traced:
@@ -131,6 +154,8 @@ def build_view(
                 reads += 1
             elif isinstance(ev, (Cutoff, ChanceCutoff)):
                 cutoffs[ev.node] = ev
+            elif isinstance(ev, Enter):
+                windows.setdefault(ev.node, (ev.alpha, ev.beta))
             if keep_events:
                 events.append(ev)
     # the tests check that the orders agree; here a cheap check of the count
@@ -153,7 +178,8 @@ def build_view(
         cutoffs,
         events if keep_events else None,
         bounds=bounds,
-        node_types=search_types(tree, rank, pv) if node_types else None,
+        node_types=types,
+        type_notes=None if types is None else type_notes(tree, types, rank, windows or None),
     )
 
 
@@ -171,32 +197,6 @@ def bare_view(tree: Tree) -> SearchView:
     """A view of no search: what the pictures need to draw the bare tree (``to_svg(state=False)``)."""
     result = SearchResult("", 0, True, None, (), (), 0, tree.n_leaves, 0.0, tree=tree)
     return SearchView(tree, "", result, {}, bytearray(tree.n_nodes), {}, [0])
-
-
-class RangeTracker:
-    """Value ranges kept up to date one evaluated leaf at a time (for the replay)."""
-
-    def __init__(self, tree: Tree, bounds: tuple[Value, Value] | None = None) -> None:
-        self.tree = tree
-        self.bounds = bounds
-        self.ranges: dict[int, tuple[Value, Value]] = {}
-
-    def add(self, leaf: int) -> list[int]:
-        """Count an evaluated leaf; return the nodes whose range changed, leaf first."""
-        tree = self.tree
-        parent = tree.parent
-        ranges = self.ranges
-        ranges[leaf] = node_range(tree, leaf, ranges, self.bounds)
-        changed = [leaf]
-        n = parent[leaf]
-        while n >= 0:
-            r = node_range(tree, n, ranges, self.bounds)
-            if ranges.get(n) == r:
-                break
-            ranges[n] = r
-            changed.append(n)
-            n = parent[n]
-        return changed
 
 
 # -- the replay: the trace with what changes on the picture at each step ---------------------

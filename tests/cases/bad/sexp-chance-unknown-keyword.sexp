@@ -1,0 +1,1 @@
+(roll :chance :prob (1 1) 1 2)

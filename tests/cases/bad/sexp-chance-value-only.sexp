@@ -1,0 +1,1 @@
+(roll :chance :value 3)

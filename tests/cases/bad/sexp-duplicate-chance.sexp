@@ -1,0 +1,1 @@
+(roll :chance :chance 1 2)

@@ -1,0 +1,1 @@
+(a :value 1 :value 2 3 4)

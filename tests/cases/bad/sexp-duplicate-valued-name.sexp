@@ -1,0 +1,1 @@
+((a :value 3) (a :value 4))

@@ -1,0 +1,1 @@
+(tree :expect three (1 2))

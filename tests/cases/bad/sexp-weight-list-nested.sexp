@@ -1,0 +1,1 @@
+(:chance :weights ((1) 2) 1 2)

@@ -1,0 +1,1 @@
+(:chance :weights 3 1 2)

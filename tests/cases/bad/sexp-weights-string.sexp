@@ -1,0 +1,1 @@
+(:chance :weights "x" 1 2)

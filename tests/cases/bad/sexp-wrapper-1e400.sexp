@@ -1,0 +1,1 @@
+(tree :title "t" 1e400)

@@ -1,0 +1,1 @@
+(tree :root (max) (1 2))
