@@ -2,8 +2,9 @@
 
 Terminal drawings go rich → SVG → PNG; the worksheet and its answer key are
 screenshots of the pages ``gtsearch exercise --format html`` writes; the TikZ
-figure is ``show --tikz`` compiled by pdflatex and turned into PNG by
-pdftoppm.  The PNG files stay in docs/ beside the pages.
+figure (``show --tikz``) and the slide (``show --page slide --tikz-body`` in
+a beamer frame) are compiled by pdflatex and turned into PNG by pdftoppm.
+The PNG files stay in docs/ beside the pages.
 
 Needs the Debian packages chromium, texlive-latex-base,
 texlive-latex-recommended, texlive-pictures and poppler-utils, and the Python
@@ -93,6 +94,27 @@ def tikz_png(tmp: Path, name: str) -> None:
     (tmp / f"{name}.tex").write_text(
         to_tikz(view, source="sample_trees/aima-fig5-2.yaml"), encoding="utf-8"
     )
+    latex_png(tmp, name)
+
+
+def slide_png(tmp: Path, name: str) -> None:
+    """The exercise of the worksheet solved on a beamer slide: ``gtsearch show ex.json
+    --page slide --tikz-body tree.tex``, input into a 16:9 frame → pdflatex → PNG."""
+    exercise = make_exercises(Spec(find_algorithm("alphabeta"), {}), seed=1, count=1)[0]
+    body = to_tikz(build_view(exercise.tree), body=True, page="slide")
+    (tmp / "tree.tex").write_text(body, encoding="utf-8")
+    (tmp / f"{name}.tex").write_text(
+        "\\documentclass[aspectratio=169]{beamer}\n\\usepackage{tikz}\n"
+        "\\setbeamertemplate{navigation symbols}{}\n\\begin{document}\n"
+        "\\begin{frame}{Exercise 1: alpha-beta, solved}\n\\centering\\input{tree.tex}\n"
+        "\\end{frame}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    latex_png(tmp, name)
+
+
+def latex_png(tmp: Path, name: str) -> None:
+    """``tmp/NAME.tex`` → pdflatex → docs/NAME.png (its first page)."""
     subprocess.run(
         ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"],
         cwd=tmp,
@@ -124,11 +146,13 @@ def main() -> int:
         page = tmp / f"{name}.html"
         page.write_text(html, encoding="utf-8")
         shots.append((page, DOCS / f"{name}.png", "body", 0))
-    if not wanted or "tikz-aima-alphabeta" in wanted:
+    for name, make in (("tikz-aima-alphabeta", tikz_png), ("slide-exercise", slide_png)):
+        if wanted and name not in wanted:
+            continue
         if shutil.which("pdflatex") and shutil.which("pdftoppm"):
-            tikz_png(tmp, "tikz-aima-alphabeta")
+            make(tmp, name)
         else:
-            print("pdflatex or pdftoppm is missing: the TikZ figure is not remade", file=sys.stderr)
+            print(f"pdflatex or pdftoppm is missing: {name}.png is not remade", file=sys.stderr)
 
     for sample, algo, name in (
         ("sample_trees/aima-fig5-2.yaml", "alphabeta", "show-aima-alphabeta"),

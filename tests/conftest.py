@@ -42,11 +42,13 @@ EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "plot": (("matplotlib",), (), "pip install -e '.[plot]'"),
     "browser": (("playwright",), ("/usr/bin/chromium",), "pip install -e '.[browser]'; "
                 "apt-get install chromium"),
+    "svg": (("cairosvg", "PIL"), (), "pip install -e '.[svg]'"),
     "notebook": (("nbclient", "nbformat", "ipykernel"), (), "pip install -e '.[notebook]'"),
     "gambit": (("pygambit",), (), "pip install -e '.[gambit]'"),
     "dask": (("dask.distributed",), (), "pip install -e '.[dask]'"),
     "latex": ((), ("pdflatex",), "apt-get install texlive-latex-base "
               "texlive-latex-recommended texlive-pictures"),
+    "rsvg": ((), ("rsvg-convert",), "apt-get install librsvg2-bin"),
     # the GIFT parser gift-pegjs (npm), in the folder GTSEARCH_GIFT_PEGJS names
     "gift": ((), ("node",), "npm install --prefix FOLDER gift-pegjs; "
              "export GTSEARCH_GIFT_PEGJS=FOLDER"),

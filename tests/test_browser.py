@@ -98,16 +98,26 @@ def test_sss_replay_on_the_aima_tree(browser: Any, tmp_path: Path) -> None:
         page.locator("g.node.pruned").evaluate_all("els => els.map(e => e.dataset.node)")
     ) == ["7", "8"]
     assert page.locator("line.edge.pruned").count() == 2
+    # the drops from the ends of those edges to the leaves' heads (their names) go grey too
+    assert page.locator("line.drop.pruned").count() == 2
+    assert page.locator("line.drop").count() == 12
+    drop = page.locator('line.drop[data-node="7"]')
+    assert drop.evaluate("e => getComputedStyle(e).strokeDasharray") != "none"
 
     page.click("#last")
     assert page.inner_text("#step") == "19 / 19"
     assert page.text_content("#desc").startswith("result: value 3 (exact), 7 of 9 leaves")
     assert page.locator("line.edge.pv").count() == 2
+    assert page.locator("line.drop.pv").count() == 2
+    assert page.locator('line.drop[data-node="2"]').evaluate(
+        "e => getComputedStyle(e).strokeWidth"
+    ) == page.locator("#edge-2").evaluate("e => getComputedStyle(e).strokeWidth")
     assert page.locator("g.node.evaluated").count() == 7
     assert page.is_disabled("#next")
     page.click("#prev")
     assert page.inner_text("#step") == "18 / 19"
     assert page.locator("line.edge.pv").count() == 0
+    assert page.locator("line.drop.pv").count() == 0
     assert not errors
 
 

@@ -96,8 +96,8 @@ def test_the_document_has_the_marks_of_the_svg() -> None:
     # two pruned edges, dashed and crossed out by two strokes each
     assert tex.count("dash pattern=on 3.75pt off 3pt] (") == 2 + 1  # and the legend's
     assert len(re.findall(r"^\\draw\[gtsPruned, line width=1pt\]", tex, re.M)) == 2 * 2 + 2
-    # the PV's two edges
-    assert len(re.findall(r"^\\draw\[gtsPV, line width=2.6pt\] \(", tex, re.M)) == 2 + 1
+    # the PV's two edges, and the stem below B that it goes down
+    assert len(re.findall(r"^\\draw\[gtsPV, line width=2.6pt\] \(", tex, re.M)) == 2 + 1 + 1
     # values, bounds, names and node types
     assert "{$\\leq$$\\mathsf{2}$}" in tex
     assert "{$\\mathsf{14}$}" in tex
@@ -173,8 +173,11 @@ def test_chance_nodes_in_tikz() -> None:
     view = build_view(load_tree(str(REPO / "sample_trees" / "chance-worked.yaml")), "star2")
     tex = to_tikz(view)
     assert tex.count("circle[radius=") == 2  # C1 and C2
-    probabilities = re.findall(
-        r"^\\node\[text=gtsChance, [^\]]*\] at \([^)]*\) \{([^}]*)\};", tex, re.M
+    probabilities = re.findall(  # 8 pt in the chance nodes' colour (their names are 9 pt)
+        r"^\\node\[anchor=[a-z ]+, text=gtsChance, font=\\fontsize\{8\}[^\]]*\] at \([^)]*\) "
+        r"\{([^}]*)\};",
+        tex,
+        re.M,
     )
     assert probabilities == ["1/3", "2/3", "1/4", "3/4"]
     assert (tex_number(float("inf")), tex_number(float("-inf"))) == (r"$+\infty$", r"$-\infty$")

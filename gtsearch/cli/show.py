@@ -21,6 +21,7 @@ from .options import (
     int_option,
     leaf_bounds_option,
     path_option,
+    picture_options,
     root_option,
     stack,
     window_options,
@@ -51,6 +52,8 @@ class Picture(NamedTuple):
     #: "module:function" in gtsearch.render, called (view, max_depth, source=..., **keywords)
     draw: str
     keywords: tuple[tuple[str, bool], ...] = ()
+    #: whether it takes --page and --layout (DOT is laid out by Graphviz)
+    laid_out: bool = True
 
     @property
     def dest(self) -> str:
@@ -59,7 +62,7 @@ class Picture(NamedTuple):
 
 
 PICTURES = (
-    Picture("--dot", "OUT.dot", "the picture as Graphviz DOT", "svg:to_dot"),
+    Picture("--dot", "OUT.dot", "the picture as Graphviz DOT", "svg:to_dot", (), False),
     Picture("--svg", "OUT.svg", "the picture as SVG, laid out by gtsearch", "svg:to_svg"),
     Picture(
         "--html",
@@ -113,6 +116,7 @@ PICTURES = (
         for pic in PICTURES
     )
 )
+@picture_options
 @click.option(
     "--node-types",
     is_flag=True,
@@ -135,6 +139,8 @@ def show_command(
     node_types: bool,
     focus: str | None,
     quiet: bool,
+    page: str,
+    picture_layout: str,
     **options: Any,
 ) -> None:
     """Draw the tree as one algorithm searched it.
@@ -179,7 +185,8 @@ def show_command(
         if max_depth is None and not fits(view) and fits(collapsed(view)):
             picture = collapsed(view)
             warn(too_large_note(view, f"a picture of more than {MAX_PICTURE_NODES:,} nodes"))
-        texts = [(out, pictured(pic, picture, max_depth, name)) for pic, out in asked]
+        laid = {"page": page, "layout": picture_layout}
+        texts = [(out, pictured(pic, picture, max_depth, name, laid)) for pic, out in asked]
     if not quiet and not to_stdout:
         from ..render.terminal import DEFAULT_MAX_LINES, Options, lines_needed, print_view
 
@@ -235,11 +242,14 @@ def warn(line: str) -> None:
     click.echo(line, err=True)
 
 
-def pictured(pic: Picture, view: SearchView, max_depth: int | None, name: str) -> str:
-    """The text of one picture of ``view``."""
+def pictured(
+    pic: Picture, view: SearchView, max_depth: int | None, name: str, laid: dict[str, str]
+) -> str:
+    """The text of one picture of ``view``; ``laid``: its page and layout, if it takes them."""
     module, _, function = pic.draw.partition(":")
     draw = getattr(import_module(f"gtsearch.render.{module}"), function)
-    text: str = draw(view, max_depth, source=name, **dict(pic.keywords))
+    more = laid if pic.laid_out else {}
+    text: str = draw(view, max_depth, source=name, **dict(pic.keywords), **more)
     return text
 
 

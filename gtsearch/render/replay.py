@@ -8,7 +8,8 @@ from xml.sax.saxutils import escape
 
 from ..algorithms.events import Enter, Probe, Start, Take, Window
 from .labels import format_extended
-from .svg import short_range, to_svg
+from .painter import short_range
+from .svg import to_svg
 from .trace import state_text, window_text
 from .view import SearchView, replay_steps
 
@@ -63,10 +64,18 @@ def _script_json(data: dict[str, Any]) -> str:
     return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def to_html(view: SearchView, max_depth: int | None = None, source: str | None = None) -> str:
-    """The replay page: the bare tree as SVG, a panel, controls; no network, nothing external."""
+def to_html(
+    view: SearchView,
+    max_depth: int | None = None,
+    source: str | None = None,
+    *,
+    page: str = "a4",
+    layout: str = "auto",
+) -> str:
+    """The replay page: the bare tree as SVG (laid out for ``page``, gtsearch.render.layout),
+    a panel, controls; no network, nothing external."""
     data = replay_data(view, source)
-    svg = to_svg(view, max_depth, state=False, source=source)
+    svg = to_svg(view, max_depth, state=False, source=source, page=page, layout=layout)
     svg = svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg
     return (
         _PAGE.replace("%TITLE%", escape(data["title"]))
@@ -115,23 +124,23 @@ _PAGE = """<!DOCTYPE html>
   .hidden { display: none; }
   #picture.fit svg { width: 100%; height: auto; max-height: calc(100vh - 130px); }
   /* the picture: the bare tree, styled by the step */
-  .node .shape { fill: white; stroke: black; stroke-width: 1.3; stroke-dasharray: none; }
+  .node .shape { fill: white; stroke: black; stroke-width: 1; stroke-dasharray: none; }
   .node text { fill: #222; }
-  .node .name { fill: #555; stroke: white; }
+  .node .name { fill: #333; }
   .node .rank { fill: var(--evaluated); }
   .node.chance .shape { stroke: #7d3c98; }
-  .edge { stroke: black; stroke-width: 1.2; }
+  .edge, .drop, .stem { stroke: black; stroke-width: 0.9; }
   .node.onstack .shape { fill: #fff4cc; }
-  .node.live .shape { stroke: var(--live); stroke-width: 2.6; }
-  .node.solved .shape { stroke: var(--solved); stroke-width: 2.6; }
+  .node.live .shape { stroke: var(--live); stroke-width: 2; }
+  .node.solved .shape { stroke: var(--solved); stroke-width: 2; }
   .node.evaluated .shape { fill: var(--evaluated); }
   .node.evaluated .value { fill: white; }
-  .node.pruned .shape { stroke: var(--pruned); stroke-dasharray: 4 3; fill: white; }
+  .node.pruned .shape { stroke: var(--pruned); stroke-dasharray: 3 2.25; fill: white; }
   .node.pruned text { fill: var(--pruned); }
-  .edge.pruned { stroke: var(--pruned); stroke-dasharray: 5 4; }
-  .edge.pv { stroke: var(--pv); stroke-width: 3.5; }
-  .node.pv .shape { stroke: var(--pv); stroke-width: 3; }
-  .node.current .shape { stroke: var(--current); stroke-width: 5; }
+  .edge.pruned, .drop.pruned, .stem.pruned { stroke: var(--pruned); stroke-dasharray: 3.75 3; }
+  .edge.pv, .drop.pv, .stem.pv { stroke: var(--pv); stroke-width: 2.6; }
+  .node.pv .shape { stroke: var(--pv); stroke-width: 2.2; }
+  .node.current .shape { stroke: var(--current); stroke-width: 3.5; }
   .node.current:not(.evaluated) .shape { fill: #ffe8a3; }
   .legend span { display: inline-block; margin-right: 10px; font-size: 12px; }
   .legend span.hidden { display: none; }
@@ -193,7 +202,14 @@ _PAGE = """<!DOCTYPE html>
   const last = steps.length - 1;
   const $ = (id) => document.getElementById(id);
   const nodeEl = (n) => document.getElementById("node-" + n);
-  const edgeEl = (n) => document.getElementById("edge-" + n);
+  // each node's edge, the drop from the edge's end to the node's head and the stem below a
+  // MIN node: styled alike (a stem is on the PV when the PV goes down it)
+  const edges = new Map();
+  document.querySelectorAll(".edges [data-node]").forEach((el) => {
+    const n = Number(el.dataset.node);
+    if (!edges.has(n)) edges.set(n, []);
+    edges.get(n).push(el);
+  });
   let at = 0, timer = null;
 
   $("slider").max = String(last);
@@ -252,6 +268,7 @@ _PAGE = """<!DOCTYPE html>
     const live = new Set(s.open.filter((x) => x.status === "live").map((x) => x.node));
     const solvedOpen = new Set(s.open.filter((x) => x.status === "solved").map((x) => x.node));
     const pv = new Set(s.done ? data.pv : []);
+    const through = new Set(s.done ? data.pv.map((k) => data.parent[k]) : []);
     for (let n = 0; n < data.end.length; n++) {
       const el = nodeEl(n);
       if (!el) continue;
@@ -266,10 +283,10 @@ _PAGE = """<!DOCTYPE html>
       if (range) range.textContent = s.ranges.get(n) || "";
       const rank = document.getElementById("rank-" + n);
       if (rank) rank.textContent = s.evaluated.has(n) ? "#" + s.evaluated.get(n) : "";
-      const edge = edgeEl(n);
-      if (edge) {
+      for (const edge of edges.get(n) || []) {
         edge.classList.toggle("pruned", s.pruned.has(n));
-        edge.classList.toggle("pv", pv.has(n) && n !== 0);
+        const stem = edge.classList.contains("stem");
+        edge.classList.toggle("pv", stem ? through.has(n) : pv.has(n) && n !== 0);
       }
     }
     const st = steps[k];

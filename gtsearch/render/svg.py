@@ -1,32 +1,16 @@
-"""Pictures of one search written by our own code: Graphviz DOT text and SVG from a simple layered layout."""
+"""Pictures of one search written by our own code: Graphviz DOT text, and SVG of the shared layout."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple
 from xml.sax.saxutils import escape
 
-from ..errors import GtsearchError
 from ..numbers import fraction_text
 from ..tree import Tree
-from .labels import Labels, format_extended
-from .view import SearchView
-
-#: pictures with more nodes than this are refused (use --max-depth)
-MAX_PICTURE_NODES = 5000
-
-# geometry of the SVG, in pixels
-DY = 78  # between levels
-MIN_DX = 54  # between leaf slots
-GROUP_GAP = 0.4  # extra space, in slots, between the leaves of different parents
-MARGIN = 28
-TOP = 64  # room for the two title lines
-HALF = 19  # half the width of a triangle
-LEAF_H = 22
-RADIUS = 17  # a chance node's circle
-
-#: a white outline under a label, so that it stays readable where an edge crosses it
-HALO = 'stroke="white" stroke-width="3" paint-order="stroke"'
+from .geometry import Line, Scene, Shape, Text
+from .labels import format_extended
+from .layout import MAX_PICTURE_NODES, drawn_nodes, fits
+from .layout import layout as lay_out
+from .view import SearchView, bare_view
 
 COLOR_PV = "#d35400"
 COLOR_PRUNED = "#9a9a9a"
@@ -35,333 +19,218 @@ COLOR_MAX = "#b03030"
 COLOR_MIN = "#2b50a8"
 COLOR_TYPE = "#127a7a"
 COLOR_CHANCE = "#7d3c98"
+COLOR_LEAF_NAME = "#333"
+COLOR_NOTE = "#666"
+#: the colour of each shape's names
+NODE_COLORS = {"max": COLOR_MAX, "min": COLOR_MIN, "chance": COLOR_CHANCE}
+#: points to CSS pixels
+PX = 4 / 3
 
 
-@dataclass
-class Layout:
-    """Where every drawn node goes: x, y (centres) and which nodes hide children."""
-
-    nodes: list[int]
-    x: dict[int, float]
-    y: dict[int, float]
-    #: nodes at the depth limit whose children are not drawn -> how many nodes are hidden
-    hidden: dict[int, int]
-    width: float
-    height: float
-    leaf_width: float
-
-
-def drawn_nodes(
-    tree: Tree, max_depth: int | None, expanded: frozenset[int] | None = None
-) -> tuple[list[int], dict[int, int]]:
-    """The nodes a picture shows (preorder), and those whose children are hidden.
-
-    Children are hidden below the depth limit, and in a collapsed view
-    (``expanded``: the only nodes whose children are drawn) below every other node.
-    """
-    end = tree.end
-    depth = tree.depth
-    nodes: list[int] = []
-    hidden: dict[int, int] = {}
-    n = 0
-    size = tree.n_nodes
-    while n < size:
-        nodes.append(n)
-        if len(nodes) > MAX_PICTURE_NODES:
-            raise GtsearchError(
-                f"the picture would have more than {MAX_PICTURE_NODES:,} nodes "
-                f"(the tree has {size:,}); draw its top with --max-depth N"
-            )
-        folded = max_depth is not None and depth[n] >= max_depth
-        if expanded is not None and n not in expanded:
-            folded = True
-        if folded and end[n] > n + 1:
-            hidden[n] = end[n] - n - 1
-            n = end[n]
-        else:
-            n += 1
-    return nodes, hidden
-
-
-def fits(view: SearchView, max_depth: int | None = None) -> bool:
-    """Whether the picture of the view has at most MAX_PICTURE_NODES nodes."""
-    try:
-        drawn_nodes(view.tree, max_depth, view.expanded)
-    except GtsearchError:
-        return False
-    return True
-
-
-def layout(view: SearchView, max_depth: int | None = None) -> Layout:
-    """Leaves (and nodes at the depth limit) side by side in order, each parent centred above."""
+def head_lines(view: SearchView, source: str | None) -> tuple[str, str]:
+    """The title of a picture of a search and the line under it (algorithm, value, PV)."""
     tree = view.tree
-    nodes, hidden = drawn_nodes(tree, max_depth, view.expanded)
-    end = tree.end
-    depth = tree.depth
-    widest = max(
-        (len(format_extended(tree.number(n))) for n in nodes if end[n] == n + 1), default=1
-    )
-    names = max((len(tree.names.get(n, "")) for n in nodes if end[n] == n + 1), default=0)
-    leaf_width = max(30.0, 7.5 * widest + 12)
-    dx = max(MIN_DX, leaf_width + 14, 6.5 * names + 10)
-    x: dict[int, float] = {}
-    y: dict[int, float] = {}
-    parent = tree.parent
-    slot = -1.0
-    last_parent = None
-    for n in nodes:
-        y[n] = TOP + MARGIN + depth[n] * DY
-        if end[n] == n + 1 or n in hidden:
-            slot += 1 if last_parent in (None, parent[n]) else 1 + GROUP_GAP
-            last_parent = parent[n]
-            x[n] = MARGIN + 40 + slot * dx
-    for n in reversed(nodes):  # children before their parents
-        if n not in x:
-            kids = list(tree.children(n))
-            x[n] = (x[kids[0]] + x[kids[-1]]) / 2
-    width = MARGIN * 2 + 80 + max(slot, 0) * dx
-    height = max(y.values()) + MARGIN + 70
-    return Layout(nodes, x, y, hidden, max(width, 560.0), height, leaf_width)
+    return tree.meta.title or source or tree.source, view.title()
 
 
-# -- the geometry every picture shares (SVG here, TikZ in gtsearch.render.tikz) ---------------
-#: how far below / above its centre each shape ends, where the edges meet it
-BELOW = {"max": 14.0, "min": 18.0, "chance": float(RADIUS), "leaf": LEAF_H / 2}
-ABOVE = {"max": 18.0, "min": 14.0, "chance": float(RADIUS), "leaf": LEAF_H / 2}
-
-
-def shape(tree: Tree, n: int) -> str:
-    """How a node is drawn: ``"leaf"`` (a box), ``"max"`` (a triangle), ``"min"`` (upside down)
-    or ``"chance"`` (a circle)."""
-    if tree.end[n] == n + 1:
-        return "leaf"
-    if tree.is_chance(n):
-        return "chance"
-    return "max" if tree.is_max(n) else "min"
-
-
-def triangle(kind: str, x: float, y: float) -> tuple[tuple[float, float], ...]:
-    """The corners of a MAX node's triangle (``kind`` "max", apex up) or a MIN node's."""
-    if kind == "max":
-        return (x, y - 18), (x - HALF - 3, y + 14), (x + HALF + 3, y + 14)
-    return (x - HALF - 3, y - 14), (x + HALF + 3, y - 14), (x, y + 18)
-
-
-class Mark(NamedTuple):
-    """A text drawn beside a node's shape, centred on (x, y); a name beside an inner node has
-    its near end there instead (on the left of the node, a node type on the right)."""
-
-    role: str  # "name", "type" (the node type) or "hidden" (the count of nodes not drawn)
-    x: float
-    y: float
-    text: str
-
-
-def marks(view: SearchView, lay: Layout, n: int, node_types: bool = True) -> list[Mark]:
-    """The texts around node n: a leaf's name above it and its node type below it; an inner
-    node's name on its left, its node type on its right and the nodes hidden below it."""
-    tree = view.tree
-    x, y = lay.x[n], lay.y[n]
-    name = tree.names.get(n)
-    kind = view.node_types.get(n) if node_types and view.node_types is not None else None
-    out = []
-    if tree.end[n] == n + 1:
-        if name is not None:
-            out.append(Mark("name", x, y - LEAF_H / 2 - 9, name))
-        if kind is not None:
-            out.append(Mark("type", x, y + LEAF_H / 2 + 22, kind))
-        return out
-    if name is not None:
-        out.append(Mark("name", x - HALF - 8, y, name))
-    if kind is not None:
-        out.append(Mark("type", x + HALF + 8, y, kind))
-    hidden = lay.hidden.get(n)
-    if hidden:
-        out.append(Mark("hidden", x, y + 34, f"… {hidden:,} nodes"))
-    return out
-
-
-def _short_range(view: SearchView, n: int) -> str:
-    return short_range(view.range_text(n))
-
-
-def short_range(text: str) -> str:
-    """A range (render.labels.range_text) short enough for a triangle: 3, ≤2, ≥5, 2..5, or nothing."""
-    if text == "?":
-        return ""
-    if text.startswith("= "):
-        return text[2:]
-    if text.startswith("∈ ["):
-        lo, hi = text[3:-1].split(", ")
-        return f"{lo}..{hi}"
-    return text.replace(" ", "")
+def _f(v: float) -> str:
+    return f"{v:.1f}"
 
 
 # -- SVG ------------------------------------------------------------------------------------
 def to_svg(
-    view: SearchView, max_depth: int | None = None, *, state: bool = True, source: str | None = None
+    view: SearchView,
+    max_depth: int | None = None,
+    *,
+    state: bool = True,
+    source: str | None = None,
+    page: str = "a4",
+    layout: str = "auto",
 ) -> str:
-    """The picture as an SVG document.
+    """The picture as an SVG document, laid out for ``page`` (gtsearch.render.layout).
 
     ``state`` True draws the search's outcome (evaluated leaves filled,
-    pruned nodes and edges grey and dashed, the PV bold, value ranges); False
-    draws the bare tree, with element ids and classes that the HTML replay
-    styles step by step.
+    pruned nodes and edges grey and dashed, the PV bold, value ranges), with a
+    title and a legend; False draws the bare tree, with element ids and
+    classes that the HTML replay styles step by step.  Its size is the
+    picture's in CSS pixels (4/3 of a point); its coordinates are points.
     """
     tree = view.tree
-    lay = layout(view, max_depth)
-    labels = view.labels
-    parent = tree.parent
+    head = head_lines(view, source) if state else ()
+    pic = lay_out(view, max_depth, page=page, layout=layout, state=state, head=head, legend=state)
+    scene = pic.scene
     pv = set(view.pv)
-    out: list[str] = []
-    w, h = lay.width, lay.height
-    out.append(
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-        f'viewBox="0 0 {w:.0f} {h:.0f}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
-        'class="gtsearch-tree">'
-    )
-    title = tree.meta.title or source or tree.source
-    out.append(f"<title>{escape(title)}</title>")
-    out.append('<rect width="100%" height="100%" fill="white"/>')
-    if state:
-        out.append(
-            f'<text x="{MARGIN}" y="26" font-size="16" font-weight="bold">{escape(title)}</text>'
-        )
-        out.append(f'<text x="{MARGIN}" y="48" font-size="13">{escape(view.title())}</text>')
-
-    # edges first, under the nodes
+    through = {view.tree.parent[k] for k in pv}  # the nodes whose stems the PV goes down
+    w, h = scene.width, scene.height
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w * PX:.0f}" height="{h * PX:.0f}" '
+        f'viewBox="0 0 {w:.1f} {h:.1f}" '
+        'font-family="DejaVu Sans, Helvetica, Arial, sans-serif" class="gtsearch-tree">',
+        f"<title>{escape(tree.meta.title or source or tree.source)}</title>",
+        '<rect width="100%" height="100%" fill="white"/>',
+    ]
+    by_node: dict[int, list[Text]] = {}
+    for t in scene.texts:
+        if t.role in ("title", "summary"):
+            out.append(_svg_text(t, "black", f' class="{t.role}"'))
+        elif t.node >= 0 and t.role != "prob":
+            by_node.setdefault(t.node, []).append(t)
+    # edges first, under the nodes; an outcome's probability on its edge
     out.append('<g class="edges">')
-    for n in lay.nodes:
-        p = parent[n]
-        if p < 0:
-            continue
-        cls = ["edge"]
-        attrs = 'stroke="black" stroke-width="1.2"'
-        if state:
-            if not view.searched[n]:
-                cls.append("pruned")
-                attrs = f'stroke="{COLOR_PRUNED}" stroke-width="1.2" stroke-dasharray="5 4"'
-            elif n in pv:
-                cls.append("pv")
-                attrs = f'stroke="{COLOR_PV}" stroke-width="3.5"'
-        x1, y1 = lay.x[p], lay.y[p] + BELOW[shape(tree, p)]
-        x2, y2 = lay.x[n], lay.y[n] - ABOVE[shape(tree, n)]
-        out.append(
-            f'<line id="edge-{n}" data-node="{n}" class="{" ".join(cls)}" '
-            f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {attrs}/>'
-        )
-        prob = labels.probability(n)
-        if prob is not None:  # an outcome of a chance node: its probability on the edge
+    for line in scene.lines:
+        if line.role == "edge":
+            out.append(_svg_edge(view, line, pv, state))
+        elif line.role == "stem":
+            out.append(_svg_edge(view, line, through, state))
+        elif line.role == "cross":
             out.append(
-                f'<text class="prob" x="{(x1 + x2) / 2:.1f}" y="{(y1 + y2) / 2 + 4:.1f}" '
-                f'font-size="11" text-anchor="middle" fill="{COLOR_CHANCE}" {HALO}>'
-                f"{escape(fraction_text(prob))}</text>"
+                f'<path class="cross" d="{_d(line)}" stroke="{COLOR_PRUNED}" stroke-width="0.9"/>'
             )
+    for t in scene.texts:
+        if t.role == "prob":
+            out.append(_svg_text(t, COLOR_CHANCE, ' class="prob"'))
     out.append("</g>")
-
     out.append('<g class="nodes">')
-    for n in lay.nodes:
-        out.append(_svg_node(view, lay, labels, n, pv, state))
+    for s in scene.shapes:
+        if s.node >= 0:
+            out.append(_svg_node(view, s, by_node.get(s.node, []), pv, state))
     out.append("</g>")
     if state:
-        y = h - 22
-        out.append(
-            f'<g class="legend" font-size="12" transform="translate({MARGIN},{y:.0f})">'
-            f'<rect x="0" y="-11" width="22" height="14" fill="{COLOR_EVALUATED}" stroke="black"/>'
-            '<text x="28" y="0">evaluated (#order)</text>'
-            f'<rect x="150" y="-11" width="22" height="14" fill="white" stroke="{COLOR_PRUNED}" '
-            'stroke-dasharray="4 3"/>'
-            f'<text x="178" y="0" fill="{COLOR_PRUNED}">pruned</text>'
-            f'<line x1="240" y1="-4" x2="270" y2="-4" stroke="{COLOR_PV}" stroke-width="3.5"/>'
-            '<text x="276" y="0">principal variation</text>'
-            f'<text x="410" y="0">▲ MAX  ▼ MIN{"  ● CHANCE" if tree.has_chance else ""}</text></g>'
-        )
+        out.append(_svg_legend(scene))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-#: how SVG writes the marks of a leaf (True) or an inner node: class, font size, anchor,
-#: colour (None: the node's), whether on a white halo, and how far below the mark's point
-#: the text's baseline lies
-SVG_MARKS = {
-    ("name", True): ("name", 11, "middle", "#555", True, 4),
-    ("type", True): ("node-type", 10, "middle", COLOR_TYPE, False, 4),
-    ("name", False): ("name", 12, "end", None, True, 2),
-    ("type", False): ("node-type", 10, "start", COLOR_TYPE, True, 2),
-    ("hidden", False): ("hidden", 10, "middle", "#777", False, 2),
-}
+def _d(line: Line) -> str:
+    return " ".join("M" + " L".join(f"{_f(x)},{_f(y)}" for x, y in piece) for piece in line.pieces)
 
 
-def _svg_node(
-    view: SearchView, lay: Layout, labels: Labels, n: int, pv: set[int], state: bool
-) -> str:
-    tree = view.tree
-    x, y = lay.x[n], lay.y[n]
-    kind = shape(tree, n)
-    leaf = kind == "leaf"
-    cls = ["node", kind]
-    stroke, fill, text_fill, width, dash = "black", "white", "black", 1.3, ""
+def _svg_edge(view: SearchView, line: Line, pv: set[int], state: bool) -> str:
+    n = line.node
+    cls = ["edge"]
+    attrs = 'stroke="black" stroke-width="0.9"'
     if state:
         if not view.searched[n]:
             cls.append("pruned")
-            stroke, text_fill, dash = COLOR_PRUNED, COLOR_PRUNED, ' stroke-dasharray="4 3"'
+            attrs = f'stroke="{COLOR_PRUNED}" stroke-width="0.9" stroke-dasharray="3.75 3"'
+        elif n in pv:
+            cls.append("pv")
+            attrs = f'stroke="{COLOR_PV}" stroke-width="3"'
+    if line.role == "stem":  # the stem below a node: styled as its edge, on the PV if its
+        # PV child is
+        (x1, y1), (x2, y2) = line.pieces[0]
+        cls[0] = "stem"
+        return (
+            f'<line class="{" ".join(cls)}" data-node="{n}" x1="{_f(x1)}" y1="{_f(y1)}" '
+            f'x2="{_f(x2)}" y2="{_f(y2)}" {attrs}/>'
+        )
+    head = f'id="edge-{n}" data-node="{n}" class="{" ".join(cls)}"'
+    if len(line.pieces) == 1 and len(line.pieces[0]) in (2, 3):
+        # a straight edge, and the short drop from the level's reach to the node's head
+        (x1, y1), (x2, y2), *drop = line.pieces[0]
+        out = f'<line {head} x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}" {attrs}/>'
+        for x3, y3 in drop:
+            out += (
+                f'<line class="{" ".join(["drop", *cls[1:]])}" data-node="{n}" x1="{_f(x2)}" '
+                f'y1="{_f(y2)}" x2="{_f(x3)}" y2="{_f(y3)}" {attrs}/>'
+            )
+        return out
+    return f'<path {head} d="{_d(line)}" fill="none" {attrs}/>'
+
+
+def _svg_text(t: Text, fill: str, extra: str = "") -> str:
+    anchor = "" if t.anchor == "start" else f' text-anchor="{t.anchor}"'
+    bold = ' font-weight="bold"' if t.bold else ""
+    return (
+        f'<text{extra} x="{_f(t.x)}" y="{_f(t.y)}" font-size="{t.size:g}"{anchor}{bold} '
+        f'fill="{fill}">{escape(t.text)}</text>'
+    )
+
+
+def _svg_node(view: SearchView, s: Shape, texts: list[Text], pv: set[int], state: bool) -> str:
+    tree = view.tree
+    n = s.node
+    leaf = s.kind == "leaf"
+    cls = ["node", s.kind]
+    stroke, fill, text_fill, width, dash = "black", "white", "black", 1.0, ""
+    if state:
+        if not view.searched[n]:
+            cls.append("pruned")
+            stroke, text_fill, dash = COLOR_PRUNED, COLOR_PRUNED, ' stroke-dasharray="3 2.25"'
         if leaf and n in view.rank:
             cls.append("evaluated")
             fill, text_fill = COLOR_EVALUATED, "white"
         if n in pv:
             cls.append("pv")
-            stroke, width = COLOR_PV, 3.0
-    player = "leaf" if leaf else labels.player(n)
-    tip = f"{labels.label(n)} ({player})"
+            stroke, width = COLOR_PV, 2.2
+    labels = view.labels
+    tip = f"{labels.label(n)} ({'leaf' if leaf else labels.player(n)})"
     if leaf:
         tip += f" = {format_extended(tree.number(n))}"
     parts = [
         f'<g id="node-{n}" data-node="{n}" class="{" ".join(cls)}">',
         f"<title>{escape(tip)}</title>",
     ]
-    shape_attrs = f'fill="{fill}" stroke="{stroke}" stroke-width="{width}"{dash}'
-    if leaf:
-        lw = lay.leaf_width
+    attrs = f'fill="{fill}" stroke="{stroke}" stroke-width="{width:g}"{dash}'
+    if s.radius:
+        cx, cy = s.center
         parts.append(
-            f'<rect class="shape" x="{x - lw / 2:.1f}" y="{y - LEAF_H / 2:.1f}" '
-            f'width="{lw:.1f}" height="{LEAF_H}" rx="3" {shape_attrs}/>'
+            f'<circle class="shape" cx="{_f(cx)}" cy="{_f(cy)}" r="{s.radius:g}" {attrs}/>'
         )
+    elif leaf:
+        x0, y0, x1, y1 = s.box()
         parts.append(
-            f'<text class="value" x="{x:.1f}" y="{y + 4.5:.1f}" font-size="13" '
-            f'text-anchor="middle" fill="{text_fill}">'
-            f"{escape(format_extended(tree.number(n)))}</text>"
-        )
-        rank = view.rank.get(n) if state else None
-        parts.append(
-            f'<text id="rank-{n}" class="rank" x="{x:.1f}" y="{y + LEAF_H / 2 + 14:.1f}" '
-            f'font-size="10" text-anchor="middle" fill="{COLOR_EVALUATED}">'
-            f"{'' if rank is None else f'#{rank}'}</text>"
+            f'<rect class="shape" x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" '
+            f'height="{_f(y1 - y0)}" rx="2.25" {attrs}/>'
         )
     else:
-        if kind == "chance":
-            parts.append(
-                f'<circle class="shape" cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS}" {shape_attrs}/>'
-            )
-            ty = y + 4
-        else:
-            points = " ".join(f"{px:.1f},{py:.1f}" for px, py in triangle(kind, x, y))
-            parts.append(f'<polygon class="shape" points="{points}" {shape_attrs}/>')
-            ty = y + 9 if kind == "max" else y - 1
-        value = _short_range(view, n) if state else ""
-        parts.append(
-            f'<text id="range-{n}" class="range" x="{x:.1f}" y="{ty:.1f}" font-size="11" '
-            f'text-anchor="middle" fill="{text_fill}">{escape(value)}</text>'
-        )
-    color = COLOR_CHANCE if kind == "chance" else COLOR_MAX if kind == "max" else COLOR_MIN
-    for mark in marks(view, lay, n, node_types=state):
-        css, size, anchor, mark_fill, halo, drop = SVG_MARKS[mark.role, leaf]
-        parts.append(
-            f'<text class="{css}" x="{mark.x:.1f}" y="{mark.y + drop:.1f}" font-size="{size}" '
-            f'text-anchor="{anchor}" fill="{mark_fill or color}"{" " + HALO if halo else ""}>'
-            f"{escape(mark.text)}</text>"
-        )
+        points = " ".join(f"{_f(x)},{_f(y)}" for x, y in s.points)
+        parts.append(f'<polygon class="shape" points="{points}" {attrs}/>')
+    color = NODE_COLORS.get(s.kind, COLOR_LEAF_NAME)
+    fills = {
+        "name": color,
+        "value": text_fill,
+        "range": text_fill,
+        "rank": COLOR_EVALUATED,
+        "type": COLOR_TYPE,
+        "hidden": COLOR_NOTE,
+    }
+    for t in texts:
+        css = "node-type" if t.role == "type" else t.role
+        ident = f' id="{t.role}-{n}"' if t.role in ("range", "rank") else ""
+        parts.append(_svg_text(t, fills[t.role], f'{ident} class="{css}"'))
     parts.append("</g>")
     return "".join(parts)
+
+
+def _svg_legend(scene: Scene) -> str:
+    parts = ['<g class="legend">']
+    for s in scene.shapes:
+        if s.kind == "swatch":
+            x0, y0, x1, y1 = s.box()
+            parts.append(
+                f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" '
+                f'fill="{COLOR_EVALUATED}" stroke="black" stroke-width="0.8"/>'
+            )
+    strokes = {
+        "legend-pruned": f'stroke="{COLOR_PRUNED}" stroke-width="0.9" stroke-dasharray="3.75 3"',
+        "legend-cross": f'stroke="{COLOR_PRUNED}" stroke-width="0.9"',
+        "legend-pv": f'stroke="{COLOR_PV}" stroke-width="2.6"',
+    }
+    for line in scene.lines:
+        if line.role in strokes:
+            parts.append(f'<path d="{_d(line)}" fill="none" {strokes[line.role]}/>')
+    for t in scene.texts:
+        if t.role.startswith("legend"):
+            parts.append(_svg_text(t, COLOR_PRUNED if t.role == "legend-pruned" else "black"))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def tree_picture(tree: Tree, *, page: str = "a4", layout: str = "auto") -> str:
+    """The tree alone as SVG, with no search's marks (names, shapes, leaf values): the
+    picture of an exercise before it is solved."""
+    return to_svg(bare_view(tree), state=False, page=page, layout=layout)
 
 
 # -- DOT ------------------------------------------------------------------------------------
@@ -446,18 +315,17 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
 
 
 __all__ = [
-    "ABOVE",
-    "BELOW",
-    "Layout",
+    "COLOR_CHANCE",
+    "COLOR_EVALUATED",
+    "COLOR_MAX",
+    "COLOR_MIN",
+    "COLOR_PRUNED",
+    "COLOR_PV",
+    "COLOR_TYPE",
     "MAX_PICTURE_NODES",
-    "Mark",
-    "drawn_nodes",
     "fits",
-    "layout",
-    "marks",
-    "shape",
-    "short_range",
+    "head_lines",
     "to_dot",
     "to_svg",
-    "triangle",
+    "tree_picture",
 ]

@@ -1,29 +1,33 @@
 """The picture of one search as LaTeX/TikZ: a document pdflatex compiles, or the bare tikzpicture.
 
-The layout and the geometry are the SVG's (gtsearch.render.svg: ``layout``,
-the shapes, where the edges meet them, the texts around a node), so both
-pictures show the same tree the same way: MAX triangles, MIN inverted triangles, leaves as
+The picture is the SVG's scene (gtsearch.render.layout: the same shapes,
+texts and lines at the same places, in points: ``x=1bp, y=-1bp``), so both
+show the same tree the same way: MAX triangles, MIN inverted triangles, leaves as
 boxes; values and what the evaluated leaves prove; evaluated leaves filled
 and numbered in the order of evaluation; pruned branches dashed, grey and
 crossed out by a double stroke; the PV in orange; names; node types when the
-view has them.  Coordinates are the SVG's pixels (x = 0.75pt, y = -0.75pt).
+view has them.  Texts are set at the scene's sizes (``\\fontsize``: 8, 9 and
+12 pt, sizes Computer Modern has), never scaled: the picture is made to fit
+its page (``page``), not shrunk onto it.
 
-The document needs nothing beyond LaTeX's base classes, geometry and TikZ
-(Debian's texlive-latex-base, texlive-latex-recommended, texlive-pictures):
-the page is sized to the picture by geometry, not by the standalone class.
-The bare picture (``body=True``) needs ``\\usepackage{tikz}`` only.
+The document needs nothing beyond LaTeX's base classes, geometry, amssymb and
+TikZ (Debian's texlive-latex-base, texlive-latex-recommended,
+texlive-pictures): the page is sized to the picture by geometry, not by the
+standalone class.  The bare picture (``body=True``) needs ``\\usepackage{tikz}``
+only.
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Mapping, Sequence
 
 from ..algorithms.events import Value
-from ..numbers import INF, fraction_text
-from .labels import Labels, format_extended
+from ..numbers import INF
+from ..tree import Tree
+from .geometry import Line, Scene, Shape, Text
+from .labels import format_extended
+from .pages import Request, pages
 from .svg import (
-    ABOVE,
-    BELOW,
     COLOR_CHANCE,
     COLOR_EVALUATED,
     COLOR_MAX,
@@ -31,23 +35,12 @@ from .svg import (
     COLOR_PRUNED,
     COLOR_PV,
     COLOR_TYPE,
-    LEAF_H,
-    MARGIN,
-    RADIUS,
-    TOP,
-    Layout,
-    layout,
-    marks,
-    shape,
-    triangle,
+    head_lines,
 )
-from .view import SearchView
-
-#: 1 SVG pixel in TeX points
-PT = 0.75
+from .view import SearchView, bare_view
 
 #: characters LaTeX treats specially in text, and how to write them
-_SPECIAL = {
+SPECIAL = {
     "\\": r"\textbackslash{}",
     "{": r"\{",
     "}": r"\}",
@@ -71,6 +64,9 @@ _SPECIAL = {
     "α": r"$\alpha$",
     "β": r"$\beta$",
     "−": "-",
+    "▲": r"$\blacktriangle$",
+    "▼": r"$\blacktriangledown$",
+    "●": r"$\bullet$",
 }
 
 COLORS = {
@@ -82,20 +78,11 @@ COLORS = {
     "gtsType": COLOR_TYPE,
     "gtsChance": COLOR_CHANCE,
 }
-#: how TikZ writes the marks (gtsearch.render.svg.marks) of a leaf (True) or an inner node
-#: ({color}: the node's)
-TIKZ_MARKS = {
-    ("name", True): "text=black!65, fill=white, inner sep=0.5pt",
-    ("type", True): "text=gtsType, font=\\sffamily\\scriptsize",
-    ("name", False): "anchor=east, text={color}, fill=white, inner sep=0.5pt",
-    ("type", False): "anchor=west, text=gtsType, font=\\sffamily\\scriptsize",
-    ("hidden", False): "text=black!55, font=\\sffamily\\scriptsize",
-}
 
 
 def tex_text(text: str) -> str:
     """Text for LaTeX: special characters escaped, the picture's symbols in math mode."""
-    return "".join(_SPECIAL.get(ch, ch) for ch in text)
+    return "".join(SPECIAL.get(ch, ch) for ch in text)
 
 
 def tex_number(v: Value) -> str:
@@ -115,185 +102,240 @@ def tex_range(lo: Value, hi: Value) -> str:
         return "" if lo == -INF else r"$\geq$" + tex_number(lo)
     if lo == -INF:
         return r"$\leq$" + tex_number(hi)
-    return f"$\\mathsf{{{format_extended(lo)}..{format_extended(hi)}}}$"
+    high = format_extended(hi)
+    if high.startswith("-"):  # braced: the minus of the upper end is a sign, not a subtraction
+        high = "{" + high + "}"
+    return f"$\\mathsf{{{format_extended(lo)}..{high}}}$"
 
 
 def _p(x: float, y: float) -> str:
     return f"({x:.1f},{y:.1f})"
 
 
+#: how each text is set: its colour (None: the node's, or white on an evaluated leaf)
+_TEXT_COLORS = {
+    "name": None,
+    "value": None,
+    "range": None,
+    "rank": "gtsEvaluated",
+    "prob": "gtsChance",
+    "type": "gtsType",
+    "hidden": "black!60",
+    "note": "black!60",
+    "title": "black",
+    "summary": "black",
+    "legend-pruned": "gtsPruned",
+}
+_ANCHORS = {"start": "base west", "middle": "base", "end": "base east"}
+
+
 def picture(
     view: SearchView, max_depth: int | None = None, *, source: str | None = None, body: bool = False
 ) -> str:
-    """The tikzpicture environment; ``body`` leaves out the title lines and the legend."""
-    tree = view.tree
-    lay = layout(view, max_depth)
-    parent = tree.parent
-    pv = set(view.pv)
-    top = TOP if body else 0.0
-    bottom = lay.height - (44 if body else 0)
+    """The tikzpicture environment for A4 (one for each part of a picture split over pages, one
+    after the other); ``body`` leaves out the title lines and the legend."""
+    scenes = _pages(view, max_depth, source, body, "a4", "auto", True)
+    return "".join(_picture(view, scene) for scene in scenes)
+
+
+def _pages(
+    view: SearchView,
+    max_depth: int | None,
+    source: str | None,
+    body: bool,
+    page: str,
+    layout: str,
+    state: bool,
+) -> list[Scene]:
+    head = head_lines(view, source) if state and not body else ()
+    ask = Request(view, max_depth, page, layout, state)
+    return pages(ask, head=head, legend=state and not body, word="part" if body else "page")
+
+
+def _picture(view: SearchView, scene: Scene, state: bool = True) -> str:
+    """One tikzpicture of the scene; ``state`` False draws no search's marks."""
+    pv = set(view.pv) if state else set()
+    searched: Sequence[int] = view.searched if state else [1] * view.tree.n_nodes
+    evaluated = view.rank if state else {}
     lines = [
-        "\\begin{tikzpicture}[x=0.75pt, y=-0.75pt, line join=round,",
-        "  every node/.style={inner sep=1pt, font=\\sffamily\\footnotesize}]",
+        "\\begin{tikzpicture}[x=1bp, y=-1bp, line join=round,",
+        "  every node/.style={inner sep=0pt, outer sep=0pt}]",
     ]
     lines += [f"\\definecolor{{{name}}}{{HTML}}{{{c[1:].upper()}}}" for name, c in COLORS.items()]
-    lines.append(f"\\useasboundingbox {_p(0, top)} rectangle {_p(lay.width, bottom)};")
-    if not body:
-        title = tree.meta.title or source or tree.source
-        lines.append(
-            f"\\node[anchor=base west, font=\\sffamily\\large\\bfseries] at {_p(MARGIN, 26)} "
-            f"{{{tex_text(title)}}};"
-        )
-        lines.append(
-            f"\\node[anchor=base west, font=\\sffamily\\small] at {_p(MARGIN, 48)} "
-            f"{{{tex_text(view.title())}}};"
-        )
+    lines.append(f"\\useasboundingbox {_p(0, 0)} rectangle {_p(scene.width, scene.height)};")
     lines.append("% edges: pruned ones dashed, grey and crossed out; the PV's in orange")
-    for n in lay.nodes:
-        p = parent[n]
-        if p >= 0:
-            lines.extend(_edge(view, lay, p, n, pv))
+    through = {view.tree.parent[k] for k in pv}  # the nodes whose stems the PV goes down
+    for line in scene.lines:
+        lines.extend(_line(line, searched, through if line.role == "stem" else pv))
     lines.append("% nodes")
-    for n in lay.nodes:
-        lines.extend(_node(view, lay, n, pv))
-    if not body:
-        lines.extend(_legend(lay.height - 22, tree.has_chance))
+    shapes: dict[int, list[int]] = {}
+    for i, s in enumerate(scene.shapes):
+        if s.node >= 0:
+            shapes.setdefault(s.node, []).append(i)
+    texts: dict[int, list[Text]] = {}  # each node's texts after its shape (the nearest: a node
+    others = []  # split over pages is drawn twice, where it hangs and where it goes on)
+    for t in scene.texts:
+        if t.node in shapes:
+            near = min(shapes[t.node], key=lambda i: _distance(scene.shapes[i], t))
+            texts.setdefault(near, []).append(t)
+        else:
+            others.append(t)
+    for i, s in enumerate(scene.shapes):
+        if s.node >= 0:
+            lines.extend(_node(view, s, texts.get(i, []), (searched, evaluated, pv)))
+    for t in others:  # the titles, notes and the legend
+        lines.append(_text(view, t, None))
+    for s in scene.shapes:
+        if s.kind == "swatch":
+            x0, y0, x1, y1 = s.box()
+            lines.append(f"\\draw[fill=gtsEvaluated] {_p(x0, y0)} rectangle {_p(x1, y1)};")
     lines.append("\\end{tikzpicture}")
     return "\n".join(lines) + "\n"
 
 
-def _edge(view: SearchView, lay: Layout, p: int, n: int, pv: set[int]) -> list[str]:
-    tree = view.tree
-    x1, y1 = lay.x[p], lay.y[p] + BELOW[shape(tree, p)]
-    x2, y2 = lay.x[n], lay.y[n] - ABOVE[shape(tree, n)]
-    out = _probability(view.labels, n, x1, y1, x2, y2)
-    if not view.searched[n]:
-        out += [
-            f"\\draw[gtsPruned, line width=0.9pt, dash pattern=on 3.75pt off 3pt] "
-            f"{_p(x1, y1)} -- {_p(x2, y2)};"
-        ]
-        # the double stroke across the middle of the edge
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-        length = math.hypot(x2 - x1, y2 - y1) or 1.0
-        ux, uy = (x2 - x1) / length, (y2 - y1) / length  # along the edge
-        vx, vy = -uy, ux  # across it
-        for shift in (-3.0, 3.0):
-            cx, cy = mx + ux * shift, my + uy * shift
-            a = (cx - vx * 7 - ux * 2, cy - vy * 7 - uy * 2)
-            b = (cx + vx * 7 + ux * 2, cy + vy * 7 + uy * 2)
-            out.append(f"\\draw[gtsPruned, line width=1pt] {_p(*a)} -- {_p(*b)};")
-        return out
-    if n in pv:
-        return [f"\\draw[gtsPV, line width=2.6pt] {_p(x1, y1)} -- {_p(x2, y2)};", *out]
-    return [f"\\draw[line width=0.9pt] {_p(x1, y1)} -- {_p(x2, y2)};", *out]
+def _distance(s: Shape, t: Text) -> float:
+    x0, y0, x1, y1 = s.box()
+    return abs((x0 + x1) / 2 - t.x) + abs((y0 + y1) / 2 - t.y)
 
 
-def _probability(labels: Labels, n: int, x1: float, y1: float, x2: float, y2: float) -> list[str]:
-    """An outcome of a chance node: its probability at the middle of its edge (as in the SVG)."""
-    prob = labels.probability(n)
-    if prob is None:
-        return []
-    return [
-        f"\\node[text=gtsChance, fill=white, inner sep=0.5pt, font=\\sffamily\\scriptsize] "
-        f"at {_p((x1 + x2) / 2, (y1 + y2) / 2)} {{{tex_text(fraction_text(prob))}}};"
-    ]
+def _path(line: Line) -> str:
+    return " ".join(" -- ".join(_p(x, y) for x, y in piece) for piece in line.pieces)
 
 
-def _node(view: SearchView, lay: Layout, n: int, pv: set[int]) -> list[str]:
-    tree = view.tree
-    x, y = lay.x[n], lay.y[n]
-    kind = shape(tree, n)
-    pruned = not view.searched[n]
-    evaluated = n in view.rank
+_STROKES = {
+    "pruned": "gtsPruned, line width=0.9pt, dash pattern=on 3.75pt off 3pt",
+    "cross": "gtsPruned, line width=1pt",
+    "pv": "gtsPV, line width=2.6pt",
+    "edge": "line width=0.9pt",
+}
+
+
+def _line(line: Line, searched: Sequence[int], pv: set[int]) -> list[str]:
+    role = line.role.removeprefix("legend-")
+    if line.role in ("edge", "stem"):  # a stem below a node is styled as its edge
+        n = line.node
+        role = "pruned" if not searched[n] else "pv" if n in pv else "edge"
+    return [f"\\draw[{_STROKES[role]}] {_path(line)};"]
+
+
+def _text(view: SearchView, t: Text, color: str | None) -> str:
+    if not t.text:
+        return ""
+    size = f"\\fontsize{{{t.size:g}}}{{{t.size * 1.2:.1f}}}\\selectfont\\sffamily"
+    if t.bold:
+        size += "\\bfseries"
+    color = color or _TEXT_COLORS.get(t.role) or "black"
+    if t.role == "value":
+        body = tex_number(view.tree.number(t.node))
+    elif t.role == "range":
+        r = view.ranges.get(t.node)
+        body = tex_range(*r) if r is not None else tex_text(t.text)
+    else:
+        body = tex_text(t.text)
+    return f"\\node[anchor={_ANCHORS[t.anchor]}, text={color}, font={size}] at {_p(t.x, t.y)} {{{body}}};"
+
+
+def _node(
+    view: SearchView,
+    s: Shape,
+    texts: list[Text],
+    marks: tuple[Sequence[int], Mapping[int, int], set[int]],
+) -> list[str]:
+    """A node's shape and texts; ``marks``: which nodes were searched, the evaluated leaves'
+    order, the PV."""
+    searched, ranks, pv = marks
+    n = s.node
+    pruned = not searched[n]
+    evaluated = n in ranks
     stroke = "gtsPV" if n in pv else ("gtsPruned" if pruned else "black")
     width = "2.2pt" if n in pv else "1pt"
     dash = ", dash pattern=on 3pt off 2.25pt" if pruned else ""
     fill = "gtsEvaluated" if evaluated else "white"
-    text = "white" if evaluated else ("gtsPruned" if pruned else "black")
+    inner = "white" if evaluated else ("gtsPruned" if pruned else "black")
     style = f"draw={stroke}, fill={fill}, line width={width}{dash}"
     out = [f"% {tex_text(view.labels.label(n))}".replace("\n", " ")]
-    if kind == "leaf":
-        lw = lay.leaf_width
-        out.append(
-            f"\\draw[{style}, rounded corners=2.25pt] {_p(x - lw / 2, y - LEAF_H / 2)} "
-            f"rectangle {_p(x + lw / 2, y + LEAF_H / 2)};"
-        )
-        out.append(
-            f"\\node[text={text}, font=\\sffamily\\small] at {_p(x, y)} "
-            f"{{{tex_number(tree.number(n))}}};"
-        )
-        rank = view.rank.get(n)
-        if rank is not None:
-            out.append(
-                f"\\node[text=gtsEvaluated, font=\\sffamily\\scriptsize] at "
-                f"{_p(x, y + LEAF_H / 2 + 10)} {{\\#{rank}}};"
-            )
+    if s.radius:
+        out.append(f"\\draw[{style}] {_p(*s.center)} circle[radius={s.radius:g}];")
+    elif s.kind == "leaf":
+        x0, y0, x1, y1 = s.box()
+        out.append(f"\\draw[{style}, rounded corners=2.25pt] {_p(x0, y0)} rectangle {_p(x1, y1)};")
     else:
-        if kind == "chance":
-            out.append(f"\\draw[{style}] {_p(x, y)} circle[radius={RADIUS}];")
-            ty = y
-        else:
-            corners = triangle(kind, x, y)
-            ty = y + 5 if kind == "max" else y - 5
-            out.append(f"\\draw[{style}] " + " -- ".join(_p(*c) for c in corners) + " -- cycle;")
-        r = view.ranges.get(n)
-        if r is not None and not pruned:
-            out.append(
-                f"\\node[text={text}, font=\\sffamily\\scriptsize] at {_p(x, ty)} "
-                f"{{{tex_range(*r)}}};"
-            )
-    color = {"max": "gtsMax", "min": "gtsMin"}.get(kind, "gtsChance")
-    for mark in marks(view, lay, n):
-        node_style = TIKZ_MARKS[mark.role, kind == "leaf"].format(color=color)
-        out.append(f"\\node[{node_style}] at {_p(mark.x, mark.y)} {{{tex_text(mark.text)}}};")
+        out.append(f"\\draw[{style}] " + " -- ".join(_p(*c) for c in s.points) + " -- cycle;")
+    name_color = {"max": "gtsMax", "min": "gtsMin", "chance": "gtsChance"}.get(s.kind, "black!80")
+    for t in texts:
+        color = inner if t.role in ("value", "range") else name_color if t.role == "name" else None
+        text = _text(view, t, color)
+        if text:
+            out.append(text)
     return out
 
 
-def _legend(y: float, chance: bool = False) -> list[str]:
-    x = MARGIN
-    return [
-        "% legend",
-        f"\\draw[fill=gtsEvaluated] {_p(x, y - 9)} rectangle {_p(x + 22, y + 5)};",
-        f"\\node[anchor=west] at {_p(x + 28, y - 2)} {{evaluated (\\#order)}};",
-        f"\\draw[gtsPruned, line width=0.9pt, dash pattern=on 3.75pt off 3pt] "
-        f"{_p(x + 150, y - 2)} -- {_p(x + 180, y - 2)};",
-        f"\\draw[gtsPruned, line width=1pt] {_p(x + 163, y - 9)} -- {_p(x + 163, y + 5)};",
-        f"\\draw[gtsPruned, line width=1pt] {_p(x + 167, y - 9)} -- {_p(x + 167, y + 5)};",
-        f"\\node[anchor=west, text=gtsPruned] at {_p(x + 186, y - 2)} {{pruned}};",
-        f"\\draw[gtsPV, line width=2.6pt] {_p(x + 250, y - 2)} -- {_p(x + 280, y - 2)};",
-        f"\\node[anchor=west] at {_p(x + 286, y - 2)} {{principal variation}};",
-        f"\\node[anchor=west] at {_p(x + 420, y - 2)} "
-        "{$\\blacktriangle$ MAX\\enspace $\\blacktriangledown$ MIN"
-        + ("\\enspace $\\bigcirc$ chance (probability on the edge)" if chance else "")
-        + "};",
-    ]
-
-
 def to_tikz(
-    view: SearchView, max_depth: int | None = None, *, source: str | None = None, body: bool = False
+    view: SearchView,
+    max_depth: int | None = None,
+    *,
+    source: str | None = None,
+    body: bool = False,
+    page: str = "a4",
+    layout: str = "auto",
+    state: bool = True,
 ) -> str:
-    """A LaTeX document of one page, the size of the picture; ``body``: the tikzpicture alone."""
-    pic = picture(view, max_depth, source=source, body=body)
+    """A LaTeX document of one page the size of the picture, or of one page for each part of a
+    picture split over pages (gtsearch.render.pages); ``body``: the tikzpicture alone, or
+    one for each part, one paragraph each; ``state`` False: the bare tree, with no search's
+    marks, title or legend (``tree_picture``)."""
+    scenes = _pages(view, max_depth, source, body, page, layout, state)
     title = tex_text(view.tree.meta.title or source or view.tree.source).replace("\n", " ")
+    count = len(scenes)
     if body:
+        split = (
+            f"% the picture in {count} parts, one paragraph each: one to a slide (a frame with "
+            "[allowframebreaks]) or a page\n"
+            if count > 1
+            else ""
+        )
+        texts = [
+            (f"% part {i} of {count}\n" if count > 1 else "") + _picture(view, scene, state)
+            for i, scene in enumerate(scenes, 1)
+        ]
         return (
             f"% gtsearch: {title}\n% {tex_text(view.title())}\n"
-            "% needs \\usepackage{tikz}; \\input this file where the picture goes\n" + pic
+            "% needs \\usepackage{tikz}; \\input this file where the picture goes\n"
+            + split
+            + "\\par\n".join(texts)
         )
-    lay = layout(view, max_depth)
-    width, height = lay.width * PT + 2, lay.height * PT + 2
+    width = max(s.width for s in scenes) + 2
+    height = max(s.height for s in scenes) + 2
+    pictures = "\\newpage\n".join("\\noindent\n" + _picture(view, scene, state) for scene in scenes)
     return (
         f"% gtsearch: {title}\n"
-        "% compile with pdflatex: one page, the size of the picture\n"
-        "\\documentclass{article}\n"
-        f"\\usepackage[paperwidth={width:.1f}pt, paperheight={height:.1f}pt, margin=0pt]"
+        + (
+            f"% compile with pdflatex: {count} pages, each the size of the largest part\n"
+            if count > 1
+            else "% compile with pdflatex: one page, the size of the picture\n"
+        )
+        + "\\documentclass{article}\n"
+        f"\\usepackage[paperwidth={width:.1f}bp, paperheight={height:.1f}bp, margin=0pt]"
         "{geometry}\n"
         "\\usepackage{amssymb}\n"
         "\\usepackage{tikz}\n"
         "\\pagestyle{empty}\n"
-        "\\begin{document}\n"
-        "\\noindent\n" + pic + "\\end{document}\n"
+        "\\begin{document}\n" + pictures + "\\end{document}\n"
     )
 
 
-__all__ = ["picture", "tex_number", "tex_range", "tex_text", "to_tikz"]
+def tree_picture(tree: Tree, *, page: str = "a4", layout: str = "auto", body: bool = True) -> str:
+    """The tree alone as TikZ, with no search's marks (names, shapes, leaf values): the picture
+    of an exercise before it is solved, by default the bare tikzpicture, for a slide."""
+    return to_tikz(bare_view(tree), state=False, page=page, layout=layout, body=body)
+
+
+__all__ = [
+    "SPECIAL",
+    "picture",
+    "tex_number",
+    "tex_range",
+    "tex_text",
+    "to_tikz",
+    "tree_picture",
+]

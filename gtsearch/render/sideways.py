@@ -1,0 +1,92 @@
+"""The tree on its side (``--layout sideways``): the lowest picture of a tree, made for a slide.
+
+The root is at the left.  Every node is a row (gtsearch.render.painter: a small
+mark, or a leaf's box, with its texts after it); a node's first child sits on
+its parent's row, to its right, the others on the rows below, along a spine;
+the nodes of one depth line up in a column.  A node whose children are all
+leaves (or nodes whose children are hidden) has them in its own row, one
+after the other, lined up from row to row like the cells of a table: a
+uniform tree of depth d has one row for each node of depth d - 1 (nine for
+b=3 d=3).
+
+Each child's edge is a line of its own, as in a column: along the row from
+its parent's last text (the first child), down the spine from its previous
+sibling's row (the others), or along the row from the previous leaf (the
+leaves of a row).
+"""
+
+from __future__ import annotations
+
+from .geometry import Items, Line, crosses
+from .painter import PITCH, TICK, Painter
+
+#: between a node's last text and the spine of its children
+LEAD = 7.0
+#: between the leaves of a row
+CELL = 9.0
+
+
+def sideways_items(pt: Painter, nodes: list[int], top: float) -> Items:
+    """Every node placed on its row, the first row's centre at ``top``, the root's at x 0."""
+    parent = pt.tree.parent
+    depth = pt.tree.depth
+    root = nodes[0]
+    # the parents of rows of leaves, and each leaf's place in its row
+    inline = {p for p in nodes if pt.kids[p] and all(not pt.kids[k] for k in pt.kids[p])}
+    index = {k: i for p in nodes for i, k in enumerate(pt.kids[p])}
+    row = {root: 0}
+    rows = 0
+    for n in nodes[1:]:
+        if parent[n] not in inline and index[n]:
+            rows += 1
+        row[n] = rows if parent[n] not in inline and index[n] else row[parent[n]]
+    # the leaves of the rows, cell by cell: (depth, index) -> the leaves
+    cells: dict[tuple[int, int], list[int]] = {}
+    for n in nodes[1:]:
+        if parent[n] in inline:
+            cells.setdefault((depth[n], index[n]), []).append(n)
+    slots = {cell: pt.slots(leaves) for cell, leaves in cells.items()}
+
+    def slot(n: int) -> tuple[float, float] | None:
+        if n == root:
+            return pt.slots([root])
+        return slots[depth[n], index[n]] if parent[n] in inline else None
+
+    width = {n: pt.row(n, 0.0, 0.0, slot(n), hug=True)[0].extent()[2] for n in nodes}
+    # each depth's column starts after the widest node of the depth before it
+    column = {depth[root]: 0.0}
+    d = depth[root]
+    while True:
+        widest = [width[n] for n in nodes if depth[n] == d and parent[n] not in inline]
+        if not widest:
+            break
+        column[d + 1] = column[d] + max(widest) + LEAD + TICK
+        d += 1
+    cell_width = {cell: max(width[n] for n in leaves) + CELL for cell, leaves in cells.items()}
+    out = Items()
+    end: dict[int, float] = {}
+    for n in nodes:
+        y = top + row[n] * PITCH
+        x = column[depth[n]]
+        if parent[n] in inline:
+            x += sum(cell_width[depth[n], i] for i in range(index[n]))
+        items, start, _, _ = pt.row(n, x, y, slot(n), hug=True)
+        out.extend(items)
+        end[n] = x + width[n]
+        if n == root:
+            continue
+        p = parent[n]
+        if parent[n] in inline or not index[n]:
+            before = pt.kids[p][index[n] - 1] if index[n] and p in inline else p
+            piece: tuple[tuple[float, float], ...] = ((end[before] + 2.0, y), (start, y))
+        else:
+            spine = column[depth[n]] - TICK
+            above = top + row[pt.kids[p][index[n] - 1]] * PITCH
+            piece = ((spine, above), (spine, y), (start, y))
+        out.lines.append(Line((piece,), "edge", n))
+        if pt.pruned_head(n):
+            out.lines += crosses(n, piece[-2], piece[-1], 0.5, 1.2, 3.5, 0.0)
+    return out
+
+
+__all__ = ["CELL", "LEAD", "sideways_items"]

@@ -1,0 +1,178 @@
+"""Pictures for a slide and over pages: exercise trees on a 16:9 slide (on their side when the
+tree would not fit), and trees too large for a page split over pages, each part under a note
+that says where it hangs.
+
+Measured on what the writers draw (tests/pictures.py), and compiled by pdflatex into real
+beamer slides and pages (extra ``latex``), whose logs must not say that anything overflows.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from gtsearch import loads_tree
+from gtsearch.algorithms import find_algorithm
+from gtsearch.classroom.exercises import Spec, make_exercises
+from gtsearch.formats import dump_tree
+from gtsearch.render.geometry import PAGES, Page, collisions
+from gtsearch.render.layout import layout
+from gtsearch.render.svg import to_svg
+from gtsearch.render.svg import tree_picture as svg_tree
+from gtsearch.render.tikz import to_tikz
+from gtsearch.render.tikz import tree_picture as tikz_tree
+from gtsearch.render.view import SearchView, build_view
+from gtsearch.sources.uniform import uniform_tree
+from gtsearch.tree import Tree
+
+from .pictures import svg_scene, tikz_scenes
+from .test_tikz import compile_tex, pdf_pages
+
+SLIDE = PAGES["slide"]
+#: the exercise-sized trees that fit a slide: 27, 16 and 16 leaves
+ON_A_SLIDE = [(3, 3), (2, 4), (4, 2)]
+
+
+def exercise_tree(b: int, d: int, names: str) -> Tree:
+    """The first tree of ``gtsearch exercise -b B -d D``, its names as exercise gives them
+    (``"exercise"``) or of three characters each (``"long"``: N10, x11, ...)."""
+    tree = make_exercises(Spec(find_algorithm("alphabeta"), {}, b, d), 0, 1)[0].tree
+    if names == "long":
+        tree = loads_tree(dump_tree(tree, "json"), "json")
+        tree.names = {
+            n: ("x" if tree.is_leaf(n) else "N") + f"{n:02d}" for n in range(tree.n_nodes)
+        }
+    longest = max(len(name) for name in tree.names.values())
+    assert longest == 3 if names == "long" else longest <= 3
+    return tree
+
+
+def check_tikz(tex: str, page: Page) -> list[tuple[float, float]]:
+    """Each tikzpicture's size; every one fits the page, with no text under 8 pt, no scaling,
+    and no text that meets an edge, a shape or another text."""
+    assert "scale" not in tex and "\\tiny" not in tex and "\\scriptsize" not in tex
+    sizes = [float(s) for s in re.findall(r"\\fontsize\{([\d.]+)\}", tex)]
+    assert min(sizes) >= 8
+    out = []
+    for scene in tikz_scenes(tex):
+        assert page.holds(scene.width, scene.height), (scene.width, scene.height)
+        assert collisions(scene) == []
+        out.append((scene.width, scene.height))
+    return out
+
+
+def check_svg(svg: str, page: Page) -> None:
+    """The SVG picture fits the page, with no text under 8 pt and nothing crossing a text."""
+    scene = svg_scene(svg)
+    assert page.holds(scene.width, scene.height), (scene.width, scene.height)
+    assert min(t.size for t in scene.texts) >= 8
+    assert collisions(scene) == []
+
+
+# -- a slide -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("b", "d"), ON_A_SLIDE)
+@pytest.mark.parametrize("names", ["exercise", "long"])
+@pytest.mark.parametrize("algo", ["alphabeta", "sss"])
+def test_an_exercise_fits_a_slide(b: int, d: int, names: str, algo: str) -> None:
+    """Solved (the bare tikzpicture, and the SVG with the line under its title and its legend)
+    and unsolved (SVG and TikZ): one picture each, on the slide."""
+    tree = exercise_tree(b, d, names)
+    view = build_view(tree, algo)
+    assert len(check_tikz(to_tikz(view, body=True, page="slide"), SLIDE)) == 1
+    assert len(check_tikz(tikz_tree(tree, page="slide"), SLIDE)) == 1
+    svg = to_svg(view, page="slide", source="exercise 1")
+    check_svg(svg, SLIDE)
+    assert 'class="summary"' in svg and 'class="title"' not in svg  # the slide has the title
+    check_svg(svg_tree(tree, page="slide"), SLIDE)
+
+
+def test_an_exercise_goes_on_its_side_on_a_slide() -> None:
+    """b=3 d=3 and b=2 d=4 on their side, nine and eight rows; b=4 d=2 as a tree."""
+    for (b, d), how in zip(ON_A_SLIDE, ["sideways", "sideways", "tree"], strict=True):
+        pic = layout(build_view(exercise_tree(b, d, "exercise")), page="slide")
+        assert (pic.arrangement, pic.fits) == (how, True)
+    # on A4 the same trees stay trees
+    for b, d in ON_A_SLIDE:
+        assert layout(build_view(exercise_tree(b, d, "long")), page="a4").arrangement == "tree"
+
+
+def test_a_64_leaf_exercise_goes_on_five_slides() -> None:
+    """b=4 d=3 fits no slide: the bare tikzpicture is five parts, one to a slide, the top of
+    the tree first, each subtree under a note that says where it hangs; the SVG stays one."""
+    tree = exercise_tree(4, 3, "exercise")
+    view = build_view(tree)
+    tex = to_tikz(view, body=True, page="slide")
+    assert len(check_tikz(tex, SLIDE)) == 5
+    assert "% the picture in 5 parts" in tex and "% part 5 of 5" in tex
+    assert_notes_agree(tex, view, "part")
+    assert not layout(view, page="slide").fits
+
+
+def assert_notes_agree(tex: str, view: SearchView, word: str) -> None:
+    """Every node of the first part that hides its subtree says on which part it goes on, and
+    that part opens with "continued from" that node on part 1."""
+    parts = re.split(r"\\begin\{tikzpicture\}", tex)[1:]
+    stubs = re.findall(rf"\\dots\{{\}} [\d,]+ nodes on {word} (\d+)", parts[0])
+    tree = view.tree
+    names = [view.labels.label(k) for k in range(tree.n_nodes) if tree.depth[k] == 1]
+    assert len(stubs) == len(names) >= 2
+    for name, where in zip(names, stubs, strict=True):
+        assert f"continued from {name} on {word} 1" in parts[int(where) - 1]
+
+
+# -- over pages --------------------------------------------------------------------------------
+def test_256_leaves_go_on_two_a4_pages() -> None:
+    """b=4 d=4 (``gen -b 4 -d 4``): on A4 landscape, the top and one subtree side by side,
+    then the three others; on A4 portrait, the top and two subtrees, then two.  With names of
+    four characters, three pages."""
+    view = build_view(uniform_tree(4, 4, seed=1))
+    tex = to_tikz(view, source="b=4 d=4")
+    assert len(check_tikz(tex, PAGES["a4"])) == 2
+    assert "% compile with pdflatex: 2 pages, each the size of the largest part" in tex
+    assert_notes_agree(tex, view, "page")
+    assert len(check_tikz(to_tikz(view, page="a4-portrait"), PAGES["a4-portrait"])) == 2
+    named = uniform_tree(4, 4, seed=1)
+    named.names = {n: f"n{n}" for n in range(named.n_nodes)}
+    tex = to_tikz(build_view(named))
+    assert len(check_tikz(tex, PAGES["a4"])) == 3
+    assert_notes_agree(tex, build_view(named), "page")
+    # the SVG is one picture, on its side: as wide as a page, taller than one
+    pic = layout(view)
+    assert (pic.arrangement, pic.fits) == ("sideways", False)
+    assert pic.scene.width <= PAGES["a4"].width
+
+
+def test_a_tree_that_fits_is_not_split() -> None:
+    for b, d in [(3, 3), (4, 3), (2, 6), (3, 4)]:
+        tex = to_tikz(build_view(uniform_tree(b, d, seed=1)))
+        assert tex.count("\\begin{tikzpicture}") == 1 and "\\newpage" not in tex
+
+
+@pytest.mark.extra("latex")
+def test_pdflatex_sets_the_slides_and_pages(tmp_path: Path) -> None:
+    """Beamer's 16:9 frames, a title each, hold the slide pictures without an overfull box (the
+    parts of b=4 d=3 one to a frame with allowframebreaks); the b=4 d=4 document is two pages."""
+    frames = []
+    for i, (b, d) in enumerate(ON_A_SLIDE):
+        tree = exercise_tree(b, d, "long")
+        for j, tex in enumerate([tikz_tree(tree, page="slide"),
+                                 to_tikz(build_view(tree), body=True, page="slide")]):  # fmt: skip
+            (tmp_path / f"t{i}{j}.tex").write_text(tex, encoding="utf-8")
+            frames.append(f"\\begin{{frame}}{{Exercise {i}}}\\centering\\input{{t{i}{j}.tex}}")
+    tex = to_tikz(build_view(exercise_tree(4, 3, "exercise")), body=True, page="slide")
+    (tmp_path / "parts.tex").write_text(tex, encoding="utf-8")
+    frames.append("\\begin{frame}[allowframebreaks]{b=4 d=3}\\centering\\input{parts.tex}")
+    slides = (
+        "\\documentclass[aspectratio=169]{beamer}\n\\usepackage{tikz}\n\\begin{document}\n"
+        + "".join(f"{frame}\n\\end{{frame}}\n" for frame in frames)
+        + "\\end{document}\n"
+    )
+    pdf = compile_tex(slides, tmp_path, "slides")
+    assert pdf_pages(pdf) == 6 + 5
+    log = (tmp_path / "slides.log").read_text(encoding="utf-8", errors="replace")
+    assert "Overfull" not in log
+    tree = uniform_tree(4, 4, seed=1)
+    pdf = compile_tex(to_tikz(build_view(tree), source="b=4 d=4"), tmp_path, "pages")
+    assert pdf_pages(pdf) == 2
