@@ -136,14 +136,12 @@ root_option = click.option(
     default=None,
     help="Player to move at the root, overriding the file.",
 )
-#: what eval and compare do to the tree before they search it: --root, and --depth to cut it
-tree_options = stack(
-    root_option,
-    int_option(
-        "--depth",
-        help="Cut the tree at depth N: nodes there count as leaves worth their static value.",
-    ),
+depth_option = int_option(
+    "--depth",
+    help="Cut the tree at depth N: nodes there count as leaves worth their static value.",
 )
+#: what eval and compare do to the tree before they search it: --root, and --depth to cut it
+tree_options = stack(root_option, depth_option)
 
 
 # -- algorithms and their numbers -------------------------------------------------------------
