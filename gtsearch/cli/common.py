@@ -13,8 +13,8 @@ import errno
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 import click
 
@@ -132,6 +132,27 @@ def write_output(path: str, text: str) -> None:
         click.echo(text, nl=False)
     else:
         write_file(path, text)
+
+
+def echo_registry(
+    output_format: str,
+    entries: Sequence[Any],
+    table: Callable[[Any, Any], None],
+    record: Callable[[Any], dict[str, Any]],
+    text: Callable[[Any], str],
+) -> None:
+    """A registry listed (``gtsearch algorithms``, ``gtsearch games``): ``table(entries,
+    console)`` on a terminal, JSON lines of ``record(entry)``, or the aligned ``text``."""
+    if output_format == "table":
+        from ..render.console import console
+
+        table(entries, console())
+    elif output_format == "json":
+        from ..render.tables import json_records
+
+        click.echo(json_records(record(e) for e in entries), nl=False)
+    else:
+        click.echo(text(entries), nl=False)
 
 
 def format_of_output(output: str | None) -> str:

@@ -10,15 +10,14 @@ import click
 from ..algorithms.params import SearchParams, check_one
 from ..errors import UsageError
 from ..numbers import Number
-from ..render.console import console
 from ..render.games import engine_line, game_dict, games_text, render_games
-from ..render.tables import json_records
+from .common import echo_registry
 from .options import (
     algo_option,
     bound_option,
     depth_option,
-    format_option,
     leaf_bounds_option,
+    listing_format_option,
     max_nodes_option,
     output_option,
     path_option,
@@ -29,9 +28,7 @@ from .values import FloatParam
 
 
 @click.command("games")
-@format_option(
-    ["table", "text", "json"], "A table, aligned text lines, or JSON lines.", off_terminal="text"
-)
+@listing_format_option
 def games_command(output_format: str) -> None:
     """List the built-in games: name, parameters with their defaults, what they are.
 
@@ -48,12 +45,7 @@ def games_command(output_format: str) -> None:
     """
     from ..sources.builtin_games import GAMES
 
-    if output_format == "table":
-        render_games(GAMES, console())
-    elif output_format == "json":
-        click.echo(json_records(game_dict(g) for g in GAMES), nl=False)
-    else:
-        click.echo(games_text(GAMES), nl=False)
+    echo_registry(output_format, GAMES, render_games, game_dict, games_text)
 
 
 SIDES = {"max": ("max",), "min": ("min",), "both": ("max", "min"), "none": ()}

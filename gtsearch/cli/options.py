@@ -249,6 +249,12 @@ def format_option(
     )
 
 
+#: --format of the commands that list a registry: gtsearch algorithms, gtsearch games
+listing_format_option = format_option(
+    ["table", "text", "json"], "A table, aligned text lines, or JSON lines.", off_terminal="text"
+)
+
+
 def results_format_option(records: str) -> Decorator:
     """--format of eval, compare and experiment: a table, JSON lines or CSV of ``records``."""
     return format_option(

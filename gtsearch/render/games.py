@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .labels import format_seconds
+from .tables import registry_table, registry_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -52,26 +53,13 @@ def game_dict(game: BuiltinGame) -> dict[str, Any]:
 
 def games_text(games: Iterable[BuiltinGame]) -> str:
     """One aligned line per game: name, parameters and their defaults, summary."""
-    lines = [(g.name, parameters_text(g), g.summary) for g in games]
-    widths = [max(len(line[i]) for line in lines) for i in range(2)]
-    return "".join(
-        f"{name.ljust(widths[0])}  {params.ljust(widths[1])}  {summary}\n"
-        for name, params, summary in lines
-    )
+    return registry_text([(g.name, parameters_text(g), g.summary) for g in games])
 
 
 def render_games(games: Iterable[BuiltinGame], console: Console) -> None:
     """The built-in games as a rich table."""
-    from rich.table import Table
-    from rich.text import Text
-
-    table = Table()
-    table.add_column("name", style="cyan")
-    for title in ("parameters", "summary", "estimate (--depth)"):
-        table.add_column(title)
-    for g in games:
-        table.add_row(Text(g.name), Text(parameters_text(g)), Text(g.summary), Text(g.estimate))
-    console.print(table)
+    rows = [(g.name, parameters_text(g), g.summary, g.estimate) for g in games]
+    registry_table(("name", "parameters", "summary", "estimate (--depth)"), rows, console)
 
 
 def positions(tree: GameTree, path: Sequence[int]) -> list[str]:
