@@ -149,12 +149,13 @@ def cli() -> None:
     Trees have two players and may have chance nodes. They come from files
     (YAML, JSON, s-expressions, Gambit .efg; '-' reads standard input), from
     seeded random sources (random:b=3,d=4,seed=1) or from games
-    (game:tictactoe, game:nim:5, your own). Every algorithm ('gtsearch
-    algorithms') reports its value, principal variation and the exact number
-    of leaves it evaluated. compare sets the algorithms side by side,
-    experiment sweeps them over seeded random trees, show draws a search
-    (terminal, SVG, DOT, TikZ, an HTML replay), trace follows it step by
-    step, and exercise writes exercises with their answer keys.
+    (game:tictactoe, game:connect4:rows=4, 'gtsearch games'; OpenSpiel's;
+    your own). Every algorithm ('gtsearch algorithms') reports its value,
+    principal variation and the exact number of leaves it evaluated. compare
+    sets the algorithms side by side, experiment sweeps them over seeded
+    random trees, show draws a search (terminal, SVG, DOT, TikZ, an HTML
+    replay), trace follows it step by step, exercise writes exercises with
+    their answer keys, and play plays a game against any algorithm.
 
     \b
     Examples:
