@@ -51,14 +51,15 @@ def _quiet_stderr() -> Iterator[None]:
 class Position:
     """An OpenSpiel state, hashable by its history of actions."""
 
-    __slots__ = ("state", "history")
+    __slots__ = ("state", "history", "hashed")
 
     def __init__(self, state: Any, history: tuple[int, ...]) -> None:
         self.state = state
         self.history = history
+        self.hashed = hash(history)  # asked again at every lookup of the states' table
 
     def __hash__(self) -> int:
-        return hash(self.history)
+        return self.hashed
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Position) and self.history == other.history
