@@ -64,6 +64,8 @@ def test_every_algorithm_on_every_game_in_both_cores(name: str) -> None:
         ("game:hexapawn", -1, "Gardner 1962: Black wins 3x3 Hexapawn"),
         ("game:connect4:rows=3,columns=3,k=3", 0, "OpenSpiel's connect_four(3, 3, 3)"),
         ("game:nim:heap=8,take=3", -1, "a multiple of take + 1 loses"),
+        ("game:nim:heap=9,take=3,misere=true", -1, "misère: one more than a multiple loses"),
+        ("game:nim:heap=8,take=3,misere=yes", 1, "misère: one more than a multiple loses"),
         ("game:nim:heap=9,take=3", 1, "a multiple of take + 1 loses"),
         ("game:dotsandboxes:rows=1,columns=1", -1, "OpenSpiel: the second player takes the box"),
         ("game:dotsandboxes", 0, "OpenSpiel: 1x2 is drawn"),
@@ -87,6 +89,7 @@ def test_pig_is_exact() -> None:
         ("game:connect4:rows=x", "bad number rows='x' (rows is an integer from 1 to 10)"),
         ("game:connect4:depth=3", "'depth=3' is not KEY=VALUE with KEY one of rows, columns, k"),
         ("game:pig:target=5,target=6", "target is given twice"),
+        ("game:nim:misere=maybe", "bad value misere='maybe' (misere is true or false)"),
         ("game:othello:rows=5", "the board's sides must be even, got 5 x 4"),
     ],
 )
@@ -113,3 +116,15 @@ def test_a_game_too_big_to_count_is_searched_to_a_depth() -> None:
         "140",
         "343",
     )
+
+
+def test_estimates_at_the_end_of_a_game_are_its_payoff() -> None:
+    """The estimates hold at the end too (play and users call them anywhere)."""
+    from gtsearch.sources.library.connect4 import ConnectFour
+    from gtsearch.sources.library.hexapawn import Hexapawn
+    from gtsearch.sources.library.pig import Pig
+
+    assert ConnectFour(3, 3, 3).estimate((0b111, 0, 1)) == 1
+    hexapawn = Hexapawn()
+    assert hexapawn.estimate((0, 0b111 << 6, True)) == -1  # White has no pawn left
+    assert Pig().estimate((6, 0, 0, 1, False, False)) == 1

@@ -110,12 +110,15 @@ def test_pig_to_6_is_openspiels_expectiminimax() -> None:
         ("game:dotsandboxes:rows=1,columns=1", "dots_and_boxes(num_rows=1,num_cols=1)"),
         ("game:pig", "pig(winscore=6,horizon=6)"),
         ("game:pig:target=4,die=3,horizon=4", "pig(winscore=4,horizon=4,diceoutcomes=3)"),
+        ("game:nim:heap=7,take=7,misere=true", "nim(pile_sizes=7;0,is_misere=true)"),
+        ("game:nim:heap=6,take=6", "nim(pile_sizes=6;0,is_misere=false)"),
         ("game:connect4:rows=3,columns=3,k=3", "connect_four(rows=3,columns=3,x_in_row=3)"),
         ("game:connect4:rows=3,columns=4,k=3", "connect_four(rows=3,columns=4,x_in_row=3)"),
     ],
 )
 def test_builtin_games_are_openspiels(ours: str, theirs: str) -> None:
-    """The built-in dots and boxes, pig and Connect Four order their moves as OpenSpiel does:
+    """The built-in dots and boxes, pig, Nim (one pile) and Connect Four order their moves as
+    OpenSpiel does:
     the same value and the same leaves read as OpenSpiel's own search."""
     tree = open_source(ours)
     r = search(tree, "expectiminimax" if tree.has_chance else "alphabeta")
@@ -146,6 +149,18 @@ def test_openspiels_names_and_positions() -> None:
             "game:openspiel:pig(players=3): gtsearch searches two-player, zero-sum, "
             "perfect-information, sequential games; pig is not one: it has 3 players",
         ),
+        (
+            "game:openspiel:matrix_pd",
+            "game:openspiel:matrix_pd: gtsearch searches two-player, zero-sum, "
+            "perfect-information, sequential games; matrix_pd is not one: its utility is "
+            "general-sum, not zero-sum",
+        ),
+        (
+            "game:openspiel:oshi_zumo",
+            "game:openspiel:oshi_zumo: gtsearch searches two-player, zero-sum, "
+            "perfect-information, sequential games; oshi_zumo is not one: its players move at "
+            "the same time (simultaneous moves)",
+        ),
         ("game:openspiel:no_such_game", "game:openspiel:no_such_game: OpenSpiel: "),
         ("game:openspiel:", "game:openspiel:: name the game, as in game:openspiel:tic_tac_toe"),
     ],
@@ -154,3 +169,37 @@ def test_games_openspiel_cannot_give(spec: str, message: str) -> None:
     r = CliRunner().invoke(cli, ["eval", spec])
     assert r.exit_code == 2 and r.output.startswith(message), r.output
     assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+def test_sampled_chance_is_refused_and_positions_read() -> None:
+    """A game whose chance is sampled (no probabilities) is refused (OpenSpiel 2.0.2 has no
+    such two-player zero-sum perfect-information game: a stand-in); a position's repr is its
+    history; OpenSpiel's messages on descriptor 2 stay hidden where there is none."""
+    from types import SimpleNamespace
+
+    from gtsearch.sources import openspiel
+
+    kind = pyspiel.load_game("tic_tac_toe").get_type()
+    sampled = SimpleNamespace(
+        utility=kind.utility,
+        information=kind.information,
+        dynamics=kind.dynamics,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    )
+    game = SimpleNamespace(num_players=lambda: 2, get_type=lambda: sampled)
+    assert openspiel._refusal(game, pyspiel) == (
+        "its chance is sampled, without the outcomes' probabilities"
+    )
+    tree = open_source("game:openspiel:mnk(m=2,n=2,k=2)")
+    assert repr(tree.state_at(1)) == "Position(0,)"  # type: ignore[attr-defined]
+
+
+def test_no_descriptor_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gtsearch.sources import openspiel
+
+    def no_dup(fd: int) -> int:
+        raise OSError("bad file descriptor")
+
+    monkeypatch.setattr(openspiel.os, "dup", no_dup)
+    r = CliRunner().invoke(cli, ["eval", "game:openspiel:no_such_game"])
+    assert r.exit_code == 2 and r.output.startswith("game:openspiel:no_such_game: OpenSpiel: ")

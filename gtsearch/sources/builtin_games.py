@@ -76,16 +76,19 @@ class TicTacToe:
 
 
 class Nim:
-    """One heap of N; a move takes 1 to ``take``; whoever takes the last wins (+1/-1 for MAX)."""
+    """One heap of N; a move takes 1 to ``take``; whoever takes the last wins (+1/-1 for MAX),
+    or loses in the misère game."""
 
     root = "max"
     trusted = True
 
-    def __init__(self, heap: int, take: int = 3) -> None:
+    def __init__(self, heap: int, take: int = 3, misere: bool = False) -> None:
         self.heap = heap
         self.take = take
+        self.misere = misere
         most = "1, 2 or 3" if take == 3 else f"1 to {take}"
-        self.title = f"Nim: a heap of {heap}, take {most}, taking the last wins"
+        ending = "loses" if misere else "wins"
+        self.title = f"Nim: a heap of {heap}, take {most}, taking the last {ending}"
 
     def initial(self) -> tuple[int, bool]:
         return (self.heap, True)  # (what is left, MAX to move)
@@ -100,7 +103,7 @@ class Nim:
         # the player who just moved took the last: the one not to move now
         if self.heap == 0:
             return 0
-        return -1 if state[1] else 1
+        return -1 if state[1] != self.misere else 1
 
     def label(self, state: tuple[int, bool], move: int) -> str:
         return f"take {move}"
@@ -143,14 +146,17 @@ GAMES: tuple[BuiltinGame, ...] = (
     ),
     BuiltinGame(
         "nim",
-        "one heap; a move takes 1 to `take`; whoever takes the last wins (+1 or -1 for MAX)",
+        "one heap; a move takes 1 to `take`; whoever takes the last wins (+1 or -1 for MAX), "
+        "or loses (misere)",
         (
             Param("heap", int, 10, "counters in the heap", 0, None),
             Param("take", int, 3, "the most a move takes", 1, None),
+            Param("misere", bool, False, "whoever takes the last loses"),
         ),
         "builtin_games:Nim",
         positional="heap",
-        estimate="none (its tree is golden: whoever faces a multiple of take + 1 loses)",
+        estimate="none (its tree is golden: whoever faces a multiple of take + 1 loses; in the "
+        "misère game, one more than a multiple)",
     ),
     BuiltinGame(
         "connect4",
