@@ -36,6 +36,8 @@ def test_games_lists_the_registry() -> None:
         ("k", 4, 1, 10),
     ]
     assert all(row["estimate"] for row in rows)
+    table = CliRunner().invoke(cli, ["games", "--format", "table"]).output
+    assert "estimate (--depth)" in table and "hexapawn" in table
     text = CliRunner().invoke(cli, ["games"]).output  # off a terminal: aligned text
     assert text.splitlines()[2].startswith("connect4      rows=6,columns=7,k=4  ")
 
@@ -139,6 +141,7 @@ def test_the_engine_against_itself_with_chance() -> None:
         ["othello", "--time", "0.05", "-a", "negascout"],
         ["dotsandboxes:rows=1,columns=1", "-a", "sss"],
         ["hexapawn", "-a", "mtdf"],
+        ["nim:5"],
     ],
 )
 def test_engines_finish_games(args: list[str]) -> None:
@@ -183,3 +186,17 @@ def test_show_and_trace_draw_the_positions_along_the_pv() -> None:
     assert traced.exit_code == 0 and "after h(0,0):\n+---+" in traced.output
     plain = CliRunner().invoke(cli, ["show", str(ROOT / "sample_trees" / "aima-fig5-2.yaml")])
     assert plain.exit_code == 0 and "Positions along the PV" not in plain.output
+
+
+def test_positions_skip_a_forced_pass() -> None:
+    """Dots and boxes 1x2: the PV passes once (a box closed, the same player again); the
+    position after the pass is not drawn twice."""
+    from gtsearch.algorithms import search
+    from gtsearch.render.games import positions
+    from gtsearch.sources import open_source
+
+    tree = open_source("game:dotsandboxes")
+    r = search(tree, "alphabeta")
+    assert r.pv_labels is not None and "pass" in r.pv_labels
+    drawn = positions(tree, r.pv)
+    assert len(drawn) == len(r.pv) and not any(d.startswith("after pass") for d in drawn)

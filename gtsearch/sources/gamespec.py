@@ -50,7 +50,9 @@ class Param(NamedTuple):
         """The value ``text`` gives the parameter; ValueError saying why it cannot."""
         if self.kind is bool:
             if text.lower() not in _BOOLS:
-                raise ValueError(f"bad value {self.name}={text!r} ({self.name} is true or false)")
+                raise ValueError(
+                    f"bad value {self.name}={text!r} ({self.name} is {self.describe()})"
+                )
             return _BOOLS[text.lower()]
         try:
             value = int(text)
@@ -103,7 +105,8 @@ def _user_value(name: str, text: str, like: Any) -> Any:
         try:
             return kind(text)
         except ValueError:
-            raise ValueError(f"bad number {name}={text!r} ({name} is a {kind.__name__})") from None
+            what = "an integer" if kind is int else "a number"
+            raise ValueError(f"bad number {name}={text!r} ({name} is {what})") from None
     if kind is str:
         return text
     for read in (int, float):  # no default and no annotation to say: what the text looks like

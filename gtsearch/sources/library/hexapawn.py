@@ -44,9 +44,7 @@ class Hexapawn:
             if not mine >> s & 1:
                 continue
             r, c = divmod(s, self.columns)
-            ahead = r + step
-            if not 0 <= ahead < self.rows:
-                continue
+            ahead = r + step  # on the board: a pawn on the far row has ended the game
             for dc in (-1, 0, 1):
                 if 0 <= c + dc < self.columns:
                     t = ahead * self.columns + c + dc
