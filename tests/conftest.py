@@ -46,6 +46,7 @@ EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "notebook": (("nbclient", "nbformat", "ipykernel"), (), "pip install -e '.[notebook]'"),
     "gambit": (("pygambit",), (), "pip install -e '.[gambit]'"),
     "dask": (("dask.distributed",), (), "pip install -e '.[dask]'"),
+    "openspiel": (("pyspiel",), (), "pip install -e '.[openspiel]'"),
     "latex": ((), ("pdflatex",), "apt-get install texlive-latex-base "
               "texlive-latex-recommended texlive-pictures"),
     "rsvg": ((), ("rsvg-convert",), "apt-get install librsvg2-bin"),

@@ -306,12 +306,12 @@ def test_broken_games(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ("spec", "message"),
     [
         ("game:chess", "no such built-in game"),
-        ("game:nim:x", "takes the heap size N"),
+        ("game:nim:x", "game:nim:x: bad number heap='x' (heap is an integer of at least 0)"),
         ("game:no_such_module_here:G", "cannot import module 'no_such_module_here'"),
         ("game:json:Nope", "module json has no attribute 'Nope'"),
         ("game:json:JSONDecoder", "the game has no method initial()"),
-        ("game:tictactoe:3", "game:tictactoe takes no argument, got '3'"),
-        ("game:nim:-1", "game:nim:N needs N >= 0, got -1"),
+        ("game:tictactoe:3", "game:tictactoe:3: the game takes no parameters, got '3'"),
+        ("game:nim:-1", "game:nim:-1: heap must be an integer of at least 0, got -1"),
     ],
 )
 def test_bad_game_specs(spec: str, message: str) -> None:

@@ -3,7 +3,8 @@
 Owns the commands and everything a user sees of errors: one module per
 command group (:mod:`.evaluate`: eval; :mod:`.info`: algorithms, validate;
 :mod:`.convert`: convert, gen; :mod:`.show`: show, trace; :mod:`.research`:
-compare, experiment; :mod:`.exercise`: exercise; :mod:`.integration`: schema, completion), the
+compare, experiment; :mod:`.exercise`: exercise; :mod:`.integration`: schema, completion; :mod:`.games`:
+games, play), the
 options, each declared once, in :mod:`.options` (the types that parse and check
 their values in :mod:`.values`), loading and error lines in :mod:`.common`, and
 here the group that maps errors, ^C, a closed pipe and an unwritable standard
@@ -35,6 +36,8 @@ from .common import (
 COMMANDS: dict[str, str] = {
     "eval": "gtsearch.cli.evaluate:eval_command",
     "algorithms": "gtsearch.cli.info:algorithms_command",
+    "games": "gtsearch.cli.games:games_command",
+    "play": "gtsearch.cli.games:play_command",
     "validate": "gtsearch.cli.info:validate_command",
     "convert": "gtsearch.cli.convert:convert_command",
     "gen": "gtsearch.cli.convert:gen_command",
@@ -146,12 +149,13 @@ def cli() -> None:
     Trees have two players and may have chance nodes. They come from files
     (YAML, JSON, s-expressions, Gambit .efg; '-' reads standard input), from
     seeded random sources (random:b=3,d=4,seed=1) or from games
-    (game:tictactoe, game:nim:5, your own). Every algorithm ('gtsearch
-    algorithms') reports its value, principal variation and the exact number
-    of leaves it evaluated. compare sets the algorithms side by side,
-    experiment sweeps them over seeded random trees, show draws a search
-    (terminal, SVG, DOT, TikZ, an HTML replay), trace follows it step by
-    step, and exercise writes exercises with their answer keys.
+    (game:tictactoe, game:connect4:rows=4, 'gtsearch games'; OpenSpiel's;
+    your own). Every algorithm ('gtsearch algorithms') reports its value,
+    principal variation and the exact number of leaves it evaluated. compare
+    sets the algorithms side by side, experiment sweeps them over seeded
+    random trees, show draws a search (terminal, SVG, DOT, TikZ, an HTML
+    replay), trace follows it step by step, exercise writes exercises with
+    their answer keys, and play plays a game against any algorithm.
 
     \b
     Examples:

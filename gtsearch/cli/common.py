@@ -13,8 +13,8 @@ import errno
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 import click
 
@@ -134,6 +134,27 @@ def write_output(path: str, text: str) -> None:
         write_file(path, text)
 
 
+def echo_registry(
+    output_format: str,
+    entries: Sequence[Any],
+    table: Callable[[Any, Any], None],
+    record: Callable[[Any], dict[str, Any]],
+    text: Callable[[Any], str],
+) -> None:
+    """A registry listed (``gtsearch algorithms``, ``gtsearch games``): ``table(entries,
+    console)`` on a terminal, JSON lines of ``record(entry)``, or the aligned ``text``."""
+    if output_format == "table":
+        from ..render.console import console
+
+        table(entries, console())
+    elif output_format == "json":
+        from ..render.tables import json_records
+
+        click.echo(json_records(record(e) for e in entries), nl=False)
+    else:
+        click.echo(text(entries), nl=False)
+
+
 def format_of_output(output: str | None) -> str:
     """The format named by OUT's extension, or a usage error saying to give --to."""
     choices = ", ".join(FORMAT_NAMES)
@@ -158,20 +179,26 @@ def check_stdin_once(files: Sequence[str]) -> None:
 
 
 def load(
-    path: str, input_format: str | None, max_nodes: int, *, whole: bool = False
+    path: str,
+    input_format: str | None,
+    max_nodes: int,
+    *,
+    whole: bool = False,
+    depth: int | None = None,
 ) -> tuple[Tree, float]:
     """Load one tree file and time it (the time goes into every result for that file).
 
     A source (``random:...``, ``game:...``, docs/sources.md) is opened instead: expanded as
     the search reaches it, --max-nodes bounding the nodes visited; ``whole``
     (show, trace, convert, validate) builds it in full, bounded by --max-nodes.
+    ``depth`` (--depth) cuts a game before its states are counted.
     """
     from ..render.progress import progress
     from ..sources import is_source, open_source
 
     t0 = time.perf_counter()
     if is_source(path):
-        tree = open_source(path, max_nodes=max_nodes)
+        tree = open_source(path, max_nodes=max_nodes, depth=depth)
         if whole:
             from ..sources import whole as build_whole
 
@@ -257,7 +284,8 @@ class Evaluation:
         change the tree it was written for.
         """
         root, depth = self.root, self.depth
-        tree, seconds = load(path, self.input_format, self.max_nodes)
+        game = path.startswith("game:")  # cut before its states are counted
+        tree, seconds = load(path, self.input_format, self.max_nodes, depth=depth if game else None)
         expected, at = self.expect, None
         if expected is None and tree.meta.expect is not None:
             changed_root = root is not None and (root.lower() == "max") != tree.root_max
@@ -266,7 +294,7 @@ class Evaluation:
                 expected, at = tree.meta.expect, tree.meta.expect_at
         if root is not None:
             tree = tree.with_root(root.lower() == "max")
-        if depth is not None:
+        if depth is not None and not game:
             tree = tree.truncated(depth)
         searches = self.planned
         if tree.has_chance:

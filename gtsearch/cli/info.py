@@ -6,7 +6,6 @@ import click
 
 from ..algorithms import ALGORITHMS
 from ..errors import GtsearchError
-from ..render.console import console
 from ..render.tables import (
     algorithm_dict,
     algorithms_text,
@@ -14,14 +13,12 @@ from ..render.tables import (
     render_algorithms,
     summary_line,
 )
-from .common import check_stdin_once, display_name, load, report
-from .options import files_argument, format_option, input_options
+from .common import check_stdin_once, display_name, echo_registry, load, report
+from .options import files_argument, format_option, input_options, listing_format_option
 
 
 @click.command("algorithms")
-@format_option(
-    ["table", "text", "json"], "A table, aligned text lines, or JSON lines.", off_terminal="text"
-)
+@listing_format_option
 def algorithms_command(output_format: str) -> None:
     """List the algorithms: name, aliases, the options they take, and what they do.
 
@@ -30,12 +27,7 @@ def algorithms_command(output_format: str) -> None:
       gtsearch algorithms
       gtsearch algorithms --format json
     """
-    if output_format == "table":
-        render_algorithms(ALGORITHMS, console())
-    elif output_format == "json":
-        click.echo(json_records(algorithm_dict(a) for a in ALGORITHMS), nl=False)
-    else:
-        click.echo(algorithms_text(ALGORITHMS), nl=False)
+    echo_registry(output_format, ALGORITHMS, render_algorithms, algorithm_dict, algorithms_text)
 
 
 @click.command("validate")

@@ -137,14 +137,12 @@ root_option = click.option(
     default=None,
     help="Player to move at the root, overriding the file.",
 )
-#: what eval and compare do to the tree before they search it: --root, and --depth to cut it
-tree_options = stack(
-    root_option,
-    int_option(
-        "--depth",
-        help="Cut the tree at depth N: nodes there count as leaves worth their static value.",
-    ),
+depth_option = int_option(
+    "--depth",
+    help="Cut the tree at depth N: nodes there count as leaves worth their static value.",
 )
+#: what eval and compare do to the tree before they search it: --root, and --depth to cut it
+tree_options = stack(root_option, depth_option)
 
 
 # -- algorithms and their numbers -------------------------------------------------------------
@@ -250,6 +248,12 @@ def format_option(
         callback=resolve,
         help=help,
     )
+
+
+#: --format of the commands that list a registry: gtsearch algorithms, gtsearch games
+listing_format_option = format_option(
+    ["table", "text", "json"], "A table, aligned text lines, or JSON lines.", off_terminal="text"
+)
 
 
 def results_format_option(records: str) -> Decorator:

@@ -202,6 +202,8 @@ def show_command(
             Options(max_depth=max_depth, max_lines=max_lines or None, fold=fold),
             source=name,
         )
+        for block in game_positions(options["file"], options["max_nodes"], view.result.pv):
+            click.echo(block)
     for out, text in texts:
         write_output(out, text)
 
@@ -235,6 +237,18 @@ def searched(
     if algo is None and tree.has_chance and default != "star1":
         algorithm, params = check_one(["star1"], **numbers)
     return tree, algorithm, dict(params), display_name(file)
+
+
+def game_positions(file: str, max_nodes: int, path: tuple[int, ...]) -> list[str]:
+    """The positions along the PV of a game that draws them (docs/sources.md), under a heading;
+    nothing for a file or a game that does not draw."""
+    if not file.startswith("game:"):
+        return []
+    from ..render.games import positions
+    from ..sources import open_source
+
+    drawn = positions(open_source(file, max_nodes=max_nodes), path)
+    return ["Positions along the PV:", *drawn] if drawn else []
 
 
 def warn(line: str) -> None:
@@ -293,6 +307,12 @@ def trace_command(output_format: str, open_lists: bool, **options: Any) -> None:
     if output_format == "text":
         for line in trace_text(events, tree, algorithm.name, name):
             click.echo(line)
+        if options["file"].startswith("game:"):
+            from ..algorithms import search
+
+            pv = search(tree, algorithm, **params).pv
+            for block in game_positions(options["file"], options["max_nodes"], pv):
+                click.echo(block)
         return
     labels = Labels(tree)
     for step, ev in enumerate(events):

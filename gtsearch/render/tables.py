@@ -6,7 +6,7 @@ rich, json and csv are imported by the functions that use them: ``gtsearch eval
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core import PURE
@@ -211,14 +211,20 @@ def algorithm_dict(algo: AlgorithmInfo) -> dict[str, Any]:
 
 def algorithms_text(algos: Iterable[AlgorithmInfo]) -> str:
     """One aligned line per algorithm: name, aliases, options it takes, summary."""
-    lines = [(a.name, ", ".join(a.aliases) or "-", takes_text(a), a.summary) for a in algos]
+    return registry_text(
+        [(a.name, ", ".join(a.aliases) or "-", takes_text(a), a.summary) for a in algos]
+    )
+
+
+def registry_text(lines: Sequence[Sequence[str]]) -> str:
+    """One aligned line per entry of a registry (``gtsearch algorithms``, ``gtsearch games``):
+    every cell but the last padded to its column, two spaces between."""
     if not lines:
         return ""
-    widths = [max(len(line[i]) for line in lines) for i in range(3)]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]) - 1)]
     return "".join(
-        "  ".join(cell.ljust(w) for cell, w in zip(line[:3], widths, strict=True))
-        + "  "
-        + line[3]
+        "".join(f"{cell.ljust(w)}  " for cell, w in zip(line, widths, strict=False))
+        + line[-1]
         + "\n"
         for line in lines
     )
@@ -226,17 +232,21 @@ def algorithms_text(algos: Iterable[AlgorithmInfo]) -> str:
 
 def render_algorithms(algos: Iterable[AlgorithmInfo], console: Console) -> None:
     """The algorithm registry as a rich table."""
+    rows = [(a.name, ", ".join(a.aliases), takes_text(a), a.summary) for a in algos]
+    registry_table(("name", "aliases", "takes", "summary"), rows, console)
+
+
+def registry_table(titles: Sequence[str], rows: Iterable[Sequence[str]], console: Console) -> None:
+    """A registry as a rich table, its first column (the names) in cyan."""
     from rich.table import Table
     from rich.text import Text
 
     table = Table()
-    table.add_column("name", style="cyan")
-    for title in ("aliases", "takes", "summary"):
+    table.add_column(titles[0], style="cyan")
+    for title in titles[1:]:
         table.add_column(title)
-    for a in algos:
-        table.add_row(
-            Text(a.name), Text(", ".join(a.aliases)), Text(takes_text(a)), Text(a.summary)
-        )
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
     console.print(table)
 
 

@@ -5,10 +5,13 @@ a source spec (``random:b=3,d=4,seed=1``) into a tree that is expanded as a
 search reaches it (:mod:`.randomtree`, on top of the SplitMix64 numbers of
 :mod:`.splitmix`); :mod:`.uniform` streams the same trees to files for
 ``gtsearch gen`` and builds them in memory.  Imports only the ground modules
-(tree, numbers, errors, core).  ``game:`` sources (:mod:`.games`,
-:mod:`.builtin_games`) number a game's tree in preorder from the sizes of its
-states' subtrees.  Both compute their arrays on demand through the virtual
-sequences of :mod:`.virtual`.  docs/sources.md defines every model exactly.
+(tree, numbers, errors, core).  ``game:`` sources number a game's tree in
+preorder from the sizes of its states' subtrees (:mod:`.games`): the protocol
+a game follows (:mod:`.protocol`), the specs and their parameters
+(:mod:`.gamespec`), the built-in games (:mod:`.builtin_games`,
+:mod:`.library`) and OpenSpiel's (:mod:`.openspiel`).  Both compute their
+arrays on demand through the virtual sequences of :mod:`.virtual`.
+docs/sources.md defines every model exactly.
 """
 
 from __future__ import annotations
@@ -24,17 +27,19 @@ def is_source(text: str) -> bool:
     return text.startswith(PREFIXES)
 
 
-def open_source(text: str, *, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+def open_source(text: str, *, max_nodes: int = DEFAULT_MAX_NODES, depth: int | None = None) -> Tree:
     """The tree a source spec names, expanded lazily; ``max_nodes`` bounds the nodes visited.
 
     Under the compiled core a ``random:`` source that it can build (see
     :func:`.randomtree.native_whole`) and that fits in ``max_nodes`` is built
-    whole in C instead, so that the C searches take it: the same tree.
+    whole in C instead, so that the C searches take it: the same tree.  ``depth``
+    cuts a game at that depth before its states are counted (a game too large to
+    count whole may be searched to a depth); it does not apply to ``random:``.
     """
     if text.startswith("game:"):
-        from .games import open_game
+        from .gamespec import open_game
 
-        return open_game(text[len("game:") :], max_nodes=max_nodes)
+        return open_game(text[len("game:") :], max_nodes=max_nodes, depth=depth)
     from ..errors import UsageError
     from .randomtree import LazyTree, native_whole, parse_random
 

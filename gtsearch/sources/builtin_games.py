@@ -1,18 +1,22 @@
-"""The built-in games of ``game:NAME[:ARG]``: tic-tac-toe and Nim (docs/sources.md).
+"""The built-in games of ``game:NAME[:KEY=VALUE,...]``: the registry, tic-tac-toe and Nim.
 
-Each is a plain object of the game protocol (:mod:`.games`), and an example
-of it.  ``tictactoe`` is exactly the tree of scripts/gen_tictactoe.py: the
-empty board with X (MAX) to move, children in square order 1..9, a leaf at a
-win (+1 X, -1 O) or at a full board (0), nodes named by the squares played so
-far ("5", "51", ...), the root "start".
+:data:`GAMES` lists every built-in game once: its name, what it is, its
+parameters (:class:`~.gamespec.Param`) and the class that plays it, imported
+when the game is opened; ``gtsearch games`` lists it, the specs read it, the
+tests search every game in it.  Each game is a plain object of the game
+protocol (:mod:`.protocol`), and an example of it.  ``tictactoe`` is exactly
+the tree of scripts/gen_tictactoe.py: the empty board with X (MAX) to move,
+children in square order 1..9, a leaf at a win (+1 X, -1 O) or at a full
+board (0), nodes named by the squares played so far ("5", "51", ...), the root
+"start".  The other games live in :mod:`.library`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import importlib
+from typing import Any, NamedTuple
 
-from ..errors import UsageError
+from .gamespec import Param
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -62,22 +66,35 @@ class TicTacToe:
     def label(self, state: int, move: int) -> str:
         return str(move + 1)
 
+    def render(self, state: int) -> str:
+        """The board, X and O, the empty squares by their numbers (1-3 top row)."""
+        cells = [
+            "X" if state >> sq & 1 else "O" if state >> (sq + _O_SHIFT) & 1 else str(sq + 1)
+            for sq in range(9)
+        ]
+        return "\n".join(" ".join(cells[row * 3 : row * 3 + 3]) for row in range(3))
+
 
 class Nim:
-    """One heap of N; a move takes 1, 2 or 3; whoever takes the last wins (+1/-1 for MAX)."""
+    """One heap of N; a move takes 1 to ``take``; whoever takes the last wins (+1/-1 for MAX),
+    or loses in the misère game."""
 
     root = "max"
     trusted = True
 
-    def __init__(self, heap: int) -> None:
+    def __init__(self, heap: int, take: int = 3, misere: bool = False) -> None:
         self.heap = heap
-        self.title = f"Nim: a heap of {heap}, take 1, 2 or 3, taking the last wins"
+        self.take = take
+        self.misere = misere
+        most = "1, 2 or 3" if take == 3 else f"1 to {take}"
+        ending = "loses" if misere else "wins"
+        self.title = f"Nim: a heap of {heap}, take {most}, taking the last {ending}"
 
     def initial(self) -> tuple[int, bool]:
         return (self.heap, True)  # (what is left, MAX to move)
 
     def moves(self, state: tuple[int, bool]) -> list[int]:
-        return [k for k in (1, 2, 3) if k <= state[0]]
+        return list(range(1, min(self.take, state[0]) + 1))
 
     def play(self, state: tuple[int, bool], move: int) -> tuple[int, bool]:
         return (state[0] - move, not state[1])
@@ -86,26 +103,122 @@ class Nim:
         # the player who just moved took the last: the one not to move now
         if self.heap == 0:
             return 0
-        return -1 if state[1] else 1
+        return -1 if state[1] != self.misere else 1
 
     def label(self, state: tuple[int, bool], move: int) -> str:
         return f"take {move}"
 
-
-def _tictactoe(arg: str) -> Any:
-    if arg:
-        raise UsageError(f"game:tictactoe takes no argument, got {arg!r}")
-    return TicTacToe()
+    def render(self, state: tuple[int, bool]) -> str:
+        return f"{state[0]} left" + (": " + "|" * state[0] if state[0] else "")
 
 
-def _nim(arg: str) -> Any:
-    try:
-        heap = int(arg)
-    except ValueError:
-        raise UsageError(f"game:nim:N takes the heap size N, a whole number, got {arg!r}") from None
-    if heap < 0:
-        raise UsageError(f"game:nim:N needs N >= 0, got {heap}")
-    return Nim(heap)
+class BuiltinGame(NamedTuple):
+    """A built-in game: its name, what it is, its parameters and the class that plays it."""
+
+    name: str
+    summary: str
+    params: tuple[Param, ...]
+    #: "module:Class" under gtsearch.sources, imported when the game is opened
+    target: str
+    #: the parameter a bare value sets (game:nim:6 is game:nim:heap=6)
+    positional: str | None = None
+    #: how --depth values a position, for ``gtsearch games``
+    estimate: str = ""
+
+    def make(self, **kwargs: Any) -> Any:
+        """The game object with these parameters (ValueError when they do not fit together)."""
+        module, _, attr = self.target.partition(":")
+        cls = getattr(importlib.import_module(f"gtsearch.sources.{module}"), attr)
+        return cls(**kwargs)
 
 
-BUILTIN: dict[str, Callable[[str], Any]] = {"tictactoe": _tictactoe, "nim": _nim}
+def _size(name: str, default: int, lo: int, hi: int, what: str) -> Param:
+    return Param(name, int, default, what, lo, hi)
+
+
+GAMES: tuple[BuiltinGame, ...] = (
+    BuiltinGame(
+        "tictactoe",
+        "tic-tac-toe from the empty board, X (MAX) first; +1, -1 or 0 for X",
+        (),
+        "builtin_games:TicTacToe",
+        estimate="none: the whole game (549,946 nodes) is searched",
+    ),
+    BuiltinGame(
+        "nim",
+        "one heap; a move takes 1 to `take`; whoever takes the last wins (+1 or -1 for MAX), "
+        "or loses (misere)",
+        (
+            Param("heap", int, 10, "counters in the heap", 0, None),
+            Param("take", int, 3, "the most a move takes", 1, None),
+            Param("misere", bool, False, "whoever takes the last loses"),
+        ),
+        "builtin_games:Nim",
+        positional="heap",
+        estimate="none (its tree is golden: whoever faces a multiple of take + 1 loses; in the "
+        "misère game, one more than a multiple)",
+    ),
+    BuiltinGame(
+        "connect4",
+        "Connect Four: drop discs into columns; k in a row, column or diagonal wins",
+        (
+            _size("rows", 6, 1, 10, "rows of the board"),
+            _size("columns", 7, 1, 10, "columns of the board"),
+            _size("k", 4, 1, 10, "discs in a line that win"),
+        ),
+        "library.connect4:ConnectFour",
+        estimate="(lines open to MAX's discs only - to MIN's only) / a power of 2 above the "
+        "lines, in (-1, 1)",
+    ),
+    BuiltinGame(
+        "pig",
+        "Pig, a dice game with chance nodes: roll to add to your turn, a 1 loses it; stop to "
+        "bank it; the first to the target wins",
+        (
+            _size("target", 6, 1, 1000, "the score that wins"),
+            _size("die", 6, 2, 100, "faces of the die"),
+            _size("horizon", 6, 1, 1000, "decisions (rolls and stops) after which it is a draw"),
+        ),
+        "library.pig:Pig",
+        estimate="(MAX's score - MIN's score, the turn total counted for the player rolling) "
+        "/ 2 target, in (-1, 1)",
+    ),
+    BuiltinGame(
+        "dotsandboxes",
+        "dots and boxes: draw a line; whoever closes a box scores it and moves again",
+        (
+            _size("rows", 1, 1, 4, "rows of boxes"),
+            _size("columns", 2, 1, 4, "columns of boxes"),
+        ),
+        "library.dotsandboxes:DotsAndBoxes",
+        estimate="(MAX's boxes - MIN's boxes) / (boxes + 1), in (-1, 1)",
+    ),
+    BuiltinGame(
+        "othello",
+        "Othello on a small board: place a disc that flanks the other's discs, which turn; "
+        "a player without a move passes; MAX's discs - MIN's at the end",
+        (
+            _size("rows", 4, 2, 8, "rows of the board (even)"),
+            _size("columns", 4, 2, 8, "columns of the board (even)"),
+        ),
+        "library.othello:Othello",
+        estimate="MAX's discs - MIN's discs, a corner counting 4",
+    ),
+    BuiltinGame(
+        "hexapawn",
+        "Hexapawn (Gardner 1962): pawns step forward or take diagonally; reaching the far row "
+        "or leaving the other without a move wins",
+        (
+            _size("rows", 3, 3, 8, "rows of the board"),
+            _size("columns", 3, 1, 8, "columns of the board (pawns a side)"),
+        ),
+        "library.hexapawn:Hexapawn",
+        estimate="(MAX's pawns - MIN's + MAX's furthest advance - MIN's) / (2 rows columns), "
+        "in (-1, 1)",
+    ),
+)
+
+
+def find_game(name: str) -> BuiltinGame | None:
+    """The built-in game called ``name``, or None."""
+    return next((g for g in GAMES if g.name == name), None)

@@ -1,236 +1,321 @@
 """``game:`` sources: games described by their rules, searched as the algorithms reach them.
 
-A game is an object with ``initial()``, ``moves(state)`` (a sequence, in the
-order to search; empty at the end of the game), ``play(state, move)``,
-``utility(state)`` (MAX's payoff at the end) and optionally
-``label(state, move)``, ``estimate(state)`` and ``root`` (docs/sources.md).
-States must be hashable: a :class:`GameTree` counts the size of every
-distinct state's subtree once (a memo over the states, so transpositions cost
-nothing), which numbers the game tree in preorder without building it; the
-same flat algorithms as for files then search it (``end``, ``values`` and
-``names`` computed on demand along the last path, as for ``random:``).
+A game (:mod:`.protocol`) is numbered in preorder without building its tree:
+:class:`GameTree` counts the size of every distinct *entry*'s subtree once (a
+memo, so transpositions cost nothing) and the same flat algorithms as for
+files then search it (``end``, ``values``, ``names``, ``chance`` and
+``weights`` computed on demand along the last path, as for ``random:``).
 
-An exception raised by the game's code is reported as one line naming the
-method and the place in the user's file (exit status 2): this module is the
-boundary with code that is not ours, the one place that catches every
-exception of a call.
+An entry is a node of the tree gtsearch searches.  A game whose players
+alternate (no ``player()``) and that is not cut by ``--depth`` has one entry
+per state, the state itself.  Otherwise an entry is ``(tag, state, depth)``
+(depth None without a cut): a decision (or the end), a chance node, or a
+*forced move*: gtsearch's trees alternate over decision nodes, so where the
+player who just moved (or who moved before a chance node) moves again, a node
+of the other player with one child, named ``pass``, stands between, exactly
+as Gambit's .efg files are read (docs/formats.md).  A chance node's children
+expect the player that was expected at the chance node.
 """
 
 from __future__ import annotations
 
-import importlib
-import math
-import os
-import sys
-import traceback
 from array import array
 from bisect import bisect_right
-from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..core import native
-from ..errors import GtsearchError, UsageError, shown
+from ..errors import UsageError
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree, index_array
+from .gameviews import (
+    CHANCE_NODE,
+    CUT,
+    DECIDE,
+    FORCED,
+    Chance,
+    Depth,
+    End,
+    Floats,
+    Lookup,
+    Turns,
+    Values,
+)
+from .protocol import CHANCE, MAX, MIN, PASS, Game, GameError
 from .randomtree import NATIVE_WHOLE_MAX_NODES, NodeLimit
-from .virtual import Virtual
+
+__all__ = ["MAX_STATES", "Game", "GameError", "GameTree"]
 
 NAN = float("nan")
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-class GameError(GtsearchError):
-    """The game's code raised, or broke the protocol (docs/sources.md)."""
-
-
-def _place(err: BaseException) -> str:
-    """file:line of the innermost frame of the traceback outside gtsearch."""
-    frames = [f for f in traceback.extract_tb(err.__traceback__) if f.filename]
-    for frame in reversed(frames):
-        if not os.path.abspath(frame.filename).startswith(_PACKAGE + os.sep):
-            return f"{frame.filename}:{frame.lineno}"
-    last = frames[-1] if frames else None
-    return f"{last.filename}:{last.lineno}" if last else "?"
-
-
-class Game:
-    """A game object behind the protocol's calls, every call checked."""
-
-    def __init__(self, obj: Any, name: str) -> None:
-        self.obj = obj
-        self.name = name
-        for method in ("initial", "moves", "play", "utility"):
-            if not callable(getattr(obj, method, None)):
-                raise GameError(f"{name}: the game has no method {method}(); docs/sources.md")
-        self.has_label = callable(getattr(obj, "label", None))
-        self.has_estimate = callable(getattr(obj, "estimate", None))
-        root = getattr(obj, "root", "max")
-        if root not in ("max", "min"):
-            raise GameError(f"{name}: root must be 'max' or 'min', got {shown(str(root))}")
-        self.root_max = root == "max"
-        #: built-in games' names are the moves so far (tic-tac-toe: "5", "51", ...)
-        self.cumulative = bool(getattr(obj, "cumulative_labels", False))
-        self.root_label: str | None = getattr(obj, "root_label", None)
-        self.title: str | None = getattr(obj, "title", None)
-
-        #: built-in games are trusted to give distinct labels (checked by the tests)
-        self.trusted = bool(getattr(obj, "trusted", False))
-
-    def call(self, method: str, *args: Any) -> Any:
-        try:
-            return getattr(self.obj, method)(*args)
-        except GtsearchError:
-            raise
-        except Exception as e:  # the user's code: any exception is theirs to see, on one line
-            raise self.error(method, e) from None
-
-    def error(self, method: str, e: Exception) -> GameError:
-        """The one line that reports an exception of the game's ``method``."""
-        return GameError(f"{self.name}: {method}() raised {type(e).__name__}: {e} ({_place(e)})")
-
-    def number(self, method: str, state: Any) -> int | float:
-        v = self.call(method, state)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise GameError(f"{self.name}: {method}() must return a finite number, got {v!r}")
-        if isinstance(v, int) and abs(v) > 2**53:
-            raise GameError(f"{self.name}: {method}() returned {v}, beyond 2**53")
-        return v
+#: the tags of the entries' keys ``(tag, state, depth)``: DECIDE, FORCED, or a chance node's
+#: tag, which says who is expected below it
+_CHANCE_TAG = {MAX: 4, MIN: 5}
+_EXPECTED = {4: MAX, 5: MIN}
+_OTHER = {MAX: MIN, MIN: MAX}
 
 
 class _Info:
-    """One distinct state: its moves, child states, child offsets, subtree size and leaves."""
+    """One entry: its state, moves, child entries, child offsets, subtree size, leaves, height."""
 
-    __slots__ = ("moves", "kids", "starts", "size", "leaves", "height")
+    __slots__ = ("state", "moves", "kids", "kind", "weights", "starts", "size", "leaves", "height")
 
-    def __init__(self, moves: tuple[Any, ...], kids: tuple[Any, ...]) -> None:
+    def __init__(
+        self, state: Any, moves: tuple[Any, ...], kids: tuple[Any, ...], kind: int = DECIDE
+    ) -> None:
+        self.state = state
         self.moves = moves
         self.kids = kids
+        self.kind = kind
+        self.weights: tuple[int, ...] | tuple[float, ...] | None = None
         self.starts: list[int] = []
         self.size = 0
         self.leaves = 0
         self.height = 0
 
 
-#: the most distinct states of a game counted (each keeps its moves and children: memory)
+class _State:
+    """A state's answers, asked once: who moves, the moves (or outcomes and weights), children."""
+
+    __slots__ = ("player", "moves", "weights", "kids")
+
+    def __init__(self, player: str | None, moves: tuple[Any, ...], weights: Any = None) -> None:
+        self.player = player
+        self.moves = moves
+        self.weights = weights
+        self.kids: tuple[Any, ...] | None = None
+
+
+#: the most distinct entries of a game counted (each keeps its moves and children: memory)
 MAX_STATES = 1_000_000
 
 
 class GameTree(Tree):
     """A game as a Tree numbered in preorder, its nodes computed on demand."""
 
-    __slots__ = ("game", "info", "path_nodes", "path_states", "path_sizes", "visited", "max_nodes")
+    __slots__ = (
+        "game",
+        "info",
+        "states",
+        "limit",
+        "general",
+        "root_key",
+        "has_chance_nodes",
+        "path_nodes",
+        "path_keys",
+        "path_sizes",
+        "visited",
+        "max_nodes",
+    )
 
-    def __init__(self, game: Game, *, source: str, max_nodes: int = DEFAULT_MAX_NODES) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        source: str,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        limit: int | None = None,
+        start: Any = None,
+        start_max: bool | None = None,
+    ) -> None:
+        """The game from its initial state, or from ``start`` (MAX to move there when
+        ``start_max``, for a game whose players alternate); ``limit``: cut at that depth."""
         self.game = game
         self.info: dict[Any, _Info] = {}
+        self.states: dict[Any, _State] = {}
+        self.limit = limit
+        self.general = game.has_player or limit is not None
+        self.has_chance_nodes = False
         self.visited = 1
         self.max_nodes = max_nodes
-        root = game.call("initial")
-        self._count(root)
-        size = self.info[self._key(root)].size
-        self.path_nodes = [0]
-        self.path_states = [root]
-        self.path_sizes = [size]
-        flat = self._flat(root)
-        end, values = flat if flat is not None else (_End(self, size), _Values(self, size))
+        state = game.key(game.call("initial") if start is None else start, "initial")
+        root_max = game.root_max if start_max is None else start_max
+        if self.general:
+            self.root_key, root_max = self._root(state, root_max)
+        else:
+            self.root_key = state
+        self._count(self.root_key)
+        root = self.info[self.root_key]
+        size = root.size
+        flat = self._flat()
+        end, values, chance, weights = flat or (End(self, size), Values(self, size), None, None)
         super().__init__(
             end,
             values,
-            root_max=game.root_max,
+            root_max=root_max,
             source=source,
-            n_leaves=self.info[self._key(root)].leaves,
-            depth=_Depth(self, size),  # type: ignore[arg-type]
+            n_leaves=root.leaves,
+            depth=Depth(self, size),  # type: ignore[arg-type]
             meta=Meta(title=game.title),
+            chance=chance,
+            weights=weights,
         )
-        self.names = _Names(self)  # type: ignore[assignment]
-        self.floats = _Floats(self, size)  # type: ignore[assignment]
+        self._views()
+
+    def _views(self) -> None:
+        """The cursor at the root, and the arrays that are always computed on demand."""
+        size = self.info[self.root_key].size
+        self.path_nodes, self.path_keys, self.path_sizes = [0], [self.root_key], [size]
+        self.names = Lookup(self.name_at)  # type: ignore[assignment]
+        self.floats = Floats(self, size)  # type: ignore[assignment]
+        if self.has_chance_nodes and self.lazy:
+            self.chance = Chance(self, size)  # type: ignore[assignment]
+            self.weights = Lookup(self._weights_at)  # type: ignore[assignment]
+            self._turns = Turns(self, size)  # type: ignore[assignment]
 
     @property
     def lazy(self) -> bool:  # type: ignore[override]
         """False when the tree was written out into flat arrays (:meth:`_flat`)."""
         return type(self.end) is not array
 
-    def _flat(self, root: Any) -> tuple[array[int], array[float]] | None:
-        """The game tree written out whole in C from the counted states, or None.
+    # -- counting ---------------------------------------------------------------------------
+    def _flat(self) -> tuple[Any, Any, bytearray | None, dict[int, Any]] | None:
+        """The game tree written out whole in C from the counted entries, or None.
 
-        Taken when the compiled core runs and the tree has at most
-        --max-nodes and NATIVE_WHOLE_MAX_NODES nodes: the C searches then read it
-        as they read a file.  The states' values are asked of the game first
-        (the utility at the end, the estimate or NaN elsewhere); if the game
-        raises or returns a bad value, None: the tree stays computed on demand,
-        and the error shows when, and only if, a search reaches that node.
+        Taken when the compiled core runs and the tree has at most --max-nodes
+        and NATIVE_WHOLE_MAX_NODES nodes: the C searches then read it as they
+        read a file, and the Python searches of chance nodes read flat arrays.
+        The entries' values are asked of the game first (the utility at the
+        end, the estimate or NaN elsewhere); if the game raises or returns a
+        bad value, None: the tree stays computed on demand, and the error shows
+        when, and only if, a search reaches that node.  A tree with chance
+        nodes is written out twice, the second time with every entry's number
+        as its value: that says which nodes are chance nodes, and their weights.
         """
         core = native()
         info = self.info
-        size = info[root].size
+        size = info[self.root_key].size
         if core is None or size > min(self.max_nodes, NATIVE_WHOLE_MAX_NODES):
             return None
-        game = self.game
-        ids = {state: i for i, state in enumerate(info)}
+        ids = {key: i for i, key in enumerate(info)}
         first, kids, sizes, values = array("q", [0]), array("q"), array("q"), array("d")
         try:
-            for state, node in info.items():
-                if node.kids:
-                    kids.extend([ids[kid] for kid in node.kids])
-                    v: float = game.number("estimate", state) if game.has_estimate else NAN
-                else:
-                    v = game.number("utility", state)
+            for node in info.values():
+                kids.extend([ids[kid] for kid in node.kids])
                 first.append(len(kids))
                 sizes.append(node.size)
-                values.append(v)
+                values.append(self._value(node))
         except GameError:
             return None
         wide = index_array(size).typecode == "q"
-        end, vals = core.expand_states(first, kids, sizes, values, ids[root], wide)
-        return end, vals
+        root = ids[self.root_key]
+        end, vals = core.expand_states(first, kids, sizes, values, root, wide)
+        chance, weights = None, {}
+        if self.has_chance_nodes:
+            numbers = array("d", [float(i) for i in range(len(info))])
+            _, at = core.expand_states(first, kids, sizes, numbers, root, wide)
+            entries = list(info.values())
+            chance = bytearray(size)
+            for n, i in enumerate(at):
+                node = entries[int(i)]
+                if node.kind == CHANCE_NODE:
+                    chance[n] = 1
+                    weights[n] = node.weights
+        return end, vals, chance, weights
 
-    def _key(self, state: Any) -> Any:
-        if not isinstance(state, Hashable):
-            raise GameError(
-                f"{self.game.name}: states must be hashable (tuples, not lists), got "
-                f"{type(state).__name__}"
-            )
-        return state
+    def _root(self, state: Any, root_max: bool) -> tuple[Any, bool]:
+        """The root's entry, and whether MAX is expected there: the player to move, or below a
+        chance root the first player to move in preorder (as a .efg file is read); MAX when
+        no one moves."""
+        if not self.game.has_player:
+            return (DECIDE, state, self._below(None)), root_max
+        expected, todo, seen = None, [state], set()
+        while todo and expected is None:
+            here = todo.pop()
+            st = self._state(here)
+            if st.player == CHANCE and here not in seen:
+                seen.add(here)
+                todo.extend(reversed(self._kids(here, st)))
+            elif st.player != CHANCE and st.moves:
+                expected = st.player
+        expected = expected or MAX
+        tag = _CHANCE_TAG[expected] if self._state(state).player == CHANCE else DECIDE
+        return (tag, state, self._below(None)), expected == MAX
 
-    def _expand(self, state: Any) -> _Info:
-        game = self.game
+    def _below(self, depth: int | None) -> int | None:
+        """The depth of an entry's children in its key (None when the game is not cut)."""
+        if self.limit is None:
+            return None
+        return 0 if depth is None else depth + 1
+
+    def _state(self, state: Any) -> _State:
+        """The game's answers about ``state``, asked once."""
         try:
-            moves = game.obj.moves(state)
-        except Exception as e:  # the user's code
-            raise game.error("moves", e) from None
-        if type(moves) is not list and type(moves) is not tuple:
-            if not isinstance(moves, Sequence) or isinstance(moves, (str, bytes)):
-                raise GameError(
-                    f"{game.name}: moves() must return a sequence (a list or a tuple), got "
-                    f"{type(moves).__name__}"
-                )
-        moves = tuple(moves)
-        play = game.obj.play
-        try:
-            kids = tuple([play(state, m) for m in moves])
-        except Exception as e:  # the user's code
-            raise game.error("play", e) from None
-        if game.has_label and moves and not game.trusted:
-            labels = [self._label(state, m) for m in moves]
-            if len(set(labels)) != len(labels):
-                raise GameError(f"{game.name}: label() gives two moves the same name: {labels}")
-        return _Info(moves, kids)
+            st = self.states.get(state)
+        except TypeError:  # a child state that cannot be a key
+            self.game.key(state, "play")
+            raise
+        if st is None:
+            game = self.game
+            who = game.player(state) if game.has_player else MAX
+            if who == CHANCE:
+                moves, weights = game.outcomes(state)
+                st = _State(who, moves, weights)
+            else:
+                st = _State(who, () if who is None else game.moves(state))
+            game.check_labels(state, st.moves)
+            self.states[state] = st
+        return st
 
-    def _label(self, state: Any, move: Any) -> str:
-        label = self.game.call("label", state, move)
-        if not isinstance(label, str):
-            raise GameError(f"{self.game.name}: label() must return a str, got {label!r}")
-        return label
+    def _kids(self, state: Any, st: _State) -> tuple[Any, ...]:
+        if st.kids is None:
+            game = self.game
+            play = game.obj.play
+            try:
+                kids = tuple([play(state, m) for m in st.moves])
+            except Exception as e:  # the user's code
+                raise game.error("play", e) from None
+            st.kids = kids
+        return st.kids
+
+    def _entry(self, state: Any, expected: str, depth: int | None) -> Any:
+        """The key of the entry of a child ``state`` where ``expected`` is expected to move."""
+        if not self.game.has_player:
+            return (DECIDE, state, depth)
+        st = self._state(state)
+        if st.player == CHANCE:
+            return (_CHANCE_TAG[expected], state, depth)
+        if st.player == expected or not st.moves:
+            return (DECIDE, state, depth)
+        return (FORCED, state, depth)
+
+    def _expand(self, key: Any) -> _Info:
+        """The entry ``key`` with the keys of its children (the game's answers asked once)."""
+        if not self.general:
+            game = self.game
+            moves = game.moves(key)
+            game.check_labels(key, moves)
+            play = game.obj.play
+            try:
+                kids = tuple([play(key, m) for m in moves])
+            except Exception as e:  # the user's code
+                raise game.error("play", e) from None
+            return _Info(key, moves, kids)
+        tag, state, depth = key
+        st = self._state(state)
+        if tag == DECIDE and not st.moves:
+            return _Info(state, (), ())
+        if self.limit is not None and depth >= self.limit:
+            return _Info(state, (), (), CUT)
+        below = self._below(depth)
+        if tag == FORCED:
+            return _Info(state, (PASS,), ((DECIDE, state, below),), FORCED)
+        kids = self._kids(state, st)
+        if tag == DECIDE:
+            expected = _OTHER.get(st.player, MAX)  # type: ignore[arg-type]
+            return _Info(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
+        self.has_chance_nodes = True
+        expected = _EXPECTED[tag]
+        node = _Info(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
+        node.kind, node.weights = CHANCE_NODE, st.weights
+        return node
 
     def _count(self, root: Any) -> None:
-        """Every distinct state's subtree size and leaves, depth-first without recursion.
+        """Every distinct entry's subtree size and leaves, depth-first without recursion.
 
-        A state is expanded once; a state met again that is expanded but not
+        An entry is expanded once; an entry met again that is expanded but not
         finished lies on the current line of play: the game would not end.
         """
         info = self.info
         expand = self._expand
         limit = min(self.max_nodes, MAX_STATES)
-        self._key(root)
         node = info[root] = expand(root)
         nodes = [node]
         at = [0]
@@ -244,13 +329,14 @@ class GameTree(Tree):
                 try:
                     sub = info.get(kid)
                 except TypeError:
-                    self._key(kid)
+                    self.game.key(kid, "play")
                     raise
                 if sub is None:
                     break
                 if not sub.size:
+                    state = kid[1] if self.general else kid
                     raise GameError(
-                        f"{self.game.name}: the game does not end: state {kid!r} comes back "
+                        f"{self.game.name}: the game does not end: state {state!r} comes back "
                         "along a line of play"
                     )
                 i += 1
@@ -260,7 +346,8 @@ class GameTree(Tree):
                     raise NodeLimit(
                         f"{self.game.name}: more than {limit:,} distinct states; a game's states "
                         "are counted before it is searched, at most --max-nodes and "
-                        f"{MAX_STATES:,} of them: raise --max-nodes or take a smaller game"
+                        f"{MAX_STATES:,} of them: raise --max-nodes, cut the game with --depth "
+                        "or take a smaller game"
                     )
                 sub = info[kid] = expand(kid)
                 nodes.append(sub)
@@ -286,15 +373,15 @@ class GameTree(Tree):
         k = len(nodes) - 1
         if nodes[k] == n:
             return k
-        sizes, states = self.path_sizes, self.path_states
+        sizes, keys = self.path_sizes, self.path_keys
         while k and not nodes[k] <= n < nodes[k] + sizes[k]:
             k -= 1
         if k + 1 < len(nodes):
-            del nodes[k + 1 :], states[k + 1 :], sizes[k + 1 :]
+            del nodes[k + 1 :], keys[k + 1 :], sizes[k + 1 :]
         info = self.info
         while nodes[k] != n:
             m = nodes[k]
-            node = info[states[k]]
+            node = info[keys[k]]
             starts = node.starts
             off = n - m
             i = 0 if off == 1 else bisect_right(starts, off) - 1
@@ -306,23 +393,54 @@ class GameTree(Tree):
                 )
             kid = node.kids[i]
             nodes.append(m + starts[i])
-            states.append(kid)
+            keys.append(kid)
             sizes.append(info[kid].size)
             k += 1
         return k
+
+    def entry(self, n: int) -> _Info:
+        """The entry of node n (its ``state``, ``moves``, ``kind``)."""
+        return self.info[self.path_keys[self.locate(n)]]
+
+    def state_at(self, n: int) -> Any:
+        """The game's state at node n (a forced move's node: the state of the player who
+        moves again)."""
+        return self.entry(n).state
+
+    def _value(self, node: _Info) -> int | float:
+        """An entry's value as the game gives it: the utility at the end, the estimate at
+        the --depth cut and elsewhere, NaN without one."""
+        game = self.game
+        if node.kind == CUT:
+            return game.number("estimate", node.state)
+        if not node.kids:
+            return game.number("utility", node.state)
+        return game.number("estimate", node.state) if game.has_estimate else NAN
 
     def value_at(self, n: int) -> float:
         return float(self.raw_value(n))
 
     def raw_value(self, n: int) -> int | float:
         """Node n's value as the game gives it (an int or a float), NaN without one."""
-        k = self.locate(n)
-        state = self.path_states[k]
-        if self.path_sizes[k] == 1:
-            return self.game.number("utility", state)
-        if self.game.has_estimate:
-            return self.game.number("estimate", state)
-        return NAN
+        return self._value(self.entry(n))
+
+    def _move_name(self, k: int) -> str | None:
+        """The name of the move that leads to the node at depth k of the path."""
+        parent = self.info[self.path_keys[k - 1]]
+        if parent.kind == FORCED:
+            return PASS if self.game.has_label else None
+        i = parent.starts.index(self.path_nodes[k] - self.path_nodes[k - 1])
+        return self.game.label(parent.state, parent.moves[i])
+
+    def move_names(self, path: Any) -> list[str | None]:
+        """The names of the moves along a path of child indices from the root, each the move's
+        own label (tic-tac-toe's nodes are named by every square so far, its moves by one)."""
+        names: list[str | None] = []
+        node = 0
+        for i in path:
+            node = self.child(node, i)
+            names.append(self._move_name(self.locate(node)) if self.game.has_label else None)
+        return names
 
     def name_at(self, n: int) -> str | None:
         k = self.locate(n)
@@ -330,40 +448,43 @@ class GameTree(Tree):
             return self.game.root_label
         if not self.game.has_label:
             return None
-        nodes, states = self.path_nodes, self.path_states
         if not self.game.cumulative:
-            parent = self.info[states[k - 1]]
-            i = parent.starts.index(nodes[k] - nodes[k - 1])
-            return self._label(states[k - 1], parent.moves[i])
-        parts = []
-        for j in range(1, k + 1):
-            parent = self.info[states[j - 1]]
-            i = parent.starts.index(nodes[j] - nodes[j - 1])
-            parts.append(self._label(states[j - 1], parent.moves[i]))
-        return "".join(parts)
+            return self._move_name(k)
+        return "".join(self._move_name(j) or "" for j in range(1, k + 1))
+
+    def _weights_at(self, n: int) -> Any:
+        node = self.entry(n)
+        return node.weights if node.kind == CHANCE_NODE else None
 
     def max_depth(self) -> int:
-        return self.info[self.path_states[0]].height
+        return self.info[self.root_key].height
+
+    def chance_nodes(self) -> int:
+        if not self.has_chance_nodes:
+            return 0
+        return sum(1 for n in range(len(self.end)) if self.entry(n).kind == CHANCE_NODE)
 
     def with_root(self, root_max: bool) -> Tree:
         t = GameTree.__new__(GameTree)
-        for slot in ("game", "info", "visited", "max_nodes"):
+        for slot in ("game", "info", "states", "limit", "general", "root_key", "visited"):
             setattr(t, slot, getattr(self, slot))
+        t.has_chance_nodes, t.max_nodes = self.has_chance_nodes, self.max_nodes
         size = len(self.end)
-        t.path_nodes, t.path_states, t.path_sizes = [0], [self.path_states[0]], [size]
         flat = type(self.end) is array
+        t.path_nodes, t.path_keys, t.path_sizes = [0], [self.root_key], [size]
         Tree.__init__(
             t,
-            self.end if flat else _End(t, size),
-            self.values if flat else _Values(t, size),
+            self.end if flat else End(t, size),
+            self.values if flat else Values(t, size),
             root_max=root_max,
             source=self.source,
             n_leaves=self.n_leaves,
-            depth=_Depth(t, size),  # type: ignore[arg-type]
+            depth=Depth(t, size),  # type: ignore[arg-type]
             meta=self.meta,
+            chance=self.chance if flat else None,
+            weights=self.weights if flat else None,
         )
-        t.names = _Names(t)  # type: ignore[assignment]
-        t.floats = _Floats(t, size)  # type: ignore[assignment]
+        t._views()
         return t
 
     def whole(self, max_nodes: int) -> Tree:
@@ -380,14 +501,20 @@ class GameTree(Tree):
         end = index_array(size)
         vals = array("d")
         floats = bytearray(size)
+        chance = bytearray(size) if self.has_chance_nodes else None
+        weights = {}
         names: dict[int, str] = {}
         for n in range(size):
             k = fresh.locate(n)
             end.append(n + fresh.path_sizes[k])
-            v = fresh.raw_value(n)
+            node = fresh.info[fresh.path_keys[k]]
+            v = fresh._value(node)
             vals.append(float(v))
             if type(v) is float and v == v:
                 floats[n] = 1
+            if node.kind == CHANCE_NODE and chance is not None:
+                chance[n] = 1
+                weights[n] = node.weights
             name = fresh.name_at(n)
             if name is not None:
                 names[n] = name
@@ -400,140 +527,20 @@ class GameTree(Tree):
             meta=self.meta,
             source=self.source,
             n_leaves=self.n_leaves,
+            chance=chance,
+            weights=weights,  # type: ignore[arg-type]
         )
 
     def truncated(self, limit: int) -> Tree:
         """The game cut at depth ``limit``: a position there is a leaf worth estimate(state)."""
         if not self.game.has_estimate:
             raise UsageError(f"{self.source}: --depth needs the game's estimate(state)")
-        game = Game(_Limited(self.game, limit), self.game.name)
-        tree = GameTree(game, source=self.source, max_nodes=self.max_nodes)
-        return tree if tree.root_max == self.root_max else tree.with_root(self.root_max)
-
-
-class _Limited:
-    """A game whose positions at depth ``limit`` end it, worth their estimate."""
-
-    def __init__(self, game: Game, limit: int) -> None:
-        self.inner = game.obj
-        self.limit = limit
-        for attr in ("root", "title", "root_label", "cumulative_labels", "trusted"):
-            if hasattr(self.inner, attr):
-                setattr(self, attr, getattr(self.inner, attr))
-        if game.has_label:
-            self.label = lambda state, move: self.inner.label(state[0], move)
-
-    def initial(self) -> Any:
-        return (self.inner.initial(), 0)
-
-    def moves(self, state: Any) -> Any:
-        return () if state[1] >= self.limit else self.inner.moves(state[0])
-
-    def play(self, state: Any, move: Any) -> Any:
-        return (self.inner.play(state[0], move), state[1] + 1)
-
-    def utility(self, state: Any) -> Any:
-        inner = state[0]
-        return self.inner.estimate(inner) if self.inner.moves(inner) else self.inner.utility(inner)
-
-    def estimate(self, state: Any) -> Any:
-        return self.inner.estimate(state[0])
-
-
-class _End(Virtual["GameTree"]):
-    def __getitem__(self, n: Any) -> Any:
-        if type(n) is int and 0 <= n < self.size:  # the searches' case, first
-            t = self.owner
-            return n + t.path_sizes[t.locate(n)]
-        return super().__getitem__(n)
-
-    def _at(self, n: int) -> int:
-        t = self.owner
-        return n + t.path_sizes[t.locate(n)]
-
-
-class _Values(Virtual["GameTree"]):
-    def __getitem__(self, n: Any) -> Any:
-        if type(n) is int and 0 <= n < self.size:
-            return self.owner.value_at(n)
-        return super().__getitem__(n)
-
-    def _at(self, n: int) -> float:
-        return self.owner.value_at(n)
-
-
-class _Floats(Virtual["GameTree"]):
-    """1 where the game gave a float (so output prints 2.0 as 2.0, as a file would)."""
-
-    def _at(self, n: int) -> int:
-        v = self.owner.raw_value(n)
-        return 1 if type(v) is float and v == v else 0
-
-
-class _Depth(Virtual["GameTree"]):
-    def _at(self, n: int) -> int:
-        return self.owner.locate(n)
-
-
-class _Names(Mapping[int, str]):
-    """Node names computed on demand (a mapping that answers get(n))."""
-
-    def __init__(self, tree: GameTree) -> None:
-        self.tree = tree
-
-    def __getitem__(self, n: int) -> str:
-        name = self.tree.name_at(n)
-        if name is None:
-            raise KeyError(n)
-        return name
-
-    def get(self, n: int, default: Any = None) -> Any:
-        name = self.tree.name_at(n)
-        return default if name is None else name
-
-    def __len__(self) -> int:
-        return 1
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(())
-
-
-# -- finding the game ----------------------------------------------------------------------
-def load_game(spec: str) -> tuple[Any, str]:
-    """The game object a spec (the text after ``game:``) names, and its display name."""
-    from .builtin_games import BUILTIN
-
-    name, _, arg = spec.partition(":")
-    if name in BUILTIN:
-        return BUILTIN[name](arg), f"game:{spec}"
-    if not arg:
-        raise UsageError(
-            f"game:{spec}: no such built-in game ({', '.join(sorted(BUILTIN))}); "
-            "a game of yours is game:MODULE:ATTRIBUTE"
+        tree = GameTree(
+            self.game,
+            source=self.source,
+            max_nodes=self.max_nodes,
+            limit=limit,
+            start=self.info[self.root_key].state,
+            start_max=self.root_max if not self.game.has_player else None,
         )
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    try:
-        module = importlib.import_module(name)
-    except ImportError as e:
-        raise UsageError(f"game:{spec}: cannot import module {name!r}: {e}") from None
-    except Exception as e:  # the user's module raised while it was imported
-        raise GameError(
-            f"game:{spec}: importing {name} raised {type(e).__name__}: {e} ({_place(e)})"
-        ) from None
-    obj = getattr(module, arg, None)
-    if obj is None:
-        raise UsageError(f"game:{spec}: module {name} has no attribute {arg!r}")
-    if isinstance(obj, type):
-        try:
-            obj = obj()
-        except Exception as e:  # the user's constructor
-            raise GameError(
-                f"game:{spec}: {arg}() raised {type(e).__name__}: {e} ({_place(e)})"
-            ) from None
-    return obj, f"game:{spec}"
-
-
-def open_game(spec: str, *, max_nodes: int = DEFAULT_MAX_NODES) -> GameTree:
-    obj, name = load_game(spec)
-    return GameTree(Game(obj, name), source=name, max_nodes=max_nodes)
+        return tree if tree.root_max == self.root_max else tree.with_root(self.root_max)

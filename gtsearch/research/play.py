@@ -1,0 +1,227 @@
+"""A game played move by move: people and engines in turn, chance drawn from a seed (``gtsearch
+play``, docs/commands.md).
+
+A :class:`Match` keeps the position and the moves played; an engine's move is
+the first move of the principal variation an algorithm finds on the game's
+tree from the position (gtsearch.sources.games.GameTree, cut at ``depth``, or
+deepened one level at a time while ``seconds`` last); a chance move is drawn
+with the SplitMix64 numbers of the sources, so that one seed gives the same
+rolls.  A game played is saved as JSON, ``{"game": SPEC, "moves": [NAMES]}``,
+every move by its name (chance's too), and a saved game is played again move
+by move, each checked against the moves of its position.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+from ..algorithms import Algorithm, run
+from ..algorithms.base import Stats
+from ..algorithms.params import Params
+from ..errors import GtsearchError, UsageError, os_reason
+from ..result import SearchResult
+from ..sources.games import GameTree
+from ..sources.gamespec import load_game
+from ..sources.protocol import CHANCE, MAX, MIN, Game
+from ..sources.splitmix import draw, root_key, unit
+from ..tree import DEFAULT_MAX_NODES
+
+
+class Turn(NamedTuple):
+    """One move played: the position before it, who moved, the move and its name."""
+
+    state: Any
+    max_to_move: bool
+    mover: str  # MAX, MIN or CHANCE
+    move: Any
+    name: str
+
+
+class Thought(NamedTuple):
+    """An engine's search from the position: the move it chose and what the search found."""
+
+    move: Any
+    name: str
+    result: SearchResult
+    #: the moves of the principal variation, by name
+    line: list[str | None]
+    #: the settings that applied, for people (", depth 4")
+    settings: str
+
+
+class Match:
+    """A game from its start (or a saved game) with the moves played so far."""
+
+    def __init__(self, spec: str, *, max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0) -> None:
+        text = spec.removeprefix("game:")
+        obj, self.name = load_game(text)
+        self.game = Game(obj, self.name)
+        self.max_nodes = max_nodes
+        self.seed = seed
+        self.state = self.game.key(self.game.call("initial"), "initial")
+        #: whose turn it is in a game whose players alternate (a game with player() says)
+        self.max_to_move = self.game.root_max
+        self.turns: list[Turn] = []
+
+    # -- the position ----------------------------------------------------------------------
+    def to_move(self) -> str | None:
+        """MAX, MIN or CHANCE, or None when the game is over."""
+        game = self.game
+        who = game.player(self.state) if game.has_player else (MAX if self.max_to_move else MIN)
+        if who is None or (who != CHANCE and not game.moves(self.state)):
+            return None
+        return who
+
+    def moves(self) -> list[tuple[Any, str]]:
+        """The moves of the position with their names (a chance state's outcomes)."""
+        game = self.game
+        if self.to_move() == CHANCE:
+            moves = game.outcomes(self.state)[0]
+        else:
+            moves = game.moves(self.state)
+        if not game.has_label:
+            return [(m, str(i + 1)) for i, m in enumerate(moves)]
+        return [(m, game.label(self.state, m)) for m in moves]
+
+    def find(self, text: str) -> tuple[Any, str] | None:
+        """The move a person typed: its name, else its number in the list (1, 2, ...)."""
+        moves = self.moves()
+        text = text.strip()
+        for move, name in moves:
+            if name == text:
+                return move, name
+        if text.isdigit() and 1 <= int(text) <= len(moves):
+            return moves[int(text) - 1]
+        return None
+
+    def play(self, move: Any, name: str) -> None:
+        mover = self.to_move()
+        assert mover is not None, "bug: a move after the end of the game"
+        self.turns.append(Turn(self.state, self.max_to_move, mover, move, name))
+        self.state = self.game.key(self.game.call("play", self.state, move), "play")
+        if not self.game.has_player:
+            self.max_to_move = not self.max_to_move
+
+    def undo(self, people: frozenset[str]) -> bool:
+        """Take back the moves since the last move of one of ``people`` (MAX, MIN), that one
+        included; False when there is none."""
+        last = max((i for i, t in enumerate(self.turns) if t.mover in people), default=None)
+        if last is None:
+            return False
+        turn = self.turns[last]
+        self.state, self.max_to_move = turn.state, turn.max_to_move
+        del self.turns[last:]
+        return True
+
+    def utility(self) -> int | float:
+        return self.game.number("utility", self.state)
+
+    # -- chance and engines ----------------------------------------------------------------
+    def roll(self) -> tuple[Any, str]:
+        """Chance's move, drawn from the seed: the k-th roll of a match is the real of draw k
+        of the seed's key, against the outcomes' exact cumulative probabilities."""
+        weights = self.game.outcomes(self.state)[1]
+        moves = self.moves()
+        rolls = sum(1 for t in self.turns if t.mover == CHANCE)
+        x = Fraction(unit(draw(root_key(self.seed), rolls)))
+        total = sum(Fraction(w) for w in weights)
+        below = Fraction(0)
+        for pair, w in zip(moves, weights, strict=True):
+            below += Fraction(w) / total
+            if x < below:
+                return pair
+        return moves[-1]
+
+    def tree(self, depth: int | None) -> GameTree:
+        """The game's tree from the position, cut at ``depth``."""
+        return GameTree(
+            self.game,
+            source=self.name,
+            max_nodes=self.max_nodes,
+            limit=depth,
+            start=self.state,
+            start_max=self.max_to_move,
+        )
+
+    def check_cut(self, depth: int | None, seconds: float | None) -> None:
+        """A UsageError when the engine is to cut a game that has no estimate."""
+        if (depth is not None or seconds is not None) and not self.game.has_estimate:
+            raise UsageError(f"{self.name}: --depth and --time need the game's estimate(state)")
+
+    def think(
+        self,
+        algorithm: Algorithm,
+        params: Params,
+        depth: int | None,
+        seconds: float | None,
+        on_chance: tuple[Algorithm, Params] | None = None,
+    ) -> Thought:
+        """The engine's move: the first move of the PV of ``algorithm`` on the tree from the
+        position, cut at ``depth``; with ``seconds``, cut at 1, 2, ... while the time lasts
+        (the last search finished decides, and the deepening stops where the cut no longer
+        cuts).  ``on_chance`` searches instead a tree that has chance nodes."""
+        self.check_cut(depth, seconds)
+        start = time.perf_counter()
+        limit = depth if seconds is None else 1
+        while True:
+            tree = self.tree(limit)
+            engine = on_chance if on_chance is not None and tree.has_chance else None
+            result = run(tree, *(engine or (algorithm, params)), stats=Stats())
+            if seconds is None or tree.max_depth() < (limit or 0):
+                break
+            if time.perf_counter() - start >= seconds:
+                break
+            limit = (limit or 0) + 1
+        move, name = self.moves()[result.pv[0] if result.pv else 0]
+        settings = f", depth {limit}" if limit is not None else ""
+        return Thought(move, name, result, tree.move_names(result.pv), settings)
+
+    # -- saved games -----------------------------------------------------------------------
+    def record(self) -> dict[str, Any]:
+        """The game played, as saved: the spec and every move's name."""
+        return {"game": self.name, "moves": [t.name for t in self.turns]}
+
+    def save(self, path: str) -> None:
+        text = json.dumps(self.record(), ensure_ascii=False) + "\n"
+        try:
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+        except OSError as e:
+            raise GtsearchError(f"{path}: cannot write: {os_reason(e)}") from None
+
+    def replay(self, names: list[Any], where: str) -> None:
+        """Play saved moves, each by its name, each checked against the position's moves."""
+        for k, name in enumerate(names, 1):
+            if self.to_move() is None:
+                raise UsageError(f"{where}: move {k}, {name!r}: the game is already over")
+            found = next(((m, n) for m, n in self.moves() if n == name), None)
+            if found is None:
+                names_here = ", ".join(n for _, n in self.moves())
+                raise UsageError(
+                    f"{where}: move {k}, {name!r}, is not among the moves: {names_here}"
+                )
+            self.play(*found)
+
+
+def load_match(path: str, *, max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0) -> Match:
+    """A saved game (JSON: ``{"game": SPEC, "moves": [NAMES]}``), played to where it stopped."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read: {os_reason(e)}") from None
+    except ValueError as e:
+        raise UsageError(f"{path}: not JSON: {e}") from None
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("game"), str)
+        or not isinstance(data.get("moves"), list)
+        or not all(isinstance(m, str) for m in data["moves"])
+    ):
+        raise UsageError(f'{path}: a saved game is {{"game": SPEC, "moves": [NAMES]}}')
+    match = Match(data["game"], max_nodes=max_nodes, seed=seed)
+    match.replay(data["moves"], path)
+    return match

@@ -1,0 +1,96 @@
+"""The arrays of a game's tree computed on demand: views of a :class:`~.games.GameTree`'s cursor.
+
+Each is a virtual sequence (:mod:`.virtual`) or a mapping whose item ``n`` is
+read at node ``n`` through the tree's cursor (``locate``, ``entry``): ``end``,
+``values``, ``floats``, ``depth``, ``chance``, the decision nodes above a node
+(``turns``), and the names and weights (:class:`Lookup`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from .virtual import Virtual
+
+#: the owner of the views: the GameTree (gtsearch.sources.games imports this module, and a
+#: view's items are the GameTree's answers: ints and floats)
+GameTree = Any
+
+#: the kinds of a game's entries (gtsearch.sources.games): a decision (a leaf when it has no
+#: move), a chance node, a forced move, a leaf at the --depth cut (worth its estimate)
+DECIDE, CHANCE_NODE, FORCED, CUT = 0, 1, 2, 3
+
+
+class End(Virtual["GameTree"]):
+    def __getitem__(self, n: Any) -> Any:
+        if type(n) is int and 0 <= n < self.size:  # the searches' case, first
+            t = self.owner
+            return n + t.path_sizes[t.locate(n)]
+        return super().__getitem__(n)
+
+    def _at(self, n: int) -> Any:
+        t = self.owner
+        return n + t.path_sizes[t.locate(n)]
+
+
+class Values(Virtual["GameTree"]):
+    def __getitem__(self, n: Any) -> Any:
+        if type(n) is int and 0 <= n < self.size:
+            return self.owner.value_at(n)
+        return super().__getitem__(n)
+
+    def _at(self, n: int) -> Any:
+        return self.owner.value_at(n)
+
+
+class Floats(Virtual["GameTree"]):
+    """1 where the game gave a float (so output prints 2.0 as 2.0, as a file would)."""
+
+    def _at(self, n: int) -> int:
+        v = self.owner.raw_value(n)
+        return 1 if type(v) is float and v == v else 0
+
+
+class Depth(Virtual["GameTree"]):
+    def _at(self, n: int) -> Any:
+        return self.owner.locate(n)
+
+
+class Chance(Virtual["GameTree"]):
+    def _at(self, n: int) -> int:
+        return 1 if self.owner.entry(n).kind == CHANCE_NODE else 0
+
+
+class Turns(Virtual["GameTree"]):
+    """Decision nodes strictly above a node: the entries of its path that are not chance."""
+
+    def _at(self, n: int) -> int:
+        t = self.owner
+        k = t.locate(n)
+        info = t.info
+        return sum(1 for key in t.path_keys[:k] if info[key].kind != CHANCE_NODE)
+
+
+class Lookup(Mapping[int, Any]):
+    """Something of every node computed on demand by ``at(n)`` (None: the node has none), as
+    a mapping that answers get(n): the names, and the weights of the chance nodes."""
+
+    def __init__(self, at: Callable[[int], Any]) -> None:
+        self.at = at
+
+    def __getitem__(self, n: int) -> Any:
+        found = self.at(n)
+        if found is None:
+            raise KeyError(n)
+        return found
+
+    def get(self, n: int, default: Any = None) -> Any:
+        found = self.at(n)
+        return default if found is None else found
+
+    def __len__(self) -> int:
+        return 1
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(())

@@ -1,0 +1,136 @@
+"""Othello (Reversi) on small boards: 4x4 and 6x6 are second player's wins (6x6: 16-20,
+Feinstein 1993), 8x8 a draw (Takizawa 2023).
+
+Black (MAX) moves first.  A move places a disc that flanks a line of the
+other's discs between it and one of the mover's own, in any of the eight
+directions, and turns them; a player without such a move passes (the other
+moves again: a forced ``pass`` in gtsearch's tree), and the game ends when
+neither can move.  The value is Black's discs minus White's.  A state is
+``(black, white, black to move)``, the discs as bitboards row by row from the
+top left; moves are squares in that order, named by column letter and row
+number (``b3``), as OpenSpiel orders its actions.
+"""
+
+from __future__ import annotations
+
+from ..protocol import MAX, MIN
+
+State = tuple[int, int, bool]
+
+
+class Othello:
+    """Othello on ``rows`` x ``columns`` squares (both even), Black (MAX) first."""
+
+    trusted = True
+
+    def __init__(self, rows: int = 4, columns: int = 4) -> None:
+        if rows % 2 or columns % 2:
+            raise ValueError(f"the board's sides must be even, got {rows} x {columns}")
+        self.rows, self.columns = rows, columns
+        self.title = f"Othello on {rows} x {columns}"
+        size = rows * columns
+        self.names = [f"{chr(ord('a') + s % columns)}{s // columns + 1}" for s in range(size)]
+        #: for each square, the lines of squares from it outwards in the eight directions
+        self.rays: list[list[list[int]]] = []
+        for s in range(size):
+            r, c = divmod(s, columns)
+            rays = []
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    if dr or dc:
+                        ray, rr, cc = [], r + dr, c + dc
+                        while 0 <= rr < rows and 0 <= cc < columns:
+                            ray.append(rr * columns + cc)
+                            rr, cc = rr + dr, cc + dc
+                        if len(ray) > 1:
+                            rays.append(ray)
+            self.rays.append(rays)
+        corners = (0, columns - 1, size - columns, size - 1)
+        self.corners = sum(1 << s for s in corners)
+        top, left = rows // 2 - 1, columns // 2 - 1
+        square = top * columns + left
+        self.start = (
+            1 << (square + 1) | 1 << (square + columns),
+            1 << square | 1 << (square + columns + 1),
+        )
+
+    def initial(self) -> State:
+        return (*self.start, True)
+
+    def _flips(self, mine: int, theirs: int, s: int) -> int:
+        """The discs a disc of the mover's on the empty square s turns (0: not a move)."""
+        flips = 0
+        for ray in self.rays[s]:
+            line = 0
+            for t in ray:
+                if theirs >> t & 1:
+                    line |= 1 << t
+                elif mine >> t & 1:
+                    flips |= line
+                    break
+                else:
+                    break
+        return flips
+
+    def _moves(self, mine: int, theirs: int) -> list[int]:
+        taken = mine | theirs
+        return [
+            s
+            for s in range(self.rows * self.columns)
+            if not taken >> s & 1 and self._flips(mine, theirs, s)
+        ]
+
+    def _sides(self, state: State) -> tuple[int, int, bool]:
+        """(the mover's discs, the other's, whether Black moves): the player to move, or the
+        other when the player to move has no move."""
+        black, white, black_moves = state
+        mine, theirs = (black, white) if black_moves else (white, black)
+        if self._moves(mine, theirs):
+            return mine, theirs, black_moves
+        return theirs, mine, not black_moves
+
+    def player(self, state: State) -> str | None:
+        mine, theirs, black_moves = self._sides(state)
+        if not self._moves(mine, theirs):
+            return None
+        return MAX if black_moves else MIN
+
+    def moves(self, state: State) -> list[int]:
+        mine, theirs, _ = self._sides(state)
+        return self._moves(mine, theirs)
+
+    def play(self, state: State, move: int) -> State:
+        mine, theirs, black_moves = self._sides(state)
+        flips = self._flips(mine, theirs, move)
+        mine |= flips | 1 << move
+        theirs &= ~flips
+        if black_moves:
+            return (mine, theirs, False)
+        return (theirs, mine, True)
+
+    def utility(self, state: State) -> int:
+        return bin(state[0]).count("1") - bin(state[1]).count("1")
+
+    def label(self, state: State, move: int) -> str:
+        return self.names[move]
+
+    def estimate(self, state: State) -> int:
+        """Black's discs - White's, a corner counting 4."""
+        black, white, _ = state
+        corners = bin(black & self.corners).count("1") - bin(white & self.corners).count("1")
+        return self.utility(state) + 3 * corners
+
+    def render(self, state: State) -> str:
+        black, white, black_moves = state
+        letters = "  " + " ".join(chr(ord("a") + c) for c in range(self.columns))
+        out = [letters]
+        for r in range(self.rows):
+            row = []
+            for c in range(self.columns):
+                s = r * self.columns + c
+                row.append("X" if black >> s & 1 else "O" if white >> s & 1 else ".")
+            out.append(f"{r + 1} " + " ".join(row))
+        out.append(
+            f"X (Black, MAX) {bin(black).count('1')}, O (White, MIN) {bin(white).count('1')}"
+        )
+        return "\n".join(out)

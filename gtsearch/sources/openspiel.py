@@ -1,0 +1,149 @@
+"""``game:openspiel:NAME(PARAMS)``: OpenSpiel's games through the game protocol (extra ``openspiel``).
+
+:class:`OpenSpielGame` answers the protocol's questions from an OpenSpiel
+state (Lanctot et al. 2019, "OpenSpiel: A Framework for Reinforcement
+Learning in Games"): ``player()`` from ``current_player()`` (player 0 is MAX,
+player 1 MIN, OpenSpiel's chance player chance, a terminal state None),
+``moves()`` from ``legal_actions()`` in OpenSpiel's order, ``outcomes()``
+from ``chance_outcomes()``, ``play()`` from ``child()``, ``utility()`` from
+``returns()[0]`` (an integral float as an int), ``label()`` from
+``action_to_string()`` and ``render()`` from ``str(state)``.  A state is keyed
+by its history of actions, which is always right (two histories that reach the
+same position are two states).  Two-player, zero-sum, perfect-information,
+sequential games only, deterministic or with explicit chance; anything else
+is refused in one line.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..errors import UsageError
+from .protocol import CHANCE, MAX, MIN
+
+INSTALL = "pip install 'gtsearch[openspiel]'"
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """OpenSpiel's C++ prints its errors on file descriptor 2 before it raises: hidden, so
+    that the error is one line, ours."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # no descriptor 2 to hide
+        yield
+        return
+    try:
+        sys.stderr.flush()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+class Position:
+    """An OpenSpiel state, hashable by its history of actions."""
+
+    __slots__ = ("state", "history", "hashed")
+
+    def __init__(self, state: Any, history: tuple[int, ...]) -> None:
+        self.state = state
+        self.history = history
+        self.hashed = hash(history)  # asked again at every lookup of the states' table
+
+    def __hash__(self) -> int:
+        return self.hashed
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self.history == other.history
+
+    def __repr__(self) -> str:
+        return f"Position{self.history!r}"
+
+
+def _refusal(game: Any, pyspiel: Any) -> str | None:
+    """Why gtsearch cannot search ``game``, or None."""
+    kind = game.get_type()
+    types = pyspiel.GameType
+    if game.num_players() != 2:
+        return f"it has {game.num_players()} players"
+    if kind.utility != types.Utility.ZERO_SUM:
+        return f"its utility is {kind.utility.name.lower().replace('_', '-')}, not zero-sum"
+    if kind.information != types.Information.PERFECT_INFORMATION:
+        return "its players do not see everything (imperfect information)"
+    if kind.dynamics != types.Dynamics.SEQUENTIAL:
+        return "its players move at the same time (simultaneous moves)"
+    if kind.chance_mode == types.ChanceMode.SAMPLED_STOCHASTIC:
+        return "its chance is sampled, without the outcomes' probabilities"
+    return None
+
+
+class OpenSpielGame:
+    """One of OpenSpiel's games as a game of the protocol (docs/sources.md)."""
+
+    def __init__(self, game: Any, pyspiel: Any) -> None:
+        self.game = game
+        self.chance_player = pyspiel.PlayerId.CHANCE
+        self.title = f"OpenSpiel's {game}"
+
+    @classmethod
+    def load(cls, text: str, name: str) -> OpenSpielGame:
+        """The game ``pyspiel.load_game(text)`` gives, checked; a UsageError says why not."""
+        try:
+            import pyspiel
+        except ImportError:
+            raise UsageError(f"{name}: OpenSpiel is not installed: {INSTALL}") from None
+        if not text:
+            raise UsageError(f"{name}: name the game, as in game:openspiel:tic_tac_toe")
+        try:
+            with _quiet_stderr():
+                game = pyspiel.load_game(text)
+        except pyspiel.SpielError as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else "refused"
+            raise UsageError(f"{name}: OpenSpiel: {first}") from None
+        why = _refusal(game, pyspiel)
+        if why is not None:
+            raise UsageError(
+                f"{name}: gtsearch searches two-player, zero-sum, perfect-information, sequential "
+                f"games; {game.get_type().short_name} is not one: {why}"
+            )
+        return cls(game, pyspiel)
+
+    def initial(self) -> Position:
+        return Position(self.game.new_initial_state(), ())
+
+    def player(self, position: Position) -> str | None:
+        state = position.state
+        if state.is_terminal():
+            return None
+        who = state.current_player()
+        if who == self.chance_player:
+            return CHANCE
+        return MAX if who == 0 else MIN
+
+    def moves(self, position: Position) -> list[int]:
+        return position.state.legal_actions()  # type: ignore[no-any-return]
+
+    def outcomes(self, position: Position) -> list[tuple[int, float]]:
+        return position.state.chance_outcomes()  # type: ignore[no-any-return]
+
+    def play(self, position: Position, move: int) -> Position:
+        return Position(position.state.child(move), (*position.history, move))
+
+    def utility(self, position: Position) -> int | float:
+        value = position.state.returns()[0]
+        return int(value) if float(value).is_integer() else float(value)
+
+    def label(self, position: Position, move: int) -> str:
+        state = position.state
+        return state.action_to_string(state.current_player(), move)  # type: ignore[no-any-return]
+
+    def render(self, position: Position) -> str:
+        return str(position.state).rstrip("\n")

@@ -1,0 +1,205 @@
+"""``game:openspiel:NAME(PARAMS)`` against OpenSpiel itself (the extra ``openspiel``): the values
+equal OpenSpiel's own alpha-beta and expectiminimax (open_spiel.python.algorithms.minimax), on
+games with chance (pig) and repeated turns (dots and boxes), and the leaves read are OpenSpiel's
+own, counted by a state that counts the payoffs asked of it; the built-in games that OpenSpiel
+also has give OpenSpiel's values and counts."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from gtsearch import core
+from gtsearch.algorithms import search
+from gtsearch.cli import cli
+from gtsearch.sources import open_source
+
+from .conftest import need_extra
+
+pytestmark = pytest.mark.extra("openspiel")
+need_extra("openspiel")  # the whole module: its helpers read pyspiel
+
+import pyspiel  # noqa: E402
+from open_spiel.python.algorithms import minimax  # noqa: E402
+
+
+class Counting:
+    """An OpenSpiel state that counts the payoffs read (the leaves OpenSpiel's search reads)."""
+
+    def __init__(self, state: Any, counter: list[int]) -> None:
+        self.state, self.counter = state, counter
+
+    def player_return(self, player: int) -> float:
+        self.counter[0] += 1
+        return float(self.state.player_return(player))
+
+    def clone(self) -> Counting:
+        return Counting(self.state.clone(), self.counter)
+
+    def __getattr__(self, name: str) -> Any:  # the rest, as the state answers
+        return getattr(self.state, name)
+
+
+def openspiel_search(name: str) -> tuple[float, int]:
+    """OpenSpiel's own value of the game for player 0 and the leaves its search reads:
+    alpha-beta, or expectiminimax where the game has chance."""
+    game = pyspiel.load_game(name)
+    counter = [0]
+    state = Counting(game.new_initial_state(), counter)
+    if game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC:
+        value, _ = minimax._alpha_beta(state, 10**6, -float("inf"), float("inf"), None, 0)
+    else:
+        value, _ = minimax.expectiminimax(state, 10**6, None, 0)
+    return value, counter[0]
+
+
+#: OpenSpiel's games on small settings: name(params) -> whether it has chance
+GAMES = {
+    "dots_and_boxes(num_rows=1,num_cols=1)": False,  # repeated turns
+    "pig(winscore=4,horizon=4,diceoutcomes=3)": True,  # chance
+    "nim(pile_sizes=1;2;3)": False,
+    "nim(pile_sizes=2;3,is_misere=false)": False,
+    "breakthrough(rows=3,columns=3)": False,
+    "clobber(rows=3,columns=3)": False,
+    "hex(num_rows=2,num_cols=3)": False,
+    "y(board_size=3)": False,
+    "mnk(m=3,n=2,k=2)": False,
+    "connect_four(rows=3,columns=3,x_in_row=3)": False,
+}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_values_and_leaves_are_openspiels(name: str) -> None:
+    """gtsearch's alpha-beta (expectiminimax with chance) on game:openspiel: reads the leaves
+    OpenSpiel's own search reads and finds its value, under both cores."""
+    value, leaves = openspiel_search(name)
+    algorithm = "expectiminimax" if GAMES[name] else "alphabeta"
+    for pure in (True, False):
+        with core.pure() if pure else contextlib.nullcontext():
+            tree = open_source(f"game:openspiel:{name}")
+            assert tree.has_chance is GAMES[name]
+            r = search(tree, algorithm)
+            assert (float(r.value), r.leaves) == (value, leaves), name
+
+
+def test_dots_and_boxes_1x2_reads_425_leaves_as_openspiel() -> None:
+    """The issue's case: a player who closes a box moves again (a forced pass of the other
+    in gtsearch's tree), and alpha-beta reads 425 leaves as OpenSpiel's does, not 491."""
+    spec = "game:openspiel:dots_and_boxes(num_rows=1,num_cols=2)"
+    r = search(open_source(spec), "alphabeta")
+    assert (r.value, r.leaves) == (0, 425)
+    assert openspiel_search("dots_and_boxes(num_rows=1,num_cols=2)") == (0.0, 425)
+    assert r.pv_labels is not None and "pass" in r.pv_labels
+
+
+def test_pig_to_6_is_openspiels_expectiminimax() -> None:
+    """Pig to 6 with a die of 6, 6 decisions: OpenSpiel's probabilities (floats, 1/6) read as
+    exact sixths, and expectiminimax gives OpenSpiel's value reading its 4,667 leaves."""
+    r = search(open_source("game:openspiel:pig(winscore=6,horizon=6)"), "expectiminimax")
+    assert (float(r.value), r.leaves) == openspiel_search("pig(winscore=6,horizon=6)")
+    assert r.leaves == 4667
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs"),
+    [
+        ("game:dotsandboxes", "dots_and_boxes(num_rows=1,num_cols=2)"),
+        ("game:dotsandboxes:rows=1,columns=1", "dots_and_boxes(num_rows=1,num_cols=1)"),
+        ("game:pig", "pig(winscore=6,horizon=6)"),
+        ("game:pig:target=4,die=3,horizon=4", "pig(winscore=4,horizon=4,diceoutcomes=3)"),
+        ("game:nim:heap=7,take=7,misere=true", "nim(pile_sizes=7;0,is_misere=true)"),
+        ("game:nim:heap=6,take=6", "nim(pile_sizes=6;0,is_misere=false)"),
+        ("game:connect4:rows=3,columns=3,k=3", "connect_four(rows=3,columns=3,x_in_row=3)"),
+        ("game:connect4:rows=3,columns=4,k=3", "connect_four(rows=3,columns=4,x_in_row=3)"),
+    ],
+)
+def test_builtin_games_are_openspiels(ours: str, theirs: str) -> None:
+    """The built-in dots and boxes, pig, Nim (one pile) and Connect Four order their moves as
+    OpenSpiel does:
+    the same value and the same leaves read as OpenSpiel's own search."""
+    tree = open_source(ours)
+    r = search(tree, "expectiminimax" if tree.has_chance else "alphabeta")
+    assert (float(r.value), r.leaves) == openspiel_search(theirs)
+
+
+def test_openspiels_names_and_positions() -> None:
+    """Moves carry OpenSpiel's names; show draws the positions along the PV."""
+    spec = "game:openspiel:mnk(m=3,n=2,k=2)"
+    r = search(open_source(spec), "alphabeta")
+    assert r.pv_labels is not None and r.pv_labels[0].startswith("x(")
+    shown = CliRunner().invoke(cli, ["show", spec, "--max-depth", "1"])
+    assert shown.exit_code == 0, shown.output
+    assert "Positions along the PV:" in shown.output and f"after {r.pv_labels[0]}:" in shown.output
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (
+            "game:openspiel:kuhn_poker",
+            "game:openspiel:kuhn_poker: gtsearch searches two-player, zero-sum, "
+            "perfect-information, sequential games; kuhn_poker is not one: its players do not "
+            "see everything (imperfect information)",
+        ),
+        (
+            "game:openspiel:pig(players=3)",
+            "game:openspiel:pig(players=3): gtsearch searches two-player, zero-sum, "
+            "perfect-information, sequential games; pig is not one: it has 3 players",
+        ),
+        (
+            "game:openspiel:matrix_pd",
+            "game:openspiel:matrix_pd: gtsearch searches two-player, zero-sum, "
+            "perfect-information, sequential games; matrix_pd is not one: its utility is "
+            "general-sum, not zero-sum",
+        ),
+        (
+            "game:openspiel:oshi_zumo",
+            "game:openspiel:oshi_zumo: gtsearch searches two-player, zero-sum, "
+            "perfect-information, sequential games; oshi_zumo is not one: its players move at "
+            "the same time (simultaneous moves)",
+        ),
+        ("game:openspiel:no_such_game", "game:openspiel:no_such_game: OpenSpiel: "),
+        ("game:openspiel:", "game:openspiel:: name the game, as in game:openspiel:tic_tac_toe"),
+    ],
+)
+def test_games_openspiel_cannot_give(spec: str, message: str) -> None:
+    r = CliRunner().invoke(cli, ["eval", spec])
+    assert r.exit_code == 2 and r.output.startswith(message), r.output
+    assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+def test_sampled_chance_is_refused_and_positions_read() -> None:
+    """A game whose chance is sampled (no probabilities) is refused (OpenSpiel 2.0.2 has no
+    such two-player zero-sum perfect-information game: a stand-in); a position's repr is its
+    history; OpenSpiel's messages on descriptor 2 stay hidden where there is none."""
+    from types import SimpleNamespace
+
+    from gtsearch.sources import openspiel
+
+    kind = pyspiel.load_game("tic_tac_toe").get_type()
+    sampled = SimpleNamespace(
+        utility=kind.utility,
+        information=kind.information,
+        dynamics=kind.dynamics,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    )
+    game = SimpleNamespace(num_players=lambda: 2, get_type=lambda: sampled)
+    assert openspiel._refusal(game, pyspiel) == (
+        "its chance is sampled, without the outcomes' probabilities"
+    )
+    tree = open_source("game:openspiel:mnk(m=2,n=2,k=2)")
+    assert repr(tree.state_at(1)) == "Position(0,)"  # type: ignore[attr-defined]
+
+
+def test_no_descriptor_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gtsearch.sources import openspiel
+
+    def no_dup(fd: int) -> int:
+        raise OSError("bad file descriptor")
+
+    monkeypatch.setattr(openspiel.os, "dup", no_dup)
+    r = CliRunner().invoke(cli, ["eval", "game:openspiel:no_such_game"])
+    assert r.exit_code == 2 and r.output.startswith("game:openspiel:no_such_game: OpenSpiel: ")

@@ -1,0 +1,202 @@
+"""``gtsearch games`` and ``gtsearch play`` (docs/commands.md): the registry listed, a person
+against an engine through a real pseudo-terminal to the end of a game, undo, save and load,
+chance drawn from the seed; ``show`` and ``trace`` of a game draw the positions along the PV."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gtsearch.cli import cli
+from gtsearch.sources.builtin_games import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPT = "(u undo, s save, q quit): "
+
+
+def test_games_lists_the_registry() -> None:
+    r = CliRunner().invoke(cli, ["games", "--format", "json"])
+    assert r.exit_code == 0
+    rows = [json.loads(line) for line in r.output.splitlines()]
+    assert [row["name"] for row in rows] == [g.name for g in GAMES]
+    connect4 = next(row for row in rows if row["name"] == "connect4")
+    assert [(p["name"], p["default"], p["min"], p["max"]) for p in connect4["parameters"]] == [
+        ("rows", 6, 1, 10),
+        ("columns", 7, 1, 10),
+        ("k", 4, 1, 10),
+    ]
+    assert all(row["estimate"] for row in rows)
+    table = CliRunner().invoke(cli, ["games", "--format", "table"]).output
+    assert "estimate (--depth)" in table and "hexapawn" in table
+    text = CliRunner().invoke(cli, ["games"]).output  # off a terminal: aligned text
+    assert text.splitlines()[2].startswith("connect4      rows=6,columns=7,k=4  ")
+
+
+class Terminal:
+    """``gtsearch play`` in a pseudo-terminal: what it wrote, and lines typed at its prompts."""
+
+    def __init__(self, args: list[str], cwd: Path) -> None:
+        self.master, slave = pty.openpty()
+        env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gtsearch", "play", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=cwd,
+            env=env,
+            close_fds=True,
+        )
+        os.close(slave)
+        self.seen = ""
+
+    def read_until(self, *endings: str, timeout: float = 60) -> str:
+        """What the program writes until it ends with one of ``endings`` (or exits)."""
+        start, chunk = time.monotonic(), len(self.seen)
+        while not self.seen[chunk:].endswith(endings):
+            assert time.monotonic() - start < timeout, self.seen[-2000:]
+            ready, _, _ = select.select([self.master], [], [], 0.5)
+            if not ready:
+                if self.proc.poll() is not None:
+                    break
+                continue
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:  # the program closed the terminal: it has ended
+                break
+            if not data:
+                break
+            self.seen += data.decode("utf-8").replace("\r\n", "\n")
+        return self.seen[chunk:]
+
+    def type(self, line: str) -> None:
+        os.write(self.master, (line + "\n").encode())
+
+    def close(self) -> int:
+        code = self.proc.wait(timeout=60)
+        os.close(self.master)
+        return code
+
+
+def test_play_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
+    """A person (MAX) against alpha-beta at tic-tac-toe: the board after every move, the
+    engine's value, PV and counts, an undo, a save, to the end of the game; the saved game
+    loads again and its moves replay."""
+    term = Terminal(["tictactoe", "-o", "final.json"], tmp_path)
+    out = term.read_until(PROMPT)
+    assert out.startswith("Tic-tac-toe: the complete game tree\n1 2 3\n4 5 6\n7 8 9\n")
+    term.type("5")
+    out = term.read_until(PROMPT)
+    assert "MIN (alphabeta) plays 1: value 0, PV 1 " in out and "leaves" in out
+    term.type("u")
+    out = term.read_until(PROMPT)
+    assert out.startswith("\ntaken back\n") or "taken back" in out
+    assert "1 2 3\n4 5 6\n7 8 9" in out
+    term.type("5")
+    term.read_until(PROMPT)
+    term.type("s middle.json")
+    out = term.read_until(PROMPT)
+    assert "saved to middle.json" in out
+    while out.endswith(PROMPT):  # the first move listed, each time, to the end
+        term.type(out.rsplit("[", 1)[1].split("]")[0].split(", ")[0])
+        out = term.read_until(PROMPT, "saved to final.json\n")
+    assert term.close() == 0
+    assert "game over: " in out and out.endswith("saved to final.json\n")
+    assert "a draw (0)" in out or "MIN wins (-1)" in out  # alpha-beta never loses
+    saved = json.loads((tmp_path / "final.json").read_text(encoding="utf-8"))
+    assert saved["game"] == "game:tictactoe" and saved["moves"][:2] == ["5", "1"]
+    middle = json.loads((tmp_path / "middle.json").read_text(encoding="utf-8"))
+    assert middle == {"game": "game:tictactoe", "moves": ["5", "1"]}
+    r = CliRunner().invoke(cli, ["play", "x", "--load", str(tmp_path / "final.json")])
+    assert r.exit_code == 0 and "game over" in r.output
+
+
+def test_the_engine_against_itself_with_chance() -> None:
+    """Pig, engine against engine: rolls drawn from --seed (the same seed, the same game),
+    Star1 by default on a game with chance."""
+    args = ["play", "pig:target=4,die=3,horizon=4", "--human", "none", "--seed", "3"]
+    first = CliRunner().invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    assert "MAX (star1) plays " in first.output and "chance: " in first.output
+    assert "game over: " in first.output
+    timeless = re.compile(r", [0-9.]+ (?:µs|ms|s)$", flags=re.M)
+    again = CliRunner().invoke(cli, args).output
+    assert timeless.sub("", again) == timeless.sub("", first.output)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["connect4:rows=4,columns=4", "--depth", "3"],
+        ["othello", "--time", "0.05", "-a", "negascout"],
+        ["dotsandboxes:rows=1,columns=1", "-a", "sss"],
+        ["hexapawn", "-a", "mtdf"],
+        ["nim:5"],
+    ],
+)
+def test_engines_finish_games(args: list[str]) -> None:
+    r = CliRunner().invoke(cli, ["play", *args, "--human", "none"])
+    assert r.exit_code == 0, r.output
+    assert r.output.rstrip().splitlines()[-1].startswith("game over: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "typed", "message"),
+    [
+        (["tictactoe", "--depth", "2"], "", "--depth and --time need the game's estimate"),
+        (["connect4", "--depth", "2", "--time", "1"], "", "give --depth or --time, not both"),
+        (["nim:3"], "take 9\nq\n", "not a move here: 'take 9'"),
+        (["nim:3"], "s\nq\n", "save where? s FILE (or give -o FILE)"),
+        (["nim:5", "--human", "min"], "u\nq\n", "nothing to take back"),
+    ],
+)
+def test_play_says_what_is_wrong(args: list[str], typed: str, message: str) -> None:
+    r = CliRunner().invoke(cli, ["play", *args], input=typed)
+    assert message in r.output and "Traceback" not in r.output
+
+
+def test_a_saved_game_is_checked(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "game:nim:3", "moves": ["take 1", "take 5"]}', encoding="utf-8")
+    r = CliRunner().invoke(cli, ["play", "x", "--load", str(bad)])
+    assert r.exit_code == 2
+    assert "move 2, 'take 5', is not among the moves: take 1, take 2" in r.output
+    bad.write_text('{"game": 3}', encoding="utf-8")
+    r = CliRunner().invoke(cli, ["play", "x", "--load", str(bad)])
+    assert r.exit_code == 2 and 'a saved game is {"game": SPEC, "moves": [NAMES]}' in r.output
+
+
+def test_show_and_trace_draw_the_positions_along_the_pv() -> None:
+    shown = CliRunner().invoke(cli, ["show", "game:nim:5"])
+    assert shown.exit_code == 0
+    assert "Positions along the PV:\nstart:\n5 left: |||||\nafter take 1:\n4 left: ||||" in (
+        shown.output
+    )
+    traced = CliRunner().invoke(cli, ["trace", "game:dotsandboxes:rows=1,columns=1"])
+    assert traced.exit_code == 0 and "after h(0,0):\n+---+" in traced.output
+    plain = CliRunner().invoke(cli, ["show", str(ROOT / "sample_trees" / "aima-fig5-2.yaml")])
+    assert plain.exit_code == 0 and "Positions along the PV" not in plain.output
+
+
+def test_positions_skip_a_forced_pass() -> None:
+    """Dots and boxes 1x2: the PV passes once (a box closed, the same player again); the
+    position after the pass is not drawn twice."""
+    from gtsearch.algorithms import search
+    from gtsearch.render.games import positions
+    from gtsearch.sources import open_source
+
+    tree = open_source("game:dotsandboxes")
+    r = search(tree, "alphabeta")
+    assert r.pv_labels is not None and "pass" in r.pv_labels
+    drawn = positions(tree, r.pv)
+    assert len(drawn) == len(r.pv) and not any(d.startswith("after pass") for d in drawn)
