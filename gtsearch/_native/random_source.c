@@ -1,6 +1,6 @@
 /* The random: sources of gtsearch.sources.randomtree, built whole into the flat arrays.
  *
- * The same numbers as gtsearch/sources/splitmix.py and randomtree.py (docs/sources.md):
+ * The same numbers as gtsearch/splitmix.py and randomtree.py (docs/sources.md):
  * SplitMix64 over 64-bit keys, key(root) = splitmix64(seed), key(child i) =
  * splitmix64(key + (i + 1) * golden), draw j = splitmix64((key ^ DRAW) + j * golden),
  * an integer in [lo, hi] = lo + ((x * (hi - lo + 1)) >> 64), a real = (x >> 11) * 2**-53.
