@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..algorithms import ALGORITHMS
+from ..algorithms import EVERY
 from ..errors import GtsearchError
 from ..render.console import console
 from ..render.tables import (
@@ -31,11 +31,11 @@ def algorithms_command(output_format: str) -> None:
       gtsearch algorithms --format json
     """
     if output_format == "table":
-        render_algorithms(ALGORITHMS, console())
+        render_algorithms(EVERY, console())
     elif output_format == "json":
-        click.echo(json_records(algorithm_dict(a) for a in ALGORITHMS), nl=False)
+        click.echo(json_records(algorithm_dict(a) for a in EVERY), nl=False)
     else:
-        click.echo(algorithms_text(ALGORITHMS), nl=False)
+        click.echo(algorithms_text(EVERY), nl=False)
 
 
 @click.command("validate")

@@ -28,6 +28,7 @@ from .options import (
     int_option,
     leaf_bounds_option,
     max_nodes_option,
+    mcts_options,
     path_option,
     random_tree_options,
     results_format_option,
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 @bound_option(several=True)
 @guess_option(" Overrides --bound for mtdf.")
 @leaf_bounds_option
+@mcts_options
 @tree_options
 @results_format_option(
     "a table per file; one record per file and algorithm, with 'share' and 'best'"
