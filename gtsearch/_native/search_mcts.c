@@ -269,25 +269,14 @@ fail:
     return -1;
 }
 
-typedef struct {
-    int64_t node, n;
-    double w, s;
-} Row;
-
-static int by_node(const void *a, const void *b) {
-    int64_t x = ((const Row *)a)->node, y = ((const Row *)b)->node;
-    return (x > y) - (x < y);
-}
-
-/* (nodes, visits, sums, squares) of the search tree, sorted by node (so that Python finds a
- * node by bisection); the squares of the root and its children only, NaN below */
+/* (nodes, visits, sums, squares) of the search tree, in the order the nodes were reached (a
+ * node's children side by side); the squares of the root and its children only, NaN below */
 static PyObject *tree_arrays(const Entries *es) {
     size_t k = es->in_tree ? (size_t)es->in_tree : 1;
-    Row *rows = malloc(k * sizeof *rows);
     int64_t *nodes = malloc(k * sizeof *nodes), *visits = malloc(k * sizeof *visits);
     double *sums = malloc(k * sizeof *sums), *squares = malloc(k * sizeof *squares);
     PyObject *result = NULL;
-    if (!rows || !nodes || !visits || !sums || !squares) {
+    if (!nodes || !visits || !sums || !squares) {
         PyErr_NoMemory();
         goto done;
     }
@@ -297,27 +286,21 @@ static PyObject *tree_arrays(const Entries *es) {
         const Entry *e = es->e + i;
         if (!e->in)
             continue;
-        double sq = NAN;
+        nodes[k] = e->node;
+        visits[k] = e->n;
+        sums[k] = e->w;
+        squares[k] = NAN;
         if (es->sq && i == 0)
-            sq = es->sq[0];
+            squares[k] = es->sq[0];
         else if (es->sq && (int64_t)i >= kids && (int64_t)i < kids + nk)
-            sq = es->sq[1 + (int64_t)i - kids];
-        Row row = {e->node, e->n, e->w, sq};
-        rows[k++] = row;
-    }
-    qsort(rows, k, sizeof *rows, by_node);
-    for (size_t i = 0; i < k; i++) {
-        nodes[i] = rows[i].node;
-        visits[i] = rows[i].n;
-        sums[i] = rows[i].w;
-        squares[i] = rows[i].s;
+            squares[k] = es->sq[1 + (int64_t)i - kids];
+        k++;
     }
     result = Py_BuildValue("(NNNN)", take_array("q", &nodes, k * sizeof(int64_t)),
                            take_array("q", &visits, k * sizeof(int64_t)),
                            take_array("d", &sums, k * sizeof(double)),
                            take_array("d", &squares, k * sizeof(double)));
 done:
-    free(rows);
     free(nodes);
     free(visits);
     free(sums);

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from bisect import bisect_left
+from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from typing import NamedTuple
 
@@ -70,18 +70,20 @@ class Numbers:
 
 
 class Table(Mapping[int, Sequence[float]]):
-    """The search tree as the compiled core hands it back: arrays sorted by node, found by
-    bisection (a dict of 100,000 nodes would cost a third of the search).  The squares are
-    kept for the root and its children only (what the standard error needs), NaN below."""
+    """The search tree as the compiled core hands it back: arrays in the order the nodes were
+    reached, a node found by ``array.index`` (the PV asks for a few dozen; a dict of 100,000
+    nodes would cost a third of the search).  The squares are kept for the root and its
+    children only (what the standard error needs), NaN below."""
 
-    def __init__(self, nodes: Sequence[int], *columns: Sequence[float]) -> None:
+    def __init__(self, nodes: array[int], *columns: Sequence[float]) -> None:
         self.nodes = nodes
         self.columns = columns
 
     def __getitem__(self, n: int) -> Sequence[float]:
-        i = bisect_left(self.nodes, n)
-        if i == len(self.nodes) or self.nodes[i] != n:
-            raise KeyError(n)
+        try:
+            i = self.nodes.index(n)
+        except ValueError:
+            raise KeyError(n) from None
         return [column[i] for column in self.columns]
 
     def __len__(self) -> int:
