@@ -168,6 +168,23 @@ def test_bad_options_are_one_line(args: list[str], line: str) -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show", AIMA, "-a", "mcts"],
+        ["trace", AIMA, "-a", "uct"],
+        ["exercise", "-a", "mcts"],
+        ["experiment", "-a", "all,mcts", "-b", "2", "-d", "2"],
+    ],
+)
+def test_commands_that_need_an_exact_search_refuse_it(argv: list[str]) -> None:
+    result = CliRunner().invoke(cli, argv)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"{argv[0]} does not take mcts yet: its value is an estimate; run it with eval or compare\n"
+    )
+
+
 def test_library_refuses_bad_numbers() -> None:
     tree = load_tree(AIMA)
     for bad, message in (

@@ -330,6 +330,16 @@ def refuse_chance(algo: Algorithm, tree: Tree) -> None:
         )
 
 
+def refuse_sampled(algo: Algorithm, command: str) -> None:
+    """Refuse an algorithm that samples (mcts) where a command needs an exact search's answer
+    (show and trace draw what leaves prove; exercises and experiments compare leaves)."""
+    if algo.sampled:
+        raise UsageError(
+            f"{command} does not take {algo.name} yet: its value is an estimate; "
+            f"run it with eval or compare"
+        )
+
+
 def leaf_bounds(
     tree: Tree, given: tuple[Number, Number] | None
 ) -> tuple[tuple[Number, Number], str]:

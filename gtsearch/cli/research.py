@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..algorithms.params import named
+from ..algorithms.params import named, refuse_sampled
 from ..errors import UsageError
 from ..numbers import Number
 from ..render.console import console
@@ -242,7 +242,10 @@ def experiment_command(
         if files:
             raise UsageError(f"unexpected argument {files[0]!r}: FILE... is for --merge")
         trees = drawn(seed, value_range, order, chance, model, p)
-        names = [a.name for a, _explicit in named(algos or ("all",), chance=bool(chance))]
+        chosen = named(algos or ("all",), chance=bool(chance))
+        for algo, _explicit in chosen:
+            refuse_sampled(algo, "experiment")
+        names = [a.name for a, _explicit in chosen]
         sweep = ex.Sweep(branching, depth, trials, algorithms=tuple(names), guess=guess, **trees)
         sweep.check(max_nodes)  # a sweep that cannot run is one line, before any note
         sweep = _without_full_search(sweep, explicit=bool(algos), max_nodes=max_nodes)
