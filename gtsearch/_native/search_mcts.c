@@ -273,15 +273,14 @@ fail:
  * node's children side by side); the squares of the root and its children only, NaN below */
 static PyObject *tree_arrays(const Entries *es) {
     size_t k = es->in_tree ? (size_t)es->in_tree : 1;
-    int64_t *nodes = malloc(k * sizeof *nodes), *visits = malloc(k * sizeof *visits);
-    double *sums = malloc(k * sizeof *sums), *squares = malloc(k * sizeof *squares);
-    PyObject *result = NULL;
-    if (!nodes || !visits || !sums || !squares) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    k = 0;
+    /* one block for the four columns: nodes, visits (int64), sums, squares (double) */
+    int64_t *nodes = malloc(k * (2 * sizeof(int64_t) + 2 * sizeof(double)));
+    if (!nodes)
+        return PyErr_NoMemory();
+    int64_t *visits = nodes + k;
+    double *sums = (double *)(visits + k), *squares = sums + k;
     int64_t kids = es->e[0].kids, nk = es->e[0].nk;
+    k = 0;
     for (size_t i = 0; i < es->len; i++) {
         const Entry *e = es->e + i;
         if (!e->in)
@@ -296,15 +295,11 @@ static PyObject *tree_arrays(const Entries *es) {
             squares[k] = es->sq[1 + (int64_t)i - kids];
         k++;
     }
-    result = Py_BuildValue("(NNNN)", take_array("q", &nodes, k * sizeof(int64_t)),
-                           take_array("q", &visits, k * sizeof(int64_t)),
-                           take_array("d", &sums, k * sizeof(double)),
-                           take_array("d", &squares, k * sizeof(double)));
-done:
+    PyObject *result = Py_BuildValue(
+        "(NNNN)", make_array("q", nodes, k * sizeof(int64_t)),
+        make_array("q", visits, k * sizeof(int64_t)), make_array("d", sums, k * sizeof(double)),
+        make_array("d", squares, k * sizeof(double)));
     free(nodes);
-    free(visits);
-    free(sums);
-    free(squares);
     return result;
 }
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict, cast
 
 from ..errors import UsageError
 from ..numbers import MAX_EXACT_INT, Number, format_number, too_large
@@ -338,6 +338,21 @@ def refuse_sampled(algo: Algorithm, command: str) -> None:
             f"{command} does not take {algo.name} yet: its value is an estimate; "
             f"run it with eval or compare"
         )
+
+
+#: the numbers of an mcts run that its output shows, in this order
+MCTS_SHOWN = ("iterations", "seconds", "seed", "exploration", "playout_depth", "leaf_bounds")
+
+
+def mcts_defaults(params: Params, origin: str) -> tuple[Params, dict[str, Any]]:
+    """mcts's parameters with the seed and the iterations a run needs to be repeated (0, and
+    1000 without --time), and what its output shows of them (``origin``: of the leaf bounds)."""
+    given: dict[str, Any] = {"seed": 0, **params}
+    if given.get("seconds") is None and given.get("iterations") is None:
+        given["iterations"] = DEFAULT_ITERATIONS
+    shown = {k: given[k] for k in MCTS_SHOWN if given.get(k) is not None}
+    shown["leaf_bounds_from"] = origin
+    return cast(Params, given), shown
 
 
 def leaf_bounds(

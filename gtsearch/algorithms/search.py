@@ -10,14 +10,7 @@ from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
 from .base import Stats
-from .params import (
-    DEFAULT_ITERATIONS,
-    Params,
-    SearchParams,
-    check,
-    leaf_bounds,
-    refuse_chance,
-)
+from .params import Params, SearchParams, check, leaf_bounds, mcts_defaults, refuse_chance
 from .pv import principal_variation
 from .registry import Algorithm
 
@@ -67,13 +60,8 @@ def run(
         bounds, origin = leaf_bounds_of(tree, params)
         params = {**params, "leaf_bounds": bounds}
         shown = {**params, "leaf_bounds_from": origin}
-    if algo.takes == "mcts":  # what a run needs to be repeated: its seed and length
-        params.setdefault("seed", 0)
-        if params.get("seconds") is None:
-            params.setdefault("iterations", DEFAULT_ITERATIONS)
-        given: dict[str, Any] = dict(params)
-        shown = {k: given[k] for k in MCTS_SHOWN if given.get(k) is not None}
-        shown["leaf_bounds_from"] = origin
+    if algo.takes == "mcts":
+        params, shown = mcts_defaults(params, origin)
     if stats is None:
         stats = Stats()
     t0 = time.perf_counter()
@@ -96,10 +84,6 @@ def run(
         extra=stats.extra,
         tree=tree,
     )
-
-
-#: the numbers of an mcts run that its output shows, in this order
-MCTS_SHOWN = ("iterations", "seconds", "seed", "exploration", "playout_depth", "leaf_bounds")
 
 
 def leaf_bounds_of(tree: Tree, params: Params) -> tuple[tuple[Number, Number], str]:
