@@ -68,7 +68,9 @@ QUICK = [(4, 7), (3, 8)]
 FORMATS = {"json": ".json", "yaml": ".yaml", "sexp": ".sexp"}
 EXPERIMENT = ["experiment", "-b", "2..4", "-d", "2..7", "-n", "10", "--format", "json"]
 CORES = ("C", "pure")
-SECTIONS = ("load", "search", "memory", "eval", "sources", "experiment", "startup")
+SECTIONS = ("load", "search", "memory", "eval", "sources", "experiment", "mcts", "startup")
+#: mcts's iterations per search in the "mcts" section (the same in both cores)
+MCTS_ITERATIONS = 20_000
 #: where the processes of the benchmark cache the bytecode of the modules they import
 PYCACHE = Path(tempfile.mkdtemp(prefix="gtsearch-bench-pyc-"))
 
@@ -395,6 +397,45 @@ def measure_searches(
         )
 
 
+def measure_mcts(rep: Report, shape: tuple[int, int], repeat: int) -> None:
+    """mcts's iterations per second in each core: the search time of search() (the leaf
+    bounds given, so that finding them is not timed), the same seed and iterations, on the
+    uniform tree's JSON file and on game:tictactoe; the two cores' results must agree."""
+    from gtsearch.sources import open_source
+
+    b, d = shape
+    path = str(tree_file(b, d, "json"))
+    rows = []
+    for name, opener in ((f"b={b} d={d} file", load_tree), ("game:tictactoe", open_source)):
+        spec = path if name.endswith("file") else name
+        rate: dict[str, float] = {}
+        found = {}
+        for which in CORES:
+            tree = on(which, partial(opener, spec))
+            bounds = (-1, 1) if name == "game:tictactoe" else (-100, 100)
+            run = partial(
+                search, tree, "mcts", iterations=MCTS_ITERATIONS, seed=1, leaf_bounds=bounds
+            )
+            results = [on(which, run) for _ in range(repeat if which == "C" else 1)]
+            rate[which] = MCTS_ITERATIONS / min(r.seconds for r in results)
+            found[which] = (results[0].pv, results[0].value, results[0].leaves)
+        assert found["C"] == found["pure"], (name, found)
+        rows.append(
+            [
+                name,
+                f"{rate['C']:,.0f}",
+                f"{rate['pure']:,.0f}",
+                f"{rate['C'] / rate['pure']:.1f}x",
+                f"target ≥ 30x: {verdict(rate['C'] >= 30 * rate['pure'])}"
+                if name.endswith("file")
+                else "",
+            ]
+        )
+    rep.say(f"## mcts: iterations per second ({MCTS_ITERATIONS:,} iterations, seed 1, search time)")
+    rep.say()
+    rep.table(["tree", "C core it/s", "pure core it/s", "C / pure", "against target"], rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small trees only (a smoke test)")
@@ -632,6 +673,9 @@ def main() -> None:
                 ],
             ],
         )
+
+    if "mcts" in only:
+        measure_mcts(rep, (4, 7) if args.quick else (4, 10), args.repeat)
 
     if "startup" in only:
         # start-up: a small eval is mostly imports (tests/test_startup.py says which)

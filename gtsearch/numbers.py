@@ -92,9 +92,14 @@ def nearest(q: Exact) -> Number:
     return q.numerator if q.denominator == 1 else float(q)
 
 
+#: what a value's kind puts in front of it: a bound's side, or an estimate's ≈
+BOUND_PREFIX = {"lower": "≥ ", "upper": "≤ ", "estimate": "≈ "}
+
+
 def format_bounded(value: Number, bound: str | None) -> str:
-    """A value with ``≥``/``≤`` in front when it is only a ``"lower"``/``"upper"`` bound."""
-    prefix = {"lower": "≥ ", "upper": "≤ "}.get(bound or "", "")
+    """A value with ``≥``/``≤`` in front when it is only a ``"lower"``/``"upper"`` bound, ``≈``
+    when it is an ``"estimate"`` (MCTS's)."""
+    prefix = BOUND_PREFIX.get(bound or "", "")
     return prefix + format_number(value)
 
 
@@ -133,7 +138,12 @@ def check_number(v: Any, what: str = "value") -> tuple[float, bool]:
 
 
 def agrees(value: Number | Fraction, bound: str | None, expected: Number | Fraction) -> bool:
-    """Whether a result (``value``, exact or a ``"lower"``/``"upper"`` bound) allows ``expected``."""
+    """Whether a result (``value``, exact or a ``"lower"``/``"upper"`` bound) allows ``expected``.
+
+    An ``"estimate"`` (MCTS's) proves nothing, so it contradicts no value.
+    """
+    if bound == "estimate":
+        return True
     if bound is None:
         return value == expected
     if bound == "lower":

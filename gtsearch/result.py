@@ -7,7 +7,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .numbers import Number, exact, format_exact, format_number
+from .numbers import BOUND_PREFIX, Number, exact, format_exact, format_number
 
 if TYPE_CHECKING:
     from .tree import Tree
@@ -19,7 +19,8 @@ class SearchResult(NamedTuple):
     """The outcome of one search, in MAX's terms (immutable; ``._replace`` makes a changed copy).
 
     ``bound`` is None for an exact value, ``"lower"`` when the true value is
-    at least ``value`` and ``"upper"`` when it is at most ``value``.
+    at least ``value``, ``"upper"`` when it is at most ``value`` and
+    ``"estimate"`` when it is MCTS's estimate.
     """
 
     algorithm: str
@@ -62,7 +63,10 @@ class SearchResult(NamedTuple):
     def value_text(self) -> str:
         """The value for people, ``≥``/``≤`` in front of a bound; an exact value that is not
         an integer as a decimal when a float prints it exactly (``2.5``), else ``13/3``."""
-        prefix = {"lower": "≥ ", "upper": "≤ "}.get(self.bound or "", "")
+        prefix = BOUND_PREFIX.get(self.bound or "", "")
+        if self.bound == "estimate":  # MCTS's: four figures, and its standard error
+            se = self.extra.get("value_se")
+            return f"{prefix}{self.value:.4g}" + ("" if se is None else f" ± {se:.2g}")
         if "value_exact" in self.extra:
             return prefix + format_exact(self.exact_value())
         return prefix + format_number(self.value)

@@ -371,7 +371,7 @@ def test_leaf_bounds_are_checked() -> None:
             search(tree, "star1", leaf_bounds=bad)
     with pytest.raises(UsageError, match=r"leaf \$\[1\] = 3 lies outside --leaf-bounds 0:2"):
         search(tree, "star2", leaf_bounds=(0, 2))
-    with pytest.raises(UsageError, match="--leaf-bounds applies to star1 and star2 only"):
+    with pytest.raises(UsageError, match="--leaf-bounds applies to star1, star2 and mcts only"):
         search(tree, "expectiminimax", leaf_bounds=(0, 5))
 
 

@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 import gtsearch
 import gtsearch.cli.common as cli_module
 from gtsearch import ALGORITHMS, core, dump_tree, load_tree
+from gtsearch.algorithms import EVERY
 from gtsearch.builder import TreeBuilder
 from gtsearch.cli import cli
 from gtsearch.formats import format_for_path
@@ -433,12 +434,12 @@ def test_algorithms_lists_every_algorithm() -> None:
     for fmt in ("text", "table"):
         result = run("algorithms", "--format", fmt)
         assert result.exit_code == 0
-        for algo in ALGORITHMS:
+        for algo in EVERY:
             assert algo.name in result.stdout, (fmt, algo.name)
     text = run("algorithms").stdout  # plain lines off a terminal
     lines = text.splitlines()
-    assert len(lines) == len(ALGORITHMS)
-    for algo, line in zip(ALGORITHMS, lines, strict=True):
+    assert len(lines) == len(EVERY)
+    for algo, line in zip(EVERY, lines, strict=True):
         assert line.split()[0] == algo.name
         assert algo.summary in line
         assert all(alias in line for alias in algo.aliases)
@@ -447,7 +448,8 @@ def test_algorithms_lists_every_algorithm() -> None:
 
 def test_algorithms_json() -> None:
     recs = records(run("algorithms", "--format", "json"))
-    assert [r["name"] for r in recs] == [a.name for a in ALGORITHMS]
+    assert [r["name"] for r in recs] == [a.name for a in EVERY]
+    assert recs[-1]["takes"] == "mcts" and recs[-1]["family"] == "monte-carlo"
     by_name = {r["name"]: r for r in recs}
     assert by_name["alphabeta"]["takes"] == "window"
     assert by_name["sss-bounded"]["needs_bound"] is True
@@ -775,7 +777,7 @@ def test_chance_trees_refuse_other_algorithms() -> None:
         (["--leaf-bounds", "0:inf"], "--leaf-bounds takes L:U with two finite numbers"),
         (["--leaf-bounds", "0:1:2"], "takes L:U"),
         (["--leaf-bounds", "3:9"], "leaf $[1][1][0] = 2 lies outside --leaf-bounds 3:9"),
-        (["-a", "alphabeta", "--leaf-bounds", "0:9"], "applies to star1 and star2 only"),
+        (["-a", "alphabeta", "--leaf-bounds", "0:9"], "applies to star1, star2 and mcts only"),
     ],
 )
 def test_leaf_bounds_errors(args: list[str], fragment: str) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gtsearch.algorithms import ALGORITHMS
+from gtsearch.algorithms import EVERY
 from gtsearch.cli import COMMANDS, cli
 from gtsearch.formats import FORMATS
 
@@ -75,7 +75,8 @@ def test_options() -> None:
 def test_algorithm_names() -> None:
     assert values("gtsearch eval x -a alph") == ["alphabeta"]
     assert values("gtsearch eval x --algo mt") == ["mt-sss", "mt-dual", "mtdf"]
-    assert values("gtsearch eval x -a ") == [a.name for a in ALGORITHMS] + ["all"]
+    assert values("gtsearch eval x -a ") == [a.name for a in EVERY] + ["all"]
+    assert values("gtsearch eval x -a mc") == ["mcts"]
     assert values("gtsearch eval x -a alphabeta,ss") == ["alphabeta,sss", "alphabeta,sss-bounded"]
     # aliases when no name fits, and only those a shell takes unquoted
     assert values("gtsearch eval x -a pv") == ["pvs"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from gtsearch.algorithms import ALGORITHMS, plan, search
+from gtsearch.algorithms import ALGORITHMS, EVERY, plan, search
 from gtsearch.algorithms.base import Outcome
 from gtsearch.algorithms.params import check, check_one, named
 from gtsearch.algorithms.steps import trace
@@ -139,13 +139,20 @@ def test_algorithms_as_data_for_scripts() -> None:
 
     from gtsearch.algorithms.registry import FAMILIES, family
 
-    assert set(FAMILIES) == {a.name for a in ALGORITHMS}
-    assert set(FAMILIES.values()) == {"depth-first", "best-first", "null-window", "mt", "chance"}
+    assert set(FAMILIES) == {a.name for a in EVERY}
+    assert set(FAMILIES.values()) == {
+        "depth-first",
+        "best-first",
+        "null-window",
+        "mt",
+        "chance",
+        "monte-carlo",
+    }
     assert family("ab") == "depth-first" and family("mtd(f)") == "mt"
     result = CliRunner().invoke(cli, ["algorithms", "--format", "json"])
     assert result.exit_code == 0
     records = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [r["name"] for r in records] == [a.name for a in ALGORITHMS]
+    assert [r["name"] for r in records] == [a.name for a in EVERY]
     keys = ["name", "aliases", "takes", "needs_bound", "summary", "source", "family", "parameters"]
     for r in records:
         assert list(r)[: len(keys)] == keys
@@ -169,10 +176,17 @@ def test_algorithms_as_data_for_scripts() -> None:
 def test_one_declaration_of_a_searchs_numbers() -> None:
     """search(), trace() and build_view() take SearchParams; a plan's parameters pass as they are,
     and a keyword outside SearchParams is a TypeError, as a misspelt keyword always was."""
-    from gtsearch.algorithms.params import PARAM_NAMES
+    from gtsearch.algorithms.params import MCTS_OPTIONS, PARAM_NAMES
     from gtsearch.render.view import build_view
 
-    assert PARAM_NAMES == ("bound", "alpha", "beta", "variant", "leaf_bounds")
+    assert PARAM_NAMES == ("bound", "alpha", "beta", "variant", "leaf_bounds", *MCTS_OPTIONS)
+    assert MCTS_OPTIONS == {
+        "iterations": "--iterations",
+        "seconds": "--time",
+        "seed": "--seed",
+        "exploration": "--exploration",
+        "playout_depth": "--playout-depth",
+    }
     ((algo, params),) = plan(["alphabeta"], alpha=3, beta=10)
     assert params == {"alpha": 3, "beta": 10}
     result = search(TREE, algo, **params)

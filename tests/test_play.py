@@ -17,7 +17,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from gtsearch import search
+from gtsearch.algorithms.params import check_one
 from gtsearch.cli import cli
+from gtsearch.research.play import Match
 from gtsearch.sources.builtin_games import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,6 +137,25 @@ def test_the_engine_against_itself_with_chance() -> None:
     assert timeless.sub("", again) == timeless.sub("", first.output)
 
 
+def test_mcts_plays_for_its_iterations_seeded_move_by_move() -> None:
+    """-a mcts --iterations N: the engine against itself to the end, the same game again from
+    the same --seed; the n-th move of the game is mcts's search seeded with --seed + n."""
+    args = ["play", "tictactoe", "-a", "mcts", "--iterations", "300", "--human", "none"]
+    first = CliRunner().invoke(cli, [*args, "--seed", "5"])
+    assert first.exit_code == 0, first.output
+    assert "MAX (mcts) plays " in first.output and "value ≈ " in first.output
+    assert first.output.rstrip().splitlines()[-1].startswith("game over: ")
+    timeless = re.compile(r", [0-9.]+ (?:µs|ms|s)$", flags=re.M)
+    again = CliRunner().invoke(cli, [*args, "--seed", "5"]).output
+    assert timeless.sub("", again) == timeless.sub("", first.output)
+    match = Match("nim:6")
+    algorithm, params = check_one(["mcts"], iterations=40, seed=11)
+    match.play(*match.moves()[0])
+    thought = match.think(algorithm, params, None, None)
+    alone = search(match.tree(None), "mcts", iterations=40, seed=12)
+    assert thought.result.pv == alone.pv and thought.result.value == alone.value
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -158,6 +180,7 @@ def test_engines_finish_games(args: list[str]) -> None:
         (["nim:3"], "take 9\nq\n", "not a move here: 'take 9'"),
         (["nim:3"], "s\nq\n", "save where? s FILE (or give -o FILE)"),
         (["nim:5", "--human", "min"], "u\nq\n", "nothing to take back"),
+        (["nim:3", "--iterations", "5"], "", "--iterations applies to mcts only"),
     ],
 )
 def test_play_says_what_is_wrong(args: list[str], typed: str, message: str) -> None:

@@ -388,6 +388,10 @@ static PyMethodDef methods[] = {
      "scout(end, values, root_max, progress) -> (value, leaves, nodes, distinct)"},
     {"mtd", gt_mtd, METH_VARARGS,
      "mtd(end, values, root_max, first, progress) -> (lower, leaves, table_size, passes)"},
+    {"mcts", gt_mcts, METH_VARARGS,
+     "mcts(end, values, root_max, chance, wnodes, woff, wval, lo, span, iterations, seconds, "
+     "seed, exploration, playout_depth, progress) -> (nodes, visits, sums, squares, leaves, "
+     "iterations, playouts, node_visits, cut, distinct): gtsearch.algorithms.mcts.iterate"},
     {"principal_variation", gt_principal_variation, METH_VARARGS,
      "principal_variation(end, values, root_max, leaves, value, bound) -> line or None"},
     {"random_tree", gt_random_tree, METH_VARARGS,

@@ -33,6 +33,25 @@ def scout(
 def mtd(
     end: array[int], values: array[float], root_max: bool, first: float, progress: _Progress
 ) -> tuple[float, _Leaves, int, int]: ...
+def mcts(
+    end: Any,
+    values: array[float] | None,
+    root_max: bool,
+    chance: bytearray | None,
+    wnodes: array[int],
+    woff: array[int],
+    wval: array[float],
+    lo: float,
+    span: float,
+    iterations: int,
+    seconds: float,
+    seed: int,
+    exploration: float,
+    playout_depth: int,
+    progress: _Progress,
+) -> tuple[
+    array[int], array[int], array[float], array[float], _Leaves, int, int, int, int, int
+]: ...
 def principal_variation(
     end: array[int],
     values: array[float],

@@ -26,6 +26,31 @@ typedef int64_t node_t;
 
 #define INF HUGE_VAL
 
+/* -- SplitMix64 numbers (gtsearch/splitmix.py): the random: sources and MCTS -------------- */
+#define GOLDEN 0x9E3779B97F4A7C15ULL
+#define MIX1 0xBF58476D1CE4E5B9ULL
+#define MIX2 0x94D049BB133111EBULL
+#define DRAWX 0x5851F42D4C957F2DULL
+
+/* splitmix64(x): the first output of SplitMix64 whose state is x */
+static inline uint64_t sm64(uint64_t x) {
+    uint64_t z = x + GOLDEN;
+    z = (z ^ (z >> 30)) * MIX1;
+    z = (z ^ (z >> 27)) * MIX2;
+    return z ^ (z >> 31);
+}
+
+/* draw(key, j) = splitmix64((key ^ DRAW) + j * golden) */
+static inline uint64_t draw_at(uint64_t key, uint64_t j) { return sm64((key ^ DRAWX) + j * GOLDEN); }
+
+/* the high 64 bits of a * b, without a 128-bit type */
+static inline uint64_t mulhi(uint64_t a, uint64_t b) {
+    uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32, b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
+    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
 /* -- a random: source's tree, computed on demand (random_source.c) ----------------------- */
 typedef struct Virt Virt;
 /* The tree of spec = (b, d, model, seed, lo, hi, p, order, strength, counter), counter an array('q') of two
@@ -332,6 +357,7 @@ PyObject *gt_sss_dense_limit(PyObject *self, PyObject *args);
 PyObject *gt_negascout(PyObject *self, PyObject *args);
 PyObject *gt_scout(PyObject *self, PyObject *args);
 PyObject *gt_mtd(PyObject *self, PyObject *args);
+PyObject *gt_mcts(PyObject *self, PyObject *args);
 PyObject *gt_principal_variation(PyObject *self, PyObject *args);
 PyObject *gt_random_tree(PyObject *self, PyObject *args);
 PyObject *gt_expand_states(PyObject *self, PyObject *args);

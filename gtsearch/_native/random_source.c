@@ -1,6 +1,6 @@
 /* The random: sources of gtsearch.sources.randomtree, built whole into the flat arrays.
  *
- * The same numbers as gtsearch/sources/splitmix.py and randomtree.py (docs/sources.md):
+ * The same numbers as gtsearch/splitmix.py and randomtree.py (docs/sources.md):
  * SplitMix64 over 64-bit keys, key(root) = splitmix64(seed), key(child i) =
  * splitmix64(key + (i + 1) * golden), draw j = splitmix64((key ^ DRAW) + j * golden),
  * an integer in [lo, hi] = lo + ((x * (hi - lo + 1)) >> 64), a real = (x >> 11) * 2**-53.
@@ -9,29 +9,7 @@
  * The tests compare this with the Python cursor node for node. */
 #include "core.h"
 
-#define GOLDEN 0x9E3779B97F4A7C15ULL
-#define MIX1 0xBF58476D1CE4E5B9ULL
-#define MIX2 0x94D049BB133111EBULL
-#define DRAWX 0x5851F42D4C957F2DULL
-
 enum { M_IID = 0, M_BINARY = 1, M_INCREMENTAL = 2, M_PERMUTATION = 3 };
-
-static inline uint64_t sm64(uint64_t x) {
-    uint64_t z = x + GOLDEN;
-    z = (z ^ (z >> 30)) * MIX1;
-    z = (z ^ (z >> 27)) * MIX2;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t draw_at(uint64_t key, uint64_t j) { return sm64((key ^ DRAWX) + j * GOLDEN); }
-
-/* the high 64 bits of a * b, without a 128-bit type */
-static inline uint64_t mulhi(uint64_t a, uint64_t b) {
-    uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32, b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
-    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
 
 typedef struct {
     uint64_t keys[4];

@@ -12,19 +12,21 @@ and the tests compare the two.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core import native
+from ..numbers import Number
 from ..tree import Tree, index_array
 from .base import Outcome, Stats
 
 _BOUNDS = {None: 0, "lower": 1, "upper": 2}
 
 
-def takes(tree: Tree) -> Any:
+def takes(tree: Tree, chance: bool = False) -> Any:
     """The compiled core, when it runs and the tree is in flat arrays without chance nodes
-    or a ``random:`` source it computes on demand (``native_view``); else None."""
+    (with them too, for a search that takes them: ``chance``) or a ``random:`` source it
+    computes on demand (``native_view``); else None."""
     core = native()
     if core is None:
         return None
@@ -35,7 +37,7 @@ def takes(tree: Tree) -> Any:
         and end.typecode in ("i", "q")
         and values.typecode == "d"
         and 0 < len(end) == len(values)
-        and tree.chance is None  # the searches of chance nodes are Python's
+        and (chance or tree.chance is None)  # the searches of chance nodes are Python's
     ):
         return core
     view = getattr(tree, "native_view", None)
@@ -159,3 +161,48 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
         _BOUNDS[outcome.bound],
     )
     return line
+
+
+def mcts(
+    tree: Tree,
+    stats: Stats,
+    leaf_bounds: tuple[Number, Number],
+    iterations: int | None,
+    seconds: float | None,
+    seed: int,
+    exploration: float,
+    playout_depth: int | None,
+    *,
+    weights: Mapping[int, Sequence[float]],
+) -> tuple[Any, ...] | None:
+    """mcts.iterate in C: (nodes, visits, reward sums, square sums) of the search tree, then
+    iterations, playouts, node visits and the node a playout cut without a static value (-1)."""
+    core = takes(tree, chance=True)
+    if core is None:
+        return None
+    wnodes, woff, wval = array("q"), array("q", [0]), array("d")
+    for n in sorted(weights):
+        wnodes.append(n)
+        wval.extend(weights[n])
+        woff.append(len(wval))
+    lo, hi = float(leaf_bounds[0]), float(leaf_bounds[1])
+    result = _call(
+        tree,
+        core.mcts,
+        tree.root_max,
+        tree.chance,
+        wnodes,
+        woff,
+        wval,
+        lo,
+        hi - lo,
+        -1 if iterations is None else iterations,
+        -1.0 if seconds is None else seconds,
+        seed & 0xFFFF_FFFF_FFFF_FFFF,
+        exploration,
+        -1 if playout_depth is None else playout_depth,
+        stats.progress,
+    )
+    nodes, visits, sums, squares, leaves, *counts = result
+    _record(stats, leaves)
+    return (nodes, visits, sums, squares, *counts)

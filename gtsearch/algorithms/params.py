@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict, cast
 
 from ..errors import UsageError
 from ..numbers import MAX_EXACT_INT, Number, format_number, too_large
@@ -37,8 +37,10 @@ class SearchParams(TypedDict, total=False):
     guess; ``alpha`` and ``beta`` are alphabeta's window, and ``variant`` its
     form (:data:`VARIANTS`: ``"fail-soft"``, the default, or ``"fail-hard"``,
     Knuth & Moore's F2 as printed); ``leaf_bounds`` (L, U) bound every leaf for
-    star1 and star2 (default: the tree's least and greatest leaf).  None, or
-    leaving one out, means "not given".
+    star1, star2 and mcts (default: the tree's least and greatest leaf).
+    ``iterations``, ``seconds`` (--time), ``seed``, ``exploration`` (UCB1's C) and
+    ``playout_depth`` are mcts's (:data:`MCTS`).  None, or leaving one out, means
+    "not given".
     """
 
     bound: Number | None
@@ -46,6 +48,11 @@ class SearchParams(TypedDict, total=False):
     beta: Number | None
     variant: str | None
     leaf_bounds: tuple[Number, Number] | None
+    iterations: int | None
+    seconds: float | None
+    seed: int | None
+    exploration: float | None
+    playout_depth: int | None
 
 
 #: the parameters of a planned search, checked, as search() takes them
@@ -96,6 +103,31 @@ WINDOW = (
 )
 
 
+#: mcts's numbers (docs/algorithms.md, "Monte Carlo Tree Search"), the leaf bounds first
+MCTS = (
+    Parameter(
+        "leaf_bounds",
+        "--leaf-bounds",
+        "the range L:U that scales values to rewards in [0, 1]",
+        "the least and greatest leaf",
+    ),
+    Parameter("iterations", "--iterations", "the iterations to run", "1000, or none with --time"),
+    Parameter("seconds", "--time", "stop after this many seconds", "+inf"),
+    Parameter("seed", "--seed", "the seed of its SplitMix64 numbers", 0),
+    Parameter("exploration", "--exploration", "UCB1's constant C", "sqrt(2)"),
+    Parameter(
+        "playout_depth",
+        "--playout-depth",
+        "moves after which a playout takes the static value it reached",
+        "+inf",
+    ),
+)
+#: mcts's iterations when neither --iterations nor --time says (docs/algorithms.md)
+DEFAULT_ITERATIONS = 1000
+#: the options of mcts alone, as messages name them
+MCTS_OPTIONS = {p.name: p.option for p in MCTS[1:]}
+
+
 def parameters(name: str) -> tuple[Parameter, ...]:
     """The numbers the algorithm called ``name`` takes (what :func:`plan` lets through)."""
     algo = find_algorithm(name)
@@ -106,6 +138,8 @@ def parameters(name: str) -> tuple[Parameter, ...]:
         return (Parameter("bound", "--bound", meaning, default),)
     if algo.takes == "leaf_bounds":
         return (LEAF_BOUNDS,)
+    if algo.takes == "mcts":
+        return MCTS
     return ()
 
 
@@ -133,19 +167,41 @@ def check_leaf_bounds(bounds: object) -> tuple[Number, Number]:
     return lo, hi
 
 
+def check_mcts(given: SearchParams) -> None:
+    """Refuse mcts's numbers out of their ranges (one line each)."""
+    for key in ("iterations", "playout_depth"):
+        v = given.get(key)
+        least = 1 if key == "iterations" else 0
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < least):
+            raise UsageError(f"{MCTS_OPTIONS[key]} must be an integer >= {least}, got {v!r}")
+    seed = given.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise UsageError(f"--seed must be an integer, got {seed!r}")
+    for key in ("seconds", "exploration"):
+        v = given.get(key)
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise UsageError(f"{MCTS_OPTIONS[key]} must be a finite number, got {v!r}")
+        if v < 0 or (key == "seconds" and v == 0):
+            sign = "> 0" if key == "seconds" else ">= 0"
+            raise UsageError(f"{MCTS_OPTIONS[key]} must be {sign}, got {format_number(v)}")
+
+
 #: the order plan() hands the numbers out in (and refuses them in)
-HANDED_OUT = ("leaf_bounds", "bound", "alpha", "beta", "variant")
-#: the algorithms that take a number: those whose registry entry ``takes`` this
-TAKEN_BY = {
-    "leaf_bounds": "leaf_bounds",
-    "bound": "bound",
-    "alpha": "window",
-    "beta": "window",
-    "variant": "window",
+HANDED_OUT = ("leaf_bounds", "bound", "alpha", "beta", "variant", *MCTS_OPTIONS)
+#: the algorithms that take a number: those whose registry entry ``takes`` one of these
+TAKEN_BY: dict[str, tuple[str, ...]] = {
+    "leaf_bounds": ("leaf_bounds", "mcts"),
+    "bound": ("bound",),
+    "alpha": ("window",),
+    "beta": ("window",),
+    "variant": ("window",),
+    **{key: ("mcts",) for key in MCTS_OPTIONS},
 }
 #: why an algorithm named explicitly refuses a number it does not take
 REFUSED = {
-    "leaf_bounds": "--leaf-bounds applies to star1 and star2 only, not to {name}: "
+    "leaf_bounds": "--leaf-bounds applies to star1, star2 and mcts only, not to {name}: "
     "drop it or choose one of those with --algo",
     "bound": "--bound does not apply to {name}; it is for {takers}: "
     "drop --bound or choose one of those with --algo",
@@ -153,6 +209,8 @@ REFUSED = {
     "drop them or choose alphabeta with --algo",
 }
 REFUSED["beta"] = REFUSED["alpha"]
+for _key, _option in MCTS_OPTIONS.items():
+    REFUSED[_key] = f"{_option} applies to mcts only, not to {{name}}: drop it or choose mcts"
 REFUSED["variant"] = (
     "--variant applies to alphabeta only, not to {name}: drop it or choose alphabeta with --algo"
 )
@@ -207,6 +265,7 @@ def plan(
     for option, v in (("--bound", bound), ("--alpha", alpha), ("--beta", beta)):
         if v is not None:
             check_value(option, v)
+    check_mcts(given)
     variant = given.get("variant")
     if variant is not None and variant not in VARIANTS:
         raise UsageError(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
@@ -222,6 +281,8 @@ def plan(
         "beta": beta,
         "variant": variant,
     }
+    for key in MCTS_OPTIONS:
+        checked[key] = cast("Param | None", given.get(key))
     takers = ", ".join(a.name for a in ALGORITHMS if a.takes == "bound")
     out: list[tuple[Algorithm, Params]] = []
     # without --algo: alpha-beta, or on a tree with chance nodes its counterpart, Star1
@@ -234,7 +295,7 @@ def plan(
                     raise UsageError(
                         f"{algo.name} needs --bound: it needs a bound to start from; add --bound V"
                     )
-            elif algo.takes == TAKEN_BY[key]:
+            elif algo.takes in TAKEN_BY[key]:
                 params[key] = given_value
             elif explicit:
                 raise UsageError(REFUSED[key].format(name=algo.name, takers=takers))
@@ -262,11 +323,36 @@ def refuse_chance(algo: Algorithm, tree: Tree) -> None:
 
     Called before any search starts, whichever implementation would run it.
     """
-    if tree.chance is not None and not algo.chance:
+    if tree.chance is not None and not (algo.chance or algo.sampled):
         raise UsageError(
             f"{tree.source}: the tree has chance nodes, which {algo.name} cannot search; "
             f"use {CHANCE_NAMES}"
         )
+
+
+def refuse_sampled(algo: Algorithm, command: str) -> None:
+    """Refuse an algorithm that samples (mcts) where a command needs an exact search's answer
+    (show and trace draw what leaves prove; exercises and experiments compare leaves)."""
+    if algo.sampled:
+        raise UsageError(
+            f"{command} does not take {algo.name} yet: its value is an estimate; "
+            f"run it with eval or compare"
+        )
+
+
+#: the numbers of an mcts run that its output shows, in this order
+MCTS_SHOWN = ("iterations", "seconds", "seed", "exploration", "playout_depth", "leaf_bounds")
+
+
+def mcts_defaults(params: Params, origin: str) -> tuple[Params, dict[str, Any]]:
+    """mcts's parameters with the seed and the iterations a run needs to be repeated (0, and
+    1000 without --time), and what its output shows of them (``origin``: of the leaf bounds)."""
+    given: dict[str, Any] = {"seed": 0, **params}
+    if given.get("seconds") is None and given.get("iterations") is None:
+        given["iterations"] = DEFAULT_ITERATIONS
+    shown = {k: given[k] for k in MCTS_SHOWN if given.get(k) is not None}
+    shown["leaf_bounds_from"] = origin
+    return cast(Params, given), shown
 
 
 def leaf_bounds(

@@ -1,4 +1,4 @@
-"""The algorithm registry: ALGORITHMS, one entry per algorithm, and find_algorithm().
+"""The algorithm registry: ALGORITHMS and SAMPLING, one entry per algorithm, and find_algorithm().
 
 Every command, the docs test and the cross-check tests read this tuple: an
 algorithm exists for gtsearch when it has an entry here (name, aliases, a
@@ -28,7 +28,7 @@ class Algorithm(NamedTuple):
     aliases: tuple[str, ...]
     summary: str
     #: "bound" (f1, sss-bounded, dual-bounded, mtdf), "window" (alphabeta),
-    #: "leaf_bounds" (star1, star2) or None
+    #: "leaf_bounds" (star1, star2), "mcts" (its numbers and the leaf bounds) or None
     takes: str | None
     #: True when the algorithm cannot run without --bound
     needs_bound: bool
@@ -37,6 +37,9 @@ class Algorithm(NamedTuple):
     function: str
     #: True when it searches trees with chance nodes (and then only it does)
     chance: bool = False
+    #: True when it samples (mcts): it searches any tree, chance nodes too, its value is an
+    #: estimate, and 'all' leaves it out
+    sampled: bool = False
 
     @property
     def run(self) -> Callable[..., Outcome]:
@@ -193,6 +196,28 @@ ALGORITHMS: tuple[Algorithm, ...] = (
     ),
 )
 
+#: the algorithms that sample instead of proving (docs/algorithms.md, "Monte Carlo Tree Search"):
+#: named like the others and listed by ``gtsearch algorithms``, but their value is an estimate, so
+#: they are kept apart from :data:`ALGORITHMS`, the exact searches that 'all', compare, the
+#: exercises and the cross-checks take
+SAMPLING: tuple[Algorithm, ...] = (
+    Algorithm(
+        "mcts",
+        ("uct", "monte-carlo"),
+        "Monte Carlo Tree Search, UCT: UCB1 selection, one node expanded per iteration, random "
+        "playouts; --iterations N or --time T, --seed S, --exploration C; the value is an estimate",
+        "mcts",
+        False,
+        "Kocsis & Szepesvári 2006; Browne et al. 2012",
+        "mcts:mcts",
+        sampled=True,
+    ),
+)
+
+
+#: every registered algorithm, the exact ones first: what ``gtsearch algorithms`` lists
+EVERY = ALGORITHMS + SAMPLING
+
 
 def _either(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
@@ -219,6 +244,7 @@ FAMILIES: dict[str, str] = {
     "expectiminimax": "chance",
     "star1": "chance",
     "star2": "chance",
+    "mcts": "monte-carlo",
 }
 
 
@@ -234,8 +260,8 @@ def _key(name: str) -> str:
 def find_algorithm(name: str) -> Algorithm:
     """The registry entry called ``name`` or one of its aliases (case-insensitive)."""
     key = _key(name)
-    for algo in ALGORITHMS:
+    for algo in EVERY:
         if key == algo.name or key in algo.aliases:
             return algo
-    names = ", ".join(a.name for a in ALGORITHMS)
+    names = ", ".join(a.name for a in EVERY)
     raise UsageError(f"unknown algorithm {name!r}; choose from {names} (or 'all')")

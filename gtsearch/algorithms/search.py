@@ -10,7 +10,7 @@ from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
 from .base import Stats
-from .params import Params, SearchParams, check, leaf_bounds, refuse_chance
+from .params import Params, SearchParams, check, leaf_bounds, mcts_defaults, refuse_chance
 from .pv import principal_variation
 from .registry import Algorithm
 
@@ -56,10 +56,12 @@ def run(
     """
     refuse_chance(algo, tree)
     shown: dict[str, Any] = dict(params)
-    if algo.takes == "leaf_bounds":
+    if algo.takes in ("leaf_bounds", "mcts"):
         bounds, origin = leaf_bounds_of(tree, params)
-        params = {"leaf_bounds": bounds}
-        shown = {"leaf_bounds": bounds, "leaf_bounds_from": origin}
+        params = {**params, "leaf_bounds": bounds}
+        shown = {**params, "leaf_bounds_from": origin}
+    if algo.takes == "mcts":
+        params, shown = mcts_defaults(params, origin)
     if stats is None:
         stats = Stats()
     t0 = time.perf_counter()

@@ -14,7 +14,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import click
 
@@ -256,12 +256,14 @@ class Evaluation:
         alpha: Number | None = None,
         beta: Number | None = None,
         variant: str | None = None,
+        **mcts: Any,
     ) -> None:
         check_stdin_once(files)
         self.files, self.algos = files, algos
         self.numbers = SearchParams(
             bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds
         )
+        self.numbers.update(cast(SearchParams, mcts))  # mcts's: --iterations, --seed, ...
         self.root, self.depth, self.expect = root, depth, expect
         self.input_format, self.max_nodes = input_format, max_nodes
         #: the searches of a tree without chance nodes (bound, alpha, beta, leaf bounds)

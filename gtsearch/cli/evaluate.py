@@ -17,6 +17,7 @@ from .options import (
     files_argument,
     input_options,
     leaf_bounds_option,
+    mcts_options,
     results_format_option,
     tree_options,
     window_options,
@@ -29,6 +30,7 @@ from .options import (
 @bound_option(several=True)
 @window_options
 @leaf_bounds_option
+@mcts_options
 @tree_options
 @results_format_option("one record per file and algorithm")
 @click.option(

@@ -6,7 +6,7 @@ import os
 
 import click
 
-from ..algorithms.params import check_one
+from ..algorithms.params import check_one, refuse_sampled
 from ..errors import UsageError
 from ..numbers import Number
 from .common import STDIN, write_output
@@ -109,6 +109,7 @@ def exercise_command(
     algorithm, params = check_one(
         [algo or "alphabeta"], bound=bound, alpha=alpha, beta=beta, variant=variant
     )
+    refuse_sampled(algorithm, "exercise")
     spec = Spec(algorithm, params, branching, depth, value_range, order, any_tree)
     exercises = make_exercises(spec, seed, count)
     if output_format == "html":

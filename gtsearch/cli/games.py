@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ..algorithms import find_algorithm
 from ..algorithms.params import SearchParams, check_one
 from ..errors import UsageError
 from ..numbers import Number
@@ -16,9 +17,11 @@ from .options import (
     algo_option,
     bound_option,
     depth_option,
+    iterations_option,
     leaf_bounds_option,
     listing_format_option,
     max_nodes_option,
+    mcts_search_options,
     output_option,
     path_option,
     seed_option,
@@ -62,8 +65,10 @@ SIDES = {"max": ("max",), "min": ("min",), "both": ("max", "min"), "none": ()}
     default=None,
     metavar="SECONDS",
     help="Deepen the engine's search one level at a time (--depth 1, 2, ...) while SECONDS "
-    "last; the last search finished chooses the move.",
+    "last; the last search finished chooses the move. mcts: search for SECONDS.",
 )
+@iterations_option
+@mcts_search_options
 @click.option(
     "--human",
     type=click.Choice(list(SIDES)),
@@ -75,7 +80,7 @@ SIDES = {"max": ("max",), "min": ("min",), "both": ("max", "min"), "none": ()}
 @bound_option()
 @window_options
 @leaf_bounds_option
-@seed_option("rolls of the dice (chance's moves)")
+@seed_option("rolls of the dice (chance's moves) and mcts's moves")
 @path_option("--load", metavar="FILE", help="Go on with a game saved by 'gtsearch play -o FILE'.")
 @output_option(
     "the game played (JSON: the game and its moves by name)",
@@ -87,6 +92,9 @@ def play_command(
     algo: str | None,
     depth: int | None,
     seconds: float | None,
+    iterations: int | None,
+    exploration: float | None,
+    playout_depth: int | None,
     human: str,
     bound: Number | None,
     alpha: Number | None,
@@ -98,14 +106,16 @@ def play_command(
     output: str | None,
     max_nodes: int,
 ) -> None:
-    """Play GAME against an engine: any algorithm, to a depth or for a time.
+    """Play GAME against an engine: any algorithm, to a depth, for a time or (mcts) for a
+    number of iterations.
 
     GAME is a game source without 'game:' (tictactoe, connect4:rows=4,
     openspiel:tic_tac_toe, mymodule:MyGame) or with it. The board is drawn
     when the game draws it; after each of the engine's moves come its value,
     principal variation and counts. Type a move by its name or its number in
     the list; 'u' takes back your last move, 's [FILE]' saves the game,
-    'q' quits. Chance's moves (dice) are drawn from --seed.
+    'q' quits. Chance's moves (dice) are drawn from --seed; mcts's search
+    for the n-th move of the game (n = 0, 1, ...) is seeded with --seed + n.
 
     \b
     Examples:
@@ -113,15 +123,29 @@ def play_command(
       gtsearch play connect4:rows=5,columns=6 --depth 6
       gtsearch play othello --human min -a sss --time 2
       gtsearch play pig -a expectiminimax --human none --seed 7
+      gtsearch play tictactoe -a mcts --iterations 5000
       gtsearch play connect4 --load game.json -o game.json
     """
     from ..research.play import Match, load_match
     from ..sources.protocol import CHANCE
 
     default = "alphabeta" if leaf_bounds is None else "star1"
+    # mcts's --time is its own limit, not a deepening, and --seed seeds its moves too
+    mcts = algo is not None and find_algorithm(algo).name == "mcts"
     numbers = SearchParams(
-        bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds
+        bound=bound,
+        alpha=alpha,
+        beta=beta,
+        variant=variant,
+        leaf_bounds=leaf_bounds,
+        iterations=iterations,
+        exploration=exploration,
+        playout_depth=playout_depth,
+        seconds=seconds if mcts else None,
+        seed=seed if mcts else None,
     )
+    if mcts:
+        seconds = None
     algorithm, params = check_one([algo or default], **numbers)
     if depth is not None and seconds is not None:
         raise UsageError("give --depth or --time, not both")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..algorithms import ALGORITHMS
+from ..algorithms import EVERY
 from ..errors import GtsearchError
 from ..render.tables import (
     algorithm_dict,
@@ -27,7 +27,7 @@ def algorithms_command(output_format: str) -> None:
       gtsearch algorithms
       gtsearch algorithms --format json
     """
-    echo_registry(output_format, ALGORITHMS, render_algorithms, algorithm_dict, algorithms_text)
+    echo_registry(output_format, EVERY, render_algorithms, algorithm_dict, algorithms_text)
 
 
 @click.command("validate")

@@ -59,19 +59,19 @@ def complete_algorithms(
     """
     from click.shell_completion import CompletionItem
 
-    from ..algorithms import ALGORITHMS
+    from ..algorithms import EVERY
 
     done, _, word = incomplete.rpartition(",")
     prefix = done + "," if done else ""
     word = word.lower()
-    names = [(a.name, a.summary) for a in ALGORITHMS]
+    names = [(a.name, a.summary) for a in EVERY]
     if getattr(param, "multiple", False):
         names.append(("all", "every algorithm that needs no bound"))
     found = [(n, h) for n, h in names if n.startswith(word)]
     if not found:
         found = [
             (alias, f"{a.name}: {a.summary}")
-            for a in ALGORITHMS
+            for a in EVERY
             for alias in a.aliases
             if alias.startswith(word) and _SHELL_WORD.fullmatch(alias)
         ]
@@ -210,8 +210,50 @@ leaf_bounds_option = click.option(
     type=PairParam("L:U", "-10:10 or 0:1.5"),
     default=None,
     metavar="L:U",
-    help="Bounds on every leaf value, for star1 and star2 (default: the tree's least and "
-    "greatest leaf). A leaf outside them is an error.",
+    help="Bounds on every leaf value, for star1 and star2, and the range mcts scales its "
+    "rewards by (default: the tree's least and greatest leaf). A leaf outside them is an error.",
+)
+#: mcts's iterations (docs/algorithms.md, "Monte Carlo Tree Search")
+iterations_option = int_option(
+    "--iterations",
+    minimum=1,
+    help="mcts: the iterations to run (default 1000; no limit with --time alone).",
+)
+#: UCB1's exploration constant and the playouts' cutoff, which gtsearch play takes too
+mcts_search_options = stack(
+    click.option(
+        "--exploration",
+        type=FloatParam(0.0),
+        default=None,
+        metavar="C",
+        help="mcts: UCB1's exploration constant C (default sqrt(2)).",
+    ),
+    int_option(
+        "--playout-depth",
+        metavar="D",
+        help="mcts: a playout stops after D moves and takes the static value it reached "
+        "(a game's estimate); default: playouts run to a leaf.",
+    ),
+)
+#: mcts's numbers (docs/algorithms.md, "Monte Carlo Tree Search"); --leaf-bounds scales its rewards
+mcts_options = stack(
+    iterations_option,
+    click.option(
+        "--time",
+        "seconds",
+        type=FloatParam(0.0),
+        default=None,
+        metavar="T",
+        help="mcts: stop after T seconds (with --iterations too, at the first limit reached).",
+    ),
+    int_option(
+        "--seed",
+        minimum=None,
+        metavar="S",
+        help="mcts: the seed of its random numbers (default 0); the same seed gives the same "
+        "search, byte for byte, in both cores.",
+    ),
+    mcts_search_options,
 )
 expect_option = number_option(
     "--expect",

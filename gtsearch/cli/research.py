@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..algorithms.params import named
+from ..algorithms.params import named, refuse_sampled
 from ..errors import UsageError
 from ..numbers import Number
 from ..render.console import console
@@ -28,6 +28,7 @@ from .options import (
     int_option,
     leaf_bounds_option,
     max_nodes_option,
+    mcts_options,
     path_option,
     random_tree_options,
     results_format_option,
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 @bound_option(several=True)
 @guess_option(" Overrides --bound for mtdf.")
 @leaf_bounds_option
+@mcts_options
 @tree_options
 @results_format_option(
     "a table per file; one record per file and algorithm, with 'share' and 'best'"
@@ -240,7 +242,10 @@ def experiment_command(
         if files:
             raise UsageError(f"unexpected argument {files[0]!r}: FILE... is for --merge")
         trees = drawn(seed, value_range, order, chance, model, p)
-        names = [a.name for a, _explicit in named(algos or ("all",), chance=bool(chance))]
+        chosen = named(algos or ("all",), chance=bool(chance))
+        for algo, _explicit in chosen:
+            refuse_sampled(algo, "experiment")
+        names = [a.name for a, _explicit in chosen]
         sweep = ex.Sweep(branching, depth, trials, algorithms=tuple(names), guess=guess, **trees)
         sweep.check(max_nodes)  # a sweep that cannot run is one line, before any note
         sweep = _without_full_search(sweep, explicit=bool(algos), max_nodes=max_nodes)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
-from ..algorithms.params import SearchParams, check_one
+from ..algorithms.params import SearchParams, check_one, refuse_sampled
 from ..errors import UsageError
 from ..numbers import Number
 from ..render.console import console
@@ -233,6 +233,7 @@ def searched(
         bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds
     )
     algorithm, params = check_one([algo or default], **numbers)
+    refuse_sampled(algorithm, click.get_current_context().info_name or "show")
     tree = load_with_root(file, root, input_format, max_nodes)
     if algo is None and tree.has_chance and default != "star1":
         algorithm, params = check_one(["star1"], **numbers)

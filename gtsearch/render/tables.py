@@ -173,6 +173,8 @@ def takes_text(algo: AlgorithmInfo) -> str:
         return "--bound (required)" if algo.needs_bound else "--bound"
     if algo.takes == "leaf_bounds":
         return "--leaf-bounds"
+    if algo.takes == "mcts":
+        return "--iterations/--seed"
     return "-"
 
 

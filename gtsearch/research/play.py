@@ -164,6 +164,9 @@ class Match:
         (the last search finished decides, and the deepening stops where the cut no longer
         cuts).  ``on_chance`` searches instead a tree that has chance nodes."""
         self.check_cut(depth, seconds)
+        seed = params.get("seed")
+        if seed is not None:  # mcts: the n-th move of the game searches with seed + n
+            params = {**params, "seed": seed + len(self.turns)}
         start = time.perf_counter()
         limit = depth if seconds is None else 1
         while True:

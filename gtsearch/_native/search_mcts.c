@@ -1,0 +1,378 @@
+/* MCTS (UCT) in C: gtsearch.algorithms.mcts.iterate, choice for choice.
+ *
+ * The same numbers (draw(splitmix64(seed), j), j = 0, 1, ...), drawn at the same places, and
+ * the same double arithmetic in the same order as the Python reference, so that both cores
+ * make the same choices and back up the same sums (docs/algorithms.md, "Monte Carlo Tree
+ * Search").  The search tree is a list of entries (a node, its visits, reward sum and square
+ * sum), each node's children side by side; the result hands it back whole, and Python finds
+ * the final move, the PV and the value from it, as it does for its own search.  Floating-point contraction (a * b + c
+ * fused into one rounding) would make the sums differ from Python's: it is turned off. */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+#include "core.h"
+
+#include <time.h>
+
+/* A node of the game tree that the search reached: its stats, and its children's entries, a
+ * block of nk entries from kids (-1 until the node is first selected).  An entry is in the
+ * search tree once its node has been expanded (`in`); the others of a block wait, so that
+ * selection reads a node's children side by side instead of looking each one up. */
+typedef struct {
+    node_t node;
+    int64_t n;
+    double w;
+    int32_t kids;     /* the first entry of its children's block, -1 until made */
+    uint32_t nk : 30; /* the size of that block */
+    uint32_t in : 1;
+    uint32_t leaf : 1; /* the node is a leaf (known from its block, without reading the tree) */
+} Entry;
+
+typedef struct {
+    Entry *e;
+    size_t len, cap;
+    int64_t in_tree;
+    double *sq; /* the sums of squared rewards of the root (sq[0]) and of its children (1 + i) */
+} Entries;
+
+/* the block of n's children, made on first use: -1 with MemoryError */
+static int64_t kids_of(const TreeView *t, Entries *es, int64_t i) {
+    if (es->e[i].kids >= 0)
+        return es->e[i].kids;
+    node_t n = es->e[i].node, stop = END(t, n);
+    int64_t first = (int64_t)es->len;
+    for (node_t c = n + 1, next; c < stop; c = next) {
+        if (ROOM(es->e, es->len, es->cap) < 0)
+            return -1;
+        next = END(t, c);
+        Entry fresh = {c, 0, 0.0, -1, 0, 0, next == c + 1};
+        es->e[es->len++] = fresh;
+    }
+    if (es->len > INT32_MAX || es->len - (size_t)first >= (1u << 30)) {
+        PyErr_NoMemory(); /* 2**31 entries: 64 GB */
+        return -1;
+    }
+    es->e[i].kids = (int32_t)first;
+    es->e[i].nk = (uint32_t)((int64_t)es->len - first);
+    if (i == 0 && !(es->sq = calloc(1 + es->e[0].nk, sizeof *es->sq))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return first;
+}
+
+typedef struct {
+    const unsigned char *chance; /* 1 at a chance node, or NULL */
+    const int64_t *wnodes, *woff; /* the chance nodes with weights (sorted) and their ranges */
+    const double *wval;
+    Py_ssize_t nw;
+    uint64_t key, j; /* the generator: draw(key, j) */
+} Draws;
+
+static uint64_t next_draw(Draws *d) { return draw_at(d->key, d->j++); }
+
+/* the weights of chance node n (*k of them), or NULL: its outcomes are equally likely */
+static const double *weights_of(const Draws *d, node_t n, Py_ssize_t *k) {
+    Py_ssize_t lo = 0, hi = d->nw;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + (hi - lo) / 2;
+        if (d->wnodes[mid] < n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == d->nw || d->wnodes[lo] != n)
+        return NULL;
+    *k = (Py_ssize_t)(d->woff[lo + 1] - d->woff[lo]);
+    return d->wval + d->woff[lo];
+}
+
+/* The index of a uniform move among the k children of n, or at a chance node of an outcome
+ * by its weights (Numbers.uniform and Numbers.weighted of the reference). */
+static int64_t draw_index(Draws *d, node_t n, int64_t k) {
+    Py_ssize_t nw = 0;
+    const double *w = d->chance && d->chance[n] ? weights_of(d, n, &nw) : NULL;
+    if (!w)
+        return (int64_t)mulhi(next_draw(d), (uint64_t)k);
+    double u = (double)(next_draw(d) >> 11) * 0x1p-53;
+    double total = 0.0;
+    for (Py_ssize_t i = 0; i < nw; i++)
+        total += w[i];
+    double tt = u * total, acc = 0.0;
+    Py_ssize_t last = -1;
+    for (Py_ssize_t i = 0; i < nw; i++) {
+        acc += w[i];
+        if (w[i] > 0) {
+            if (tt < acc)
+                return i;
+            last = i;
+        }
+    }
+    return last;
+}
+
+static double seconds_now(void) {
+#if defined(CLOCK_MONOTONIC)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#else
+    return (double)clock() / CLOCKS_PER_SEC;
+#endif
+}
+
+typedef struct {
+    int64_t iterations, seconds_given, playout_depth;
+    double seconds, lo, span, c;
+} Limits;
+
+typedef struct {
+    int64_t done, playouts, visits;
+    node_t cut; /* a node where a playout stopped without a static value, or -1 */
+} Counts;
+
+/* One iteration after another, as mcts.iterate runs them; 0, or -1 with an exception set. */
+static int run(Search *s, Draws *d, const Limits *lim, Entries *es, Counts *out) {
+    const TreeView *t = &s->t;
+    int64_t *path = NULL; /* entries from the root */
+    node_t *kids = NULL;  /* a playout's node's children */
+    double *logs = NULL;  /* logs[n] = log(n) */
+    size_t cap = 0, kcap = 0, nlogs = 0, lcap = 0;
+    double t0 = seconds_now();
+    Entry root = {0, 0, 0.0, -1, 0, 1, IS_LEAF(t, 0)};
+    if (ROOM(es->e, es->len, es->cap) < 0)
+        return -1;
+    es->e[es->len++] = root;
+    es->in_tree = 1;
+    out->cut = -1;
+    while (out->done != lim->iterations) {
+        if (out->done && lim->seconds_given && seconds_now() - t0 >= lim->seconds)
+            break;
+        if (search_tick(s) < 0)
+            goto fail;
+        size_t len = 0;
+        if (ROOM(path, len, cap) < 0)
+            goto fail;
+        path[len++] = 0;
+        int64_t p = 0;
+        int is_max = t->root_max;
+        /* 1. selection, ended by 2. the expansion of one node (or at a leaf in the tree) */
+        while (!es->e[p].leaf) {
+            int64_t first = kids_of(t, es, p);
+            if (first < 0 || ROOM(path, len, cap) < 0)
+                goto fail;
+            Entry *e = es->e, *pe = e + p;
+            if (d->chance && d->chance[pe->node]) {
+                int64_t c = first + draw_index(d, pe->node, pe->nk);
+                path[len++] = c;
+                if (!e[c].in) {
+                    e[c].in = 1;
+                    es->in_tree++;
+                    break;
+                }
+                p = c;
+                continue;
+            }
+            int64_t best = -1, expand = -1;
+            double best_u = -INF, log_n = 0.0;
+            for (int64_t c = first; c < first + pe->nk; c++) {
+                if (!e[c].in) {
+                    expand = c;
+                    break;
+                }
+                if (c == first) { /* log(n) from a table: the same doubles, computed once */
+                    while ((int64_t)nlogs <= pe->n) {
+                        if (ROOM(logs, nlogs, lcap) < 0)
+                            goto fail;
+                        logs[nlogs] = log((double)nlogs);
+                        nlogs++;
+                    }
+                    log_n = logs[pe->n];
+                }
+#if defined(__GNUC__) || defined(__clang__)
+                if (e[c].kids >= 0) /* the next level's block, asked for while UCB1 is computed */
+                    __builtin_prefetch(e + e[c].kids);
+#endif
+                double q = e[c].w / (double)e[c].n;
+                if (!is_max)
+                    q = 1.0 - q;
+                double u = q + lim->c * sqrt(log_n / (double)e[c].n);
+                if (u > best_u) {
+                    best = c;
+                    best_u = u;
+                }
+            }
+            if (expand >= 0) {
+                e[expand].in = 1;
+                es->in_tree++;
+                path[len++] = expand;
+                break;
+            }
+            p = best;
+            path[len++] = p;
+            is_max = !is_max;
+        }
+        /* 3. the playout */
+        node_t m = es->e[path[len - 1]].node;
+        int64_t moves = 0;
+        if (!es->e[path[len - 1]].leaf) {
+            out->playouts++;
+            while (!IS_LEAF(t, m) && moves != lim->playout_depth) {
+                size_t k = 0;
+                node_t stop = END(t, m);
+                for (node_t c = m + 1; c < stop; c = END(t, c)) {
+                    if (ROOM(kids, k, kcap) < 0)
+                        goto fail;
+                    kids[k++] = c;
+                }
+                m = kids[draw_index(d, m, (int64_t)k)];
+                moves++;
+            }
+        }
+        double v = VAL(t, m);
+        if (IS_LEAF(t, m)) {
+            if (nl_push(&s->leaves, m) < 0)
+                goto fail;
+        } else if (v != v) { /* no static value: Python words the error */
+            out->cut = m;
+            break;
+        }
+        double r = 0.5;
+        if (lim->span != 0.0) {
+            r = (v - lim->lo) / lim->span;
+            r = r < 0.0 ? 0.0 : r > 1.0 ? 1.0 : r;
+        }
+        /* 4. the backup */
+        for (size_t i = 0; i < len; i++) {
+            Entry *e = es->e + path[i];
+            e->n += 1;
+            e->w += r;
+        }
+        if (es->sq) { /* the squares, where the value's standard error may need them */
+            es->sq[0] += r * r;
+            if (len > 1)
+                es->sq[1 + path[1] - es->e[0].kids] += r * r;
+        }
+        out->visits += (int64_t)len + moves;
+        out->done++;
+    }
+    free(path);
+    free(kids);
+    free(logs);
+    return 0;
+fail:
+    free(path);
+    free(kids);
+    free(logs);
+    return -1;
+}
+
+/* (nodes, visits, sums, squares) of the search tree, in the order the nodes were reached (a
+ * node's children side by side); the squares of the root and its children only, NaN below */
+static PyObject *tree_arrays(const Entries *es) {
+    size_t k = es->in_tree ? (size_t)es->in_tree : 1;
+    /* one block for the four columns: nodes, visits (int64), sums, squares (double) */
+    int64_t *nodes = malloc(k * (2 * sizeof(int64_t) + 2 * sizeof(double)));
+    if (!nodes)
+        return PyErr_NoMemory();
+    int64_t *visits = nodes + k;
+    double *sums = (double *)(visits + k), *squares = sums + k;
+    int64_t kids = es->e[0].kids, nk = es->e[0].nk;
+    k = 0;
+    for (size_t i = 0; i < es->len; i++) {
+        const Entry *e = es->e + i;
+        if (!e->in)
+            continue;
+        nodes[k] = e->node;
+        visits[k] = e->n;
+        sums[k] = e->w;
+        squares[k] = NAN;
+        if (es->sq && i == 0)
+            squares[k] = es->sq[0];
+        else if (es->sq && (int64_t)i >= kids && (int64_t)i < kids + nk)
+            squares[k] = es->sq[1 + (int64_t)i - kids];
+        k++;
+    }
+    PyObject *result = Py_BuildValue(
+        "(NNNN)", make_array("q", nodes, k * sizeof(int64_t)),
+        make_array("q", visits, k * sizeof(int64_t)), make_array("d", sums, k * sizeof(double)),
+        make_array("d", squares, k * sizeof(double)));
+    free(nodes);
+    return result;
+}
+
+PyObject *gt_mcts(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *end, *values, *chance, *wnodes, *woff, *wval, *progress;
+    int root_max;
+    Limits lim;
+    unsigned long long seed;
+    long long iterations, playout_depth;
+    if (!PyArg_ParseTuple(args, "OOpOOOOddLdKdLO", &end, &values, &root_max, &chance, &wnodes,
+                          &woff, &wval, &lim.lo, &lim.span, &iterations, &lim.seconds, &seed,
+                          &lim.c, &playout_depth, &progress))
+        return NULL;
+    lim.iterations = iterations;
+    lim.seconds_given = lim.seconds >= 0.0;
+    lim.playout_depth = playout_depth;
+    Py_buffer cv = {0}, nv = {0}, ov = {0}, vv = {0};
+    Search s;
+    memset(&s, 0, sizeof s);
+    Entries es = {NULL, 0, 0, 0, NULL};
+    PyObject *result = NULL, *arrays = NULL;
+    if (PyObject_GetBuffer(wnodes, &nv, PyBUF_SIMPLE) < 0 ||
+        PyObject_GetBuffer(woff, &ov, PyBUF_SIMPLE) < 0 ||
+        PyObject_GetBuffer(wval, &vv, PyBUF_SIMPLE) < 0 ||
+        (chance != Py_None && PyObject_GetBuffer(chance, &cv, PyBUF_SIMPLE) < 0))
+        goto release;
+    if (tree_open(&s.t, end, values, root_max) < 0)
+        goto release;
+    if (cv.obj && cv.len != (Py_ssize_t)s.t.size) {
+        PyErr_SetString(PyExc_ValueError, "chance must have a byte per node");
+        goto close;
+    }
+    if (tick_open(&s.tk, progress) < 0)
+        goto close;
+    nl_init(&s.leaves, s.t.size > INT32_MAX);
+    Draws d = {cv.obj ? (const unsigned char *)cv.buf : NULL,
+               (const int64_t *)nv.buf,
+               (const int64_t *)ov.buf,
+               (const double *)vv.buf,
+               nv.len / (Py_ssize_t)sizeof(int64_t),
+               sm64(seed),
+               0};
+    Counts counts = {0, 0, 0, -1};
+    int64_t *unique = NULL;
+    size_t distinct = 0;
+    if (run(&s, &d, &lim, &es, &counts) == 0 &&
+        nl_sorted_unique(&s.leaves, &unique, &distinct) == 0 &&
+        (arrays = tree_arrays(&es)) != NULL) {
+        PyObject *leaves = nl_to_array(&s.leaves);
+        if (leaves)
+            result = Py_BuildValue("(OOOONLLLLL)", PyTuple_GET_ITEM(arrays, 0),
+                                   PyTuple_GET_ITEM(arrays, 1), PyTuple_GET_ITEM(arrays, 2),
+                                   PyTuple_GET_ITEM(arrays, 3), leaves, (long long)counts.done,
+                                   (long long)counts.playouts, (long long)counts.visits,
+                                   (long long)counts.cut, (long long)distinct);
+        Py_DECREF(arrays);
+    }
+    free(unique);
+    free(es.e);
+    free(es.sq);
+    nl_free(&s.leaves);
+    tick_close(&s.tk);
+close:
+    tree_close(&s.t);
+release:
+    if (nv.obj)
+        PyBuffer_Release(&nv);
+    if (ov.obj)
+        PyBuffer_Release(&ov);
+    if (vv.obj)
+        PyBuffer_Release(&vv);
+    if (cv.obj)
+        PyBuffer_Release(&cv);
+    return result;
+}

@@ -1,0 +1,315 @@
+"""Monte Carlo Tree Search: UCT (Kocsis & Szepesvári 2006), seeded, as docs/algorithms.md defines it.
+
+The readable reference: one iteration is selection by UCB1 (ties leftmost),
+the expansion of one node (a decision node's children left to right, a
+chance node's outcome as drawn), a playout of uniform moves and weighted
+outcomes to a leaf (or to ``playout_depth`` moves, then a static value), and
+the backup of the reward in MAX's terms, scaled to [0, 1] by the leaf
+bounds.  Every random number is ``draw(root_key(seed), j)`` of
+:mod:`gtsearch.splitmix`, j = 0, 1, ...; the compiled core
+(:func:`.compiled.mcts`) makes the same choices from the same numbers.
+Browne et al., "A Survey of Monte Carlo Tree Search Methods" (2012), name
+the phases.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
+from typing import NamedTuple
+
+from ..errors import UsageError
+from ..numbers import Number
+from ..splitmix import draw, integer, root_key, unit
+from ..tree import Tree
+from . import compiled
+from .base import Outcome, Stats, count_rereadings
+from .params import DEFAULT_ITERATIONS
+
+#: UCB1's constant without --exploration
+DEFAULT_EXPLORATION = math.sqrt(2)
+
+
+class Numbers:
+    """The search's stream of random numbers: draw(root_key(seed), j), j = 0, 1, ..."""
+
+    __slots__ = ("key", "j")
+
+    def __init__(self, seed: int) -> None:
+        self.key = root_key(seed)
+        self.j = 0
+
+    def next(self) -> int:
+        x = draw(self.key, self.j)
+        self.j += 1
+        return x
+
+    def uniform(self, k: int) -> int:
+        """A uniform move among k children, counted from 0."""
+        return integer(self.next(), 0, k - 1)
+
+    def weighted(self, weights: Sequence[float]) -> int:
+        """An outcome by its weights: the first of positive weight whose partial sum exceeds
+        u * total (the last of positive weight if rounding leaves none)."""
+        u = unit(self.next())
+        total = 0.0
+        for w in weights:
+            total += w
+        t = u * total
+        acc = 0.0
+        last = -1
+        for i, w in enumerate(weights):
+            acc += w
+            if w > 0:
+                if t < acc:
+                    return i
+                last = i
+        return last
+
+
+class Table(Mapping[int, Sequence[float]]):
+    """The search tree as the compiled core hands it back: arrays in the order the nodes were
+    reached, a node found by ``array.index`` (the PV asks for a few dozen; a dict of 100,000
+    nodes would cost a third of the search).  The squares are kept for the root and its
+    children only (what the standard error needs), NaN below."""
+
+    def __init__(self, nodes: array[int], *columns: Sequence[float]) -> None:
+        self.nodes = nodes
+        self.columns = columns
+
+    def __getitem__(self, n: int) -> Sequence[float]:
+        try:
+            i = self.nodes.index(n)
+        except ValueError:
+            raise KeyError(n) from None
+        return [column[i] for column in self.columns]
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.nodes)
+
+
+class Searched(NamedTuple):
+    """What the iterations leave: each search-tree node's [visits, reward sum, square sum]."""
+
+    stats: Mapping[int, Sequence[float]]
+    iterations: int
+    playouts: int
+    visits: int  # the `nodes` count: nodes on selection paths and playout moves
+
+
+def children(tree: Tree, n: int) -> list[int]:
+    """The children of node n, left to right."""
+    end = tree.end
+    out = []
+    c = n + 1
+    stop = end[n]
+    while c < stop:
+        out.append(c)
+        c = end[c]
+    return out
+
+
+def chance_weights(tree: Tree) -> dict[int, tuple[float, ...]]:
+    """Every chance node's weights as doubles (those without weights are absent: uniform)."""
+    return {n: tuple(float(w) for w in ws) for n, ws in tree.weights.items()}
+
+
+def reward_scale(bounds: tuple[Number, Number]) -> tuple[float, float]:
+    """(L, U - L) as doubles: r(v) = (v - L) / (U - L), 1/2 when U = L."""
+    lo, hi = float(bounds[0]), float(bounds[1])
+    return lo, hi - lo
+
+
+def reward(v: float, lo: float, span: float) -> float:
+    if span == 0.0:
+        return 0.5
+    r = (v - lo) / span
+    return 0.0 if r < 0.0 else 1.0 if r > 1.0 else r
+
+
+def no_static(tree: Tree, n: int) -> UsageError:
+    """The error of a playout cut at a node that has no static value."""
+    return UsageError(
+        f"{tree.source}: mcts --playout-depth: the playout stopped at {tree.describe(n)}, "
+        "which has no static value (a game's estimate); drop --playout-depth or give the "
+        "inner nodes values"
+    )
+
+
+def iterate(
+    tree: Tree,
+    stats: Stats,
+    bounds: tuple[Number, Number],
+    iterations: int | None,
+    seconds: float | None,
+    seed: int,
+    exploration: float,
+    playout_depth: int | None,
+) -> Searched:
+    """Run the iterations of docs/algorithms.md; the leaves read go to ``stats.leaves``."""
+    end, values, chance = tree.end, tree.values, tree.chance
+    weights = chance_weights(tree)
+    lo, span = reward_scale(bounds)
+    rng = Numbers(seed)
+    visit = stats.leaves.append
+    node_stats: dict[int, list[float]] = {0: [0, 0.0, 0.0]}
+    kids: dict[int, list[int]] = {}  # the children of the search tree's nodes, once listed
+    limit = iterations if iterations is not None else -1
+    t0 = time.perf_counter()
+    done = playouts = visits = 0
+    while done != limit:
+        if done and seconds is not None and time.perf_counter() - t0 >= seconds:
+            break
+        # 1. selection, ended by 2. the expansion of one node (or at a leaf in the tree)
+        path = [0]
+        p = 0
+        is_max = tree.root_max  # the mover at p (at a chance node: below it)
+        while end[p] != p + 1:
+            cs = kids.get(p)
+            if cs is None:
+                cs = kids[p] = children(tree, p)
+            if chance is not None and chance[p]:  # an outcome, drawn; the mover stays
+                ws = weights.get(p)
+                c = cs[rng.weighted(ws) if ws is not None else rng.uniform(len(cs))]
+                path.append(c)
+                if c not in node_stats:
+                    node_stats[c] = [0, 0.0, 0.0]
+                    break
+                p = c
+                continue
+            fresh = next((c for c in cs if c not in node_stats), None)
+            if fresh is not None:
+                node_stats[fresh] = [0, 0.0, 0.0]
+                path.append(fresh)
+                break
+            p = best_ucb(p, cs, is_max, node_stats, exploration)
+            path.append(p)
+            is_max = not is_max
+        # 3. the playout
+        m = path[-1]
+        moves = 0
+        if end[m] != m + 1:
+            playouts += 1
+            while end[m] != m + 1:
+                if playout_depth is not None and moves == playout_depth:
+                    break
+                cs = children(tree, m)
+                ws = weights.get(m) if chance is not None and chance[m] else None
+                m = cs[rng.weighted(ws) if ws is not None else rng.uniform(len(cs))]
+                moves += 1
+        v = values[m]
+        if end[m] == m + 1:
+            visit(m)
+        elif v != v:  # NaN: no static value
+            raise no_static(tree, m)
+        r = reward(v, lo, span)
+        # 4. the backup
+        for n in path:
+            s = node_stats[n]
+            s[0] += 1
+            s[1] += r
+            s[2] += r * r
+        visits += len(path) + moves
+        done += 1
+    return Searched(node_stats, done, playouts, visits)
+
+
+def best_ucb(
+    p: int, cs: list[int], is_max: bool, node_stats: dict[int, list[float]], exploration: float
+) -> int:
+    """The child of greatest UCB1 at decision node p (MAX to move: ``is_max``), every child
+    visited; ties leftmost."""
+    log_n = math.log(node_stats[p][0])
+    best, best_u = -1, -math.inf
+    for c in cs:
+        n, w, _ = node_stats[c]
+        q = w / n
+        if not is_max:
+            q = 1.0 - q
+        u = q + exploration * math.sqrt(log_n / n)
+        if u > best_u:
+            best, best_u = c, u
+    return best
+
+
+def most_visited(searched: Searched, tree: Tree, p: int) -> int | None:
+    """The child of p in the search tree with the most visits (ties leftmost), or None."""
+    best, most = None, 0.0
+    for c in children(tree, p):
+        s = searched.stats.get(c)
+        if s is not None and s[0] > most:
+            best, most = c, s[0]
+    return best
+
+
+def principal_line(tree: Tree, searched: Searched) -> list[int]:
+    """The PV by visits: from the root through decision nodes, the most visited child."""
+    line = [0]
+    n = 0
+    while not tree.is_leaf(n) and not tree.is_chance(n):
+        c = most_visited(searched, tree, n)
+        if c is None:
+            break
+        line.append(c)
+        n = c
+    return line
+
+
+def estimate(
+    searched: Searched, line: list[int], bounds: tuple[Number, Number]
+) -> tuple[float, float | None]:
+    """The value in MAX's terms (the final move's mean reward) and its standard error."""
+    b = line[1] if len(line) > 1 else 0
+    n, w, s = searched.stats[b]
+    lo, span = reward_scale(bounds)
+    value = lo + span * (w / n)
+    if n < 2:
+        return value, None
+    var = (s - w * w / n) / (n - 1)
+    return value, span * math.sqrt((var if var > 0.0 else 0.0) / n)
+
+
+def mcts(
+    tree: Tree,
+    stats: Stats,
+    leaf_bounds: tuple[Number, Number],
+    iterations: int | None = None,
+    seconds: float | None = None,
+    seed: int = 0,
+    exploration: float | None = None,
+    playout_depth: int | None = None,
+) -> Outcome:
+    """UCT on ``tree``: the final move's estimated value (MAX's terms, ``bound="estimate"``)."""
+    if exploration is None:
+        exploration = DEFAULT_EXPLORATION
+    if iterations is None and seconds is None:
+        iterations = DEFAULT_ITERATIONS
+    args = (tree, stats, leaf_bounds, iterations, seconds, seed, exploration, playout_depth)
+    done = compiled.mcts(tree, stats, *args[2:], weights=chance_weights(tree))
+    if done is None:
+        searched = iterate(*args)
+    else:
+        nodes, n, w, sq, count, playouts, visits, cut, distinct = done
+        if cut >= 0:
+            raise no_static(tree, cut)
+        searched = Searched(Table(nodes, n, w, sq), count, playouts, visits)
+    line = principal_line(tree, searched)
+    value, se = estimate(searched, line, leaf_bounds)
+    stats.nodes = searched.visits
+    if done is None:
+        count_rereadings(stats)
+    else:
+        stats.extra["distinct_leaves"] = distinct
+        stats.extra["re_evaluations"] = len(stats.leaves) - distinct
+    stats.extra.update(
+        iterations=searched.iterations,
+        playouts=searched.playouts,
+        tree_nodes=len(searched.stats),
+        value_se=se,
+    )
+    return Outcome(value, "estimate", pv=line)

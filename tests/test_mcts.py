@@ -1,0 +1,251 @@
+"""mcts, Monte Carlo Tree Search (docs/algorithms.md): both cores alike, seeded, counted, checked."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gtsearch import core, load_tree, search
+from gtsearch.algorithms.mcts import Numbers
+from gtsearch.cli import cli
+from gtsearch.errors import UsageError
+from gtsearch.splitmix import draw, root_key
+from gtsearch.tree import Tree
+
+from .strategies import minimax, ragged_trees
+
+AIMA = "sample_trees/aima-fig5-2.yaml"
+needs_c = pytest.mark.skipif(core.native() is None, reason="compares the C core with the pure one")
+
+
+def random_tree(rng: random.Random, depth: int = 0) -> Any:
+    """A nested tree of any shape: chance nodes anywhere (with weights, zero weights, or none),
+    ties, ints and decimals."""
+    if depth >= 5 or (depth and rng.random() < 0.3):
+        return rng.choice([rng.randint(-3, 3), rng.randint(-3, 3) + 0.5])
+    kids = [random_tree(rng, depth + 1) for _ in range(rng.randint(1, 4))]
+    if rng.random() < 0.3:
+        node: dict[str, Any] = {"chance": kids}
+        if rng.random() < 0.6:
+            weights = [rng.choice([0, 1, 2, 0.5, 3]) for _ in kids]
+            if sum(weights) == 0:
+                weights[-1] = 1
+            node["weights"] = weights
+        return node
+    return kids
+
+
+def record(tree: Tree, **params: Any) -> dict[str, Any]:
+    r = search(tree, "mcts", leaf_order=True, **params)
+    d = r.to_dict()
+    del d["seconds"]
+    return d
+
+
+@needs_c
+def test_both_cores_agree_on_100_random_trees() -> None:
+    """The same seed, the same output byte for byte (the time aside), in both cores: every
+    leaf read in the same order, the same sums backed up, the same move and value."""
+    for i in range(100):
+        rng = random.Random(i)
+        tree = Tree.from_nested(random_tree(rng), root_max=bool(i % 2))
+        params = {
+            "iterations": rng.choice([1, 7, 60, 300]),
+            "seed": rng.randint(-(2**63), 2**64),
+            "exploration": rng.choice([None, 0.0, 0.5, 3.0]),
+        }
+        native = record(tree, **params)
+        with core.pure():
+            reference = record(tree, **params)
+        assert json.dumps(native) == json.dumps(reference), (i, tree)
+
+
+@needs_c
+def test_both_cores_agree_on_sources_and_cutoffs() -> None:
+    """A random: source built whole in C, and playouts cut at a depth with static values."""
+    from gtsearch.sources import open_source
+
+    tree = open_source("random:b=3,d=6,seed=4")
+    nested = [[[[1, 2], 3], {"chance": [4, [5, -1]], "weights": [1, 3]}], [6, [7, 0]]]
+    staticky = Tree.from_nested(nested)
+    for n in range(len(staticky.end)):  # every inner node worth 2.5 as a static value
+        if not staticky.is_leaf(n):
+            staticky.values[n] = 2.5
+    for t, params in ((tree, {"iterations": 500, "seed": 9}), (staticky, {"playout_depth": 1})):
+        native = record(t, **params)
+        with core.pure():
+            assert record(t, **params) == native
+
+
+def test_the_generator_is_the_sources_splitmix() -> None:
+    """draw j of the search is draw(splitmix64(seed), j): the root draws of random:seed=S."""
+    numbers = Numbers(1)
+    assert [numbers.next() for _ in range(3)] == [draw(root_key(1), j) for j in range(3)]
+    assert draw(root_key(1), 0) == 0xB891CEEC547369F1  # docs/sources.md's test vector
+    assert Numbers(2**64 + 5).next() == Numbers(5).next()
+
+
+def test_weighted_outcomes_follow_the_weights() -> None:
+    numbers = Numbers(3)
+    counts = [0, 0, 0, 0]
+    for _ in range(20_000):
+        counts[numbers.weighted([1.0, 0.0, 3.0, 0.0])] += 1
+    assert counts[1] == counts[3] == 0
+    assert abs(counts[2] / 20_000 - 0.75) < 0.02
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_aima_move_is_minimax_optimal_at_10000_iterations(seed: int) -> None:
+    r = search(load_tree(AIMA), "mcts", iterations=10_000, seed=seed)
+    assert r.pv[:1] == (0,) and r.pv_labels[0] == "B"  # B, worth 3; C and D are worth 2
+    assert r.extra["iterations"] == 10_000 and r.bound == "estimate" and not r.exact
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(core.native() is None, reason="the whole game in C: seconds, not minutes")
+def test_tictactoe_move_is_minimax_optimal_at_10000_iterations() -> None:
+    """Every first move of tic-tac-toe draws, so each is minimax-optimal; the test also
+    checks the move from X1 O2, where X has a forced win (square 5, 4 or 7)."""
+    from gtsearch.sources import open_source
+
+    tree = open_source("game:tictactoe")
+    for seed in range(20):
+        r = search(tree, "mcts", iterations=10_000, seed=seed)
+        assert len(r.pv) >= 1 and r.extra["iterations"] == 10_000
+    sub = tree.child(tree.child(0, 0), 0)  # X on square 1, O on square 2
+    position = Tree.from_nested(tree.to_nested(sub))
+    values = [minimax(position.to_nested(c), False) for c in position.children(0)]
+    wins = {i for i, v in enumerate(values) if v == max(values)}
+    assert max(values) == 1
+    for seed in range(20):
+        r = search(position, "mcts", iterations=10_000, seed=seed)
+        assert r.pv[0] in wins, (seed, r.pv, values)
+
+
+def test_same_seed_same_bytes_other_seed_other_search() -> None:
+    runner = CliRunner()
+    argv = ["eval", "random:b=3,d=5,seed=2", "-a", "mcts", "--iterations", "300", "--format"]
+    first = runner.invoke(cli, [*argv, "json", "--seed", "7"]).stdout
+    again = runner.invoke(cli, [*argv, "json", "--seed", "7"]).stdout
+    other = runner.invoke(cli, [*argv, "json", "--seed", "8"]).stdout
+
+    def strip(text: str) -> dict[str, Any]:
+        d = json.loads(text)
+        del d["seconds"], d["load_seconds"]
+        return d
+
+    assert strip(first) == strip(again)
+    assert strip(first)["params"]["seed"] == 7
+    assert strip(first) != strip(other)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--iterations", "0"], "--iterations must be 1 or more, got 0"),
+        (["--iterations", "x"], "--iterations takes an integer 1 or more, got 'x'"),
+        (["--exploration", "-1"], "--exploration must be 0 or more, got -1"),
+        (["--exploration", "inf"], "--exploration must be a finite number, got inf"),
+        (["--time", "0"], "--time must be > 0, got 0"),
+        (["--playout-depth", "-1"], "--playout-depth must be 0 or more, got -1"),
+        (["--seed", "1.5"], "--seed takes an integer, got '1.5'"),
+        (["-a", "ab", "--iterations", "5"], "--iterations applies to mcts only, not to alphabeta"),
+        (["--playout-depth", "0"], "mcts --playout-depth: the playout stopped at"),
+    ],
+)
+def test_bad_options_are_one_line(args: list[str], line: str) -> None:
+    argv = ["eval", AIMA, *(args if "-a" in args else ["-a", "mcts", *args])]
+    result = CliRunner().invoke(cli, argv)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1 and line in result.stderr, result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show", AIMA, "-a", "mcts"],
+        ["trace", AIMA, "-a", "uct"],
+        ["exercise", "-a", "mcts"],
+        ["experiment", "-a", "all,mcts", "-b", "2", "-d", "2"],
+    ],
+)
+def test_commands_that_need_an_exact_search_refuse_it(argv: list[str]) -> None:
+    result = CliRunner().invoke(cli, argv)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"{argv[0]} does not take mcts yet: its value is an estimate; run it with eval or compare\n"
+    )
+
+
+def test_library_refuses_bad_numbers() -> None:
+    tree = load_tree(AIMA)
+    for bad, message in (
+        ({"iterations": 0}, "--iterations must be an integer >= 1"),
+        ({"iterations": True}, "--iterations must be an integer >= 1"),
+        ({"seed": 1.5}, "--seed must be an integer"),
+        ({"exploration": math.nan}, "--exploration must be a finite number"),
+        ({"seconds": -1}, "--time must be > 0"),
+    ):
+        with pytest.raises(UsageError, match=message):
+            search(tree, "mcts", **bad)
+
+
+def test_time_limit_and_counts() -> None:
+    tree = load_tree(AIMA)
+    r = search(tree, "mcts", seconds=0.05, iterations=10**9)
+    assert 1 <= r.extra["iterations"] < 10**9 and r.params["seconds"] == 0.05
+    assert r.leaves == r.extra["iterations"] and r.nodes == 3 * r.leaves
+
+
+def test_root_leaf_and_equal_leaves() -> None:
+    r = search(Tree.from_nested(7), "mcts", iterations=5)
+    assert (r.value, r.pv, r.leaves, r.extra["tree_nodes"], r.extra["playouts"]) == (7, (), 5, 1, 0)
+    r = search(Tree.from_nested([[4, 4], [4]]), "mcts", iterations=50)
+    assert r.value == 4 and r.extra["value_se"] == 0 and r.pv == (0, 0)
+
+
+def test_compare_and_expect_do_not_count_an_estimate() -> None:
+    result = CliRunner().invoke(
+        cli, ["compare", AIMA, "-a", "all,mcts", "--iterations", "50", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output  # 'all' takes the options that apply to it
+    recs = {r["algorithm"]: r for r in map(json.loads, result.stdout.splitlines())}
+    assert recs["alphabeta"]["best"] and not recs["mcts"]["best"]
+    assert recs["mcts"]["params"]["iterations"] == 50
+    table = CliRunner().invoke(
+        cli, ["eval", AIMA, "-a", "mcts", "--expect", "3", "--format", "table"]
+    )
+    assert table.exit_code == 0 and "≈" in table.stdout
+
+
+@settings(max_examples=60, deadline=None)
+@given(ragged_trees(), st.booleans(), st.integers(1, 200), st.integers(0, 2**64 - 1))
+def test_invariants(nested: Any, root_max: bool, iterations: int, seed: int) -> None:
+    tree = Tree.from_nested(nested, root_max=root_max)
+    r = search(tree, "mcts", iterations=iterations, seed=seed, leaf_order=True)
+    x = r.extra
+    lo, hi = r.params["leaf_bounds"]
+    # every iteration reads one leaf (no cutoff), expands at most one node, and visits the root
+    assert x["iterations"] == iterations == r.leaves == len(r.leaf_order or ())
+    assert x["tree_nodes"] <= min(iterations + 1, tree.n_nodes)
+    assert x["distinct_leaves"] + x["re_evaluations"] == r.leaves
+    assert x["distinct_leaves"] <= tree.n_leaves
+    assert r.nodes >= iterations and x["playouts"] <= iterations
+    assert lo - 1e-9 <= r.value <= hi + 1e-9
+    assert x["value_se"] is None or x["value_se"] >= 0
+    # the PV follows real moves, and the first move is the root's most visited child
+    node = 0
+    for i in r.pv:
+        node = tree.child(node, i)
+    if tree.n_nodes > 1 and iterations >= len(list(tree.children(0))) + 1:
+        assert r.pv  # every child of the root was tried, so there is a final move
+    if tree.n_leaves == len({tree.values[n] for n in range(tree.n_nodes) if tree.is_leaf(n)}) == 1:
+        assert r.value == minimax(nested, root_max)
