@@ -364,8 +364,9 @@ void prover_free(Prover *p);
     } while (0)
 
 typedef struct {
-    node_t node;
-    Py_ssize_t off, len;
+    node_t node, parent; /* parent -1: the root */
+    const char *s;       /* in the text, or a constant string */
+    Py_ssize_t len;
 } NameRef;
 
 typedef struct {
@@ -383,7 +384,7 @@ typedef struct {
     int64_t n_leaves;
     NameRef *names;
     size_t nnames, capnames;
-    int64_t *set; /* indices into names, -1 empty: the names seen, for uniqueness */
+    int64_t *set; /* indices into names, -1 empty: (parent, name) seen, for siblings' names */
     size_t setcap;
     Ticker tk;
     /* the document's metadata: root -1 (not said), 0 min, 1 max */
@@ -408,6 +409,9 @@ int b_leaf(Builder *B, double v, int is_float, Py_ssize_t name_off, Py_ssize_t n
 int b_close(Builder *B);
 int b_label(Builder *B, node_t n, Py_ssize_t name_off, Py_ssize_t name_len, int has_static,
             double v, int is_float);
+/* name node n (open, or a child of the innermost open node) with s[0..len), which may lie
+ * outside the text (a constant): 0, or DECLINE when it is not a name or a sibling has it */
+int b_name(Builder *B, node_t n, const char *s, Py_ssize_t len);
 /* (end, values, floats, depth, names, n_leaves, root_max, title, description, expect, root,
  * expect_off) */
 PyObject *b_result(Builder *B);
