@@ -184,7 +184,7 @@ def test_chance_nodes_become_chance_nodes() -> None:
                              {"chance": [[[8, 0]], -3], "weights": [1, 1]}]  # fmt: skip
     r = search(t, "expectiminimax")
     # safe: 1/4 * 1 + 3/4 * 6 = 19/4; risky: 1/2 * max(8, 0) + 1/2 * -3 = 5/2
-    assert (r.value, r.pv_labels) == (4.75, ("safe",))
+    assert (r.value, r.pv_labels) == (4.75, ("safe", "high"))  # weights 1, 3: "high"
     assert search(t, "star2").exact_value() == Fraction(19, 4)
     # a chance root: the player of the first decision node below it is the root player
     under = read('c "" 1 "" { "x" 1 "y" 2 } 0\np "" 2 1 "" { "m" "n" } 0\n'
