@@ -337,6 +337,7 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args);
 PyObject *gt_expand_states(PyObject *self, PyObject *args);
 PyObject *gt_load_mapping(PyObject *self, PyObject *args);
 PyObject *gt_load_sexp(PyObject *self, PyObject *args);
+PyObject *gt_load_efg(PyObject *self, PyObject *args);
 
 /* pv.c: the PV rule of gtsearch/algorithms/pv.py, for the searches that do not know a line */
 /* The line (nodes from the root) that principal_variation() finds from the evaluated leaves,
