@@ -24,7 +24,7 @@ from gtsearch.tree import Tree
 MAX_NODES = 50_000
 READERS = {
     fmt: importlib.import_module(f"gtsearch.formats.{module}").parse
-    for fmt, module in (("json", "jsonfmt"), ("yaml", "yamlfmt"), ("sexp", "sexp"))
+    for fmt, module in (("json", "jsonfmt"), ("yaml", "yamlfmt"), ("sexp", "sexp"), ("efg", "efg"))
 }
 
 
