@@ -104,6 +104,26 @@ def test_the_same_player_twice_gets_a_forced_move_between() -> None:
     assert search(labelled, "alphabeta").pv_labels == ("L", "again", "a")
 
 
+def test_the_forced_move_is_named_in_every_output(tmp_path: Path) -> None:
+    """The PV through an inserted forced move: "pass" in the table, the CSV and the JSON."""
+    path = tmp_path / "twice.efg"
+    path.write_text(
+        HEADER + 'p "" 1 1 "" { "L" "R" } 0\np "" 1 2 "" { "a" "b" } 0\n'
+        't "" 1 "x" { 3, -3 }\nt "" 2 "y" { 5, -5 }\nt "" 3 "z" { 4, -4 }\n',
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+
+    def out(fmt: str) -> str:
+        result = runner.invoke(cli, ["eval", str(path), "-a", "alphabeta", "--format", fmt])
+        assert result.exit_code == 0, result.stderr
+        return result.stdout
+
+    assert "L → pass → b" in out("table")
+    assert ",0.0.1,L pass b," in out("csv")
+    assert '"pv": [0, 0, 1], "pv_labels": ["L", "pass", "b"]' in out("json")
+
+
 def test_labels_are_kept_as_written_and_differ_among_siblings_only() -> None:
     # Gambit's labels repeat from node to node (L, R / l, r, every node of Nim's take 1, take 2):
     # names differ among siblings only, so they are kept as written
