@@ -30,6 +30,16 @@ int b_init(Builder *B, PyObject *text, node_t max_nodes, int wide) {
     return 0;
 }
 
+int b_init_args(Builder *B, PyObject *args) {
+    PyObject *text;
+    int wide;
+    long long max_nodes;
+    memset(B, 0, sizeof *B);
+    if (!PyArg_ParseTuple(args, "ULp", &text, &max_nodes, &wide))
+        return -1;
+    return b_init(B, text, (node_t)max_nodes, wide);
+}
+
 int b_check_text(const Builder *B) {
     for (Py_ssize_t i = 0; i < B->len; i++) {
         unsigned char ch = (unsigned char)B->text[i];
@@ -345,4 +355,12 @@ done:
     Py_XDECREF(desc);
     Py_XDECREF(expect);
     return result;
+}
+
+PyObject *b_finish(Builder *B, int rc) {
+    if (rc == 0)
+        rc = b_check_text(B);
+    if (rc == 0 && B->size > 0 && B->nopen == 0)
+        return b_result(B);
+    return rc >= 0 ? Py_NewRef(Py_None) : NULL;
 }

@@ -8,8 +8,7 @@
  * nodes, strings with escapes, labels repeated among one node's actions (Gambit's suffixes),
  * payoffs written as ratios, a terminal whose value is the sum of a decimal and other payoffs
  * (the Python reader adds them exactly before it rounds), and anything the Python reader
- * refuses.  Allocation goes through efg_grow() and efg_free() (and the shared map_*() and
- * ROOM()), so that a test build can make it fail.
+ * refuses.  Its stacks grow by the shared ROOM(), its maps are core.h's.
  */
 #include "core.h"
 
@@ -55,30 +54,11 @@ typedef struct {
     Py_ssize_t n, pos;
     Map outcomes;  /* number -> Outcome */
     Map infosets;  /* number * 2 + player - 1 -> nothing (seen) */
-    Frame *frames; /* efg_grow() */
+    Frame *frames;
     size_t nframes, capframes;
     Label *acts; /* the action labels of the open nodes, a stack */
     size_t nacts, capacts;
 } R;
-
-/* -- memory: the one place this reader allocates -------------------------------------------- */
-/* room for one more item in *p (len items of `item` bytes, *cap of them): 0, or -1 with
- * MemoryError */
-static int efg_grow(void **p, size_t len, size_t *cap, size_t item) {
-    if (len < *cap)
-        return 0;
-    size_t want = *cap ? *cap * 2 : 64;
-    void *q = realloc(*p, want * item);
-    if (!q) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    *p = q;
-    *cap = want;
-    return 0;
-}
-
-static void efg_free(void *p) { free(p); }
 
 /* -- tokens: the Python reader's _TOKEN ----------------------------------------------------- */
 static inline int blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
@@ -100,13 +80,8 @@ static int next(R *r, Tok *k) {
     }
     char ch = t[i];
     if (ch == '"') {
-        Py_ssize_t j = i + 1;
-        while (j < n && t[j] != '"') {
-            if (t[j] == '\\')
-                return DECLINE;
-            j++;
-        }
-        if (j >= n)
+        Py_ssize_t j = plain_string_end(t, n, i);
+        if (j < 0)
             return DECLINE;
         k->kind = T_STRING;
         k->off = i + 1;
@@ -357,6 +332,26 @@ static int name_node(R *r, node_t n, const Label *a, const Tok *l) {
 }
 
 /* -- the tree --------------------------------------------------------------------------------- */
+/* a list of strings in braces (the players, a node's actions): their number in *count, and
+ * with `keep` the strings pushed on R.acts */
+static int strings(R *r, size_t *count, int keep) {
+    Tok k;
+    TRY(expect(r, &k, T_OPEN));
+    for (*count = 0;; ++*count) {
+        TRY(next(r, &k));
+        if (k.kind == T_CLOSE)
+            return 0;
+        if (k.kind != T_STRING)
+            return DECLINE;
+        if (!keep)
+            continue;
+        if (ROOM(r->acts, r->nacts, r->capacts) < 0)
+            return -1;
+        r->acts[r->nacts].off = k.off;
+        r->acts[r->nacts++].len = k.len;
+    }
+}
+
 static int header(R *r) {
     Tok k;
     TRY(next(r, &k));
@@ -373,16 +368,8 @@ static int header(R *r) {
         r->B.title_off = k.off;
         r->B.title_len = k.len;
     }
-    TRY(expect(r, &k, T_OPEN));
-    int players = 0;
-    for (;;) {
-        TRY(next(r, &k));
-        if (k.kind == T_CLOSE)
-            break;
-        if (k.kind != T_STRING)
-            return DECLINE;
-        players++;
-    }
+    size_t players;
+    TRY(strings(r, &players, 0));
     if (players != 2)
         return DECLINE;
     if (string_follows(r)) {
@@ -409,25 +396,14 @@ static int decision(R *r, int64_t *player) {
         return DECLINE; /* imperfect information */
     Tok k;
     TRY(expect(r, &k, T_STRING));
-    TRY(expect(r, &k, T_OPEN));
-    size_t first = r->nacts;
-    for (;;) {
-        TRY(next(r, &k));
-        if (k.kind == T_CLOSE)
-            break;
-        if (k.kind != T_STRING)
-            return DECLINE;
-        if (efg_grow((void **)&r->acts, r->nacts, &r->capacts, sizeof *r->acts) < 0)
-            return -1;
-        r->acts[r->nacts].off = k.off;
-        r->acts[r->nacts++].len = k.len;
-    }
-    return r->nacts > first ? 0 : DECLINE;
+    size_t actions;
+    TRY(strings(r, &actions, 1));
+    return actions ? 0 : DECLINE;
 }
 
 static int push(R *r, int64_t left, int mover, int64_t acc, int floats, double fval,
                 size_t acts) {
-    if (efg_grow((void **)&r->frames, r->nframes, &r->capframes, sizeof *r->frames) < 0)
+    if (ROOM(r->frames, r->nframes, r->capframes) < 0)
         return -1;
     Frame *f = &r->frames[r->nframes++];
     f->left = left;
@@ -534,14 +510,9 @@ static int run(R *r) {
 
 PyObject *gt_load_efg(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *text;
-    int wide;
-    long long max_nodes;
-    if (!PyArg_ParseTuple(args, "ULp", &text, &max_nodes, &wide))
-        return NULL;
     R r;
     memset(&r, 0, sizeof r);
-    int rc = b_init(&r.B, text, (node_t)max_nodes, wide);
+    int rc = b_init_args(&r.B, args);
     if (rc == 0) {
         r.t = r.B.text;
         r.n = r.B.len;
@@ -550,17 +521,11 @@ PyObject *gt_load_efg(PyObject *self, PyObject *args) {
     }
     if (rc == 0)
         rc = run(&r);
-    if (rc == 0)
-        rc = b_check_text(&r.B);
-    PyObject *result = NULL;
-    if (rc == 0 && r.B.size > 0 && r.B.nopen == 0)
-        result = b_result(&r.B);
-    else if (rc >= 0)
-        result = Py_NewRef(Py_None);
+    PyObject *result = b_finish(&r.B, rc);
     map_free(&r.outcomes);
     map_free(&r.infosets);
-    efg_free(r.frames);
-    efg_free(r.acts);
+    free(r.frames);
+    free(r.acts);
     b_free(&r.B);
     return result;
 }
