@@ -230,6 +230,22 @@ def test_gtsearch_writes_chance_nodes_with_exact_probabilities() -> None:
     assert search(again.with_root(False), "expectiminimax").exact_value() == Fraction(5, 2)
 
 
+def test_huge_exponents_are_read_at_once() -> None:
+    """Found by libFuzzer: the exact value of 0e500000000 or 1e-500000000 was 10 ** 500000000
+    away (minutes, under either core, since the C reader leaves the second to this one): a
+    zero with any exponent is 0, a nonzero decimal below 10 ** -10,000 one line."""
+    body = 'p "" 1 1 "" { "a" "b" } 0\nt "" 1 "x" { 2, -2 }\nt "" 2 "y" { %s, 0 }\n'
+    assert read(body % "0e500000000000000000000000000").to_nested() == [2, 0.0]
+    assert read(body % "-0.0E-5000000000").to_nested() == [2, 0.0]
+    with pytest.raises(TreeFormatError) as e:
+        read(body % "1e-5000000000")
+    assert str(e.value) == (
+        "g.efg:6:14: number '1e-5000000000' is too small: its exponent is below -10,000"
+    )
+    small = body.replace(", 0 }", ", -1e-400 }") % "1e-400"  # read exactly, rounded at the end
+    assert read(small).to_nested() == [2, 0.0]
+
+
 def test_the_node_limit_points_at_the_node() -> None:
     body = 'p "" 1 1 "" { "a" "b" } 0\nt "" 1 "x" { 1, -1 }\nt "" 2 "y" { 2, -2 }\n'
     with pytest.raises(TreeFormatError) as e:

@@ -26,6 +26,9 @@ _TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[{},]|[^\s{},"]+|")', re.S)
 _NUMBER = re.compile(
     r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[0-9]+/[0-9]+)\Z"
 )
+#: the largest exponent of a decimal read exactly (10 ** 10,000 is quick to compute, the
+#: 10 ** 5,000,000,000 of ``1e-5000000000`` is not)
+MAX_EXPONENT = 10_000
 _INDEX = re.compile(r"[0-9]{1,18}\Z")  # players, information sets, outcomes: numbered from 1
 _ESCAPE = re.compile(r'\\(["\\])')
 # Whole nodes written the usual way (strings without escapes), each read in one match;
@@ -139,6 +142,13 @@ def _payoff(tok: str) -> Payoff:
     if "." in tok or "e" in tok or "E" in tok:
         if not math.isfinite(float(tok)):
             raise ValueError(f"number {shown(tok)} is beyond the float range")
+        mantissa, _, power = tok.lower().partition("e")
+        if power and abs(int(power)) > MAX_EXPONENT:  # Fraction() would compute 10 ** power
+            if mantissa.strip("+-.0"):
+                raise ValueError(
+                    f"number {shown(tok)} is too small: its exponent is below -{MAX_EXPONENT:,}"
+                )
+            return Fraction(0), True  # 0e500000000: a zero (a large one is not finite above)
         return Fraction(tok), True
     value = int(tok)
     if not -MAX_EXACT_INT <= value <= MAX_EXACT_INT:
