@@ -24,7 +24,9 @@ point, each figure under the C core and under the pure-Python core
   (23.7 MB) against json.load of the same file, of ``gtsearch experiment -b
   2..4 -d 2..7 -n 10`` under both cores, and of ``gtsearch eval`` on 9-leaf
   trees (bare JSON, flow YAML, and the block YAML of sample_trees/aima-fig5-2.yaml)
-  against ``python -c pass``.
+  against ``python -c pass``;
+- the tic-tac-toe tree as Gambit's .efg against the same tree as named JSON: the load
+  in this process, and the whole ``gtsearch eval`` with its peak memory, under each core.
 
 Times are the best of a few repeats (the minimum is the least disturbed by
 other work on the machine); whole processes alternate between the two
@@ -68,7 +70,7 @@ QUICK = [(4, 7), (3, 8)]
 FORMATS = {"json": ".json", "yaml": ".yaml", "sexp": ".sexp"}
 EXPERIMENT = ["experiment", "-b", "2..4", "-d", "2..7", "-n", "10", "--format", "json"]
 CORES = ("C", "pure")
-SECTIONS = ("load", "search", "memory", "eval", "sources", "experiment", "mcts", "startup")
+SECTIONS = ("load", "search", "memory", "eval", "efg", "sources", "experiment", "mcts", "startup")
 #: mcts's iterations per search in the "mcts" section (the same in both cores)
 MCTS_ITERATIONS = 20_000
 #: where the processes of the benchmark cache the bytecode of the modules they import
@@ -111,14 +113,78 @@ def tree_file(b: int, d: int, fmt: str) -> Path:
     return path
 
 
-def tictactoe_file() -> Path:
-    path = DATA / "tictactoe.json"
+def tictactoe_file(fmt: str = "json") -> Path:
+    """The named tic-tac-toe tree: JSON from scripts/gen_tictactoe.py, or converted from it."""
+    path = DATA / f"tictactoe.{fmt}"
     if not path.exists():
         DATA.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [sys.executable, str(ROOT / "scripts" / "gen_tictactoe.py"), str(path)], check=True
-        )
+        if fmt == "json":
+            script = [str(ROOT / "scripts" / "gen_tictactoe.py"), str(path)]
+        else:
+            script = ["-m", "gtsearch", "convert", str(tictactoe_file()), "-o", str(path)]
+        subprocess.run([sys.executable, *script], check=True, stdout=subprocess.DEVNULL)
     return path
+
+
+def measure_efg(repeat: int, runs: int, rep: Report) -> None:
+    """Tic-tac-toe as .efg against the same tree as named JSON, under each core: the load in
+    this process (best of ``repeat``), and ``gtsearch eval`` as a whole process (median of
+    ``runs``, in turn) with its peak resident memory."""
+    paths = {fmt: str(tictactoe_file(fmt)) for fmt in ("json", "efg")}
+    loads = {
+        (fmt, which): best_of(partial(on, which, partial(load_tree, path)), repeat)[0]
+        for fmt, path in paths.items()
+        for which in CORES
+    }
+    argv = ["-a", "alphabeta", "--format", "json"]
+    t = walls(
+        {
+            f"{fmt} {which}": ([*gtsearch_cmd(), "eval", path, *argv], env_for(which))
+            for fmt, path in paths.items()
+            for which in CORES
+        },
+        runs,
+    )
+    rows = []
+    for which in CORES:
+        rss = {
+            fmt: peak_rss_mib(_GTSEARCH, ["eval", p, *argv], which)[0] for fmt, p in paths.items()
+        }
+        ratio = loads["efg", which] / loads["json", which]
+        rows.append(
+            [
+                which,
+                f"{loads['json', which]:.2f}",
+                f"{loads['efg', which]:.2f}",
+                f"{ratio:.2f}x",
+                f"{t[f'json {which}']:.2f}",
+                f"{t[f'efg {which}']:.2f}",
+                f"{rss['json']:.0f}",
+                f"{rss['efg']:.0f}",
+                f"target ≤ 2x: {verdict(ratio <= 2)}" if which == "C" else "",
+            ]
+        )
+    sizes = ", ".join(f"{fmt} {os.path.getsize(p) / 1e6:.1f} MB" for fmt, p in paths.items())
+    rep.say(f"## The tic-tac-toe tree as .efg against named JSON ({sizes})")
+    rep.say(
+        f"(load: in this process, best of {repeat}; eval -a alphabeta: whole process, median of "
+        f"{runs} runs in turn, and its peak resident memory)"
+    )
+    rep.say()
+    rep.table(
+        [
+            "core",
+            "load JSON s",
+            "load .efg s",
+            ".efg / JSON",
+            "eval JSON s",
+            "eval .efg s",
+            "eval JSON MiB",
+            "eval .efg MiB",
+            "against target",
+        ],
+        rows,
+    )
 
 
 # -- the baselines ---------------------------------------------------------------------------
@@ -584,6 +650,9 @@ def main() -> None:
         rep.say(f"(median of {runs} runs, the three commands in turn)")
         rep.say()
         rep.table(["command", "seconds", "ratio", "against target"], ttt_rows)
+
+    if "efg" in only:
+        measure_efg(args.repeat, runs, rep)
 
     if "sources" in only:
         ttt = str(tictactoe_file())

@@ -11,7 +11,7 @@
  * last word (the C readers never report errors themselves).  A Python exception there (a
  * disagreement, an exception out of the C reader) aborts, and libFuzzer keeps the input.
  *
- * GTSEARCH_FUZZ_FORMAT names the reader: json, yaml (flow YAML) or sexp.
+ * GTSEARCH_FUZZ_FORMAT names the reader: json, yaml (flow YAML), sexp or efg (Gambit).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -41,8 +41,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argv;
     format_name = getenv("GTSEARCH_FUZZ_FORMAT");
     if (!format_name || (strcmp(format_name, "json") && strcmp(format_name, "yaml") &&
-                         strcmp(format_name, "sexp"))) {
-        fprintf(stderr, "gtsearch-fuzz: set GTSEARCH_FUZZ_FORMAT to json, yaml or sexp\n");
+                         strcmp(format_name, "sexp") && strcmp(format_name, "efg"))) {
+        fprintf(stderr, "gtsearch-fuzz: set GTSEARCH_FUZZ_FORMAT to json, yaml, sexp or efg\n");
         exit(2);
     }
     /* every Python object in malloc'd memory, so that AddressSanitizer sees past its ends */

@@ -11,6 +11,7 @@ other than TreeFormatError out of the Python reader.
 from __future__ import annotations
 
 import importlib
+import math
 from typing import Any
 
 from gtsearch import core
@@ -23,7 +24,7 @@ from gtsearch.tree import Tree
 MAX_NODES = 50_000
 READERS = {
     fmt: importlib.import_module(f"gtsearch.formats.{module}").parse
-    for fmt, module in (("json", "jsonfmt"), ("yaml", "yamlfmt"), ("sexp", "sexp"))
+    for fmt, module in (("json", "jsonfmt"), ("yaml", "yamlfmt"), ("sexp", "sexp"), ("efg", "efg"))
 }
 
 
@@ -32,6 +33,11 @@ def instrumented() -> bool:
     and not the extension on disk, which libFuzzer would not see."""
     native = core.native()
     return native is not None and getattr(native, "__file__", None) is None
+
+
+def negative_zeros(t: Tree) -> list[int]:
+    """The nodes worth -0.0, which Tree's equality does not tell from 0.0."""
+    return [n for n, v in enumerate(t.values) if v == 0 and math.copysign(1.0, v) < 0]
 
 
 def same_tree(a: Tree, b: Tree) -> bool:
@@ -43,6 +49,7 @@ def same_tree(a: Tree, b: Tree) -> bool:
         and list(a.floats or b"") == list(b.floats or b"")
         and (a.floats is None) == (b.floats is None)
         and dict(a.names) == dict(b.names)
+        and negative_zeros(a) == negative_zeros(b)
         and repr(a.meta) == repr(b.meta)
         and a.meta.expect_at == b.meta.expect_at
         and list(a.chance or b"") == list(b.chance or b"")

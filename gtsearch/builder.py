@@ -1,7 +1,8 @@
 """TreeBuilder: a Tree built node by node in preorder, checked as it grows; derived trees.
 
 Owns the rules every reader shares about the shape of a tree (an internal node
-has children; names are unique, printable, 1 to 1000 characters; values obey
+has children; names are printable, 1 to 1000 characters, and differ from their
+siblings' names; values obey
 :func:`gtsearch.numbers.check_number`; a chance node's weights are finite,
 non-negative, one per child, with a positive total; at most ``max_nodes``
 nodes, counted as they arrive, before memory is spent on a hostile file), and
@@ -38,7 +39,9 @@ class TreeBuilder:
         self.values = array("d")
         self.floats = bytearray()
         self.names: dict[int, str] = {}
-        self._by_name: dict[str, int] = {}
+        #: the names of the children of each open node that has named ones (-1: the root's
+        #: level); dropped when the node closes, so memory follows the open nodes only
+        self._kid_names: dict[int, set[str]] = {}
         self.stack: list[int] = []
         self.n_leaves = 0
         #: the chance nodes, and the weights of those that have them (as written)
@@ -61,7 +64,23 @@ class TreeBuilder:
             )
         return n
 
-    def _name(self, n: int, name: Any, line: int | None, column: int | None) -> None:
+    def _parent(self, n: int) -> int:
+        """The parent of node n, which is open or a child of the innermost open node (-1: none)."""
+        stack = self.stack
+        if stack and stack[-1] == n:
+            return stack[-2] if len(stack) > 1 else -1
+        return stack[-1] if stack else -1
+
+    def _name(
+        self,
+        n: int,
+        name: Any,
+        line: int | None,
+        column: int | None,
+        why: str = "sibling nodes must have different names",
+    ) -> None:
+        """Name node n (the last node added, or the one being labelled): a name differs
+        from its siblings' names; the same name may stand anywhere else in the tree."""
         if name is None:
             return
         if not isinstance(name, str):
@@ -72,11 +91,10 @@ class TreeBuilder:
                 line,
                 column,
             )
-        if name in self._by_name:
-            raise self.error(
-                f"duplicate name {shown(name)}: names must be unique in a tree", line, column
-            )
-        self._by_name[name] = n
+        taken = self._kid_names.setdefault(self._parent(n), set())
+        if name in taken:
+            raise self.error(f"duplicate name {shown(name)}: {why}", line, column)
+        taken.add(name)
         self.names[n] = name
 
     @property
@@ -206,6 +224,7 @@ class TreeBuilder:
     def close(self, line: int | None = None, column: int | None = None) -> None:
         """End the innermost open internal node."""
         n = self.stack.pop()
+        self._kid_names.pop(n, None)
         size = len(self.values)
         if size == n + 1:
             if n in self.chance:
@@ -240,15 +259,20 @@ class TreeBuilder:
                     self.chance.add(n + shift)
                     if n in self.weights:
                         self.weights[n + shift] = self.weights[n]
-        for n in range(start, stop):
-            name = self.names.get(n)
-            if name is not None:
-                raise self.error(
-                    f"duplicate name {shown(name)}: the alias repeats a named subtree, "
-                    "and names must be unique in a tree",
-                    line,
-                    column,
-                )
+        names = self.names
+        # the copy's root is a new sibling; the names below it stay among the same siblings
+        self._name(
+            base,
+            names.get(start),
+            line,
+            column,
+            "the alias repeats a named node beside it, and sibling nodes must have different names",
+        )
+        if count > 1 and names:
+            for n in range(start + 1, stop):
+                name = names.get(n)
+                if name is not None:
+                    names[n + shift] = name
 
     def finish(self, *, root_max: bool = True, meta: Meta | None = None) -> Tree:
         if self.stack:

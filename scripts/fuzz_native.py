@@ -3,8 +3,8 @@
 Builds fuzz/harness.c with every source of gtsearch/_native by clang -fsanitize=fuzzer,
 address,undefined (Python embedded: the harness compares each tree the C reader takes with
 the format's Python reader, fuzz/oracle.py), then fuzzes each reader in turn: ``json`` and
-``yaml`` (load_mapping.c, JSON and flow YAML) and ``sexp`` (load_sexp.c).  Gambit's .efg has no
-C reader.  The seeds are sample_trees/, tests/cases/ and fuzz/corpus/<reader>/; the
+``yaml`` (load_mapping.c, JSON and flow YAML), ``sexp`` (load_sexp.c) and ``efg`` (load_efg.c,
+Gambit's .efg).  The seeds are sample_trees/, tests/cases/ and fuzz/corpus/<reader>/; the
 dictionary is scripts/fuzz.py's tokens.
 
 A crash (a sanitizer report, an exception out of the C reader), a disagreement with the
@@ -40,11 +40,17 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-READERS = {"json": "load_mapping.c", "yaml": "load_mapping.c", "sexp": "load_sexp.c"}
+READERS = {
+    "json": "load_mapping.c",
+    "yaml": "load_mapping.c",
+    "sexp": "load_sexp.c",
+    "efg": "load_efg.c",
+}
 SUFFIXES = {
     "json": (".json",),
     "yaml": (".yaml", ".yml", ".json"),  # JSON is flow YAML
     "sexp": (".sexp", ".lisp", ".scm", ".sx"),
+    "efg": (".efg",),
 }
 MAX_LEN = 4096
 HANG_SECONDS = 20
@@ -235,7 +241,7 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=int, default=60, help="per reader (default 60)")
     parser.add_argument("--runs", type=int, help="executions per reader instead of a time")
-    parser.add_argument("--readers", default="json,yaml,sexp", help="comma-separated")
+    parser.add_argument("--readers", default="json,yaml,sexp,efg", help="comma-separated")
     parser.add_argument(
         "--workdir", type=Path, help="kept (the corpus grows there); default: a temporary one"
     )

@@ -256,14 +256,22 @@ def test_chance_algorithms_agree_with_the_references(nested: Nested, root_max: b
 
 
 def check_pv(tree: Tree, nested: Nested, r: Any, true: Fraction) -> None:
-    """The PV: best moves from the root through decision nodes, each keeping the value,
-    stopping at the first chance node (or a leaf)."""
-    node, max_moves = nested, tree.root_max
+    """The PV (docs/algorithms.md, "The PV through chance nodes"), from the root to a leaf:
+    at a decision node a move that keeps the node's value, at a chance node its most
+    probable outcome, the leftmost of equals."""
+    node, max_moves, value = nested, tree.root_max, true
     for i in r.pv:
-        assert isinstance(node, list), "the PV goes on below a chance node"
-        node, max_moves = node[i], not max_moves
-        assert ref_value(node, max_moves) == true
-    assert not isinstance(node, list)
+        assert isinstance(node, (list, dict)), "the PV goes on below a leaf"
+        if is_chance(node):
+            p = probs(node)
+            assert i == p.index(max(p)), "not the most probable outcome, the leftmost of equals"
+            node = node["chance"][i]
+            value = ref_value(node, max_moves)
+        else:
+            node, max_moves = node[i], not max_moves
+            assert ref_value(node, max_moves) == value, "a move that does not keep the value"
+    assert not isinstance(node, (list, dict)), "the PV stops before a leaf"
+    assert len(r.pv_labels or r.pv) == len(r.pv)
 
 
 @settings(max_examples=120, deadline=None)
@@ -280,6 +288,7 @@ def test_any_leaf_bounds_that_bound_the_leaves(nested: Nested, root_max: bool, d
         assert r.params["leaf_bounds"] == (lo, hi) and r.params["leaf_bounds_from"] == "option"
         _, ref_read = ref_star(nested, root_max, name, (lo, hi))
         assert [tuple(p) for p in r.leaf_order or ()] == ref_read
+        check_pv(tree, nested, r, true)
     if min(values) != max(values):
         mid = (min(values) + max(values)) / 2
         for bad in ((lo, mid), (mid, hi)):
@@ -375,6 +384,32 @@ def test_leaf_bounds_are_checked() -> None:
         search(tree, "expectiminimax", leaf_bounds=(0, 5))
 
 
+@pytest.mark.parametrize(
+    ("nested", "pv"),
+    [
+        # the most probable outcome (weights 1, 3: the second), then MAX's best move (below a
+        # chance root, the root player moves)
+        ({"chance": [[4, 6], [2, 8]], "weights": [1, 3]}, (1, 1)),
+        # equally likely outcomes: the leftmost; zero weights are never taken
+        ({"chance": [[4, 6], [2, 8]]}, (0, 1)),
+        ({"chance": [[4, 6], [2, 8], 9], "weights": [0, 2, 2]}, (1, 1)),
+        # MAX over two chance nodes (3/2 and 8/5): the second, then its likeliest outcome
+        ([{"chance": [1, 3], "weights": [3, 1]}, {"chance": [[5, 0], 2], "weights": [1, 4]}],
+         (1, 1)),
+        # one leaf value everywhere (L = U): nothing is read, and the line still reaches a leaf
+        ({"chance": [{"chance": [[7, 7]]}, [7]]}, (0, 0, 0)),
+    ],
+)  # fmt: skip
+def test_the_pv_runs_through_chance_nodes(nested: Nested, pv: Path_) -> None:
+    """docs/algorithms.md, "The PV through chance nodes": every chance algorithm, the same
+    line here (no ties between moves)."""
+    tree = Tree.from_nested(nested)
+    for name in CHANCE_ALGOS:
+        r = search(tree, name)
+        assert r.pv == pv, name
+        check_pv(tree, nested, r, ref_value(nested, True))
+
+
 def test_deep_chains_of_chance_nodes() -> None:
     """100,000 levels, chance and decision nodes alternating: no recursion anywhere."""
     depth = 100_000
@@ -387,12 +422,13 @@ def test_deep_chains_of_chance_nodes() -> None:
     for name in CHANCE_ALGOS:
         bounds = {} if name == "expectiminimax" else {"leaf_bounds": (0, 10)}
         r = search(tree, name, **bounds)  # type: ignore[arg-type]
-        assert (r.value, r.extra["distinct_leaves"], r.pv) == (7, 1, ())  # a chance root
+        # a chance root: the PV runs through every chance node's one outcome to the leaf
+        assert (r.value, r.extra["distinct_leaves"], r.pv) == (7, 1, (0,) * depth)
         # star2 probes the one outcome below the deepest chance node, then searches it
         assert r.leaves == (2 if name == "star2" else 1)
     # with L = U (one leaf value), the leaf bounds alone give the value: nothing is read
     small = Tree.from_nested({"chance": [{"chance": [[7]]}]})
     assert search(small, "star1").leaves == 0 and search(small, "star1").value == 7
-    # decision nodes first: the PV runs down to the first chance node
+    # decision nodes first, then through the chance node down to a leaf
     tree = Tree.from_nested([[[{"chance": [[1, 2]]}]]])
-    assert search(tree, "star2").pv == (0, 0, 0)
+    assert search(tree, "star2").pv == (0, 0, 0, 0, 0)

@@ -732,7 +732,7 @@ def test_eval_on_chance_nodes() -> None:
             13 / 3,
             "13/3",
             True,
-            ["C1"],
+            ["C1", "m2", None],  # through C1's likelier outcome m2 to an unnamed leaf
         )
     assert [r["leaves"] for r in recs] == [8, 7, 6]
     assert [r["distinct_leaves"] for r in recs] == [8, 7, 6]

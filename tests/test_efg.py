@@ -96,15 +96,52 @@ def test_the_same_player_twice_gets_a_forced_move_between() -> None:
         't "" 3 "z" { 4, -4 }\n'
     )
     assert t.to_nested() == [[[3, 5]], 4]  # L is a MIN node with one child
-    assert [t.names.get(n) for n in range(len(t))] == [None, "L", None, "a", "b", "R"]
+    # the forced move is named: by the node's own label, else "pass" (the other player passes)
+    assert [t.names.get(n) for n in range(len(t))] == [None, "L", "pass", "a", "b", "R"]
     assert value(t) == 5
-    assert search(t, "alphabeta").pv_labels == ("L", None, "b")
+    assert search(t, "alphabeta").pv_labels == ("L", "pass", "b")
+    labelled = read('p "" 1 1 "" { "L" } 0\np "again" 1 2 "" { "a" } 0\nt "" 1 "x" { 3, -3 }\n')
+    assert search(labelled, "alphabeta").pv_labels == ("L", "again", "a")
 
 
-def test_names_are_made_unique_as_gambit_makes_labels_unique() -> None:
-    assert efg_reader.unique_names(["x", "x", "x_1", None, "y"]) == ["x_2", "x_3", "x_1", None, "y"]
-    assert efg_reader.unique_names(["a", "a", "b"]) == ["a_1", "a_2", "b"]
-    assert efg_reader.unique_names(["\t", "x" * 1001, "x" * 999, "x" * 999]) == [None] * 4
+def test_the_forced_move_is_named_in_every_output(tmp_path: Path) -> None:
+    """The PV through an inserted forced move: "pass" in the table, the CSV and the JSON."""
+    path = tmp_path / "twice.efg"
+    path.write_text(
+        HEADER + 'p "" 1 1 "" { "L" "R" } 0\np "" 1 2 "" { "a" "b" } 0\n'
+        't "" 1 "x" { 3, -3 }\nt "" 2 "y" { 5, -5 }\nt "" 3 "z" { 4, -4 }\n',
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+
+    def out(fmt: str) -> str:
+        result = runner.invoke(cli, ["eval", str(path), "-a", "alphabeta", "--format", fmt])
+        assert result.exit_code == 0, result.stderr
+        return result.stdout
+
+    assert "L → pass → b" in out("table")
+    assert ",0.0.1,L pass b," in out("csv")
+    assert '"pv": [0, 0, 1], "pv_labels": ["L", "pass", "b"]' in out("json")
+
+
+def test_labels_are_kept_as_written_and_differ_among_siblings_only() -> None:
+    # Gambit's labels repeat from node to node (L, R / l, r, every node of Nim's take 1, take 2):
+    # names differ among siblings only, so they are kept as written
+    t = read(
+        'p "" 1 1 "" { "L" "R" } 0\n'
+        'p "" 2 1 "" { "l" "r" } 0\nt "" 1 "a" { 3, -3 }\nt "" 2 "b" { 5, -5 }\n'
+        'p "" 2 2 "" { "l" "r" } 0\nt "" 3 "c" { 1, -1 }\nt "" 4 "d" { 7, -7 }\n'
+    )
+    assert [t.names.get(n) for n in range(len(t))] == [None, "L", "l", "r", "R", "l", "r"]
+    assert search(t, "alphabeta").pv_labels == ("L", "l")
+
+
+def test_labels_repeated_among_siblings_are_made_unique_as_gambit_does() -> None:
+    names = efg_reader.sibling_names
+    assert names(["x", "x", "x_1", "", "y"]) == ["x_2", "x_3", "x_1", None, "y"]
+    assert names(["a", "a", "b"]) == ["a_1", "a_2", "b"]
+    assert names(["\t", "x" * 1001, "x" * 999, "x" * 999]) == [None] * 4
+    assert names(["take 1", "take 2"]) == ["take 1", "take 2"]
     t = read('p "start" 1 1 "" { "take 1" "take 1" } 0\nt "" 1 "x" { 1, -1 }\nt "" 1\n')
     assert list(t.names.values()) == ["start", "take 1_1", "take 1_2"]
 
@@ -112,6 +149,9 @@ def test_names_are_made_unique_as_gambit_makes_labels_unique() -> None:
 def test_node_labels_name_nodes_whose_action_has_no_label() -> None:
     t = read('p "top" 1 1 "" { "" "R" } 0\nt "left leaf" 1 "x" { 1, -1 }\nt "" 1\n')
     assert list(t.names.values()) == ["top", "left leaf", "R"]
+    # unless a sibling has that name: then the node has none
+    t = read('p "" 1 1 "" { "" "R" "" } 0\nt "R" 1 "x" { 1, -1 }\nt "" 1\nt "z" 1\n')
+    assert [t.names.get(n) for n in range(len(t))] == [None, None, "R", "z"]
 
 
 def test_strings_escapes_commas_and_layout() -> None:
@@ -164,7 +204,7 @@ def test_chance_nodes_become_chance_nodes() -> None:
                              {"chance": [[[8, 0]], -3], "weights": [1, 1]}]  # fmt: skip
     r = search(t, "expectiminimax")
     # safe: 1/4 * 1 + 3/4 * 6 = 19/4; risky: 1/2 * max(8, 0) + 1/2 * -3 = 5/2
-    assert (r.value, r.pv_labels) == (4.75, ("safe",))
+    assert (r.value, r.pv_labels) == (4.75, ("safe", "high"))  # weights 1, 3: "high"
     assert search(t, "star2").exact_value() == Fraction(19, 4)
     # a chance root: the player of the first decision node below it is the root player
     under = read('c "" 1 "" { "x" 1 "y" 2 } 0\np "" 2 1 "" { "m" "n" } 0\n'
@@ -188,6 +228,22 @@ def test_gtsearch_writes_chance_nodes_with_exact_probabilities() -> None:
     assert search(again, "expectiminimax").exact_value() == 4
     # MIN at the root: MAX moves below the chance node, 1/4 * 1 + 3/4 * 3 = 5/2, less than 4
     assert search(again.with_root(False), "expectiminimax").exact_value() == Fraction(5, 2)
+
+
+def test_huge_exponents_are_read_at_once() -> None:
+    """Found by libFuzzer: the exact value of 0e500000000 or 1e-500000000 was 10 ** 500000000
+    away (minutes, under either core, since the C reader leaves the second to this one): a
+    zero with any exponent is 0, a nonzero decimal below 10 ** -10,000 one line."""
+    body = 'p "" 1 1 "" { "a" "b" } 0\nt "" 1 "x" { 2, -2 }\nt "" 2 "y" { %s, 0 }\n'
+    assert read(body % "0e500000000000000000000000000").to_nested() == [2, 0.0]
+    assert read(body % "-0.0E-5000000000").to_nested() == [2, 0.0]
+    with pytest.raises(TreeFormatError) as e:
+        read(body % "1e-5000000000")
+    assert str(e.value) == (
+        "g.efg:6:14: number '1e-5000000000' is too small: its exponent is below -10,000"
+    )
+    small = body.replace(", 0 }", ", -1e-400 }") % "1e-400"  # read exactly, rounded at the end
+    assert read(small).to_nested() == [2, 0.0]
 
 
 def test_the_node_limit_points_at_the_node() -> None:
@@ -331,9 +387,19 @@ names_st = st.sampled_from(["a", "b", "take 1", "é", "x y", "  ", 'q"', "back\\
 
 @st.composite
 def named_trees(draw: st.DrawFn) -> Tree:
+    """Trees with names that repeat across the tree (never among siblings)."""
     t = Tree.from_nested(draw(trees), root_max=draw(st.booleans()))
-    pool = draw(st.lists(names_st, max_size=len(t), unique_by=lambda x: x or object()))
-    names = {n: name for n, name in zip(range(len(t)), pool, strict=False) if name is not None}
+    names: dict[int, str] = {}
+    for n in range(len(t)):
+        taken: set[str] = set()
+        for c in t.children(n):
+            name = draw(names_st)
+            if name is not None and name not in taken:
+                names[c] = name
+                taken.add(name)
+    root = draw(names_st)
+    if root is not None:
+        names[0] = root
     title = draw(st.sampled_from([None, "a game", 'a "quoted" \\ title']))
     return Tree(t.end, t.values, names=names, floats=t.floats, root_max=t.root_max,
                 meta=Meta(title=title, description=draw(st.sampled_from([None, "two\nlines"]))))  # fmt: skip

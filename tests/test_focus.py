@@ -102,8 +102,17 @@ def test_focused_replay_keeps_the_steps_inside() -> None:
     [
         ("0.5", "--focus 0.5: the node at 0 has 2 children, numbered 0 to 1"),
         ("0.0.0.0.0", "--focus 0.0.0.0.0: the node at 0.0.0.0 is a leaf"),
-        ("a.b", "--focus takes a path of child indices from 0, such as 0.2, got 'a.b'"),
+        (
+            "a.b",
+            "--focus a.b: the node at (root) has no child named 'a.b'; its children have no "
+            "names (child indices from 0, such as 0.2, reach them)",
+        ),
         ("0.-1", "--focus takes child indices from 0, got '0.-1'"),
+        (
+            "a//b",
+            "--focus a//b: a path of names has a name between every two '/' (such as B/b1; "
+            "child indices from 0 are written 0.2)",
+        ),
     ],
 )
 def test_focus_errors(path: str, message: str) -> None:
@@ -114,7 +123,32 @@ def test_focus_errors(path: str, message: str) -> None:
 
 def test_parse_path() -> None:
     assert parse_path("0.2.1") == (0, 2, 1)
-    assert parse_path("root") == () == parse_path("")
+    assert parse_path("root") == () == parse_path("") == parse_path("/")
+    assert parse_path("B/b1") == ("B", "b1") == parse_path("/B/b1")
+    assert parse_path("/5/51") == ("5", "51") and parse_path("5") == (5,)
+    assert parse_path("take 1/take 2") == ("take 1", "take 2")
+    assert parse_path("1\\/2/a\\\\b") == ("1/2", "a\\b")  # escaped slash and backslash
+    assert parse_path("/root") == ("root",)
+
+
+def test_focus_by_the_path_of_names() -> None:
+    """Names differ among siblings only: a path of names from the root is one node."""
+    out = run("show", AIMA, "--focus", "C").stdout
+    assert out.splitlines()[0].startswith("AIMA Figure 5.2, a two-ply game tree: the subtree at C")
+    assert out == run("show", AIMA, "--focus", "1").stdout.replace("at 1 (C)", "at C")
+    assert "b1  3  ● #1  ★" in run("show", AIMA, "--focus", "B/b1").stdout
+    message = (
+        "--focus B/x: the node at B has no child named 'x'; its children are named 'b1', 'b2', 'b3'"
+    )
+    assert run("show", AIMA, "--focus", "B/x").stderr.splitlines() == [message]
+    # Nim: the same names at every level, each path one node
+    nim = str(REPO / "sample_trees" / "nim-5.efg")
+    out = run("show", nim, "--focus", "take 2/take 1").stdout
+    assert out.splitlines()[0].endswith(f"the subtree at take 2/take 1 ({nim})")
+    assert out.splitlines()[2].startswith("take 1  MAX")
+    assert out == run("show", nim, "--focus", "1.0").stdout.replace(
+        "at 1.0 (take 1)", "at take 2/take 1"
+    )
 
 
 def test_a_large_tree_is_drawn_collapsed_with_a_note() -> None:

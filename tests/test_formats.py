@@ -361,7 +361,14 @@ def test_yaml_block_nodes_read_at_once_or_event_by_event() -> None:
     assert str(e.value) == "<input>:2:20: value 'x' is a string, expected a number"
     with pytest.raises(TreeFormatError) as e:
         yamlfmt.parse("- {name: a, value: 1}\n- {name: a, children: [2]}\n")
-    assert str(e.value) == "<input>:2:10: duplicate name 'a': names must be unique in a tree"
+    assert (
+        str(e.value) == "<input>:2:10: duplicate name 'a': sibling nodes must have different names"
+    )
+    # the same name below another parent, or on a parent and its child, is another node's
+    t = yamlfmt.parse(
+        "name: a\nchildren:\n- {name: a, children: [{name: a, value: 1}]}\n- [{name: a, value: 2}]\n"
+    )
+    assert t.names == {0: "a", 1: "a", 2: "a", 4: "a"}
 
 
 # -- YAML aliases, tags, documents ----------------------------------------------------------------
@@ -584,15 +591,16 @@ def full_trees(draw: st.DrawFn) -> Tree:
         st.recursive(st.just(0), lambda kids: st.lists(kids, min_size=1, max_size=4), max_leaves=25)
     )
     b = TreeBuilder("<random>")
-    used: set[str] = set()
+    #: the names taken among the siblings of each open level (names repeat across levels)
+    used: list[set[str]] = [set()]
 
     def name() -> str | None:
         if not draw(st.booleans()):
             return None
         n = draw(names_st)
-        while n in used:
+        while n in used[-1]:
             n += "'"
-        used.add(n)
+        used[-1].add(n)
         return n
 
     stack: list[Any] = [iter([shape])]
@@ -600,6 +608,7 @@ def full_trees(draw: st.DrawFn) -> Tree:
         item = next(stack[-1], None)
         if item is None:
             stack.pop()
+            used.pop()
             if stack:
                 b.close()
             continue
@@ -615,6 +624,7 @@ def full_trees(draw: st.DrawFn) -> Tree:
             else:
                 b.open(name(), static)
             stack.append(iter(item))
+            used.append(set())
         else:
             b.leaf(draw(numbers_st), name())
     root = draw(st.sampled_from([None, "max", "min"]))

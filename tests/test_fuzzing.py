@@ -27,7 +27,7 @@ def oracle() -> ModuleType:
     return module
 
 
-@pytest.mark.parametrize("reader", ["json", "yaml", "sexp"])
+@pytest.mark.parametrize("reader", ["json", "yaml", "sexp", "efg"])
 def test_oracle_on_the_seeds(reader: str, oracle: ModuleType, tmp_path: Path) -> None:
     driver = load_script("fuzz_native")
     assert driver.seeds(reader, tmp_path) >= 20

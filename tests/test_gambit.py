@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import io
 import random
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from gtsearch import search
 from gtsearch.errors import TreeFormatError
-from gtsearch.formats import dump_tree, load_tree, loads_tree
+from gtsearch.formats import dump_tree, efg, load_tree, loads_tree
 from gtsearch.tree import Meta, Tree
 
 from .conftest import load_script, need_extra
@@ -92,11 +93,53 @@ names_st = st.sampled_from(["a", "b", "take 1", "x y", 'q"', "é", None, None, N
 
 @st.composite
 def named_trees(draw: st.DrawFn) -> Tree:
+    """Trees with names that repeat from node to node, never among siblings."""
     t = Tree.from_nested(draw(trees), root_max=draw(st.booleans()))
-    pool = draw(st.lists(names_st, max_size=len(t), unique_by=lambda x: x or object()))
-    names = {n: name for n, name in enumerate(pool) if name is not None}
+    names: dict[int, str] = {}
+    for n in range(len(t)):
+        taken: set[str] = set()
+        for c in t.children(n):
+            name = draw(names_st)
+            if name is not None and name not in taken:
+                names[c] = name
+                taken.add(name)
+    root = draw(names_st)
+    if root is not None:
+        names[0] = root
     return Tree(t.end, t.values, names=names, floats=t.floats, root_max=t.root_max,
                 meta=Meta(title=draw(st.sampled_from([None, "game"]))))  # fmt: skip
+
+
+def action_paths(game: Any) -> list[tuple[str, ...]]:
+    """Each terminal of a Gambit game, in preorder, as the labels of the actions leading to it
+    (an empty label, which Gambit numbers _1, _2, ..., as "")."""
+    out: list[tuple[str, ...]] = []
+    stack: list[tuple[Any, tuple[str, ...]]] = [(game.root, ())]
+    while stack:
+        node, path = stack.pop()
+        if node.is_terminal:
+            out.append(path)
+            continue
+        kids = [
+            (c, (*path, "" if re.fullmatch("_[0-9]+", a.label) else a.label))
+            for c, a in zip(node.children, node.infoset.actions, strict=True)
+        ]
+        stack.extend(reversed(kids))
+    return out
+
+
+def name_paths(t: Tree, drop: str | None = None) -> list[tuple[str, ...]]:
+    """Each leaf of a tree, in preorder, as the names below the root leading to it ("" for none;
+    ``drop``: a name left out, the forced moves the .efg reader puts in)."""
+    out = []
+    for n in range(len(t)):
+        if t.is_leaf(n):
+            path, m = [], 0
+            for i in t.path_of(n):
+                m = t.child(m, i)
+                path.append(t.names.get(m, ""))
+            out.append(tuple(x for x in path if x != drop))
+    return out
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -115,6 +158,13 @@ def test_gambit_reads_what_gtsearch_writes(t: Tree) -> None:
             assert len(list(node.infoset.members)) == 1
     if len(t) > 1:
         assert (game.root.player.label == "MAX") == t.root_max
+    # every name is the label of the action leading to its node (Gambit labels as written:
+    # only names that Gambit cannot hold, such as "é" and 'q"', become empty labels) ...
+    labels = [tuple(efg.gambit_label(x or None) for x in path) for path in name_paths(t)]
+    assert action_paths(game) == labels
+    # ... and reads back as written
+    again = loads_tree(text, "efg", "again.efg")
+    assert name_paths(again) == labels
 
 
 def test_gambit_reads_a_large_tree_with_one_outcome_per_value() -> None:
@@ -182,6 +232,7 @@ def test_gtsearch_reads_what_gambit_writes_with_chance_moves(seed: int) -> None:
     for algo in ("expectiminimax", "star1", "star2"):
         r = search(t, algo)
         assert r.exact_value() == expected, (algo, r.value, expected, text)
+    assert name_paths(t, drop="pass") == action_paths(game)  # r0, r1, m0, ... as written
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -203,6 +254,26 @@ def test_gtsearch_reads_what_gambit_writes(seed: int) -> None:
     for algo in ("minimax", "alphabeta", "sss", "negascout", "mtdf"):
         got = search(t, algo).value
         assert same(got, expected), (algo, got, expected, text)
+    # Gambit's action labels (m0, m1, ... at every node) as written; the forced moves put in
+    # where a player moves twice are named "pass"
+    assert name_paths(t, drop="pass") == action_paths(game)
+
+
+def test_the_labels_of_gambit_are_the_pv() -> None:
+    """Issue 26's game: actions L, R at the root and l, r at both of player 2's nodes."""
+    game = gbt.Game.new_tree(players=["Max", "Min"], title="L, R then l, r")
+    first, second = list(game.players)
+    game.append_move(game.root, first, ["L", "R"])
+    for node in game.root.children:
+        game.append_move(node, second, ["l", "r"])
+    terminal = [n for n in game.nodes if n.is_terminal]
+    for k, (node, v) in enumerate(zip(terminal, [3, 5, 1, 7], strict=True)):
+        game.set_outcome(node, game.add_outcome(f"o{k}", [v, -v]))
+    t = loads_tree(game.to_efg(), "efg", "lr.efg")
+    r = search(t, "alphabeta")
+    assert r.value == gambit_value(game) == 3
+    assert r.pv_labels == ("L", "l")
+    assert name_paths(t) == action_paths(game) == [("L", "l"), ("L", "r"), ("R", "l"), ("R", "r")]
 
 
 def test_the_sample_is_what_gambit_writes(capsys: pytest.CaptureFixture[str]) -> None:

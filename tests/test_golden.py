@@ -98,7 +98,8 @@ HAND = {
 CHANCE: dict[str, dict[str, Any]] = {
     "chance-worked.yaml": dict(
         value=Fraction(13, 3),
-        pv=((0,), ("C1",)),
+        # the PV through C1's likelier outcome m2 (2/3) to MIN's best leaf, unnamed
+        pv=((0, 1, 1), ("C1", "m2", None)),
         order=dict(
             expectiminimax=[5, 9, 6, 4, 3, 8, 2, 9],
             star1=[5, 9, 6, 4, 3, 8, 2],

@@ -204,9 +204,9 @@ CATEGORIES = {
         "sexp-big-int.sexp",
         "sexp-huge-int.sexp",
     ],
-    "names that collide": [
+    "siblings' names that collide": [
         "json-duplicate-name.json",
-        "json-name-collision-deep.json",
+        "json-duplicate-name-after-children.json",
         "yaml-duplicate-name.yaml",
         "yaml-alias-named.yaml",
         "sexp-duplicate-name.sexp",

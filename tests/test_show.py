@@ -492,8 +492,14 @@ def test_untraced_algorithms_are_drawn_from_their_result() -> None:
 # -- chance nodes --------------------------------------------------------------------------------
 def test_chance_nodes_in_the_drawing() -> None:
     out = run("show", CHANCE, "-a", "star2").stdout
-    assert "star2 (L=2, U=9 from the leaves): value 13/3, PV C1, 6 of 8 leaves evaluated" in out
+    assert (
+        "star2 (L=2, U=9 from the leaves): value 13/3, PV C1 → m2 → 1, 6 of 8 leaves evaluated"
+        in out
+    )
     assert "C1  CHANCE  = 13/3  ★" in out and "m3  p=1/4  MIN  ∈ [2, 3]" in out
+    # the PV goes on through C1's most probable outcome, m2 (2/3), to MIN's best leaf
+    assert "m2  p=2/3  MIN  = 4  ★" in out and "0.1.1  4  ● #4  ★" in out
+    assert "m1  p=1/3  MIN  = 5\n" in out
     assert "C2  CHANCE  ∈ [2, 2.25]  cutoff: 2.25 ≤ α = 13/3" in out
     assert "CHANCE p=: a chance node, an outcome's probability" in out
     assert "CHANCE" not in run("show", AIMA).stdout
@@ -521,6 +527,11 @@ def test_chance_nodes_in_svg_and_dot(tmp_path: Path) -> None:
     text = dot.read_text(encoding="utf-8")
     assert text.count("shape=circle") == 2 and 'label="3/4"' in text
     assert 'n8 [label="C2\\n= 2.25", shape=circle]' in text
+    # the PV's edges, bold, run through C1 to its most probable outcome m2 (node 5) and on
+    bold = [e for e in root.iter(f"{SVG_NS}line") if float(e.get("stroke-width", 0)) >= 3]
+    assert sorted(int(e.get("data-node")) for e in bold if e.get("data-node")) == [1, 5, 7]
+    edges = re.findall(r"^  n(\d+) -> n(\d+)(.*);$", text, re.M)
+    assert sorted(int(b) for _, b, rest in edges if "style=bold" in rest) == [1, 5, 7]
 
 
 def test_chance_replay_shows_windows_and_probes() -> None:

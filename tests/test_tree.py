@@ -91,10 +91,13 @@ def test_builder_refuses_bad_values(value: object, message: str) -> None:
 def test_builder_refuses_bad_names_empty_lists_and_size() -> None:
     b = TreeBuilder("t")
     b.open(name="x")
-    with pytest.raises(TreeFormatError, match="duplicate name 'x'"):
+    b.leaf(1, name="x")  # a child may have its parent's name: only siblings' names differ
+    with pytest.raises(TreeFormatError, match="duplicate name 'x': sibling nodes must have"):
         b.leaf(1, name="x")
     with pytest.raises(TreeFormatError, match="malformed name"):
         b.leaf(1, name="a\nb")
+    b = TreeBuilder("t")
+    b.open()
     with pytest.raises(TreeFormatError, match="empty list"):
         b.close()
     small = TreeBuilder("t", max_nodes=2)

@@ -406,6 +406,8 @@ static PyMethodDef methods[] = {
      "load_mapping(text, yaml, max_nodes, wide) -> tree parts, or None"},
     {"load_sexp", gt_load_sexp, METH_VARARGS,
      "load_sexp(text, max_nodes, wide) -> tree parts, or None"},
+    {"load_efg", gt_load_efg, METH_VARARGS,
+     "load_efg(text, max_nodes, wide) -> tree parts, or None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -363,6 +363,7 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args);
 PyObject *gt_expand_states(PyObject *self, PyObject *args);
 PyObject *gt_load_mapping(PyObject *self, PyObject *args);
 PyObject *gt_load_sexp(PyObject *self, PyObject *args);
+PyObject *gt_load_efg(PyObject *self, PyObject *args);
 
 /* pv.c: the PV rule of gtsearch/algorithms/pv.py, for the searches that do not know a line */
 /* The line (nodes from the root) that principal_variation() finds from the evaluated leaves,
@@ -390,8 +391,9 @@ void prover_free(Prover *p);
     } while (0)
 
 typedef struct {
-    node_t node;
-    Py_ssize_t off, len;
+    node_t node, parent; /* parent -1: the root */
+    const char *s;       /* in the text, or a constant string */
+    Py_ssize_t len;
 } NameRef;
 
 typedef struct {
@@ -409,7 +411,7 @@ typedef struct {
     int64_t n_leaves;
     NameRef *names;
     size_t nnames, capnames;
-    int64_t *set; /* indices into names, -1 empty: the names seen, for uniqueness */
+    int64_t *set; /* indices into names, -1 empty: (parent, name) seen, for siblings' names */
     size_t setcap;
     Ticker tk;
     /* the document's metadata: root -1 (not said), 0 min, 1 max */
@@ -423,6 +425,9 @@ typedef struct {
 
 /* 0, or DECLINE when the text is not ASCII (the tokenizers read it as bytes) */
 int b_init(Builder *B, PyObject *text, node_t max_nodes, int wide);
+/* b_init() from the arguments (text, max_nodes, wide) of a reader's Python function; -1 with
+ * an exception set when they are not those (B is then empty: b_free() may still be called) */
+int b_init_args(Builder *B, PyObject *args);
 /* 0 when every character is a tab, LF, CR or printable, else DECLINE: checked once a
  * document has been read (a document given up early is not scanned to its end) */
 int b_check_text(const Builder *B);
@@ -434,11 +439,30 @@ int b_leaf(Builder *B, double v, int is_float, Py_ssize_t name_off, Py_ssize_t n
 int b_close(Builder *B);
 int b_label(Builder *B, node_t n, Py_ssize_t name_off, Py_ssize_t name_len, int has_static,
             double v, int is_float);
+/* name node n (open, or a child of the innermost open node) with s[0..len), which may lie
+ * outside the text (a constant): 0, or DECLINE when it is not a name or a sibling has it */
+int b_name(Builder *B, node_t n, const char *s, Py_ssize_t len);
 /* (end, values, floats, depth, names, n_leaves, root_max, title, description, expect, root,
  * expect_off) */
 PyObject *b_result(Builder *B);
+/* what a tokenizer's Python function returns once its run returned rc: the tree of a whole
+ * document in printable text, None (declined), or NULL (an exception is set) */
+PyObject *b_finish(Builder *B, int rc);
 
 static inline int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+/* The closing quote of the string whose opening quote is t[i] (t[0..n) the text), or -1 when
+ * it has a backslash (the Python readers unescape it) or does not end: the strings of the
+ * s-expressions and of Gambit's .efg, read only when they need no unescaping. */
+static inline Py_ssize_t plain_string_end(const char *t, Py_ssize_t n, Py_ssize_t i) {
+    for (Py_ssize_t j = i + 1; j < n; j++) {
+        if (t[j] == '"')
+            return j;
+        if (t[j] == '\\')
+            return -1;
+    }
+    return -1;
+}
 
 /* The number syntax of the formats, from t[i] (t[0..n) the text): an optional sign ('-', or
  * with `plus` also '+'), 0|[1-9][0-9]*, an optional \.[0-9]+ and, with `exponent`, an

@@ -1,6 +1,7 @@
 /* The tree builder the C tokenizers feed: gtsearch.builder.TreeBuilder's rules, accept-only.
  *
- * Nodes arrive in preorder; a name must be 1 to 1000 printable characters and unique, a
+ * Nodes arrive in preorder; a name must be 1 to 1000 printable characters and differ from
+ * its siblings' names, a
  * value finite (integers within +-2**53), an internal node must get children, and the
  * node limit (--max-nodes) is counted as nodes arrive.  Where TreeBuilder raises an error,
  * this builder declines, and the Python reader runs to word it.
@@ -27,6 +28,16 @@ int b_init(Builder *B, PyObject *text, node_t max_nodes, int wide) {
     B->max_nodes = max_nodes;
     B->wide = wide;
     return 0;
+}
+
+int b_init_args(Builder *B, PyObject *args) {
+    PyObject *text;
+    int wide;
+    long long max_nodes;
+    memset(B, 0, sizeof *B);
+    if (!PyArg_ParseTuple(args, "ULp", &text, &max_nodes, &wide))
+        return -1;
+    return b_init(B, text, (node_t)max_nodes, wide);
 }
 
 int b_check_text(const Builder *B) {
@@ -115,8 +126,9 @@ static int set_value(Builder *B, node_t n, double v, int is_float) {
     return 0;
 }
 
-static uint64_t hash_bytes(const char *s, Py_ssize_t n) {
-    uint64_t h = 1469598103934665603ull;
+static uint64_t hash_name(node_t parent, const char *s, Py_ssize_t n) {
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)parent;
+    h *= 1099511628211ull;
     for (Py_ssize_t i = 0; i < n; i++) {
         h ^= (unsigned char)s[i];
         h *= 1099511628211ull;
@@ -126,25 +138,31 @@ static uint64_t hash_bytes(const char *s, Py_ssize_t n) {
 
 static int set_insert(Builder *B, size_t index) {
     const NameRef *r = &B->names[index];
-    size_t mask = B->setcap - 1, i = (size_t)hash_bytes(B->text + r->off, r->len) & mask;
+    size_t mask = B->setcap - 1, i = (size_t)hash_name(r->parent, r->s, r->len) & mask;
     while (B->set[i] >= 0) {
         const NameRef *o = &B->names[B->set[i]];
-        if (o->len == r->len && memcmp(B->text + o->off, B->text + r->off, (size_t)r->len) == 0)
-            return DECLINE; /* a duplicate name */
+        if (o->parent == r->parent && o->len == r->len && memcmp(o->s, r->s, (size_t)r->len) == 0)
+            return DECLINE; /* a sibling has the name */
         i = (i + 1) & mask;
     }
     B->set[i] = (int64_t)index;
     return 0;
 }
 
-/* TreeBuilder._name(): printable, 1 to 1000 characters, unique */
-static int add_name(Builder *B, node_t n, Py_ssize_t off, Py_ssize_t len) {
-    if (len < 0)
-        return 0;
+/* the parent of node n: n is the innermost open node, or its next child */
+static node_t parent_of(const Builder *B, node_t n) {
+    size_t k = B->nopen;
+    if (k && B->open[k - 1] == n)
+        k--;
+    return k ? B->open[k - 1] : -1;
+}
+
+/* TreeBuilder._name(): printable, 1 to 1000 characters, not a sibling's name */
+int b_name(Builder *B, node_t n, const char *s, Py_ssize_t len) {
     if (len < 1 || len > MAX_NAME)
         return DECLINE;
     for (Py_ssize_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)B->text[off + i];
+        unsigned char ch = (unsigned char)s[i];
         if (ch < 0x20 || ch > 0x7E)
             return DECLINE;
     }
@@ -162,14 +180,20 @@ static int add_name(Builder *B, node_t n, Py_ssize_t off, Py_ssize_t len) {
         B->set = set;
         B->setcap = cap;
         for (size_t k = 0; k < B->nnames; k++)
-            set_insert(B, k); /* the names so far are distinct */
+            set_insert(B, k); /* the names so far differ from their siblings' */
     }
-    B->names[B->nnames].node = n;
-    B->names[B->nnames].off = off;
-    B->names[B->nnames].len = len;
+    NameRef *r = &B->names[B->nnames];
+    r->node = n;
+    r->parent = parent_of(B, n);
+    r->s = s;
+    r->len = len;
     TRY(set_insert(B, B->nnames));
     B->nnames++;
     return 0;
+}
+
+static int add_name(Builder *B, node_t n, Py_ssize_t off, Py_ssize_t len) {
+    return len < 0 ? 0 : b_name(B, n, B->text + off, len);
 }
 
 int b_open(Builder *B, Py_ssize_t name_off, Py_ssize_t name_len, int has_static, double v,
@@ -267,7 +291,7 @@ static PyObject *names_dict(Builder *B) {
             goto fail;
         const NameRef *r = &B->names[k];
         PyObject *key = PyLong_FromLongLong(r->node);
-        PyObject *name = key ? ascii_str(B->text + r->off, r->len) : NULL;
+        PyObject *name = key ? ascii_str(r->s, r->len) : NULL;
         int rc = name ? PyDict_SetItem(d, key, name) : -1;
         Py_XDECREF(key);
         Py_XDECREF(name);
@@ -331,4 +355,12 @@ done:
     Py_XDECREF(desc);
     Py_XDECREF(expect);
     return result;
+}
+
+PyObject *b_finish(Builder *B, int rc) {
+    if (rc == 0)
+        rc = b_check_text(B);
+    if (rc == 0 && B->size > 0 && B->nopen == 0)
+        return b_result(B);
+    return rc >= 0 ? Py_NewRef(Py_None) : NULL;
 }

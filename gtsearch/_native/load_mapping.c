@@ -561,13 +561,7 @@ PyObject *gt_load_mapping(PyObject *self, PyObject *args) {
     int rc = b_init(&p.B, text, (node_t)max_nodes, wide);
     if (rc == 0)
         rc = yaml ? run_yaml(&p) : run_json(&p);
-    if (rc == 0)
-        rc = b_check_text(&p.B);
-    PyObject *result = NULL;
-    if (rc == 0 && p.B.size > 0 && p.B.nopen == 0)
-        result = b_result(&p.B);
-    else if (rc >= 0)
-        result = Py_NewRef(Py_None);
+    PyObject *result = b_finish(&p.B, rc);
     free(p.ctx);
     free(p.closers);
     b_free(&p.B);

@@ -174,13 +174,8 @@ static int run(Builder *B, Frame **fsp, size_t *cap) {
         }
         Atom a;
         if (ch == '"') {
-            Py_ssize_t i = pos + 1;
-            while (i < n && t[i] != '"') {
-                if (t[i] == '\\')
-                    return DECLINE;
-                i++;
-            }
-            if (i >= n)
+            Py_ssize_t i = plain_string_end(t, n, pos);
+            if (i < 0)
                 return DECLINE;
             a.kind = A_STRING;
             a.off = pos + 1;
@@ -313,24 +308,13 @@ static int run(Builder *B, Frame **fsp, size_t *cap) {
 
 PyObject *gt_load_sexp(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *text;
-    int wide;
-    long long max_nodes;
-    if (!PyArg_ParseTuple(args, "ULp", &text, &max_nodes, &wide))
-        return NULL;
     Builder B;
     Frame *frames = NULL;
     size_t cap = 0;
-    int rc = b_init(&B, text, (node_t)max_nodes, wide);
+    int rc = b_init_args(&B, args);
     if (rc == 0)
         rc = run(&B, &frames, &cap);
-    if (rc == 0)
-        rc = b_check_text(&B);
-    PyObject *result = NULL;
-    if (rc == 0 && B.size > 0 && B.nopen == 0)
-        result = b_result(&B);
-    else if (rc >= 0)
-        result = Py_NewRef(Py_None);
+    PyObject *result = b_finish(&B, rc);
     free(frames);
     b_free(&B);
     return result;

@@ -48,6 +48,7 @@ from typing import Any
 from ..numbers import INF, Exact, Number, exact, fraction_text
 from ..tree import Tree
 from .base import Outcome, Stats, Step, count_rereadings, drive
+from .pv import likeliest_outcome
 
 #: a window edge: an exact value, or -inf / +inf
 Edge = Exact | float
@@ -255,12 +256,20 @@ class _Run:
         return Outcome(float(q), pv=self.line(), exact=q)
 
     def line(self) -> list[int]:
-        """The PV: the best moves from the root through decision nodes, up to a chance node."""
+        """The PV, root to leaf: each decision node's best move (the child that set its value),
+        each chance node's most probable outcome (docs/algorithms.md, "The PV through chance
+        nodes").
+
+        A decision node on the line that the search never chose a move at is one whose first
+        child is known to be worth its value (a Star2 probe proved it), or one below which
+        every leaf has the same value (the leaf bounds L = U decided it): its first child.
+        """
         end = self.end
+        best = self.best
         line = [0]
         n = 0
-        while end[n] != n + 1 and not self.is_chance(n):
-            n = self.best[n]
+        while end[n] != n + 1:
+            n = likeliest_outcome(self.tree, n) if self.is_chance(n) else best.get(n, n + 1)
             line.append(n)
         return line
 

@@ -3,13 +3,14 @@
 principal_variation() finds a line of best moves from the leaves an algorithm
 evaluated; Prover decides, from the same leaves, whether they prove a bound
 on a node's value.  Both run in one pass over the explored part of the tree,
-on explicit stacks.
+on explicit stacks.  likeliest_outcome() is the PV's step through a chance node.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
+from fractions import Fraction
 
 from ..numbers import INF
 from ..tree import Tree
@@ -90,6 +91,20 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
         path.append(c)
         n, is_max = c, not is_max
     return path
+
+
+def likeliest_outcome(tree: Tree, n: int) -> int:
+    """The PV's step through chance node n: its most probable outcome, the leftmost of equals.
+
+    Nobody chooses a chance node's outcome, so the PV follows the one most likely to come
+    (docs/algorithms.md, "The PV through chance nodes"); an outcome of probability 0 is
+    never taken, since some outcome has a positive one.
+    """
+    best, top = -1, Fraction(-1)
+    for c, p in zip(tree.children(n), tree.probabilities(n), strict=True):
+        if p > top:
+            best, top = c, p
+    return best
 
 
 def _explored(tree: Tree, ev: list[int]) -> list[tuple[int, bool]]:

@@ -146,7 +146,12 @@ def questions_and_answers(
                 "principal variation",
                 SHORT_ANSWER,
                 f"Give the principal variation: the nodes from {root}'s best move down to "
-                + ("the first chance node" if tree.has_chance else "a leaf")
+                + (
+                    "a leaf, through each chance node its most probable outcome (the leftmost "
+                    "of equally probable ones)"
+                    if tree.has_chance
+                    else "a leaf"
+                )
                 + ", names separated by spaces.",
                 " ".join(line),
                 accepted=spellings(line),

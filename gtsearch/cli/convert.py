@@ -60,7 +60,7 @@ def convert_command(
         to_format = format_of_output(output)
     tree, _load_seconds = load(file, input_format, max_nodes, whole=True)
     if is_source(file):
-        tree = unique_names(tree)  # a game's move labels repeat; a file's names may not
+        tree = unique_names(tree)  # a file's siblings have different names; a game's may not
     text = dump_tree(tree, to_format.lower())
     if not text.endswith("\n"):
         text += "\n"

@@ -27,7 +27,8 @@ def schema_command(output: str) -> None:
 
     points yaml-language-server (VS Code's YAML extension, ...) at the file
     written by 'gtsearch schema -o tree.schema.json'. Some rules are the
-    reader's alone (unique names, integers within ±2**53): see docs/formats.md.
+    reader's alone (siblings' names differ, integers within ±2**53): see
+    docs/formats.md.
 
     \b
     Examples:

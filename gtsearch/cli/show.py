@@ -127,8 +127,9 @@ PICTURES = (
     "--focus",
     default=None,
     metavar="PATH",
-    help="Draw only the subtree at PATH, child indices from 0 (0.2: the root's first "
-    "child's third child), with the whole search's marks; applies to the pictures too.",
+    help="Draw only the subtree at PATH: child indices from 0 (0.2: the root's first "
+    "child's third child) or the names from the root down (B/b1), with the whole search's "
+    "marks; applies to the pictures too.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Write the files only; no drawing.")
 @input_options
@@ -161,6 +162,7 @@ def show_command(
       gtsearch show tree.yaml --algo sss --svg tree.svg --html replay.html
       gtsearch show tree.yaml --node-types --tikz tree.tex
       gtsearch show big.json --focus 0.2
+      gtsearch show game.efg --focus 'take 2/take 1'
       gtsearch show big.json --max-depth 3
       gtsearch show tree.json -a alphabeta --dot - | dot -Tpng -o tree.png
     """

@@ -61,8 +61,9 @@ class Format(NamedTuple):
 FAST_MIN_CHARS = 100_000
 
 
-def _fast_first(name: str, parse: Callable[..., Tree]) -> Callable[..., Tree]:
-    """``parse``, preceded by the compiled reader (C core) or, on large texts, the vectorised one.
+def _fast_first(name: str, parse: Callable[..., Tree], bare: bool = True) -> Callable[..., Tree]:
+    """``parse``, preceded by the compiled reader (C core) or, on large texts, the vectorised one
+    (``bare``: the format has a bare form of nested numbers).
 
     Both accept only what they read exactly as ``parse`` does and return None
     on anything else, so the format's own reader still sees (and reports)
@@ -78,7 +79,7 @@ def _fast_first(name: str, parse: Callable[..., Tree]) -> Callable[..., Tree]:
         tree = parse_compiled(text, name, source, max_nodes)
         if tree is not None:
             return tree
-        if len(text) >= FAST_MIN_CHARS and native() is None:
+        if bare and len(text) >= FAST_MIN_CHARS and native() is None:
             from .bare import parse_bare
 
             tree = parse_bare(text, name, source, max_nodes)
@@ -116,7 +117,13 @@ FORMATS: tuple[Format, ...] = (
             ("sexp", (".sexp", ".lisp", ".scm", ".sx"), "sexp"),
         )
     ),
-    Format("efg", (".efg",), _lazy("efg", "parse"), _lazy("efg", "dump"), lossless=False),
+    Format(
+        "efg",
+        (".efg",),
+        _fast_first("efg", _lazy("efg", "parse"), bare=False),
+        _lazy("efg", "dump"),
+        lossless=False,
+    ),
 )
 
 _ALIASES = {"yml": "yaml", "sexpr": "sexp", "lisp": "sexp"}

@@ -1,7 +1,7 @@
 """The compiled tokenizers of gtsearch.core: a document straight into the flat arrays, or None.
 
-The C readers (JSON, flow YAML, s-expressions; bare and full form) only ever
-accept: on anything they do not take, or any error at all, they return None
+The C readers (JSON, flow YAML, s-expressions, bare and full form; Gambit's
+.efg) only ever accept: on anything they do not take, or any error at all, they return None
 and the format's own reader runs, which reports problems with their place.
 A document they take gives the very tree the format's reader gives (the
 tests compare them on random trees written by the writers).
@@ -22,6 +22,8 @@ def parse_compiled(text: str, fmt: str, source: str, max_nodes: int) -> Tree | N
     wide = index_array(max_nodes).typecode == "q"
     if fmt == "sexp":
         parts = core.load_sexp(text, max_nodes, wide)
+    elif fmt == "efg":
+        parts = core.load_efg(text, max_nodes, wide)
     else:
         parts = core.load_mapping(text, fmt == "yaml", max_nodes, wide)
     if parts is None:

@@ -12,10 +12,12 @@ extensive game (.efg) file format").  What maps to what is in docs/formats.md
   sums, 0 if there are none.  Sums are exact (integers, fractions) and rounded
   to a float once, at the terminal;
 * when the same player moves twice in a row, a node with one child (a forced
-  move of the other player) is put between the two, which keeps the value;
-* the label of the action leading to a node becomes its name (the root takes
-  its node label), made unique as Gambit makes labels unique: a label used once
-  is kept, every use of a repeated label gets ``_1``, ``_2``, ... in file order;
+  move of the other player) is put between the two, which keeps the value; the
+  forced move is named by the label of the node it leads to, else ``pass``;
+* the label of the action leading to a node becomes its name, as written (names
+  differ among siblings only; the root takes its node label); the actions of one
+  node with the same label are told apart as Gambit makes the labels of one
+  scope unique: every use of a repeated label gets ``_1``, ``_2``, ... in order;
 * a chance node (``c``) becomes a chance node whose weights are its
   probabilities, scaled to the smallest integers of the same proportions
   where they are rationals or decimals (1/3 and 2/3 become 1 and 2); the

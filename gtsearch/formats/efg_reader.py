@@ -26,6 +26,9 @@ _TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[{},]|[^\s{},"]+|")', re.S)
 _NUMBER = re.compile(
     r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[0-9]+/[0-9]+)\Z"
 )
+#: the largest exponent of a decimal read exactly (10 ** 10,000 is quick to compute, the
+#: 10 ** 5,000,000,000 of ``1e-5000000000`` is not)
+MAX_EXPONENT = 10_000
 _INDEX = re.compile(r"[0-9]{1,18}\Z")  # players, information sets, outcomes: numbered from 1
 _ESCAPE = re.compile(r'\\(["\\])')
 # Whole nodes written the usual way (strings without escapes), each read in one match;
@@ -75,18 +78,23 @@ def chance_weights(probabilities: Sequence[str]) -> list[int] | list[float]:
     return [float(q) for q in exact]
 
 
+#: the name of the one move of a forced-move node the reader puts in, when the node it leads
+#: to has no label of its own: the other player passes (docs/formats.md, "Gambit .efg files")
+FORCED_MOVE = "pass"
+
+
 class _Frame:
     """A node whose children are being read: a decision node (or a forced move put in by the
     reader) of player 1 or 2, or a chance node (player 0)."""
 
-    __slots__ = ("left", "player", "mover", "actions", "next", "acc", "acc_float")
+    __slots__ = ("left", "player", "mover", "names", "taken", "next", "acc", "acc_float")
 
     def __init__(
         self,
         left: int,
         player: int,
         mover: int,
-        actions: list[str],
+        names: list[str | None],
         acc: Exact,
         acc_float: bool,
     ) -> None:
@@ -94,10 +102,25 @@ class _Frame:
         self.player = player
         #: who moves at the next decision node below (0: not known yet, under a chance root)
         self.mover = mover
-        self.actions = actions  # the labels of the actions leading to the children
+        self.names = names  # the names the actions give the children (sibling_names())
+        #: the names the children have taken, once a child falls back on its node label
+        self.taken: set[str | None] | None = None
         self.next = 0
         self.acc = acc  # payoff to player 1 of the outcomes above and here
         self.acc_float = acc_float
+
+    def take(self, label: str | None) -> str | None:
+        """The next child's name: its action's, else its node ``label`` unless a sibling has it."""
+        name = self.names[self.next]
+        self.next += 1
+        if name is not None or not label or not fits(label):
+            return name
+        if self.taken is None:
+            self.taken = set(self.names)
+        if label in self.taken:
+            return None
+        self.taken.add(label)
+        return label
 
 
 def _payoff(tok: str) -> Payoff:
@@ -119,6 +142,13 @@ def _payoff(tok: str) -> Payoff:
     if "." in tok or "e" in tok or "E" in tok:
         if not math.isfinite(float(tok)):
             raise ValueError(f"number {shown(tok)} is beyond the float range")
+        mantissa, _, power = tok.lower().partition("e")
+        if power and abs(int(power)) > MAX_EXPONENT:  # Fraction() would compute 10 ** power
+            if mantissa.strip("+-.0"):
+                raise ValueError(
+                    f"number {shown(tok)} is too small: its exponent is below -{MAX_EXPONENT:,}"
+                )
+            return Fraction(0), True  # 0e500000000: a zero (a large one is not finite above)
         return Fraction(tok), True
     value = int(tok)
     if not -MAX_EXACT_INT <= value <= MAX_EXACT_INT:
@@ -135,8 +165,6 @@ class Reader:
         #: where the node being read starts (where the builder's errors point)
         self.at = 0
         self.b = FormatBuilder(source, max_nodes)
-        #: the name each node asks for (None: none), by node number
-        self.labels: list[str | None] = []
         #: (player, information set) -> where the node that has it starts
         self.infosets: dict[tuple[int, int], int] = {}
         #: chance information sets: number -> (actions, probabilities as written)
@@ -222,11 +250,11 @@ class Reader:
     def read(self) -> Tree:
         meta = self.header()
         b = self.b
-        labels = self.labels
         stack: list[_Frame] = []
         root_max = True
         text = self.text
         t_node, p_node = _T_NODE.match, _P_NODE.match
+        name: str | None  # the node's
         while True:
             kind = None
             m = t_node(text, self.pos)
@@ -255,15 +283,13 @@ class Reader:
             if parent is None:
                 acc: Exact = 0
                 acc_float = False
-                action = None
+                mover = 0
             else:
                 acc, acc_float = parent.acc, parent.acc_float
-                action = parent.actions[parent.next]
-                parent.next += 1
+                mover = parent.mover
             if payoff is not None:
                 acc = acc + payoff[0]
                 acc_float = acc_float or payoff[1]
-            mover = 0 if parent is None else parent.mover
             if kind == "p":
                 if mover == 0:  # the first decision node: the root's, or the first below chance
                     root_max = player == 1
@@ -271,23 +297,26 @@ class Reader:
                     for frame in stack:  # the chance nodes above it: the root player moves next
                         frame.mover = player
                 if mover != player:
-                    # the same player moves twice: a forced move of the other player between
-                    labels.append(action)
-                    b.open()
+                    # the same player moves twice: a forced move of the other player between,
+                    # named by the action; the node it leads to by its label, else FORCED_MOVE
                     assert parent is not None
-                    stack.append(_Frame(1, mover, player, [""], parent.acc, parent.acc_float))
-                    action = None
-                labels.append(action or label or None)
-                b.open()
-                stack.append(_Frame(len(actions), player, 3 - player, actions, acc, acc_float))
+                    b.open(parent.take(None))
+                    forced = _Frame(1, mover, player, [None], parent.acc, parent.acc_float)
+                    stack.append(forced)
+                    name = forced.take(label) or FORCED_MOVE
+                else:
+                    name = _root_name(label) if parent is None else parent.take(label)
+                b.open(name)
+                names = sibling_names(actions)
+                stack.append(_Frame(len(actions), player, 3 - player, names, acc, acc_float))
                 continue
+            name = _root_name(label) if parent is None else parent.take(label)
             if kind == "c":
-                labels.append(action or label or None)
-                b.open_chance(weights=chance_weights(self.probabilities))
-                stack.append(_Frame(len(actions), 0, mover, actions, acc, acc_float))
+                b.open_chance(name, weights=chance_weights(self.probabilities))
+                names = sibling_names(actions)
+                stack.append(_Frame(len(actions), 0, mover, names, acc, acc_float))
                 continue
-            labels.append(action or label or None)
-            b.leaf(self.value(acc, acc_float))
+            b.leaf(self.value(acc, acc_float), name)
             # a leaf is done: close the nodes whose children are all read
             while stack:
                 top = stack[-1]
@@ -304,7 +333,6 @@ class Reader:
             raise OffsetError(
                 f"unexpected {shown(rest)} after the last node of the tree", at.start(1)
             )
-        self.name_nodes()
         return b.finish(root_max=root_max, meta=meta)
 
     def value(self, acc: Exact, acc_float: bool) -> int | float:
@@ -488,35 +516,34 @@ class Reader:
             )
         return given
 
-    # -- names ------------------------------------------------------------------------------------
-    def name_nodes(self) -> None:
-        """Give the nodes the names their labels ask for, made unique the way Gambit does it."""
-        label = self.b.label
-        for n, name in enumerate(unique_names(self.labels)):
-            if name is not None:
-                label(n, name=name)
+
+def fits(label: str) -> bool:
+    """Whether a label can be a name: 1 to 1000 printable characters."""
+    return 0 < len(label) <= 1000 and label.isprintable()
 
 
-def _fits(name: str) -> bool:
-    return 0 < len(name) <= 1000 and name.isprintable()
+def _root_name(label: str) -> str | None:
+    return label if fits(label) else None
 
 
-def unique_names(labels: Sequence[str | None]) -> list[str | None]:
-    """Labels made unique: one used once is kept; every use of a repeated one gets _1, _2, ...
+def sibling_names(labels: Sequence[str]) -> list[str | None]:
+    """The names the action labels of one node give its children, as Gambit makes the labels
+    of one scope unique (NormalizeLabels).
 
-    Gambit's rule for the labels of one scope (NormalizeLabels), here over the
-    whole tree; a label that cannot be a name (not 1 to 1000 printable
-    characters) gives none.
+    Labels as written, when they differ; a label that cannot be a name (empty, or not 1 to
+    1000 printable characters) gives none; every use of a label repeated among the siblings
+    gets ``_1``, ``_2``, ... in order, skipping the names the other siblings have.
     """
+    if len(set(labels)) == len(labels):
+        return [label if fits(label) else None for label in labels]
     counts: dict[str, int] = {}
     for label in labels:
-        if label is not None:
-            counts[label] = counts.get(label, 0) + 1
+        counts[label] = counts.get(label, 0) + 1
     used = set(counts)
     visited: dict[str, int] = {}
     out: list[str | None] = []
     for label in labels:
-        if label is None or not _fits(label):
+        if not fits(label):
             out.append(None)
             continue
         if counts[label] > 1:
@@ -529,5 +556,5 @@ def unique_names(labels: Sequence[str | None]) -> list[str | None]:
             visited[label] = k
             used.add(candidate)
             label = candidate
-        out.append(label if _fits(label) else None)
+        out.append(label if fits(label) else None)
     return out

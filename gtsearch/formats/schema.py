@@ -30,7 +30,7 @@ NOT_PRINTABLE = (
 #: the rules of the reader a schema cannot express: a document the schema accepts may still be
 #: refused for one of these (and nothing else)
 NOT_EXPRESSED = (
-    "names are unique in the whole tree",
+    "a node's name differs from its siblings' names (the same name may stand elsewhere)",
     "integers lie within ±2**53 (a schema sees 1e20 and 100000000000000000000 as the same number)",
     "numbers are finite (JSON has no NaN or infinity, but some writers produce them)",
     "names are printable as Python's str.isprintable() says (the schema refuses the controls, "
@@ -147,7 +147,7 @@ def tree_schema() -> dict[str, Any]:
                 "items": _ref("node"),
             },
             "name": {
-                "description": "A name, unique in the tree: 1 to 1000 printable characters.",
+                "description": "A name, different from its siblings' names: 1 to 1000 printable characters.",
                 "type": "string",
                 "minLength": 1,
                 "maxLength": 1000,

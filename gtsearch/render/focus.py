@@ -1,5 +1,8 @@
 """Big trees: one subtree of a search (``show --focus PATH``) and the collapsed view (the PV unfolded).
 
+A path is child indices from 0 (``0.2``) or the names from the root down (``B/b1``):
+names differ among siblings, so a path of names leads to one node.
+
 A focused view is the view of the subtree at a path, with the marks of the
 whole search (evaluated leaves keep their number in the whole order, the
 ranges, cutoffs, node types and, for the replay, the events inside the
@@ -11,6 +14,7 @@ node with its size: what ``show`` draws when a tree is too large to draw whole.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -21,38 +25,93 @@ from ..tree import Meta, Tree, index_array
 from .labels import format_path
 from .view import SearchView
 
+#: a step of a path: a child index from 0, or a child's name
+Step = int | str
 
-def parse_path(text: str) -> tuple[int, ...]:
-    """``0.2.1`` as child indices; ``root`` or ``""`` is the root."""
+_INDICES = re.compile(r"[0-9]+(?:\.[0-9]+)*\Z")
+
+
+def parse_path(text: str) -> tuple[Step, ...]:
+    """A node's path from the root: ``0.2.1`` (child indices from 0) or ``B/b1`` (names).
+
+    ``root``, ``(root)``, ``/`` and ``""`` are the root.  A path of digits and dots is child
+    indices; anything else is the names of the nodes from the root's child down, separated
+    by ``/`` (``\\/`` is a slash inside a name, ``\\\\`` a backslash).  A leading ``/`` marks
+    a path of names, which names that look like indices need (``/5/51``: the child named 5,
+    then its child named 51).  Names differ among siblings, so a path of names is one node.
+    """
     text = text.strip()
-    if text in ("", "root", "(root)"):
+    if text in ("", "root", "(root)", "/"):
         return ()
-    try:
-        path = tuple(int(part) for part in text.split("."))
-    except ValueError:
-        raise UsageError(
-            f"--focus takes a path of child indices from 0, such as 0.2, got {text!r}"
-        ) from None
-    if any(i < 0 for i in path):
+    if _INDICES.match(text):
+        return tuple(int(part) for part in text.split("."))
+    if re.fullmatch(r"-?[0-9]+(?:\.-?[0-9]+)*", text):
         raise UsageError(f"--focus takes child indices from 0, got {text!r}")
-    return path
+    names: list[str] = []
+    part: list[str] = []
+    chars = iter(text[1:] if text.startswith("/") else text)
+    for ch in chars:
+        if ch == "\\":
+            ch = next(chars, "\\")
+        elif ch == "/":
+            names.append("".join(part))
+            part = []
+            continue
+        part.append(ch)
+    names.append("".join(part))
+    if "" in names:
+        raise UsageError(
+            f"--focus {text}: a path of names has a name between every two '/' "
+            "(such as B/b1; child indices from 0 are written 0.2)"
+        )
+    return tuple(names)
 
 
-def node_at(tree: Tree, path: Sequence[int]) -> int:
-    """The node at ``path``, or a usage error that says where the path leaves the tree."""
+def format_steps(path: Sequence[Step]) -> str:
+    """A path as --focus takes it: child indices joined by '.', names by '/' (escaped)."""
+    if not path or isinstance(path[0], int):
+        return format_path([int(i) for i in path])
+    parts = [str(name).replace("\\", "\\\\").replace("/", "\\/") for name in path]
+    lead = "/" if _INDICES.match(parts[0]) or parts[0] in ("root", "(root)") else ""
+    return lead + "/".join(parts)
+
+
+def node_at(tree: Tree, path: Sequence[Step]) -> tuple[int, tuple[int, ...]]:
+    """The node at ``path`` and its path of child indices, or a usage error that says where
+    the path leaves the tree."""
     n = 0
-    for depth, i in enumerate(path):
+    indices: list[int] = []
+    for depth, step in enumerate(path):
         kids = list(tree.children(n))
-        if i >= len(kids):
-            where = format_path(path[:depth])
-            if not kids:
-                raise UsageError(f"--focus {format_path(path)}: the node at {where} is a leaf")
-            raise UsageError(
-                f"--focus {format_path(path)}: the node at {where} has {len(kids)} "
-                f"children, numbered 0 to {len(kids) - 1}"
-            )
+        where = format_steps(path[:depth])
+        if not kids:
+            raise UsageError(f"--focus {format_steps(path)}: the node at {where} is a leaf")
+        if isinstance(step, str):
+            found = [i for i, c in enumerate(kids) if tree.names.get(c) == step]
+            if not found:
+                named = [tree.names[c] for c in kids if c in tree.names]
+                has = (
+                    f"its children are named {', '.join(repr(x) for x in named[:10])}"
+                    + (", ..." if len(named) > 10 else "")
+                    if named
+                    else "its children have no names (child indices from 0, such as 0.2, "
+                    "reach them)"
+                )
+                raise UsageError(
+                    f"--focus {format_steps(path)}: the node at {where} has no child named "
+                    f"{step!r}; {has}"
+                )
+            i = found[0]
+        else:
+            i = step
+            if i >= len(kids):
+                raise UsageError(
+                    f"--focus {format_steps(path)}: the node at {where} has {len(kids)} "
+                    f"children, numbered 0 to {len(kids) - 1}"
+                )
+        indices.append(i)
         n = kids[i]
-    return n
+    return n, tuple(indices)
 
 
 def subtree(tree: Tree, f: int, title: str) -> Tree:
@@ -72,17 +131,20 @@ def subtree(tree: Tree, f: int, title: str) -> Tree:
     )
 
 
-def focus_view(view: SearchView, path: Sequence[int]) -> SearchView:
-    """The view of the subtree at ``path`` (child indices from 0), with the whole search's marks."""
-    path = tuple(path)
+def focus_view(view: SearchView, path: Sequence[Step]) -> SearchView:
+    """The view of the subtree at ``path`` (child indices from 0, or names), with the whole
+    search's marks."""
     if not path:
         return view
     tree = view.tree
-    f = node_at(tree, path)
+    f, indices = node_at(tree, path)
     e = tree.end[f]
-    where = format_path(view.focus + path)
     name = tree.names.get(f)
-    title = f"the subtree at {where}" + (f" ({name})" if name is not None else "")
+    if isinstance(path[0], str) and not view.focus:  # named as the user named it
+        title = f"the subtree at {format_steps(path)}"
+    else:
+        where = format_path(view.focus + indices)
+        title = f"the subtree at {where}" + (f" ({name})" if name is not None else "")
     if tree.meta.title:
         title = f"{tree.meta.title}: {title}"
 
@@ -109,7 +171,7 @@ def focus_view(view: SearchView, path: Sequence[int]) -> SearchView:
         events,
         bounds=view.bounds,
         node_types=None if view.node_types is None else _shifted(view.node_types, f, e),
-        focus=view.focus + path,
+        focus=view.focus + indices,
         expanded=None
         if view.expanded is None
         else frozenset(n - f for n in view.expanded if inside(n)),
@@ -165,8 +227,10 @@ def too_large_note(view: SearchView, limit: str) -> str:
 
 
 __all__ = [
+    "Step",
     "collapsed",
     "focus_view",
+    "format_steps",
     "node_at",
     "parse_path",
     "subtree",

@@ -32,7 +32,9 @@ LEGEND = (
 )
 
 #: added to the legend for trees with chance nodes
-CHANCE_LEGEND = "  CHANCE p=: a chance node, an outcome's probability"
+CHANCE_LEGEND = (
+    "  CHANCE p=: a chance node, an outcome's probability (the PV takes the most probable)"
+)
 
 STYLE_MAX = "bold red"
 STYLE_MIN = "bold blue"

@@ -64,12 +64,13 @@ def whole(tree: Tree, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
 
 
 def unique_names(tree: Tree) -> Tree:
-    """The tree with unique names, as files need them: when a game's move labels repeat,
-    every node is named by the names from the root down to it, joined by ``/``."""
+    """The tree with names that differ among siblings, as files need them: when a game gives
+    two moves of one position the same label, every node is named by the names from the root
+    down to it, joined by ``/``."""
     names = tree.names
-    if len(set(names.values())) == len(names):
-        return tree
     parent = tree.parent
+    if len({(parent[n], name) for n, name in names.items()}) == len(names):
+        return tree
     full: dict[int, str] = {}
     for n in range(len(tree.end)):  # preorder: a parent is named before its children
         p = parent[n]
