@@ -182,5 +182,6 @@ def test_chance_nodes_in_tikz() -> None:
     assert probabilities == ["1/3", "2/3", "1/4", "3/4"]
     # the PV in orange through C1 and its most probable outcome m2 to MIN's best leaf
     assert view.pv == [0, 1, 5, 7]
-    assert len(re.findall(r"^\\draw\[gtsPV, line width=2.6pt\] \(", tex, re.M)) == 3 + 1
+    # its three edges (each down to its node's head), the stem below m2's apex, the legend's sample
+    assert len(re.findall(r"^\\draw\[gtsPV, line width=2.6pt\] \(", tex, re.M)) == 3 + 1 + 1
     assert (tex_number(float("inf")), tex_number(float("-inf"))) == (r"$+\infty$", r"$-\infty$")
