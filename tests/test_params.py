@@ -172,7 +172,7 @@ def test_one_declaration_of_a_searchs_numbers() -> None:
     from gtsearch.algorithms.params import PARAM_NAMES
     from gtsearch.render.view import build_view
 
-    assert PARAM_NAMES == ("bound", "alpha", "beta", "variant", "leaf_bounds")
+    assert PARAM_NAMES == ("bound", "alpha", "beta", "variant", "leaf_bounds", "tt")
     ((algo, params),) = plan(["alphabeta"], alpha=3, beta=10)
     assert params == {"alpha": 3, "beta": 10}
     result = search(TREE, algo, **params)

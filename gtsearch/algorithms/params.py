@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypedDict, cast
 from ..errors import UsageError
 from ..numbers import MAX_EXACT_INT, Number, format_number, too_large
 from ..tree import Tree
-from .registry import ALGORITHMS, CHANCE_NAMES, Algorithm, find_algorithm
+from .registry import ALGORITHMS, CHANCE_NAMES, TABLE_ALGORITHMS, Algorithm, find_algorithm
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -37,8 +37,9 @@ class SearchParams(TypedDict, total=False):
     guess; ``alpha`` and ``beta`` are alphabeta's window, and ``variant`` its
     form (:data:`VARIANTS`: ``"fail-soft"``, the default, or ``"fail-hard"``,
     Knuth & Moore's F2 as printed); ``leaf_bounds`` (L, U) bound every leaf for
-    star1 and star2 (default: the tree's least and greatest leaf).  None, or
-    leaving one out, means "not given".
+    star1 and star2 (default: the tree's least and greatest leaf); ``tt`` the
+    size in MiB of a transposition table (:data:`~.registry.TABLE_ALGORITHMS`;
+    0 or None: none).  None, or leaving one out, means "not given".
     """
 
     bound: Number | None
@@ -46,6 +47,7 @@ class SearchParams(TypedDict, total=False):
     beta: Number | None
     variant: str | None
     leaf_bounds: tuple[Number, Number] | None
+    tt: int | None
 
 
 #: the parameters of a planned search, checked, as search() takes them
@@ -134,7 +136,7 @@ def check_leaf_bounds(bounds: object) -> tuple[Number, Number]:
 
 
 #: the order plan() hands the numbers out in (and refuses them in)
-HANDED_OUT = ("leaf_bounds", "bound", "alpha", "beta", "variant")
+HANDED_OUT = ("leaf_bounds", "bound", "alpha", "beta", "variant", "tt")
 #: the algorithms that take a number: those whose registry entry ``takes`` this
 TAKEN_BY = {
     "leaf_bounds": "leaf_bounds",
@@ -142,6 +144,7 @@ TAKEN_BY = {
     "alpha": "window",
     "beta": "window",
     "variant": "window",
+    "tt": "table",
 }
 #: why an algorithm named explicitly refuses a number it does not take
 REFUSED = {
@@ -153,6 +156,9 @@ REFUSED = {
     "drop them or choose alphabeta with --algo",
 }
 REFUSED["beta"] = REFUSED["alpha"]
+REFUSED["tt"] = (
+    "--tt applies to {tables} only, not to {name}: drop it or choose one of those with --algo"
+)
 REFUSED["variant"] = (
     "--variant applies to alphabeta only, not to {name}: drop it or choose alphabeta with --algo"
 )
@@ -210,6 +216,13 @@ def plan(
     variant = given.get("variant")
     if variant is not None and variant not in VARIANTS:
         raise UsageError(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+    tt = given.get("tt")
+    if tt is not None:
+        if isinstance(tt, bool) or not isinstance(tt, int) or tt < 0:
+            raise UsageError(f"--tt must be a whole number of MiB, 0 or more, got {tt!r}")
+        if variant == "fail-hard" and tt:
+            raise UsageError("--tt searches the fail-soft alphabeta only: drop --variant fail-hard")
+        tt = tt or None
     if alpha is not None and beta is not None and not alpha < beta:
         raise UsageError(
             f"the window needs alpha < beta, got --alpha {format_number(alpha)} "
@@ -221,6 +234,7 @@ def plan(
         "alpha": alpha,
         "beta": beta,
         "variant": variant,
+        "tt": tt,
     }
     takers = ", ".join(a.name for a in ALGORITHMS if a.takes == "bound")
     out: list[tuple[Algorithm, Params]] = []
@@ -234,10 +248,14 @@ def plan(
                     raise UsageError(
                         f"{algo.name} needs --bound: it needs a bound to start from; add --bound V"
                     )
-            elif algo.takes == TAKEN_BY[key]:
+            elif algo.takes == TAKEN_BY[key] or (key == "tt" and algo.name in TABLE_ALGORITHMS):
                 params[key] = given_value
             elif explicit:
-                raise UsageError(REFUSED[key].format(name=algo.name, takers=takers))
+                raise UsageError(
+                    REFUSED[key].format(
+                        name=algo.name, takers=takers, tables=", ".join(TABLE_ALGORITHMS)
+                    )
+                )
         out.append((algo, cast(Params, params)))
     return out
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..numbers import Number
 from ..result import SearchResult
@@ -63,7 +63,14 @@ def run(
     if stats is None:
         stats = Stats()
     t0 = time.perf_counter()
-    outcome = algo.run(tree, stats, **params)
+    tt = params.get("tt")
+    if tt:  # a transposition table: the searches of .tabled, in Python (docs/algorithms.md)
+        from .tabled import run as run_with_table
+
+        params = cast(Params, {k: v for k, v in params.items() if k != "tt"})
+        outcome = run_with_table(tree, stats, algo.name, tt, dict(params))
+    else:
+        outcome = algo.run(tree, stats, **params)
     pv = principal_variation(tree, stats.leaves, outcome)
     seconds = time.perf_counter() - t0
     return SearchResult(

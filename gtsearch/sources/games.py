@@ -279,6 +279,18 @@ class GameTree(Tree):
             nodes.pop()
             at.pop()
 
+    transpositions = True
+
+    def position(self, n: int) -> Any:
+        """Node n's position: the game's key(state) (by default the state) and who moves."""
+        k = self.locate(n)
+        state = self.path_states[k]
+        key = getattr(self.game.obj, "key", None)
+        return (
+            state if key is None else self.game.call("key", state),
+            self.root_max == (k % 2 == 0),
+        )
+
     # -- the cursor ------------------------------------------------------------------------
     def locate(self, n: int) -> int:
         """Move the path to node n (depth-first steps cost O(1)); return n's depth."""
