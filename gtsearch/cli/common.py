@@ -229,11 +229,12 @@ class Evaluation:
         alpha: Number | None = None,
         beta: Number | None = None,
         variant: str | None = None,
+        tt: int = 0,
     ) -> None:
         check_stdin_once(files)
         self.files, self.algos = files, algos
         self.numbers = SearchParams(
-            bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds
+            bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds, tt=tt
         )
         self.root, self.depth, self.expect = root, depth, expect
         self.input_format, self.max_nodes = input_format, max_nodes

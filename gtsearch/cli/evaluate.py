@@ -19,6 +19,7 @@ from .options import (
     leaf_bounds_option,
     results_format_option,
     tree_options,
+    tt_option,
     window_options,
 )
 
@@ -29,6 +30,7 @@ from .options import (
 @bound_option(several=True)
 @window_options
 @leaf_bounds_option
+@tt_option
 @tree_options
 @results_format_option("one record per file and algorithm")
 @click.option(
@@ -55,6 +57,7 @@ def eval_command(output_format: str, leaves: bool, **options: Any) -> None:
       gtsearch eval -a f1 --bound 5 --root min tree.json
       gtsearch eval --expect 3 --format json tests/*.yaml
       gtsearch eval -a star1,star2 --leaf-bounds -100:100 dice.yaml
+      gtsearch eval -a alphabeta,mtdf --tt 16 game:tictactoe
     """
     evaluation = Evaluation(**options)
     rows: list[Row] = []

@@ -215,6 +215,14 @@ leaf_bounds_option = click.option(
     help="Bounds on every leaf value, for star1 and star2 (default: the tree's least and "
     "greatest leaf). A leaf outside them is an error.",
 )
+tt_option = click.option(
+    "--tt",
+    type=click.IntRange(min=0),
+    default=0,
+    metavar="MIB",
+    help="A transposition table of MIB mebibytes for alphabeta, negascout, mt-sss, mt-dual and "
+    "mtdf, keyed by position (0, the default: none; docs/algorithms.md).",
+)
 expect_option = number_option(
     "--expect",
     "V",

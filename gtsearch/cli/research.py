@@ -34,6 +34,7 @@ from .options import (
     seed_option,
     shape_options,
     tree_options,
+    tt_option,
     values_option,
 )
 
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 @bound_option(several=True)
 @guess_option(" Overrides --bound for mtdf.")
 @leaf_bounds_option
+@tt_option
 @tree_options
 @results_format_option(
     "a table per file; one record per file and algorithm, with 'share' and 'best'"
@@ -80,7 +82,9 @@ def compare_command(guess: Number | None, output_format: str, **options: Any) ->
             raise UsageError(
                 "--guess is the first guess of mtdf, which is not among the algorithms: add -a mtdf"
             )
-        evaluation.planned = [(a, {"bound": guess} if a.name == "mtdf" else p) for a, p in planned]
+        evaluation.planned = [
+            (a, {**p, "bound": guess} if a.name == "mtdf" else p) for a, p in planned
+        ]
     out = console() if output_format == "table" else None
     csv_rows: list[Row] = []
     for f in evaluation:
