@@ -75,11 +75,14 @@ class TableSearch:
         order: bool = False,
         score: Callable[[float, int], float] | None = None,
         relative: Callable[[float, int], float] | None = None,
+        seen: set[Hashable] | None = None,
     ) -> None:
         self.tree, self.stats, self.table = tree, stats, table
         self.scout, self.limit, self.order = scout, limit, order
         self.score = score
         self.relative = relative
+        #: the positions entered (expanded or read), when given
+        self.seen = seen
         #: node -> its best child, as this search found it (or the table's move)
         self.best: dict[int, int] = {}
         #: inner nodes whose children were generated, repeats included
@@ -93,6 +96,12 @@ class TableSearch:
         a, b = (alpha, beta) if s > 0 else (-beta, -alpha)
         v, _ = drive(self.node(n, a, b, s, depth))
         return float(s * v)
+
+    def root(self) -> tuple[float, bool]:
+        """The root's score for the player to move there, and whether it is exhausted."""
+        s = 1.0 if self.tree.root_max else -1.0
+        done: tuple[float, bool] = drive(self.node(0, -INF, INF, s, 0))
+        return done
 
     def _stored(self, lo: float, hi: float, s: float, depth: int) -> tuple[float, float]:
         """The mover's bounds at ``depth`` as the table keeps them: MAX's terms, relative."""
@@ -132,6 +141,8 @@ class TableSearch:
             if self.order and move >= 0:
                 table.orders += 1
                 first = move
+        if self.seen is not None:
+            self.seen.add(key)
         if end[n] == n + 1:  # a leaf: read, and kept as [v, v]
             self.entered += 1
             self.stats.leaves.append(n)
@@ -186,7 +197,13 @@ class TableSearch:
                 if e is not None and e[4] >= 0 and e[3] == FULL:
                     c = tree.child(n, e[4])
                 else:
-                    helper = TableSearch(tree, Stats(), Table(PV_TABLE_MIB))
+                    helper = TableSearch(
+                        tree,
+                        Stats(),
+                        Table(PV_TABLE_MIB),
+                        score=self.score,
+                        relative=self.relative,
+                    )
                     helper.value(n, depth)
                     c = helper.best[n]
                     self.best.update(helper.best)

@@ -30,7 +30,7 @@ from .options import (
 @bound_option(several=True)
 @window_options
 @leaf_bounds_option
-@tt_option
+@tt_option()
 @tree_options
 @results_format_option("one record per file and algorithm")
 @click.option(

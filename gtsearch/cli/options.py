@@ -215,14 +215,26 @@ leaf_bounds_option = click.option(
     help="Bounds on every leaf value, for star1 and star2 (default: the tree's least and "
     "greatest leaf). A leaf outside them is an error.",
 )
-tt_option = click.option(
-    "--tt",
-    type=click.IntRange(min=0),
-    default=0,
-    metavar="MIB",
-    help="A transposition table of MIB mebibytes for alphabeta, negascout, mt-sss, mt-dual and "
-    "mtdf, keyed by position (0, the default: none; docs/algorithms.md).",
-)
+
+
+def tt_option(default: int = 0) -> Decorator:
+    """--tt MIB: the size of a transposition table (docs/algorithms.md); 0 is none."""
+    if default:
+        more = f"keyed by position (default {default})."
+    else:
+        more = (
+            "for alphabeta, negascout, mt-sss, mt-dual and mtdf, keyed by position (0, the "
+            "default: none; docs/algorithms.md)."
+        )
+    return int_option(
+        "--tt",
+        minimum=1 if default else 0,
+        default=default,
+        metavar="MIB",
+        help="A transposition table of MIB mebibytes, " + more,
+    )
+
+
 expect_option = number_option(
     "--expect",
     "V",

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 @bound_option(several=True)
 @guess_option(" Overrides --bound for mtdf.")
 @leaf_bounds_option
-@tt_option
+@tt_option()
 @tree_options
 @results_format_option(
     "a table per file; one record per file and algorithm, with 'share' and 'best'"

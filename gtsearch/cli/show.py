@@ -40,7 +40,7 @@ search_options = stack(
     bound_option(),
     window_options,
     leaf_bounds_option,
-    tt_option,
+    tt_option(),
     root_option,
 )
 
