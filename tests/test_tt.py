@@ -188,3 +188,13 @@ def test_compare_and_show_take_the_table(sample_trees: Any) -> None:
     assert mtdf["params"] == {"bound": 6, "tt": 1} and mtdf["tt"]["mib"] == 1
     shown = CliRunner().invoke(cli, ["show", path, "--tt", "1"])
     assert shown.exit_code == 0 and "alphabeta (tt 1): value 6" in shown.output
+
+
+def test_experiment_takes_the_table() -> None:
+    args = ["experiment", "-b", "3", "-d", "4", "-n", "5", "-a", "negascout,mtdf", "--format"]
+    with_table = CliRunner().invoke(cli, [*args, "json", "--tt", "1"])
+    without = CliRunner().invoke(cli, [*args, "json"])
+    assert with_table.exit_code == 0 == without.exit_code, with_table.output
+    table = CliRunner().invoke(cli, [*args, "table", "--tt", "1"])
+    assert ", table 1 MiB" in table.output.splitlines()[0]
+    assert with_table.output != without.output

@@ -117,6 +117,7 @@ SWEEP_OPTIONS = (
     "value_range",
     "algos",
     "guess",
+    "tt",
     "jobs",
     "shard",
     "dask",
@@ -133,6 +134,7 @@ SWEEP_OPTIONS = (
 @values_option()
 @algo_option("all")
 @guess_option()
+@tt_option()
 @int_option(
     "-j",
     "--jobs",
@@ -194,6 +196,7 @@ def experiment_command(
     value_range: tuple[int, int],
     algos: tuple[str, ...],
     guess: Number | None,
+    tt: int,
     jobs: int,
     shard: str | None,
     merge: bool,
@@ -245,7 +248,9 @@ def experiment_command(
             raise UsageError(f"unexpected argument {files[0]!r}: FILE... is for --merge")
         trees = drawn(seed, value_range, order, chance, model, p)
         names = [a.name for a, _explicit in named(algos or ("all",), chance=bool(chance))]
-        sweep = ex.Sweep(branching, depth, trials, algorithms=tuple(names), guess=guess, **trees)
+        sweep = ex.Sweep(
+            branching, depth, trials, algorithms=tuple(names), guess=guess, tt=tt, **trees
+        )
         sweep.check(max_nodes)  # a sweep that cannot run is one line, before any note
         sweep = _without_full_search(sweep, explicit=bool(algos), max_nodes=max_nodes)
         index, count = ex.parse_shard(shard) if shard is not None else (1, 1)
