@@ -90,3 +90,24 @@ def test_the_command() -> None:
     assert "PV: take 3 → take 1 → take 3\n" in text.output
     bad = CliRunner().invoke(cli, ["solve", "game:nim:7", "--tt", "0"])
     assert bad.exit_code == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(wdl, st.booleans())
+def test_pns_agrees_with_alphabeta(nested: Any, root_max: bool) -> None:
+    from gtsearch.algorithms.pns import solve_pns
+
+    tree = Tree.from_nested(nested, root_max=root_max)
+    found = solve_pns(tree, 1)
+    assert found["result"] == solve(tree, 1).result
+    assert found["pv"][0] == 0 and tree.is_leaf(found["pv"][-1])
+
+
+def test_the_two_solvers_agree_on_tictactoe_and_nim() -> None:
+    out = CliRunner().invoke(cli, ["solve", "game:tictactoe", "-a", "pns", "--format", "json"])
+    record = json.loads(out.output)
+    assert record["result"] == "draw" and record["distance"] is None
+    assert record["algorithm"] == "pns" and record["questions"] == 2
+    text = CliRunner().invoke(cli, ["solve", "game:nim:8", "-a", "pns"])
+    assert text.output.startswith("game:nim:8: loss for MAX (to move) (pns, table 16 MiB)\n")
+    assert "the proof's line: take 1 → take 3 → take 1 → take 3\n" in text.output

@@ -89,13 +89,17 @@ class Table:
             self.hits += 1
         return e
 
-    def store(self, key: Hashable, lower: float, upper: float, draft: int, move: int) -> None:
+    def store(
+        self, key: Hashable, lower: float, upper: float, draft: int, move: int, merge: bool = True
+    ) -> None:
         """Write what a search proved of ``key``: bounds in MAX's terms, draft, best move.
 
         An entry of the key already there is updated in place; with the same
-        draft its bounds are merged with the new ones (both hold), and the
-        old move stays when the new one is -1.  Otherwise the two-tier rule
-        places a new entry and counts an overwrite when one of another key is lost.
+        draft (and ``merge``) its bounds are merged with the new ones (both
+        hold), and the old move stays when the new one is -1.  Otherwise the
+        two-tier rule places a new entry and counts an overwrite when one of
+        another key is lost.  (Proof-number search keeps its two numbers in
+        the bounds' places and replaces them: ``merge`` False.)
         """
         self.stores += 1
         b = self.slot(key)
@@ -104,7 +108,7 @@ class Table:
         second = slots.get(b + 1)
         for e in (first, second):
             if e is not None and e[0] == key:
-                if e[3] == draft:
+                if merge and e[3] == draft:
                     lower = max(lower, e[1])
                     upper = min(upper, e[2])
                     if move < 0:

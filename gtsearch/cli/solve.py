@@ -17,10 +17,11 @@ from .options import file_argument, format_option, input_options, root_option, t
 @click.option(
     "-a",
     "--algo",
-    type=click.Choice(["alphabeta"], case_sensitive=False),
+    type=click.Choice(["alphabeta", "pns"], case_sensitive=False),
     default="alphabeta",
     show_default=True,
-    help="The solver: alpha-beta by iterative deepening with the table.",
+    help="The solver: alpha-beta by iterative deepening with the table, or df-pn "
+    "(depth-first proof-number search) with it.",
 )
 @tt_option(16)
 @root_option
@@ -46,6 +47,7 @@ def solve_command(
     Examples:
       gtsearch solve game:tictactoe
       gtsearch solve game:nim:12 --format json
+      gtsearch solve game:tictactoe -a pns
     """
     from ..algorithms.solve import solve
     from ..render.tables import json_records
@@ -53,40 +55,61 @@ def solve_command(
     tree, _seconds = load(file, input_format, max_nodes)
     if root is not None:
         tree = tree.with_root(root.lower() == "max")
-    done = solve(tree, tt)
-    record = solution_record(display_name(file), algo.lower(), tree, done)
+    name = display_name(file)
+    if algo.lower() == "pns":
+        from ..algorithms.pns import solve_pns
+
+        found = solve_pns(tree, tt)
+        record = {"file": name, "algorithm": "pns", "result": found["result"]}
+        record.update(distance=None, **_line(tree, found["pv"]))
+        record.update({k: v for k, v in found.items() if k not in record})
+        record["seconds"] = round(found["seconds"], 6)
+        expanded = ""
+    else:
+        done = solve(tree, tt)
+        record = solution_record(name, "alphabeta", tree, done)
+        expanded = f" ({done.expanded:,} expanded)"
     if output_format == "json":
         click.echo(json_records([record], ascii_only=False), nl=False)
         return
     mover = "MAX" if tree.root_max else "MIN"
+    distance = record["distance"]
+    plies = "" if distance is None else f" in {distance} plies"
     click.echo(
-        f"{record['file']}: {done.result} for {mover} (to move) in {done.distance} plies "
+        f"{name}: {record['result']} for {mover} (to move){plies} "
         f"({record['algorithm']}, table {tt} MiB)"
     )
     pairs = zip(record["pv"], record["pv_labels"], strict=True)
     moves = [str(i) if label is None else label for i, label in pairs]
-    click.echo("PV: " + (" → ".join(moves) if moves else "(root)"))
+    what = "PV" if distance is not None else "the proof's line"
+    click.echo(f"{what}: " + (" → ".join(moves) if moves else "(root)"))
     click.echo(
-        f"positions {done.positions:,}, nodes {done.nodes:,} ({done.expanded:,} expanded), "
-        f"leaves {done.leaves:,}, {done.seconds:.3g} s"
+        f"positions {record['positions']:,}, nodes {record['nodes']:,}{expanded}, "
+        f"leaves {record['leaves']:,}, {record['seconds']:.3g} s"
     )
-    for it in record["iterations"]:
+    for it in record.get("iterations", ()):
         click.echo(
             f"  depth {it['depth']:>3}  {it['result']:<7} nodes {it['nodes']:>9,}  "
             f"leaves {it['leaves']:>9,}  {it['seconds']:.3g} s"
         )
 
 
+def _line(tree: Tree, pv: list[int]) -> dict[str, Any]:
+    """A PV given as nodes, as the JSON output gives it: child indices and names."""
+    return {
+        "pv": tree.path_of(pv[-1]) if len(pv) > 1 else [],
+        "pv_labels": [tree.names.get(n) for n in pv[1:]],
+    }
+
+
 def solution_record(name: str, algo: str, tree: Tree, done: Solution) -> dict[str, Any]:
     """The JSON object of a solution (docs/algorithms.md, "Solving")."""
-    pv = done.pv
     return {
         "file": name,
         "algorithm": algo,
         "result": done.result,
         "distance": done.distance,
-        "pv": tree.path_of(pv[-1]) if len(pv) > 1 else [],
-        "pv_labels": [tree.names.get(n) for n in pv[1:]],
+        **_line(tree, done.pv),
         "positions": done.positions,
         "nodes": done.nodes,
         "expanded": done.expanded,
