@@ -20,8 +20,10 @@ from gtsearch.tree import Tree
 from .strategies import minimax, trees
 from .test_scout import assert_valid_pv
 
-
 # -- properties over random trees ------------------------------------------------------------
+DEPTH_FIRST = tuple(a for a in TABLE_ALGORITHMS if a not in ("star1", "star2"))
+
+
 @settings(max_examples=150, deadline=None)
 @given(trees, st.booleans(), st.sampled_from(TABLE_ALGORITHMS))
 def test_a_table_changes_neither_value_nor_pv(nested: Any, root_max: bool, name: str) -> None:
@@ -66,7 +68,7 @@ def test_a_forgetful_table_rereads_but_keeps_the_value(
     nested: Any, root_max: bool, name: str, buckets: int
 ) -> None:
     """A table of one to three buckets loses entries all the time: the value stays exact."""
-    from gtsearch.algorithms import tabled
+    from gtsearch.algorithms import chance_tabled, tabled
 
     class Tiny(Table):
         __slots__ = ()
@@ -76,11 +78,11 @@ def test_a_forgetful_table_rereads_but_keeps_the_value(
             self.buckets = buckets
 
     original = tabled.Table
-    tabled.Table = Tiny  # type: ignore[misc]
+    tabled.Table = chance_tabled.Table = Tiny  # type: ignore[misc]
     try:
         r = search(Tree.from_nested(nested, root_max=root_max), name, tt=1)
     finally:
-        tabled.Table = original  # type: ignore[misc]
+        tabled.Table = chance_tabled.Table = original  # type: ignore[misc]
     assert r.value == minimax(nested, root_max)
     assert r.extra["tt"]["used"] <= 2 * buckets
 
@@ -117,7 +119,7 @@ def test_the_bucket_of_an_int_key_is_splitmix64() -> None:
 
 
 # -- games: transpositions -----------------------------------------------------------------------
-@pytest.mark.parametrize("name", TABLE_ALGORITHMS)
+@pytest.mark.parametrize("name", DEPTH_FIRST)
 def test_nim_with_a_table_reads_fewer_leaves(name: str) -> None:
     game = open_source("game:nim:7")
     without = search(game, name)
@@ -155,7 +157,7 @@ def test_eval_json_carries_the_table(sample_trees: Any) -> None:
     assert out.exit_code == 0, out.output
     records = [json.loads(line) for line in out.output.splitlines()]
     tabled = {r["algorithm"] for r in records if "tt" in r}
-    assert tabled == set(TABLE_ALGORITHMS)
+    assert tabled == set(TABLE_ALGORITHMS) - {"star1", "star2"}
     for r in records:
         assert r["value"] == 3
         if "tt" in r:
@@ -198,3 +200,27 @@ def test_experiment_takes_the_table() -> None:
     table = CliRunner().invoke(cli, [*args, "table", "--tt", "1"])
     assert ", table 1 MiB" in table.output.splitlines()[0]
     assert with_table.output != without.output
+
+
+# -- Star1 and Star2 -------------------------------------------------------------------------------
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["star1", "star2"]), st.integers(1, 3))
+def test_star_with_a_table_keeps_value_and_pv(seed: int, name: str, b: int) -> None:
+    tree = open_source(f"random:b={b},d=2,chance=2,seed={seed}")
+    without = search(tree, name)
+    with_table = search(tree, name, tt=1)
+    assert with_table.value == without.value and with_table.pv == without.pv
+    assert with_table.extra.get("value_exact") == without.extra.get("value_exact")
+    assert with_table.extra["re_evaluations"] == 0
+    assert with_table.params["tt"] == 1 and "leaf_bounds" in with_table.params
+
+
+def test_star2_with_a_table_reads_no_more_than_star1() -> None:
+    """30 regular chance trees: Star2 re-reads its probes without a table, not with one."""
+    totals = dict.fromkeys(("star1", "star2", "star2 tt"), 0)
+    for seed in range(30):
+        tree = open_source(f"random:b=3,d=2,chance=3,seed={seed}")
+        totals["star1"] += search(tree, "star1").leaves
+        totals["star2"] += search(tree, "star2").leaves
+        totals["star2 tt"] += search(tree, "star2", tt=1).leaves
+    assert totals["star2 tt"] <= totals["star1"] < totals["star2"]

@@ -195,7 +195,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
 
 
 #: the algorithms that take a transposition table (--tt MIB; docs/algorithms.md)
-TABLE_ALGORITHMS = ("alphabeta", "negascout", "mt-sss", "mt-dual", "mtdf")
+TABLE_ALGORITHMS = ("alphabeta", "negascout", "mt-sss", "mt-dual", "mtdf", "star1", "star2")
 
 
 def _either(names: list[str]) -> str:

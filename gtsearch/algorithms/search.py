@@ -58,8 +58,9 @@ def run(
     shown: dict[str, Any] = dict(params)
     if algo.takes == "leaf_bounds":
         bounds, origin = leaf_bounds_of(tree, params)
-        params = {"leaf_bounds": bounds}
-        shown = {"leaf_bounds": bounds, "leaf_bounds_from": origin}
+        table = shown_tt(params)
+        params = cast(Params, {"leaf_bounds": bounds, **table})
+        shown = {"leaf_bounds": bounds, "leaf_bounds_from": origin, **table}
     if stats is None:
         stats = Stats()
     t0 = time.perf_counter()
@@ -89,6 +90,11 @@ def run(
         extra=stats.extra,
         tree=tree,
     )
+
+
+def shown_tt(params: Params) -> dict[str, Any]:
+    """The table's size among the parameters shown, when a search has one."""
+    return {"tt": params["tt"]} if params.get("tt") else {}
 
 
 def leaf_bounds_of(tree: Tree, params: Params) -> tuple[tuple[Number, Number], str]:

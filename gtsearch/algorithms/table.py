@@ -17,7 +17,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from ..numbers import INF
+from ..numbers import Exact
+
+#: a bound an entry keeps: a float (infinities included), or an exact rational (chance nodes)
+Bound = float | Exact
 
 #: the draft of an entry whose search went to the leaves (no horizon below it)
 FULL = 65_535
@@ -90,7 +93,7 @@ class Table:
         return e
 
     def store(
-        self, key: Hashable, lower: float, upper: float, draft: int, move: int, merge: bool = True
+        self, key: Hashable, lower: Bound, upper: Bound, draft: int, move: int, merge: bool = True
     ) -> None:
         """Write what a search proved of ``key``: bounds in MAX's terms, draft, best move.
 
@@ -140,8 +143,3 @@ class Table:
             "overwrites": self.overwrites,
             "used": len(self.slots),
         }
-
-
-def unknown() -> list[float]:
-    """The bounds of a position nothing is known of: [-inf, +inf]."""
-    return [-INF, INF]

@@ -274,6 +274,11 @@ def run(tree: Tree, stats: Stats, name: str, tt: int, params: dict[str, object])
         return alphabeta(tree, stats, tt, alpha, beta)  # type: ignore[arg-type]
     if name == "negascout":
         return negascout(tree, stats, tt)
+    if name in ("star1", "star2"):
+        from .chance_tabled import star
+
+        bounds = params.get("leaf_bounds")
+        return star(tree, stats, tt, bounds, probing=name == "star2")  # type: ignore[arg-type]
     first = {"mt-sss": INF, "mt-dual": -INF}.get(name)
     if first is None:
         bound = params.get("bound")

@@ -223,8 +223,8 @@ def tt_option(default: int = 0) -> Decorator:
         more = f"keyed by position (default {default})."
     else:
         more = (
-            "for alphabeta, negascout, mt-sss, mt-dual and mtdf, keyed by position (0, the "
-            "default: none; docs/algorithms.md)."
+            "for alphabeta, negascout, mt-sss, mt-dual, mtdf, star1 and star2, keyed by "
+            "position (0, the default: none; docs/algorithms.md)."
         )
     return int_option(
         "--tt",
