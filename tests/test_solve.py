@@ -111,3 +111,45 @@ def test_the_two_solvers_agree_on_tictactoe_and_nim() -> None:
     text = CliRunner().invoke(cli, ["solve", "game:nim:8", "-a", "pns"])
     assert text.output.startswith("game:nim:8: loss for MAX (to move) (pns, table 16 MiB)\n")
     assert "the proof's line: take 1 → take 3 → take 1 → take 3\n" in text.output
+
+
+# -- eval --iterative ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "name", ["hand-a-min-root.yaml", "hand-b-min-root.json", "hand-c-min-root.sexp"]
+)
+def test_each_iteration_is_the_tree_cut_at_its_depth(sample_trees: Any, name: str) -> None:
+    from gtsearch.algorithms import search
+    from gtsearch.algorithms.iterative import iterate
+    from gtsearch.formats import load_tree
+
+    tree = load_tree(str(sample_trees / name))
+    found = iterate(tree, 1)
+    assert [r.params["iteration"] for r in found] == list(range(1, tree.max_depth() + 1))
+    for r in found:
+        depth = r.params["iteration"]
+        cut = tree.truncated(depth) if depth < tree.max_depth() else tree
+        assert r.value == search(cut, "alphabeta").value
+    assert found[-1].value == search(tree, "minimax").value
+
+
+def test_eval_iterative(sample_trees: Any) -> None:
+    path = str(sample_trees / "hand-c-min-root.sexp")
+    out = CliRunner().invoke(cli, ["eval", "--iterative", path, "--format", "json"])
+    assert out.exit_code == 0, out.output
+    records = [json.loads(line) for line in out.output.splitlines()]
+    assert [(r["params"]["iteration"], r["value"]) for r in records] == [
+        (1, 1.5),
+        (2, 0.5),
+        (3, 3.5),
+    ]
+    assert all(r["params"]["tt"] == 16 for r in records)
+    once = CliRunner().invoke(cli, ["eval", "--iterative", "--time", "0", path, "--format", "json"])
+    assert len(once.output.splitlines()) == 1
+    for args, message in [
+        (["-a", "sss", "--iterative"], "--iterative deepens alphabeta only"),
+        (["--time", "1"], "--time limits --iterative"),
+    ]:
+        bad = CliRunner().invoke(cli, ["eval", *args, path])
+        assert bad.exit_code == 2 and message in bad.output
+    nim = CliRunner().invoke(cli, ["eval", "--iterative", "game:nim:5"])
+    assert nim.exit_code == 2 and "has no static value" in nim.output

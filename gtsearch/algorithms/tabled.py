@@ -76,6 +76,7 @@ class TableSearch:
         score: Callable[[float, int], float] | None = None,
         relative: Callable[[float, int], float] | None = None,
         seen: set[Hashable] | None = None,
+        horizon: Callable[[int], float] | None = None,
     ) -> None:
         self.tree, self.stats, self.table = tree, stats, table
         self.scout, self.limit, self.order = scout, limit, order
@@ -83,6 +84,8 @@ class TableSearch:
         self.relative = relative
         #: the positions entered (expanded or read), when given
         self.seen = seen
+        #: a node's static value at the horizon (MAX's terms), read as a leaf; None: 0
+        self.horizon = horizon
         #: node -> its best child, as this search found it (or the table's move)
         self.best: dict[int, int] = {}
         #: inner nodes whose children were generated, repeats included
@@ -151,8 +154,13 @@ class TableSearch:
                 v = self.score(v, depth)
             table.store(key, *self._stored(v, v, s, depth), FULL, -1)
             return v, True
-        if limit is not None and depth >= limit:  # the horizon: unknown, scored 0
-            return 0.0, False
+        if limit is not None and depth >= limit:  # the horizon: its static value, or 0
+            if self.horizon is None:
+                return 0.0, False
+            self.stats.leaves.append(n)
+            v = s * self.horizon(n)
+            table.store(key, *self._stored(v, v, s, depth), 0, -1)
+            return v, False
         self.entered += 1
         self.expanded += 1
         kids = list(tree.children(n))
@@ -190,7 +198,8 @@ class TableSearch:
         move, else an uncounted search below the node (docs/algorithms.md, "The PV")."""
         tree, end = self.tree, self.tree.end
         path = [n]
-        while end[n] != n + 1:
+        limit = self.limit
+        while end[n] != n + 1 and (limit is None or depth < limit):
             c = self.best.get(n)
             if c is None:
                 e = self.table.peek(tree.position(n))

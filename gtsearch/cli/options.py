@@ -235,6 +235,23 @@ def tt_option(default: int = 0) -> Decorator:
     )
 
 
+#: eval's iterative deepening (docs/algorithms.md, "Iterative deepening")
+iterative_options = stack(
+    click.option(
+        "--iterative",
+        is_flag=True,
+        help="Alpha-beta by iterative deepening, depth 1, 2, ... with the table (--tt, 16 MiB "
+        "when not given): one result per depth, a node at the horizon worth its static value.",
+    ),
+    click.option(
+        "--time",
+        "time_limit",
+        type=FloatParam(min=0.0),
+        default=None,
+        metavar="SECONDS",
+        help="With --iterative: start no new depth after so many seconds.",
+    ),
+)
 expect_option = number_option(
     "--expect",
     "V",
