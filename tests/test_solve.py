@@ -92,7 +92,7 @@ def test_the_command() -> None:
     assert bad.exit_code == 2
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(wdl, st.booleans())
 def test_pns_agrees_with_alphabeta(nested: Any, root_max: bool) -> None:
     from gtsearch.algorithms.pns import solve_pns

@@ -51,7 +51,7 @@ def test_mt_sss_with_a_table_reads_sss_leaves_in_order(nested: Any, root_max: bo
     assert mt.leaf_order == sss.leaf_order
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(trees, st.booleans(), st.sampled_from(["mtdf", "mt-dual", "mt-sss"]), st.integers(-5, 5))
 def test_the_mt_family_with_a_large_table_reads_no_leaf_twice(
     nested: Any, root_max: bool, name: str, guess: int
@@ -62,7 +62,7 @@ def test_the_mt_family_with_a_large_table_reads_no_leaf_twice(
     assert r.value == minimax(nested, root_max)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(trees, st.booleans(), st.sampled_from(TABLE_ALGORITHMS), st.integers(1, 3))
 def test_a_forgetful_table_rereads_but_keeps_the_value(
     nested: Any, root_max: bool, name: str, buckets: int
@@ -203,7 +203,7 @@ def test_experiment_takes_the_table() -> None:
 
 
 # -- Star1 and Star2 -------------------------------------------------------------------------------
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(["star1", "star2"]), st.integers(1, 3))
 def test_star_with_a_table_keeps_value_and_pv(seed: int, name: str, b: int) -> None:
     tree = open_source(f"random:b={b},d=2,chance=2,seed={seed}")

@@ -7,7 +7,6 @@ from typing import Any
 import click
 
 from ..algorithms.params import named
-from ..algorithms.solve import DEFAULT_TT
 from ..errors import UsageError
 from ..render.console import console
 from ..render.tables import Row, csv_text, json_lines, render_table
@@ -73,6 +72,8 @@ def eval_command(
       gtsearch eval --iterative --time 2 --format json game:tictactoe
     """
     if iterative:
+        from ..algorithms.solve import DEFAULT_TT
+
         if any(a.name != "alphabeta" for a, _ in named(options["algos"] or ("alphabeta",))):
             raise UsageError("--iterative deepens alphabeta only: drop --algo or name alphabeta")
         options["tt"] = options["tt"] or DEFAULT_TT
