@@ -72,6 +72,9 @@ NEVER = {
     "gtsearch.render.view",
     "gtsearch.render.terminal",
     "gtsearch.render.svg",
+    "gtsearch.render.geometry",
+    "gtsearch.render.layout",
+    "gtsearch.render.tikz",
     "gtsearch.render.research",
     "matplotlib",
 }

@@ -20,7 +20,7 @@ import click
 from ..algorithms.params import VARIANTS
 from ..errors import UsageError
 from ..formats import FORMATS
-from ..render.geometry import LAYOUTS, PAGES
+from ..render.paper import LAYOUTS, PAGES
 from ..tree import DEFAULT_MAX_NODES
 from .values import NUMBER, FloatParam, IntParam, PairParam, PathParam, RangesParam
 

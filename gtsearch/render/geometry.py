@@ -19,6 +19,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from .paper import LAYOUTS, MM, PAGES, Page
+
 #: a point (x, y), y downwards
 Point = tuple[float, float]
 #: a box (x0, y0, x1, y1)
@@ -278,49 +280,6 @@ class Items:
             max(b[2] for b in boxes),
             max(b[3] for b in boxes),
         )
-
-
-# -- the pages a picture is made for ---------------------------------------------------------
-MM = 72 / 25.4
-
-
-@dataclass(frozen=True)
-class Page:
-    """The room a picture is made for: a page less its margins, or a slide, in points."""
-
-    name: str
-    width: float
-    height: float
-    #: every size of the picture (texts, shapes, gaps) times this
-    scale: float
-    what: str
-    #: whether a picture carries its title (a slide has its own)
-    title: bool = True
-
-    def holds(self, width: float, height: float) -> bool:
-        """Whether a picture of this size fits the page."""
-        return width <= self.width + 0.01 and height <= self.height + 0.01
-
-
-#: the pages of ``--page``, the default first
-PAGES = {
-    p.name: p
-    for p in (
-        Page("a4", 267 * MM, 180 * MM, 1.0, "A4 landscape less 15 mm margins (267 x 180 mm)"),
-        Page("a4-portrait", 180 * MM, 267 * MM, 1.0, "A4 portrait less 15 mm margins"),
-        Page(
-            "slide",
-            140 * MM,
-            76 * MM,
-            1.0,
-            "a 16:9 beamer slide (160 x 90 mm) in its margins, under its title (140 x 76 mm)",
-            title=False,
-        ),
-        Page("quiz", 600.0, 900.0, 1.125, "800 px wide, where a Moodle quiz shows a picture"),
-    )
-}
-#: how a tree is laid out (``--layout``): chosen by its size and the page, or as asked
-LAYOUTS = ("auto", "tree", "compact", "sideways", "outline")
 
 
 # -- the tests of geometry -------------------------------------------------------------------

@@ -16,18 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..algorithms import Algorithm, find_algorithm, search
+from ..algorithms import events as kinds
 from ..algorithms.chance import tree_leaf_bounds
-from ..algorithms.events import (
-    ChanceCutoff,
-    Cutoff,
-    Enter,
-    Event,
-    Leaf,
-    Result,
-    Return,
-    Take,
-    Value,
-)
 from ..algorithms.explored import (
     RangeTracker,
     knuth_moore_types,
@@ -60,15 +50,15 @@ class SearchView:
     #: searched[n] == 1 when a leaf at or below n was evaluated; the others were pruned
     searched: bytearray
     #: node -> (lo, hi), the range its evaluated leaves prove (searched nodes only)
-    ranges: dict[int, tuple[Value, Value]]
+    ranges: dict[int, tuple[kinds.Value, kinds.Value]]
     #: the PV as nodes from the root
     pv: list[int]
     #: depth-first searches: the cutoff that stopped a node, if one did
-    cutoffs: dict[int, Cutoff | ChanceCutoff] = field(default_factory=dict)
+    cutoffs: dict[int, kinds.Cutoff | kinds.ChanceCutoff] = field(default_factory=dict)
     #: every event, kept when asked (the HTML replay needs them)
-    events: list[Event] | None = None
+    events: list[kinds.Event] | None = None
     #: trees with chance nodes: the leaf bounds (L, U) that stand for what is unknown
-    bounds: tuple[Value, Value] | None = None
+    bounds: tuple[kinds.Value, kinds.Value] | None = None
     #: node -> "PV", "CUT" or "ALL", Knuth & Moore's types by position (docs/algorithms.md),
     #: when asked
     node_types: dict[int, str] | None = None
@@ -139,10 +129,10 @@ def build_view(
         )
     types = knuth_moore_types(tree) if node_types else None  # refused before searching
     result = search(tree, algo, leaf_order=not traced, **params)
-    events: list[Event] = []
+    events: list[kinds.Event] = []
     rank: dict[int, int] = {}
-    cutoffs: dict[int, Cutoff | ChanceCutoff] = {}
-    windows: dict[int, tuple[Value, Value]] = {}
+    cutoffs: dict[int, kinds.Cutoff | kinds.ChanceCutoff] = {}
+    windows: dict[int, tuple[kinds.Value, kinds.Value]] = {}
     reads = 0
     # a leaf read twice (re-searches, Star2's probes) keeps the number of its first reading
     if not traced:
@@ -151,12 +141,12 @@ def build_view(
         reads = result.leaves
     else:
         for ev in trace(tree, algo, open_lists=keep_events, **params):
-            if isinstance(ev, Leaf) or isinstance(ev, Take) and ev.case == 2:
+            if isinstance(ev, kinds.Leaf) or isinstance(ev, kinds.Take) and ev.case == 2:
                 rank.setdefault(ev.node, len(rank) + 1)
                 reads += 1
-            elif isinstance(ev, (Cutoff, ChanceCutoff)):
+            elif isinstance(ev, (kinds.Cutoff, kinds.ChanceCutoff)):
                 cutoffs[ev.node] = ev
-            elif isinstance(ev, Enter):
+            elif isinstance(ev, kinds.Enter):
                 windows.setdefault(ev.node, (ev.alpha, ev.beta))
             if keep_events:
                 events.append(ev)
@@ -185,7 +175,7 @@ def build_view(
     )
 
 
-def view_bounds(tree: Tree, result: SearchResult) -> tuple[Value, Value] | None:
+def view_bounds(tree: Tree, result: SearchResult) -> tuple[kinds.Value, kinds.Value] | None:
     """What an unknown subtree of a tree with chance nodes is worth at least and at most: the
     leaf bounds the search used, else the tree's least and greatest leaf; None without chance."""
     if not tree.has_chance:
@@ -242,22 +232,22 @@ def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
         changed: list[int] = []
         pruned: list[int] = []
         solved: list[int] = []
-        if isinstance(ev, Leaf) or isinstance(ev, Take) and ev.case == 2:
+        if isinstance(ev, kinds.Leaf) or isinstance(ev, kinds.Take) and ev.case == 2:
             changed = ranges.add(ev.node)
-        if isinstance(ev, (Cutoff, ChanceCutoff)):
+        if isinstance(ev, (kinds.Cutoff, kinds.ChanceCutoff)):
             for c in ev.skipped:
                 pruned.extend(prune_below(c))
-        elif isinstance(ev, Take):
+        elif isinstance(ev, kinds.Take):
             for s in ev.inserted:
                 if s.status == "solved":
                     solved.append(s.node)
                     if s.node != ev.node:
                         pruned.extend(prune_below(s.node))
-        elif isinstance(ev, (Result, Return)) and ev.node == 0:
+        elif isinstance(ev, (kinds.Result, kinds.Return)) and ev.node == 0:
             pruned.extend(prune_below(0))
         d["ranges"] = [[n, range_text(*ranges.ranges[n])] for n in changed]
         d["pruned"] = pruned
-        if isinstance(ev, Take):
+        if isinstance(ev, kinds.Take):
             d["solved"] = solved
         yield d
 
