@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -116,6 +116,8 @@ class Tree:
 
     #: whether end and values are computed on demand (gtsearch.sources): no numpy, no C core
     lazy = False
+    #: whether two nodes can be one position (a game's tree; see :meth:`position`)
+    transpositions = False
 
     def __init__(
         self,
@@ -175,6 +177,11 @@ class Tree:
         while c < stop:
             yield c
             c = end[c]
+
+    def position(self, n: int) -> Hashable:
+        """Node n's position, a transposition table's key: the node itself (a game's tree
+        gives the game's key of the state and who moves; docs/algorithms.md)."""
+        return n
 
     def child(self, n: int, i: int) -> int:
         for k, c in enumerate(self.children(n)):

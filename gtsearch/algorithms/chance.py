@@ -68,7 +68,7 @@ def tree_leaf_bounds(tree: Tree) -> tuple[Number, Number]:
     return tree.number(lo), tree.number(hi)
 
 
-class _Run:
+class ChanceRun:
     """One search of one tree: the counters, the leaf bounds and each decision node's best move."""
 
     def __init__(self, tree: Tree, stats: Stats, bounds: tuple[Number, Number] | None) -> None:
@@ -281,7 +281,8 @@ def _over(x: Any, p: Exact) -> Any:
     return x / p if isinstance(p, Fraction) else Fraction(x) / p
 
 
-def _root(run: _Run, step: Any) -> Exact:
+def root_value(run: ChanceRun, step: Any) -> Exact:
+    """The root's exact value: read when it is a leaf, else searched by ``step(0)``."""
     tree = run.tree
     if tree.end[0] == 1:
         return run.leaf(0)
@@ -290,8 +291,8 @@ def _root(run: _Run, step: Any) -> Exact:
 
 def expectiminimax(tree: Tree, stats: Stats) -> Outcome:
     """Every leaf once: max/min at decision nodes, the probability-weighted sum at chance nodes."""
-    run = _Run(tree, stats, None)
-    return run.outcome(_root(run, run.full), stats)
+    run = ChanceRun(tree, stats, None)
+    return run.outcome(root_value(run, run.full), stats)
 
 
 def star1(tree: Tree, stats: Stats, leaf_bounds: tuple[Number, Number] | None = None) -> Outcome:
@@ -299,15 +300,15 @@ def star1(tree: Tree, stats: Stats, leaf_bounds: tuple[Number, Number] | None = 
 
     ``leaf_bounds`` (L, U) bound every leaf; default: the tree's least and greatest leaf.
     """
-    run = _Run(tree, stats, leaf_bounds)
-    return run.outcome(_root(run, lambda n: run.search(n, -INF, INF)), stats)
+    run = ChanceRun(tree, stats, leaf_bounds)
+    return run.outcome(root_value(run, lambda n: run.search(n, -INF, INF)), stats)
 
 
 def star2(tree: Tree, stats: Stats, leaf_bounds: tuple[Number, Number] | None = None) -> Outcome:
     """Ballard's Star2: Star1 with a probing phase at chance nodes; exact (root window ±inf)."""
-    run = _Run(tree, stats, leaf_bounds)
+    run = ChanceRun(tree, stats, leaf_bounds)
     run.probing = True
-    return run.outcome(_root(run, lambda n: run.search(n, -INF, INF)), stats)
+    return run.outcome(root_value(run, lambda n: run.search(n, -INF, INF)), stats)
 
 
 __all__ = ["expectiminimax", "star1", "star2", "tree_leaf_bounds"]

@@ -29,14 +29,54 @@ from . import compiled
 from .base import Outcome, Stats
 
 
+class Memory:
+    """What MT's passes remember of the nodes: bounds in MAX's terms (MT's own table)."""
+
+    def recall(self, n: int) -> list[float] | None:
+        """[lower, upper] known of node n, or None."""
+        raise NotImplementedError
+
+    def prove(self, n: int, lower: float, upper: float) -> None:
+        """Node n's value lies in [lower, upper] (kept with what was known)."""
+        raise NotImplementedError
+
+    def cut(self) -> None:
+        """What was recalled answered the node (a transposition table counts it)."""
+
+    def size(self) -> int:
+        """The distinct nodes remembered (``nodes``)."""
+        raise NotImplementedError
+
+
+class NodeMemory(Memory):
+    """MT's own table: every node the passes searched, never forgotten."""
+
+    def __init__(self) -> None:
+        #: node -> [lower bound, upper bound] on its minimax value
+        self.table: dict[int, list[float]] = {}
+
+    def recall(self, n: int) -> list[float] | None:
+        return self.table.get(n)
+
+    def prove(self, n: int, lower: float, upper: float) -> None:
+        entry = self.table.setdefault(n, [-INF, INF])
+        if lower > entry[0]:
+            entry[0] = lower
+        if upper < entry[1]:
+            entry[1] = upper
+
+    def size(self) -> int:
+        return len(self.table)
+
+
 class MTSearch:
     """A transposition table and the MT test over one tree, in MAX's terms."""
 
-    def __init__(self, tree: Tree, stats: Stats) -> None:
+    def __init__(self, tree: Tree, stats: Stats, memory: Memory | None = None) -> None:
         self.tree = tree
         self.stats = stats
-        #: node -> [lower bound, upper bound] on its minimax value
-        self.table: dict[int, list[float]] = {}
+        #: what the passes proved of each node: MT's own table, or a transposition table
+        self.memory = memory if memory is not None else NodeMemory()
         self.passes = 0
 
     def test(self, gamma: float, strict: bool) -> float:
@@ -48,7 +88,8 @@ class MTSearch:
         tree = self.tree
         end = tree.end
         vals = tree.values
-        table = self.table
+        memory = self.memory
+        recall, prove = memory.recall, memory.prove
         stats = self.stats
         visit = stats.leaves.append
 
@@ -57,18 +98,20 @@ class MTSearch:
 
         def probe(n: int) -> float | None:
             """The answer the table already knows for node n, or None."""
-            entry = table.get(n)
+            entry = recall(n)
             if entry is None:
-                if end[n] == n + 1:  # a leaf: evaluated once, remembered as [v, v]
+                if end[n] == n + 1:  # a leaf: evaluated, remembered as [v, v]
                     visit(n)
                     v = vals[n]
-                    table[n] = [v, v]
+                    prove(n, v, v)
                     return v
                 return None
             lo, hi = entry
             if passes(lo):
+                memory.cut()
                 return lo
             if not passes(hi):
+                memory.cut()
                 return hi
             return None
 
@@ -104,11 +147,10 @@ class MTSearch:
             if descended:
                 continue
             # node n is finished with g: remember the bound it proved
-            entry = table.setdefault(n, [-INF, INF])
             if passes(g):
-                entry[0] = g
+                prove(n, g, INF)
             else:
-                entry[1] = g
+                prove(n, -INF, g)
             if not stack:
                 return g
             t = g
@@ -128,17 +170,18 @@ class MTSearch:
             c = end[c]
 
 
-def mtd(tree: Tree, stats: Stats, first: float) -> float:
+def mtd(tree: Tree, stats: Stats, first: float, memory: Memory | None = None) -> float:
     """MTD(first): MT passes from a first guess until the lower and upper bounds meet.
 
     When g is the proven lower bound the next pass asks "value > g?", else
     "value >= g?": comparisons only, so floats and a value equal to the first
-    guess (or to +-inf's first pass) terminate exactly.
+    guess (or to +-inf's first pass) terminate exactly.  ``memory``: a
+    transposition table in place of MT's own (:mod:`.tabled`), in Python.
     """
-    done = compiled.mtd(tree, stats, first)
+    done = None if memory is not None else compiled.mtd(tree, stats, first)
     if done is not None:
         return done
-    search = MTSearch(tree, stats)
+    search = MTSearch(tree, stats, memory)
     lower, upper = -INF, INF
     g = first
     while lower < upper:
@@ -155,7 +198,7 @@ def mtd(tree: Tree, stats: Stats, first: float) -> float:
                 lower = g
             else:
                 upper = g
-    stats.nodes = len(search.table)
+    stats.nodes = search.memory.size()
     stats.extra["passes"] = search.passes
     return lower
 

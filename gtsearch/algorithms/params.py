@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict, cast
 from ..errors import UsageError
 from ..numbers import MAX_EXACT_INT, Number, format_number, too_large
 from ..tree import Tree
-from .registry import ALGORITHMS, CHANCE_NAMES, Algorithm, find_algorithm
+from .registry import ALGORITHMS, CHANCE_NAMES, TABLE_ALGORITHMS, Algorithm, find_algorithm
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -39,8 +39,9 @@ class SearchParams(TypedDict, total=False):
     Knuth & Moore's F2 as printed); ``leaf_bounds`` (L, U) bound every leaf for
     star1, star2 and mcts (default: the tree's least and greatest leaf).
     ``iterations``, ``seconds`` (--time), ``seed``, ``exploration`` (UCB1's C) and
-    ``playout_depth`` are mcts's (:data:`MCTS`).  None, or leaving one out, means
-    "not given".
+    ``playout_depth`` are mcts's (:data:`MCTS`); ``tt`` the size in MiB of a
+    transposition table (:data:`~.registry.TABLE_ALGORITHMS`; 0 or None: none).
+    None, or leaving one out, means "not given".
     """
 
     bound: Number | None
@@ -53,6 +54,7 @@ class SearchParams(TypedDict, total=False):
     seed: int | None
     exploration: float | None
     playout_depth: int | None
+    tt: int | None
 
 
 #: the parameters of a planned search, checked, as search() takes them
@@ -189,8 +191,9 @@ def check_mcts(given: SearchParams) -> None:
 
 
 #: the order plan() hands the numbers out in (and refuses them in)
-HANDED_OUT = ("leaf_bounds", "bound", "alpha", "beta", "variant", *MCTS_OPTIONS)
-#: the algorithms that take a number: those whose registry entry ``takes`` one of these
+HANDED_OUT = ("leaf_bounds", "bound", "alpha", "beta", "variant", *MCTS_OPTIONS, "tt")
+#: the algorithms that take a number: those whose registry entry ``takes`` one of these (the
+#: table's size: those of TABLE_ALGORITHMS, whatever they take)
 TAKEN_BY: dict[str, tuple[str, ...]] = {
     "leaf_bounds": ("leaf_bounds", "mcts"),
     "bound": ("bound",),
@@ -198,6 +201,7 @@ TAKEN_BY: dict[str, tuple[str, ...]] = {
     "beta": ("window",),
     "variant": ("window",),
     **{key: ("mcts",) for key in MCTS_OPTIONS},
+    "tt": (),
 }
 #: why an algorithm named explicitly refuses a number it does not take
 REFUSED = {
@@ -211,6 +215,9 @@ REFUSED = {
 REFUSED["beta"] = REFUSED["alpha"]
 for _key, _option in MCTS_OPTIONS.items():
     REFUSED[_key] = f"{_option} applies to mcts only, not to {{name}}: drop it or choose mcts"
+REFUSED["tt"] = (
+    "--tt applies to {tables} only, not to {name}: drop it or choose one of those with --algo"
+)
 REFUSED["variant"] = (
     "--variant applies to alphabeta only, not to {name}: drop it or choose alphabeta with --algo"
 )
@@ -269,6 +276,13 @@ def plan(
     variant = given.get("variant")
     if variant is not None and variant not in VARIANTS:
         raise UsageError(f"--variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+    tt = given.get("tt")
+    if tt is not None:
+        if isinstance(tt, bool) or not isinstance(tt, int) or tt < 0:
+            raise UsageError(f"--tt must be a whole number of MiB, 0 or more, got {tt!r}")
+        if variant == "fail-hard" and tt:
+            raise UsageError("--tt searches the fail-soft alphabeta only: drop --variant fail-hard")
+        tt = tt or None
     if alpha is not None and beta is not None and not alpha < beta:
         raise UsageError(
             f"the window needs alpha < beta, got --alpha {format_number(alpha)} "
@@ -280,6 +294,7 @@ def plan(
         "alpha": alpha,
         "beta": beta,
         "variant": variant,
+        "tt": tt,
     }
     for key in MCTS_OPTIONS:
         checked[key] = cast("Param | None", given.get(key))
@@ -295,10 +310,14 @@ def plan(
                     raise UsageError(
                         f"{algo.name} needs --bound: it needs a bound to start from; add --bound V"
                     )
-            elif algo.takes in TAKEN_BY[key]:
+            elif algo.takes in TAKEN_BY[key] or (key == "tt" and algo.name in TABLE_ALGORITHMS):
                 params[key] = given_value
             elif explicit:
-                raise UsageError(REFUSED[key].format(name=algo.name, takers=takers))
+                raise UsageError(
+                    REFUSED[key].format(
+                        name=algo.name, takers=takers, tables=", ".join(TABLE_ALGORITHMS)
+                    )
+                )
         out.append((algo, cast(Params, params)))
     return out
 

@@ -219,6 +219,10 @@ SAMPLING: tuple[Algorithm, ...] = (
 EVERY = ALGORITHMS + SAMPLING
 
 
+#: the algorithms that take a transposition table (--tt MIB; docs/algorithms.md)
+TABLE_ALGORITHMS = ("alphabeta", "negascout", "mt-sss", "mt-dual", "mtdf", "star1", "star2")
+
+
 def _either(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 

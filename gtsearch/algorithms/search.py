@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..numbers import Number
 from ..result import SearchResult
@@ -58,14 +58,23 @@ def run(
     shown: dict[str, Any] = dict(params)
     if algo.takes in ("leaf_bounds", "mcts"):
         bounds, origin = leaf_bounds_of(tree, params)
-        params = {**params, "leaf_bounds": bounds}
+        params = cast(Params, {**params, "leaf_bounds": bounds})
         shown = {**params, "leaf_bounds_from": origin}
+        shown.pop("tt", None)
+        shown.update(shown_tt(params))
     if algo.takes == "mcts":
         params, shown = mcts_defaults(params, origin)
     if stats is None:
         stats = Stats()
     t0 = time.perf_counter()
-    outcome = algo.run(tree, stats, **params)
+    tt = params.get("tt")
+    if tt:  # a transposition table: the searches of .tabled, in Python (docs/algorithms.md)
+        from .tabled import run as run_with_table
+
+        params = cast(Params, {k: v for k, v in params.items() if k != "tt"})
+        outcome = run_with_table(tree, stats, algo.name, tt, dict(params))
+    else:
+        outcome = algo.run(tree, stats, **params)
     pv = principal_variation(tree, stats.leaves, outcome)
     seconds = time.perf_counter() - t0
     return SearchResult(
@@ -84,6 +93,11 @@ def run(
         extra=stats.extra,
         tree=tree,
     )
+
+
+def shown_tt(params: Params) -> dict[str, Any]:
+    """The table's size among the parameters shown, when a search has one."""
+    return {"tt": params["tt"]} if params.get("tt") else {}
 
 
 def leaf_bounds_of(tree: Tree, params: Params) -> tuple[tuple[Number, Number], str]:

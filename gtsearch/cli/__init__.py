@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "compare": "gtsearch.cli.research:compare_command",
     "experiment": "gtsearch.cli.research:experiment_command",
     "exercise": "gtsearch.cli.exercise:exercise_command",
+    "solve": "gtsearch.cli.solve:solve_command",
     "schema": "gtsearch.cli.integration:schema_command",
     "completion": "gtsearch.cli.integration:completion_command",
 }

@@ -256,12 +256,13 @@ class Evaluation:
         alpha: Number | None = None,
         beta: Number | None = None,
         variant: str | None = None,
+        tt: int = 0,
         **mcts: Any,
     ) -> None:
         check_stdin_once(files)
         self.files, self.algos = files, algos
         self.numbers = SearchParams(
-            bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds
+            bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds, tt=tt
         )
         self.numbers.update(cast(SearchParams, mcts))  # mcts's: --iterations, --seed, ...
         self.root, self.depth, self.expect = root, depth, expect

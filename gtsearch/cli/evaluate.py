@@ -6,20 +6,25 @@ from typing import Any
 
 import click
 
+from ..algorithms.params import named
+from ..errors import UsageError
 from ..render.console import console
 from ..render.tables import Row, csv_text, json_lines, render_table
 from ..research.compare import mismatch
-from .common import Evaluation, run_search
+from ..result import SearchResult
+from .common import Evaluation, Loaded, run_search
 from .options import (
     algo_option,
     bound_option,
     expect_option,
     files_argument,
     input_options,
+    iterative_option,
     leaf_bounds_option,
     mcts_options,
     results_format_option,
     tree_options,
+    tt_option,
     window_options,
 )
 
@@ -30,7 +35,9 @@ from .options import (
 @bound_option(several=True)
 @window_options
 @leaf_bounds_option
-@mcts_options
+@mcts_options(iterative=True)
+@tt_option()
+@iterative_option
 @tree_options
 @results_format_option("one record per file and algorithm")
 @click.option(
@@ -40,7 +47,12 @@ from .options import (
 )
 @expect_option
 @input_options
-def eval_command(output_format: str, leaves: bool, **options: Any) -> None:
+def eval_command(
+    output_format: str,
+    leaves: bool,
+    iterative: bool,
+    **options: Any,
+) -> None:
     """Evaluate each FILE with each algorithm.
 
     '-' reads the tree from standard input. Each file is loaded once; every
@@ -57,23 +69,54 @@ def eval_command(output_format: str, leaves: bool, **options: Any) -> None:
       gtsearch eval -a f1 --bound 5 --root min tree.json
       gtsearch eval --expect 3 --format json tests/*.yaml
       gtsearch eval -a star1,star2 --leaf-bounds -100:100 dice.yaml
+      gtsearch eval -a alphabeta,mtdf --tt 16 game:tictactoe
+      gtsearch eval --iterative --time 2 --format json game:tictactoe
     """
+    time_limit = None
+    if iterative:
+        from ..algorithms.solve import DEFAULT_TT
+
+        time_limit = options.pop("seconds")  # --time: mcts's, or here the deepening's
+
+        if any(a.name != "alphabeta" for a, _ in named(options["algos"] or ("alphabeta",))):
+            raise UsageError("--iterative deepens alphabeta only: drop --algo or name alphabeta")
+        options["tt"] = options["tt"] or DEFAULT_TT
+    elif options["seconds"] is not None and not any(
+        a.name == "mcts" for a, _ in named(options["algos"] or ("alphabeta",))
+    ):
+        raise UsageError("--time limits mcts or --iterative: add --algo mcts or --iterative")
     evaluation = Evaluation(**options)
     rows: list[Row] = []
     for f in evaluation:
         for algo, params in f.searches:
-            result = run_search(f.name, f.tree, algo, params, leaves)
-            row: Row = (f.name, f.seconds, result)
-            if output_format == "json":
-                click.echo(json_lines([row]), nl=False)
-            else:  # kept for the table: without the tree, so that each file's is freed
-                rows.append((f.name, f.seconds, result._replace(tree=None)))
-            if f.expected is not None:
-                failed = mismatch(f.name, f.expected, result, f.at)
-                if failed is not None:
-                    evaluation.report(failed)
+            if iterative:
+                from ..algorithms.iterative import iterate
+
+                found = iterate(f.tree, options["tt"], seconds=time_limit)
+            else:
+                found = [run_search(f.name, f.tree, algo, params, leaves)]
+            for result in found:
+                show(f, result, output_format, rows, evaluation)
     if output_format == "table" and rows:
         render_table(rows, console())
     elif output_format == "csv" and rows:  # no header without a row: every file was bad
         click.echo(csv_text(rows), nl=False)
     evaluation.done()
+
+
+def show(
+    f: Loaded, result: SearchResult, output_format: str, rows: list[Row], evaluation: Evaluation
+) -> None:
+    """Print one result as JSON, or keep it for the table; check it against the expected value
+    (an iteration of --iterative only when it searched the whole tree)."""
+    row: Row = (f.name, f.seconds, result)
+    if output_format == "json":
+        click.echo(json_lines([row]), nl=False)
+    else:  # kept for the table: without the tree, so that each file's is freed
+        rows.append((f.name, f.seconds, result._replace(tree=None)))
+    depth = result.params.get("iteration")
+    whole = depth is None or depth >= f.tree.max_depth()
+    if f.expected is not None and whole:
+        failed = mismatch(f.name, f.expected, result, f.at)
+        if failed is not None:
+            evaluation.report(failed)

@@ -235,25 +235,59 @@ mcts_search_options = stack(
         "(a game's estimate); default: playouts run to a leaf.",
     ),
 )
-#: mcts's numbers (docs/algorithms.md, "Monte Carlo Tree Search"); --leaf-bounds scales its rewards
-mcts_options = stack(
-    iterations_option,
-    click.option(
-        "--time",
-        "seconds",
-        type=FloatParam(0.0),
-        default=None,
-        metavar="T",
-        help="mcts: stop after T seconds (with --iterations too, at the first limit reached).",
-    ),
-    int_option(
-        "--seed",
-        minimum=None,
-        metavar="S",
-        help="mcts: the seed of its random numbers (default 0); the same seed gives the same "
-        "search, byte for byte, in both cores.",
-    ),
-    mcts_search_options,
+
+
+def mcts_options(iterative: bool = False) -> Decorator:
+    """mcts's numbers (docs/algorithms.md, "Monte Carlo Tree Search"); --leaf-bounds scales its
+    rewards.  ``iterative``: --time also limits --iterative (eval's iterative deepening)."""
+    deepening = "; with --iterative: start no new depth after T seconds" if iterative else ""
+    return stack(
+        iterations_option,
+        click.option(
+            "--time",
+            "seconds",
+            type=FloatParam(0.0),
+            default=None,
+            metavar="T",
+            help="mcts: stop after T seconds (with --iterations too, at the first limit "
+            f"reached){deepening}.",
+        ),
+        int_option(
+            "--seed",
+            minimum=None,
+            metavar="S",
+            help="mcts: the seed of its random numbers (default 0); the same seed gives the same "
+            "search, byte for byte, in both cores.",
+        ),
+        mcts_search_options,
+    )
+
+
+def tt_option(default: int = 0) -> Decorator:
+    """--tt MIB: the size of a transposition table (docs/algorithms.md); 0 is none."""
+    if default:
+        more = f"keyed by position (default {default})."
+    else:
+        more = (
+            "for alphabeta, negascout, mt-sss, mt-dual, mtdf, star1 and star2, keyed by "
+            "position (0, the default: none; docs/algorithms.md)."
+        )
+    return int_option(
+        "--tt",
+        minimum=1 if default else 0,
+        default=default,
+        metavar="MIB",
+        help="A transposition table of MIB mebibytes, " + more,
+    )
+
+
+#: eval's iterative deepening (docs/algorithms.md, "Iterative deepening"); its time limit is
+#: --time, which mcts_options(iterative=True) declares
+iterative_option = click.option(
+    "--iterative",
+    is_flag=True,
+    help="Alpha-beta by iterative deepening, depth 1, 2, ... with the table (--tt, 16 MiB "
+    "when not given): one result per depth, a node at the horizon worth its static value.",
 )
 expect_option = number_option(
     "--expect",

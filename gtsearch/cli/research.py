@@ -35,6 +35,7 @@ from .options import (
     seed_option,
     shape_options,
     tree_options,
+    tt_option,
     values_option,
 )
 
@@ -48,7 +49,8 @@ if TYPE_CHECKING:
 @bound_option(several=True)
 @guess_option(" Overrides --bound for mtdf.")
 @leaf_bounds_option
-@mcts_options
+@mcts_options()
+@tt_option()
 @tree_options
 @results_format_option(
     "a table per file; one record per file and algorithm, with 'share' and 'best'"
@@ -82,7 +84,9 @@ def compare_command(guess: Number | None, output_format: str, **options: Any) ->
             raise UsageError(
                 "--guess is the first guess of mtdf, which is not among the algorithms: add -a mtdf"
             )
-        evaluation.planned = [(a, {"bound": guess} if a.name == "mtdf" else p) for a, p in planned]
+        evaluation.planned = [
+            (a, {**p, "bound": guess} if a.name == "mtdf" else p) for a, p in planned
+        ]
     out = console() if output_format == "table" else None
     csv_rows: list[Row] = []
     for f in evaluation:
@@ -115,6 +119,7 @@ SWEEP_OPTIONS = (
     "value_range",
     "algos",
     "guess",
+    "tt",
     "jobs",
     "shard",
     "dask",
@@ -131,6 +136,7 @@ SWEEP_OPTIONS = (
 @values_option()
 @algo_option("all")
 @guess_option()
+@tt_option()
 @int_option(
     "-j",
     "--jobs",
@@ -192,6 +198,7 @@ def experiment_command(
     value_range: tuple[int, int],
     algos: tuple[str, ...],
     guess: Number | None,
+    tt: int,
     jobs: int,
     shard: str | None,
     merge: bool,
@@ -246,7 +253,9 @@ def experiment_command(
         for algo, _explicit in chosen:
             refuse_sampled(algo, "experiment")
         names = [a.name for a, _explicit in chosen]
-        sweep = ex.Sweep(branching, depth, trials, algorithms=tuple(names), guess=guess, **trees)
+        sweep = ex.Sweep(
+            branching, depth, trials, algorithms=tuple(names), guess=guess, tt=tt, **trees
+        )
         sweep.check(max_nodes)  # a sweep that cannot run is one line, before any note
         sweep = _without_full_search(sweep, explicit=bool(algos), max_nodes=max_nodes)
         index, count = ex.parse_shard(shard) if shard is not None else (1, 1)

@@ -24,6 +24,7 @@ from .options import (
     picture_options,
     root_option,
     stack,
+    tt_option,
     window_options,
 )
 
@@ -39,6 +40,7 @@ search_options = stack(
     bound_option(),
     window_options,
     leaf_bounds_option,
+    tt_option(),
     root_option,
 )
 
@@ -221,6 +223,7 @@ def searched(
     root: str | None,
     input_format: str | None,
     max_nodes: int,
+    tt: int = 0,
 ) -> tuple[Tree, Algorithm, dict[str, Any], str]:
     """The tree (a source built whole, --root applied), the algorithm and its parameters, and
     the name to show: what :data:`search_options` and --input-format and --max-nodes ask for
@@ -232,7 +235,7 @@ def searched(
     """
     default = "alphabeta" if leaf_bounds is None else "star1"
     numbers = SearchParams(
-        bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds
+        bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds, tt=tt
     )
     algorithm, params = check_one([algo or default], **numbers)
     refuse_sampled(algorithm, click.get_current_context().info_name or "show")
@@ -306,6 +309,10 @@ def trace_command(output_format: str, open_lists: bool, **options: Any) -> None:
     from ..render.trace import event_dict, trace_text
 
     tree, algorithm, params, name = searched(**options)
+    if params.get("tt"):
+        raise UsageError(
+            "trace follows the searches without a table: drop --tt (eval and show take it)"
+        )
     events = trace(tree, algorithm, open_lists=open_lists, **params)
     if output_format == "text":
         for line in trace_text(events, tree, algorithm.name, name):

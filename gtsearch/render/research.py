@@ -79,6 +79,16 @@ ORDER_WORDS = {
 
 
 def sweep_title(records: Sequence[dict[str, Any]]) -> str:
+    tables: set[int] = set()
+    for rec in records:
+        mib = (rec.get("params") or {}).get("tt")
+        if mib:
+            tables.add(int(mib))
+    title = _trees_title(records)
+    return title + "".join(f", table {mib} MiB" for mib in sorted(tables))
+
+
+def _trees_title(records: Sequence[dict[str, Any]]) -> str:
     r = records[0]
     trials = len({rec["trial"] for rec in records})
     chance = r.get("chance")

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..algorithms import ALGORITHMS, Algorithm, find_algorithm, plan, run
 from ..algorithms.params import Params
+from ..algorithms.registry import TABLE_ALGORITHMS
 from ..errors import CheckFailed, GtsearchError, UsageError, os_reason
 from ..numbers import Number
 from ..sources.randomtree import LazyTree, RandomSpec, materialize, native_whole
@@ -117,6 +118,8 @@ class Sweep:
     algorithms: tuple[str, ...] = ()
     #: MTD(f)'s first guess (None: its default, 0)
     guess: Number | None = None
+    #: a transposition table of so many MiB for the algorithms that take one (0: none)
+    tt: int = 0
     #: outcomes per chance node: regular *-minimax trees (0: trees without chance nodes)
     chance: int = 0
     #: the leaf model of the trees (docs/sources.md) and its p (model binary)
@@ -165,11 +168,14 @@ class Sweep:
         return RandomSpec(b, d, seed=seed, order=self.order, p=self.p, chance=self.chance, **kw)
 
     def planned(self) -> list[tuple[Algorithm, Params]]:
-        """The algorithms with their parameters (MTD(f)'s guess), checked once for every tree."""
+        """The algorithms with their parameters (MTD(f)'s guess, the table), checked once for
+        every tree."""
         out = []
         for name in self.algorithms:
-            bound = self.guess if find_algorithm(name).name == GUESS_ALGORITHM else None
-            out.extend(plan([name], bound=bound))
+            algo = find_algorithm(name)
+            bound = self.guess if algo.name == GUESS_ALGORITHM else None
+            tt = self.tt if algo.name in TABLE_ALGORITHMS else None
+            out.extend(plan([name], bound=bound, tt=tt))
         return out
 
     def cells(self) -> list[tuple[int, int, int]]:

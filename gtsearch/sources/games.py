@@ -366,6 +366,23 @@ class GameTree(Tree):
             nodes.pop()
             at.pop()
 
+    transpositions = True
+
+    def position(self, n: int) -> Any:
+        """Node n's position for a transposition table: the game's key(state) (by default the
+        state) and who moves there; under the protocol that says who moves, the entry's tag
+        (who moves, a forced pass, a chance node and who moves after it) and its depth below
+        a --depth cut, as the game's entries are keyed."""
+        k = self.locate(n)
+        entry = self.path_keys[k]
+        state = self.info[entry].state
+        key = getattr(self.game.obj, "key", None)
+        mine = state if key is None else self.game.call("key", state)
+        if self.general:
+            tag, _, depth = entry
+            return (tag, mine, depth)
+        return (mine, self.root_max == (k % 2 == 0))
+
     # -- the cursor ------------------------------------------------------------------------
     def locate(self, n: int) -> int:
         """Move the path to node n (depth-first steps cost O(1)); return n's depth."""

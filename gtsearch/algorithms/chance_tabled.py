@@ -1,0 +1,75 @@
+"""Star1 and Star2 with a transposition table (``--tt MIB``): docs/algorithms.md.
+
+Ballard, B. W. (1983). The *-minimax search procedure for trees containing
+chance nodes. Artificial Intelligence 21(3), 327-350.
+Hauk, T., Buro, M. & Schaeffer, J. (2004). Rediscovering *-Minimax Search.
+Computers and Games 2004, LNCS 3846, 35-50 (Star2 with a table).
+
+The searches of :mod:`.chance`, with every inner node searched through the
+table (an entry whose bounds decide the node for its window answers it; what
+a search proved is stored: exact, a lower bound on a fail high, an upper
+bound on a fail low, in MAX's terms and exact rationals) and every leaf read
+through it (stored as [v, v] when read).  Star2's search phase then finds what
+its probes proved, and reads no probed leaf again while the table holds it.
+"""
+
+from __future__ import annotations
+
+from ..numbers import INF, Exact, Number
+from ..tree import Tree
+from .base import Outcome, Stats, Step
+from .chance import ChanceRun, Edge, root_value
+from .table import FULL, Table
+
+
+class TableRun(ChanceRun):
+    """One Star1 or Star2 search with a transposition table."""
+
+    def __init__(
+        self, tree: Tree, stats: Stats, bounds: tuple[Number, Number] | None, table: Table
+    ) -> None:
+        super().__init__(tree, stats, bounds)
+        self.table = table
+
+    def leaf(self, n: int) -> Exact:
+        key = self.tree.position(n)
+        e = self.table.probe(key)
+        if e is not None:
+            self.table.cuts += 1
+            known: Exact = e[1]
+            return known
+        v = super().leaf(n)
+        self.table.store(key, v, v, FULL, -1)
+        return v
+
+    def search(self, n: int, alpha: Edge, beta: Edge) -> Step:
+        key = self.tree.position(n)
+        e = self.table.probe(key)
+        if e is not None:
+            lo, hi = e[1], e[2]
+            if lo >= beta or lo == hi:
+                self.table.cuts += 1
+                return lo
+            if hi <= alpha:
+                self.table.cuts += 1
+                return hi
+        v = yield super().search(n, alpha, beta)
+        lower, upper = (v, INF) if v >= beta else (-INF, v) if v <= alpha else (v, v)
+        self.table.store(key, lower, upper, FULL, -1)
+        return v
+
+
+def star(
+    tree: Tree,
+    stats: Stats,
+    tt: int,
+    leaf_bounds: tuple[Number, Number] | None = None,
+    probing: bool = False,
+) -> Outcome:
+    """Star1 (Star2 with ``probing``) with a table of ``tt`` MiB; exact (root window +-inf)."""
+    table = Table(tt)
+    run = TableRun(tree, stats, leaf_bounds, table)
+    run.probing = probing
+    done = run.outcome(root_value(run, lambda n: run.search(n, -INF, INF)), stats)
+    stats.extra["tt"] = table.counts()
+    return done

@@ -1,0 +1,130 @@
+"""Solving a game of wins, draws and losses: alpha-beta by iterative deepening with a table.
+
+docs/algorithms.md ("Solving: win, draw and loss") defines it.  Depth 1, 2,
+... up to the height of the tree, each iteration a fail-soft alpha-beta
+(:class:`.tabled.TableSearch`) over one transposition table that keeps what
+the iterations proved, each node's moves ordered by its entry's best move.
+A leaf scores, for the player to move, W - p for a win p plies from the root,
+-(W - p) for a loss, 0 for a draw, and so does a position at the horizon; the
+table keeps scores relative to their position, so a transposition reached at
+another depth reads them right.  An iteration decides when it proves a win
+or a loss, or when no horizon was met.
+
+Slate, D. J. & Atkin, L. R. (1977). CHESS 4.5: the Northwestern University
+chess program (iterative deepening); Breuker, Uiterwijk & van den Herik (1994)
+(the two-tier table).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, NamedTuple
+
+from ..tree import Tree
+from .base import Stats
+from .table import Table
+from .tabled import TableSearch
+
+#: a win's score: W - p for a win p plies away (no game is 2**19 plies deep)
+W = 2**20
+#: scores beyond this are wins or losses
+DECIDED = W // 2
+#: the table's size without --tt
+DEFAULT_TT = 16
+
+
+class Iteration(NamedTuple):
+    """One depth of the iterative deepening: its score for the player to move and its counts."""
+
+    depth: int
+    score: int
+    nodes: int
+    leaves: int
+    seconds: float
+
+
+class Solution(NamedTuple):
+    """What ``gtsearch solve`` reports (docs/algorithms.md)."""
+
+    result: str  # "win", "draw" or "loss", for the player to move at the root
+    distance: int  # plies to the end along the PV
+    pv: list[int]  # nodes from the root
+    positions: int  # distinct positions searched
+    nodes: int  # nodes entered over all iterations
+    leaves: int  # leaves evaluated over all iterations
+    expanded: int  # inner nodes expanded over all iterations
+    iterations: list[Iteration]
+    tt: dict[str, int]
+    seconds: float
+
+
+def _score(v: float, depth: int) -> float:
+    """A leaf's value for the player to move as a score: the sooner a win, the higher."""
+    if v > 0:
+        return float(W - depth)
+    if v < 0:
+        return float(depth - W)
+    return 0.0
+
+
+def _relative(score: float, depth: int) -> float:
+    """A score at the root's scale as the score at a node ``depth`` plies down (depth < 0: back)."""
+    if score > DECIDED:
+        return score + depth
+    if score < -DECIDED:
+        return score - depth
+    return score
+
+
+def solve(tree: Tree, tt: int = DEFAULT_TT) -> Solution:
+    """The game-theoretic result of ``tree`` for the player to move at its root."""
+    t0 = time.perf_counter()
+    table = Table(tt)
+    height = tree.max_depth()
+    iterations: list[Iteration] = []
+    positions: set[Any] = set()
+    nodes = leaves = expanded = 0
+    depth = 0
+    while True:
+        depth += 1
+        stats = Stats()
+        t1 = time.perf_counter()
+        search = TableSearch(
+            tree,
+            stats,
+            table,
+            limit=depth,
+            order=True,
+            score=_score,
+            relative=_relative,
+            seen=positions,
+        )
+        v, exhausted = search.root()
+        nodes += search.entered
+        expanded += search.expanded
+        leaves += len(stats.leaves)
+        score = int(v)
+        iterations.append(
+            Iteration(depth, score, search.entered, len(stats.leaves), time.perf_counter() - t1)
+        )
+        if exhausted or score != 0 or depth >= height:
+            break
+    pv = search.line()
+    if score > 0:
+        result, distance = "win", W - score
+    elif score < 0:
+        result, distance = "loss", W + score
+    else:
+        result, distance = "draw", len(pv) - 1
+    return Solution(
+        result,
+        distance,
+        pv,
+        len(positions),
+        nodes,
+        leaves,
+        expanded,
+        iterations,
+        table.counts(),
+        time.perf_counter() - t0,
+    )

@@ -1,0 +1,226 @@
+"""The transposition table (--tt): same values and PVs, MT-SSS* = SSS*, the two-tier scheme."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gtsearch.algorithms import search
+from gtsearch.algorithms.registry import TABLE_ALGORITHMS
+from gtsearch.algorithms.table import FULL, Table
+from gtsearch.cli import cli
+from gtsearch.sources import open_source
+from gtsearch.tree import Tree
+
+from .strategies import minimax, trees
+from .test_scout import assert_valid_pv
+
+# -- properties over random trees ------------------------------------------------------------
+DEPTH_FIRST = tuple(a for a in TABLE_ALGORITHMS if a not in ("star1", "star2"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(trees, st.booleans(), st.sampled_from(TABLE_ALGORITHMS))
+def test_a_table_changes_neither_value_nor_pv(nested: Any, root_max: bool, name: str) -> None:
+    tree = Tree.from_nested(nested, root_max=root_max)
+    without = search(tree, name)
+    with_table = search(tree, name, tt=1)
+    assert with_table.value == without.value == minimax(nested, root_max)
+    assert with_table.pv == without.pv
+    assert_valid_pv(tree, nested, with_table)
+    counts = with_table.extra["tt"]
+    assert counts["hits"] >= counts["cuts"] + counts["orders"]
+    assert counts["probes"] >= counts["hits"]
+    assert with_table.extra["distinct_leaves"] + with_table.extra["re_evaluations"] == (
+        with_table.leaves
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees, st.booleans())
+def test_mt_sss_with_a_table_reads_sss_leaves_in_order(nested: Any, root_max: bool) -> None:
+    tree = Tree.from_nested(nested, root_max=root_max)
+    sss = search(tree, "sss", leaf_order=True)
+    mt = search(tree, "mt-sss", tt=64, leaf_order=True)
+    assert mt.value == sss.value
+    assert mt.leaf_order == sss.leaf_order
+
+
+@settings(max_examples=100, deadline=None)
+@given(trees, st.booleans(), st.sampled_from(["mtdf", "mt-dual", "mt-sss"]), st.integers(-5, 5))
+def test_the_mt_family_with_a_large_table_reads_no_leaf_twice(
+    nested: Any, root_max: bool, name: str, guess: int
+) -> None:
+    tree = Tree.from_nested(nested, root_max=root_max)
+    r = search(tree, name, tt=64, **({"bound": guess} if name == "mtdf" else {}))
+    assert r.extra["re_evaluations"] == 0
+    assert r.value == minimax(nested, root_max)
+
+
+@settings(max_examples=60, deadline=None)
+@given(trees, st.booleans(), st.sampled_from(TABLE_ALGORITHMS), st.integers(1, 3))
+def test_a_forgetful_table_rereads_but_keeps_the_value(
+    nested: Any, root_max: bool, name: str, buckets: int
+) -> None:
+    """A table of one to three buckets loses entries all the time: the value stays exact."""
+    from gtsearch.algorithms import chance_tabled, tabled
+
+    class Tiny(Table):
+        __slots__ = ()
+
+        def __init__(self, mib: int) -> None:
+            super().__init__(mib)
+            self.buckets = buckets
+
+    original = tabled.Table
+    tabled.Table = chance_tabled.Table = Tiny  # type: ignore[misc]
+    try:
+        r = search(Tree.from_nested(nested, root_max=root_max), name, tt=1)
+    finally:
+        tabled.Table = chance_tabled.Table = original  # type: ignore[misc]
+    assert r.value == minimax(nested, root_max)
+    assert r.extra["tt"]["used"] <= 2 * buckets
+
+
+# -- the table itself ----------------------------------------------------------------------------
+def test_two_tier_replacement() -> None:
+    t = Table(1)
+    t.buckets = 1  # every key in one bucket: slots 0 (depth-preferred) and 1 (always-replace)
+    t.store("a", 1, 1, 5, -1)
+    t.store("b", 2, 2, 3, -1)  # shallower than a: the second slot
+    assert t.slots[0][0] == "a" and t.slots[1][0] == "b"
+    t.store("c", 3, 3, 4, -1)  # still shallower than a: replaces b
+    assert t.slots[1][0] == "c" and t.overwrites == 1
+    t.store("d", 4, 4, 5, -1)  # as deep as a: takes the first slot, a moves down, c is lost
+    assert t.slots[0][0] == "d" and t.slots[1][0] == "a" and t.overwrites == 2
+    t.store("a", 0, 9, 5, 2)  # a again, same draft: bounds merged in place
+    assert t.slots[1] == ["a", 1, 1, 5, 2] and t.overwrites == 2
+    t.store("a", 0, 9, FULL, -1)  # another draft: replaced, the move kept only when given
+    assert t.slots[1] == ["a", 0, 9, FULL, -1]
+    assert t.probe("a") is not None and t.probe("zz") is None
+    assert (t.probes, t.hits, t.stores) == (2, 1, 6)
+    assert t.counts()["used"] == 2
+    with pytest.raises(ValueError):
+        Table(0)
+
+
+def test_the_bucket_of_an_int_key_is_splitmix64() -> None:
+    from gtsearch.algorithms.table import bucket_hash
+    from gtsearch.sources.splitmix import splitmix64
+
+    for k in (0, 1, 12345, 2**64 - 1):
+        assert bucket_hash(k) == splitmix64(k)
+    assert bucket_hash(-1) == splitmix64(2**64 - 1)
+
+
+# -- games: transpositions -----------------------------------------------------------------------
+@pytest.mark.parametrize("name", DEPTH_FIRST)
+def test_nim_with_a_table_reads_fewer_leaves(name: str) -> None:
+    game = open_source("game:nim:7")
+    without = search(game, name)
+    with_table = search(game, name, tt=1)
+    assert with_table.value == without.value
+    assert with_table.leaves < without.leaves
+    whole = Tree.from_nested(game.to_nested())
+    pv_node = 0
+    for i in with_table.pv:
+        pv_node = whole.child(pv_node, i)
+        assert search(_subtree(whole, pv_node), "minimax").value == without.value
+    assert whole.is_leaf(pv_node)
+
+
+def _subtree(tree: Tree, n: int) -> Tree:
+    depth = 0
+    m = n
+    while m:
+        m = tree.parent[m]
+        depth += 1
+    return Tree.from_nested(tree.to_nested(n), root_max=tree.root_max == (depth % 2 == 0))
+
+
+def test_tictactoe_with_a_table() -> None:
+    r = search(open_source("game:tictactoe"), "alphabeta", tt=16)
+    assert r.value == 0
+    assert r.leaves < 7_330  # alpha-beta's leaves without the table
+    assert r.extra["expanded"] < 5_478  # the game's positions
+
+
+# -- the command line ------------------------------------------------------------------------------
+def test_eval_json_carries_the_table(sample_trees: Any) -> None:
+    path = str(sample_trees / "aima-fig5-2.yaml")
+    out = CliRunner().invoke(cli, ["eval", path, "-a", "all", "--tt", "1", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    records = [json.loads(line) for line in out.output.splitlines()]
+    tabled = {r["algorithm"] for r in records if "tt" in r}
+    assert tabled == set(TABLE_ALGORITHMS) - {"star1", "star2"}
+    for r in records:
+        assert r["value"] == 3
+        if "tt" in r:
+            assert r["params"]["tt"] == 1 and r["tt"]["mib"] == 1 and r["tt"]["entries"] == 32768
+    off = CliRunner().invoke(cli, ["eval", path, "--tt", "0", "--format", "json"])
+    assert "tt" not in json.loads(off.output) and '"params"' not in off.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["eval", "-a", "minimax", "--tt", "1"], "--tt applies to alphabeta, negascout"),
+        (["eval", "--tt", "1", "--variant", "fail-hard"], "fail-soft alphabeta only"),
+        (["trace", "--tt", "1"], "trace follows the searches without a table"),
+    ],
+)
+def test_tt_refused(sample_trees: Any, args: list[str], message: str) -> None:
+    out = CliRunner().invoke(cli, [*args, str(sample_trees / "aima-fig5-2.yaml")])
+    assert out.exit_code == 2
+    assert message in out.output
+
+
+def test_compare_and_show_take_the_table(sample_trees: Any) -> None:
+    path = str(sample_trees / "wikipedia-alphabeta.json")
+    out = CliRunner().invoke(
+        cli, ["compare", path, "--tt", "1", "--guess", "6", "--format", "json"]
+    )
+    assert out.exit_code == 0, out.output
+    mtdf = [json.loads(x) for x in out.output.splitlines() if '"mtdf"' in x][0]
+    assert mtdf["params"] == {"bound": 6, "tt": 1} and mtdf["tt"]["mib"] == 1
+    shown = CliRunner().invoke(cli, ["show", path, "--tt", "1"])
+    assert shown.exit_code == 0 and "alphabeta (tt 1): value 6" in shown.output
+
+
+def test_experiment_takes_the_table() -> None:
+    args = ["experiment", "-b", "3", "-d", "4", "-n", "5", "-a", "negascout,mtdf", "--format"]
+    with_table = CliRunner().invoke(cli, [*args, "json", "--tt", "1"])
+    without = CliRunner().invoke(cli, [*args, "json"])
+    assert with_table.exit_code == 0 == without.exit_code, with_table.output
+    table = CliRunner().invoke(cli, [*args, "table", "--tt", "1"])
+    assert ", table 1 MiB" in table.output.splitlines()[0]
+    assert with_table.output != without.output
+
+
+# -- Star1 and Star2 -------------------------------------------------------------------------------
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["star1", "star2"]), st.integers(1, 3))
+def test_star_with_a_table_keeps_value_and_pv(seed: int, name: str, b: int) -> None:
+    tree = open_source(f"random:b={b},d=2,chance=2,seed={seed}")
+    without = search(tree, name)
+    with_table = search(tree, name, tt=1)
+    assert with_table.value == without.value and with_table.pv == without.pv
+    assert with_table.extra.get("value_exact") == without.extra.get("value_exact")
+    assert with_table.extra["re_evaluations"] == 0
+    assert with_table.params["tt"] == 1 and "leaf_bounds" in with_table.params
+
+
+def test_star2_with_a_table_reads_no_more_than_star1() -> None:
+    """30 regular chance trees: Star2 re-reads its probes without a table, not with one."""
+    totals = dict.fromkeys(("star1", "star2", "star2 tt"), 0)
+    for seed in range(30):
+        tree = open_source(f"random:b=3,d=2,chance=3,seed={seed}")
+        totals["star1"] += search(tree, "star1").leaves
+        totals["star2"] += search(tree, "star2").leaves
+        totals["star2 tt"] += search(tree, "star2", tt=1).leaves
+    assert totals["star2 tt"] <= totals["star1"] < totals["star2"]
