@@ -39,13 +39,13 @@ int b_check_text(const Builder *B) {
 }
 
 void b_free(Builder *B) {
-    free(B->end);
-    free(B->val);
-    free(B->fl);
-    free(B->depth);
-    free(B->open);
-    free(B->names);
-    free(B->set);
+    gt_free(B->end);
+    gt_free(B->val);
+    gt_free(B->fl);
+    gt_free(B->depth);
+    gt_free(B->open);
+    gt_free(B->names);
+    gt_free(B->set);
     memset(B, 0, sizeof *B);
 }
 
@@ -57,18 +57,18 @@ static int grow(Builder *B) {
         first = (size_t)B->max_nodes + 1;
     size_t cap = B->cap ? B->cap * 2 : first;
     size_t item = B->wide ? sizeof(int64_t) : sizeof(int32_t);
-    void *end = realloc(B->end, cap * item);
+    void *end = gt_realloc(B->end, cap * item);
     if (end)
         B->end = end;
-    double *val = end ? realloc(B->val, cap * sizeof *val) : NULL;
+    double *val = end ? gt_realloc(B->val, cap * sizeof *val) : NULL;
     if (val)
         B->val = val;
-    int32_t *depth = val ? realloc(B->depth, cap * sizeof *depth) : NULL;
+    int32_t *depth = val ? gt_realloc(B->depth, cap * sizeof *depth) : NULL;
     if (depth)
         B->depth = depth;
     unsigned char *fl = NULL;
     if (depth && B->fl) {
-        fl = realloc(B->fl, cap);
+        fl = gt_realloc(B->fl, cap);
         if (fl) {
             memset(fl + B->cap, 0, cap - B->cap);
             B->fl = fl;
@@ -104,7 +104,7 @@ static void set_end(Builder *B, node_t n, node_t e) {
 static int set_value(Builder *B, node_t n, double v, int is_float) {
     B->val[n] = v;
     if (is_float && !B->fl) {
-        B->fl = calloc(B->cap, 1);
+        B->fl = gt_calloc(B->cap, 1);
         if (!B->fl) {
             PyErr_NoMemory();
             return -1;
@@ -152,13 +152,13 @@ static int add_name(Builder *B, node_t n, Py_ssize_t off, Py_ssize_t len) {
         return -1;
     if (2 * (B->nnames + 1) > B->setcap) {
         size_t cap = B->setcap ? B->setcap * 2 : 1024;
-        int64_t *set = malloc(cap * sizeof *set);
+        int64_t *set = gt_malloc(cap * sizeof *set);
         if (!set) {
             PyErr_NoMemory();
             return -1;
         }
         memset(set, 0xFF, cap * sizeof *set);
-        free(B->set);
+        gt_free(B->set);
         B->set = set;
         B->setcap = cap;
         for (size_t k = 0; k < B->nnames; k++)
@@ -298,7 +298,7 @@ PyObject *b_result(Builder *B) {
     } else {
         fl = Py_NewRef(Py_None);
     }
-    free(B->fl);
+    gt_free(B->fl);
     B->fl = NULL;
     depth = take_array("i", &B->depth, size * sizeof(int32_t));
     if (!depth)

@@ -568,8 +568,8 @@ PyObject *gt_load_mapping(PyObject *self, PyObject *args) {
         result = b_result(&p.B);
     else if (rc >= 0)
         result = Py_NewRef(Py_None);
-    free(p.ctx);
-    free(p.closers);
+    gt_free(p.ctx);
+    gt_free(p.closers);
     b_free(&p.B);
     return result;
 }

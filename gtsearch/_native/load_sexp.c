@@ -331,7 +331,7 @@ PyObject *gt_load_sexp(PyObject *self, PyObject *args) {
         result = b_result(&B);
     else if (rc >= 0)
         result = Py_NewRef(Py_None);
-    free(frames);
+    gt_free(frames);
     b_free(&B);
     return result;
 }
