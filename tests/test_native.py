@@ -603,6 +603,19 @@ def test_deep_chains_in_every_format(fmt: str) -> None:
     assert tree is not None and tree.n_nodes == depth + 1
 
 
+@pytest.mark.parametrize("fmt", ["json", "yaml", "sexp"])
+def test_the_densest_texts_are_taken(fmt: str) -> None:
+    """The builder takes room for 3/4 of a node a character once (load_common.c): leaves
+    between one-leaf lists, the densest way to write nodes, fill it and are still taken."""
+    for k in range(1, 40):
+        if fmt == "sexp":
+            text = "(" + "".join(f"{i}({i})" for i in range(1, k)) + f"{k})"
+        else:
+            text = "[" + "".join(f"{i},[{i}]," for i in range(1, k)) + f"{k}]"
+        tree = check_text(text, fmt)
+        assert tree is not None and tree.n_nodes == 3 * k - 1, text
+
+
 def test_huge_numbers_go_to_python() -> None:
     digits = "9" * 5000
     for fmt in ("json", "yaml", "sexp"):

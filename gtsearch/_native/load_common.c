@@ -49,32 +49,21 @@ void b_free(Builder *B) {
     memset(B, 0, sizeof *B);
 }
 
-static int grow(Builder *B) {
-    /* the first time, room for as many nodes as a text this long can well hold (only the
-     * memory written is ever touched); then doubling */
-    size_t first = (size_t)(B->len / 2) + 1024;
-    if ((node_t)first > B->max_nodes)
-        first = (size_t)B->max_nodes + 1;
-    size_t cap = B->cap ? B->cap * 2 : first;
+/* Room for every node the text can hold, taken at the first node (only the memory written is
+ * ever touched), so that the arrays never grow.  A leaf takes one character at the least (its
+ * number), an internal node two (its brackets), and two leaves side by side one more between
+ * them; so L leaves and I internal nodes take at least L + 2I characters and at least 2L + 1
+ * (a node's leaves between its internal children: "(1(2)3(4)5)"), three times the text at
+ * least 4(L + I) + 1: a text of len characters holds fewer than 3 len / 4 + 1 nodes. */
+static int reserve(Builder *B) {
+    size_t cap = (size_t)B->len / 4 * 3 + 3;
+    if ((node_t)cap > B->max_nodes)
+        cap = (size_t)B->max_nodes + 1;
     size_t item = B->wide ? sizeof(int64_t) : sizeof(int32_t);
-    void *end = gt_realloc(B->end, cap * item);
-    if (end)
-        B->end = end;
-    double *val = end ? gt_realloc(B->val, cap * sizeof *val) : NULL;
-    if (val)
-        B->val = val;
-    int32_t *depth = val ? gt_realloc(B->depth, cap * sizeof *depth) : NULL;
-    if (depth)
-        B->depth = depth;
-    unsigned char *fl = NULL;
-    if (depth && B->fl) {
-        fl = gt_realloc(B->fl, cap);
-        if (fl) {
-            memset(fl + B->cap, 0, cap - B->cap);
-            B->fl = fl;
-        }
-    }
-    if (!depth || (B->fl && !fl)) {
+    B->end = gt_malloc(cap * item);
+    B->val = gt_malloc(cap * sizeof *B->val);
+    B->depth = gt_malloc(cap * sizeof *B->depth);
+    if (!B->end || !B->val || !B->depth) {
         PyErr_NoMemory();
         return -1;
     }
@@ -86,8 +75,12 @@ static int grow(Builder *B) {
 static int new_node(Builder *B, node_t *n) {
     if ((node_t)B->size >= B->max_nodes)
         return DECLINE;
-    if (B->size == B->cap && grow(B) < 0)
-        return -1;
+    if (B->size == B->cap) {
+        if (B->cap)
+            return DECLINE; /* more nodes than the text can hold: never */
+        if (reserve(B) < 0)
+            return -1;
+    }
     if (tick(&B->tk, 0) < 0)
         return -1;
     *n = (node_t)B->size;
