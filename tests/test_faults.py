@@ -20,7 +20,9 @@ moves with its caches.)  Under the normal build these tests are skipped
 
 from __future__ import annotations
 
+import json
 import os
+import random
 import re
 from array import array
 from collections.abc import Callable
@@ -151,6 +153,22 @@ TWO_PLAYER = [a.name for a in ALGORITHMS if not a.chance]
 BOUND = {"sss-bounded": {"bound": 3}, "dual-bounded": {"bound": 2}}
 AIMA = tree_of(sample("aima-fig5-2.bare.json"), "json")
 TIES = tree_of("[[[3, 3], [2.5, 3]], [[3, -1], [3, 3]], [[0, 4], 3]]", "json")
+LEAF = tree_of("5", "json")
+
+
+def comb(depth: int, seed: int) -> Tree:
+    """A tree 2 * depth deep, one subtree and two or three leaves at each level, the subtree
+    at a random place: the searches' stacks and lists outgrow their first room (64 items)."""
+    rng = random.Random(seed)
+    node: Any = [rng.randint(-9, 9), rng.randint(-9, 9)]
+    for _ in range(depth):
+        kids: list[Any] = [rng.randint(-9, 9) for _ in range(rng.randint(2, 3))]
+        kids.insert(rng.randint(0, len(kids)), [node, rng.randint(-9, 9)])
+        node = kids
+    return tree_of(json.dumps(node), "json")
+
+
+COMBS = [comb(40, 1), comb(40, 2), comb(40, 3)]
 
 
 def lazy() -> Tree:
@@ -215,6 +233,15 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     *[
         (f"search-{name}-random", searched(lazy, name, **BOUND.get(name, {})))
         for name in TWO_PLAYER
+    ],
+    *[
+        (f"search-{name}-leaf", searched(lambda: LEAF, name, **BOUND.get(name, {})))
+        for name in TWO_PLAYER
+    ],
+    *[
+        (f"search-{name}-deep{k}", searched(lambda t=t: t, name, **BOUND.get(name, {})))
+        for name in TWO_PLAYER
+        for k, t in enumerate(COMBS)
     ],
     ("search-alphabeta-window", searched(lambda: TIES, "alphabeta", alpha=2, beta=3)),
     ("search-mtdf-guess", searched(lambda: TIES, "mtdf", bound=2)),
@@ -292,8 +319,9 @@ def test_every_allocation_fails_cleanly(work: Callable[[], Any], python: bool) -
     walk(work, expected, n, "allocation", python=python)
 
 
-#: the cases whose ticks are walked: all but the large tree's (100,000 ticks)
-TICKED = [(i, w) for i, w in CASES if i != "search-mtdf-big"]
+#: the cases whose ticks are walked: all but the large tree's (100,000 ticks) and the searches of
+#: a lone leaf (no loop runs, no tick)
+TICKED = [(i, w) for i, w in CASES if i != "search-mtdf-big" and not i.endswith("-leaf")]
 
 
 @needs_faults
