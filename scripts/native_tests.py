@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-#: what the tests read besides the package
+#: what the tests read besides the package (the whole suite: the docs, the scripts, the build)
 COPIED = (
     "gtsearch",
     "tests",
@@ -41,7 +41,12 @@ COPIED = (
     "sample_trees",
     "fuzz",
     "docs",
+    "benchmarks",
+    ".ci",
+    ".pre-commit-hooks.yaml",
     "pyproject.toml",
+    "setup.py",
+    "MANIFEST.in",
     "README.md",
     "CHANGELOG.md",
 )
