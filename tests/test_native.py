@@ -702,6 +702,17 @@ def test_bad_calls_of_the_other_functions() -> None:
             native.expand_states(*args, 0, False)
     with pytest.raises(TypeError):
         native.load_sexp(b"(1 2)", 10, False)
+    # arguments of the wrong type, and a tree or a progress counter that is no buffer
+    with pytest.raises(TypeError):
+        native.random_tree("2", 3, 0, 1, 0, 9, 0.5, False)
+    with pytest.raises(TypeError):
+        native.sss_dense_limit("1")
+    with pytest.raises(TypeError):
+        native.expand_states(q, q, q, d, "0", False)
+    with pytest.raises(TypeError):
+        native.negamax(end, [math.nan, 1.0, 2.0], True, -math.inf, math.inf, True, True, None)
+    with pytest.raises(TypeError):
+        native.negamax(end, values, True, -math.inf, math.inf, True, True, [0])
 
 
 def test_bad_search_arguments_raise_what_parse_tuple_raises() -> None:
