@@ -69,11 +69,13 @@ def test_each_search_hands_over_its_own_line(tree: Tree) -> None:
 
 
 def test_a_lone_leaf_is_its_own_line() -> None:
-    tree = loads_tree("7", "json")
-    for fn, kwargs in SEARCHES:
-        stats = Stats()
-        outcome = fn(tree, stats, **kwargs)
-        assert (outcome.pv, list(stats.leaves), stats.nodes) == ([0], [0], 1)
+    for root in ("max", "min"):
+        tree = loads_tree(f'{{"tree": 7, "root": "{root}"}}', "json")
+        assert depthfirst.minimax(tree, Stats()).value == 7
+        for fn, kwargs in SEARCHES:
+            stats = Stats()
+            outcome = fn(tree, stats, **kwargs)
+            assert (outcome.pv, list(stats.leaves), stats.nodes) == ([0], [0], 1)
 
 
 @pytest.mark.parametrize(
