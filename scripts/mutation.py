@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -66,6 +67,9 @@ def main() -> None:
     parser.add_argument("modules", nargs="+", help="files under gtsearch/algorithms or /formats")
     parser.add_argument("--report", action="store_true", help="only the figures of the last run")
     parser.add_argument("--max-children", type=int, default=2, help="mutants at once (default 2)")
+    parser.add_argument(
+        "--memory", type=int, default=4, help="GiB of address space for each process (default 4)"
+    )
     args = parser.parse_args()
     os.chdir(REPO)
     # the tests that run gtsearch in a real process import the mutated copy too: they read
@@ -76,7 +80,12 @@ def main() -> None:
     if not args.report:
         names = [module_name(m) + ".*" for m in args.modules]
         command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children)]
-        subprocess.run([*command, *names], env=env, check=True)
+        limit = args.memory << 30
+
+        def bounded() -> None:  # a mutant that loops while it appends would fill the machine
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+        subprocess.run([*command, *names], env=env, check=True, preexec_fn=bounded)
     failed = False
     for path in args.modules:
         counts, survivors, not_reached = figures(path)

@@ -612,6 +612,19 @@ def test_deep_chains_in_every_format(fmt: str) -> None:
     assert tree is not None and tree.n_nodes == depth + 1
 
 
+@pytest.mark.parametrize("fmt", ["json", "yaml", "sexp"])
+def test_the_densest_texts_are_taken(fmt: str) -> None:
+    """The builder takes room for 3/4 of a node a character once (load_common.c): leaves
+    between one-leaf lists, the densest way to write nodes, fill it and are still taken."""
+    for k in range(1, 40):
+        if fmt == "sexp":
+            text = "(" + "".join(f"{i}({i})" for i in range(1, k)) + f"{k})"
+        else:
+            text = "[" + "".join(f"{i},[{i}]," for i in range(1, k)) + f"{k}]"
+        tree = check_text(text, fmt)
+        assert tree is not None and tree.n_nodes == 3 * k - 1, text
+
+
 def test_huge_numbers_go_to_python() -> None:
     digits = "9" * 5000
     for fmt in ("json", "yaml", "sexp"):
@@ -645,6 +658,70 @@ def test_bad_calls_raise_python_errors() -> None:
         native.principal_variation(end, values, True, array("i", [5]), 1.0, 0)
     with pytest.raises(TypeError):
         native.load_mapping(b"[1]", False, 10, False)
+
+
+def test_bad_calls_of_the_other_functions() -> None:
+    """The PV from the leaves, the random sources and a game's states refuse misuse the same
+    way: an exception, each buffer given back (no leak under LeakSanitizer)."""
+    native = core.native()
+    assert native is not None
+    end, values = array("i", [3, 2, 3]), array("d", [math.nan, 1.0, 2.0])
+    pv = native.principal_variation
+    with pytest.raises(TypeError):
+        pv([3, 2, 3], values, True, array("i", [1]), 2.0, 0)  # the tree: no buffer
+    with pytest.raises(TypeError):
+        pv(end, values, True, [1, 2], 2.0, 0)  # the leaves: no buffer
+    with pytest.raises(TypeError, match="leaves must be an int array"):
+        pv(end, values, True, array("d", [1.0]), 2.0, 0)
+    # 8-byte leaves are read as well; leaves that prove nothing give None (as pv.py raises)
+    assert pv(end, values, True, array("q", [1, 2]), 2.0, 0) == [0, 2]
+    assert pv(end, values, True, array("q"), 2.0, 0) is None
+    assert pv(end, values, True, array("i", [1]), 2.0, 0) is None
+    assert pv(end, values, True, array("i", [1, 2]), 5.0, 0) is None
+    # random_tree(b, d, model, seed, lo, hi, p, wide)
+    with pytest.raises(ValueError, match="out of range"):
+        native.random_tree(0, 3, 0, 1, 0, 9, 0.5, False)
+    with pytest.raises(ValueError, match="2\\*\\*53"):
+        native.random_tree(2, 3, 2, 1, -(2**52), 2**52, 0.5, False)
+    with pytest.raises(OverflowError):
+        native.random_tree(2, 100, 0, 1, 0, 9, 0.5, True)
+    with pytest.raises(MemoryError):  # more than 2**31 nodes in 4-byte ends
+        native.random_tree(2, 40, 0, 1, 0, 9, 0.5, False)
+    # a random source's spec: (b, d, model, seed, lo, hi, p, order, strength, counter)
+    counter = array("q", [0, 10**6])
+    spec = (2, 3, 0, 1, 0, 9, 0.5, 0, 0.0, counter)
+    assert native.negamax(spec, None, True, -math.inf, math.inf, True, True, None)[0] >= 0
+    bad_specs: list[tuple[Any, type[Exception]]] = [
+        (list(spec), TypeError),
+        (spec[:9], TypeError),
+        ((0, *spec[1:]), ValueError),
+        ((*spec[:9], [0, 10**6]), TypeError),
+        ((*spec[:9], array("i", [0, 10**6])), TypeError),
+        ((2, 100, *spec[2:]), OverflowError),
+    ]
+    for bad, error in bad_specs:
+        with pytest.raises(error):
+            native.negamax(bad, None, True, -math.inf, math.inf, True, True, None)
+    # expand_states(first, kids, sizes, values, root, wide): each buffer refused in turn
+    q, d = array("q", [0, 1]), array("d", [math.nan, 1.0])
+    for k in range(4):
+        args: list[Any] = [q, q, q, d]
+        args[k] = [0, 1]
+        with pytest.raises(TypeError):
+            native.expand_states(*args, 0, False)
+    with pytest.raises(TypeError):
+        native.load_sexp(b"(1 2)", 10, False)
+    # arguments of the wrong type, and a tree or a progress counter that is no buffer
+    with pytest.raises(TypeError):
+        native.random_tree("2", 3, 0, 1, 0, 9, 0.5, False)
+    with pytest.raises(TypeError):
+        native.sss_dense_limit("1")
+    with pytest.raises(TypeError):
+        native.expand_states(q, q, q, d, "0", False)
+    with pytest.raises(TypeError):
+        native.negamax(end, [math.nan, 1.0, 2.0], True, -math.inf, math.inf, True, True, None)
+    with pytest.raises(TypeError):
+        native.negamax(end, values, True, -math.inf, math.inf, True, True, [0])
 
 
 def test_bad_search_arguments_raise_what_parse_tuple_raises() -> None:

@@ -68,7 +68,7 @@ int grow_array(void *arr, size_t *cap, size_t item) {
     /* the pointer is read and written as bytes: arr is the address of a pointer of any type */
     memcpy(&old, arr, sizeof old);
     if (ncap <= SIZE_MAX / item)
-        p = realloc(old, ncap * item);
+        p = gt_realloc(old, ncap * item);
     if (!p) {
         PyErr_NoMemory();
         return -1;
@@ -91,8 +91,8 @@ int nl_grow(NodeList *l) {
 }
 
 void nl_free(NodeList *l) {
-    free(l->p32);
-    free(l->p64);
+    gt_free(l->p32);
+    gt_free(l->p64);
     l->p32 = NULL;
     l->p64 = NULL;
     l->len = l->cap = 0;
@@ -124,11 +124,11 @@ static int radix_sort(int64_t *a, size_t n) {
             top = a[i];
     const int bits = n < 4096 ? 8 : 11;
     const size_t buckets = (size_t)1 << bits, mask = buckets - 1;
-    int64_t *tmp = malloc(n * sizeof *tmp);
-    size_t *count = malloc((buckets + 1) * sizeof *count);
+    int64_t *tmp = gt_malloc(n * sizeof *tmp);
+    size_t *count = gt_malloc((buckets + 1) * sizeof *count);
     if (!tmp || !count) {
-        free(tmp);
-        free(count);
+        gt_free(tmp);
+        gt_free(count);
         PyErr_NoMemory();
         return -1;
     }
@@ -147,14 +147,14 @@ static int radix_sort(int64_t *a, size_t n) {
     }
     if (src != a)
         memcpy(a, src, n * sizeof *a);
-    free(tmp);
-    free(count);
+    gt_free(tmp);
+    gt_free(count);
     return 0;
 }
 
 int nl_sorted_unique(const NodeList *l, int64_t **out, size_t *count) {
     size_t n = l->len;
-    int64_t *a = malloc((n ? n : 1) * sizeof *a);
+    int64_t *a = gt_malloc((n ? n : 1) * sizeof *a);
     if (!a) {
         PyErr_NoMemory();
         return -1;
@@ -171,9 +171,9 @@ int nl_sorted_unique(const NodeList *l, int64_t **out, size_t *count) {
     size_t words = (size_t)top / 64 + 1;
     if (!sorted && n > 32 && words <= 2 * n) {
         /* the nodes are dense enough for a bit set, which sorts and drops repeats at once */
-        uint64_t *bits = calloc(words, sizeof *bits);
+        uint64_t *bits = gt_calloc(words, sizeof *bits);
         if (!bits) {
-            free(a);
+            gt_free(a);
             PyErr_NoMemory();
             return -1;
         }
@@ -183,13 +183,13 @@ int nl_sorted_unique(const NodeList *l, int64_t **out, size_t *count) {
         for (size_t w = 0; w < words; w++)
             for (uint64_t m = bits[w]; m; m &= m - 1)
                 a[k++] = (int64_t)(w * 64 + (size_t)ctz64(m));
-        free(bits);
+        gt_free(bits);
         *out = a;
         *count = k;
         return 0;
     }
     if (!sorted && radix_sort(a, n) < 0) {
-        free(a);
+        gt_free(a);
         return -1;
     }
     size_t k = 0;
@@ -204,7 +204,7 @@ int nl_sorted_unique(const NodeList *l, int64_t **out, size_t *count) {
 /* -- the hash map ---------------------------------------------------------------------------------- */
 static int map_alloc(Map *m, int bits) {
     size_t cap = (size_t)1 << bits;
-    unsigned char *slots = calloc(cap, m->ssize); /* every key 0: empty */
+    unsigned char *slots = gt_calloc(cap, m->ssize); /* every key 0: empty */
     if (!slots) {
         PyErr_NoMemory();
         return -1;
@@ -225,7 +225,7 @@ int map_init(Map *m, size_t vsize) {
 }
 
 void map_free(Map *m) {
-    free(m->slots);
+    gt_free(m->slots);
     m->slots = NULL;
 }
 
@@ -337,7 +337,7 @@ PyObject *take_array(const char *typecode, void *buf, size_t nbytes) {
     memcpy(&data, buf, sizeof data); /* buf is the address of a pointer of any type */
     PyObject *arr = make_array(typecode, data, nbytes);
     if (arr) {
-        free(data);
+        gt_free(data);
         data = NULL;
         memcpy(buf, &data, sizeof data);
     }
@@ -376,38 +376,49 @@ PyObject *line_to_list(const int64_t *line, size_t len) {
 
 /* -- the module --------------------------------------------------------------------------------------- */
 static PyMethodDef methods[] = {
-    {"negamax", gt_negamax, METH_VARARGS,
+    {"negamax", GT_ENTRY(gt_negamax), METH_VARARGS,
      "negamax(end, values, root_max, alpha, beta, deep, prune, progress) -> "
      "(m, line, leaves, nodes): gtsearch.algorithms.depthfirst._negamax"},
-    {"sss", gt_sss, METH_VARARGS,
+    {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
      "gtsearch.algorithms.sss._sss_core and _solution_line"},
-    {"negascout", gt_negascout, METH_VARARGS,
+    {"negascout", GT_ENTRY(gt_negascout), METH_VARARGS,
      "negascout(end, values, root_max, progress) -> (value, leaves, nodes, distinct)"},
-    {"scout", gt_scout, METH_VARARGS,
+    {"scout", GT_ENTRY(gt_scout), METH_VARARGS,
      "scout(end, values, root_max, progress) -> (value, leaves, nodes, distinct)"},
-    {"mtd", gt_mtd, METH_VARARGS,
+    {"mtd", GT_ENTRY(gt_mtd), METH_VARARGS,
      "mtd(end, values, root_max, first, progress) -> (lower, leaves, table_size, passes)"},
-    {"mcts", gt_mcts, METH_VARARGS,
+    {"mcts", GT_ENTRY(gt_mcts), METH_VARARGS,
      "mcts(end, values, root_max, chance, wnodes, woff, wval, lo, span, iterations, seconds, "
      "seed, exploration, playout_depth, progress) -> (nodes, visits, sums, squares, leaves, "
      "iterations, playouts, node_visits, cut, distinct): gtsearch.algorithms.mcts.iterate"},
-    {"principal_variation", gt_principal_variation, METH_VARARGS,
+    {"principal_variation", GT_ENTRY(gt_principal_variation), METH_VARARGS,
      "principal_variation(end, values, root_max, leaves, value, bound) -> line or None"},
-    {"random_tree", gt_random_tree, METH_VARARGS,
+    {"random_tree", GT_ENTRY(gt_random_tree), METH_VARARGS,
      "random_tree(b, d, model, seed, lo, hi, p, wide) -> (end, values)"},
-    {"sss_dense_limit", gt_sss_dense_limit, METH_VARARGS,
+    {"sss_dense_limit", GT_ENTRY(gt_sss_dense_limit), METH_VARARGS,
      "sss_dense_limit(n) -> the former n: trees of more nodes keep SSS*'s bit set sparse "
      "(for the tests)"},
-    {"expand_states", gt_expand_states, METH_VARARGS,
+    {"expand_states", GT_ENTRY(gt_expand_states), METH_VARARGS,
      "expand_states(first, kids, sizes, values, root, wide) -> (end, values): a game's "
      "distinct states written out as its tree, in preorder"},
-    {"load_mapping", gt_load_mapping, METH_VARARGS,
+    {"load_mapping", GT_ENTRY(gt_load_mapping), METH_VARARGS,
      "load_mapping(text, yaml, max_nodes, wide) -> tree parts, or None"},
-    {"load_sexp", gt_load_sexp, METH_VARARGS,
+    {"load_sexp", GT_ENTRY(gt_load_sexp), METH_VARARGS,
      "load_sexp(text, max_nodes, wide) -> tree parts, or None"},
-    {"load_efg", gt_load_efg, METH_VARARGS,
+    {"load_efg", GT_ENTRY(gt_load_efg), METH_VARARGS,
      "load_efg(text, max_nodes, wide) -> tree parts, or None"},
+#ifdef GTSEARCH_FAULTS
+    {"_faults", (PyCFunction)(void (*)(void))faults_set, METH_VARARGS | METH_KEYWORDS,
+     "_faults(allocation=0, tick=0, python=False): from now on, fail the allocation-th "
+     "allocation (counting CPython's made while a function of the module runs when python "
+     "is true) and raise KeyboardInterrupt at the tick-th tick; 0: none.  The test build only."},
+    {"_counts", faults_counts, METH_NOARGS,
+     "_counts() -> (allocations, ticks, blocks): the allocations and ticks since _faults(), "
+     "and the blocks the core holds now"},
+    {"_sites", faults_sites, METH_NOARGS,
+     "_sites() -> the places (file:line) of the allocations failed so far"},
+#endif
     {NULL, NULL, 0, NULL},
 };
 

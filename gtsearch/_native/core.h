@@ -24,6 +24,30 @@
 
 typedef int64_t node_t;
 
+/* -- memory -------------------------------------------------------------------------------------
+ * Every allocation of the core goes through these four (tests/test_faults.py fails on a bare
+ * malloc, calloc, realloc or free anywhere else under gtsearch/_native).  In a normal build
+ * they are the C library's own, inline: nothing is paid for them.  Built with -DGTSEARCH_FAULTS
+ * (the test build of tests/test_faults.py and CI's step 3), they count the allocations and
+ * fail the one a test names, a realloc keeping its old block (faults.c). */
+#ifdef GTSEARCH_FAULTS
+void *gt_fault_malloc(size_t size, const char *file, int line);
+void *gt_fault_calloc(size_t n, size_t size, const char *file, int line);
+void *gt_fault_realloc(void *p, size_t size, const char *file, int line);
+void gt_fault_free(void *p);
+#define gt_malloc(size) gt_fault_malloc((size), __FILE__, __LINE__)
+#define gt_calloc(n, size) gt_fault_calloc((n), (size), __FILE__, __LINE__)
+#define gt_realloc(p, size) gt_fault_realloc((p), (size), __FILE__, __LINE__)
+#define gt_free(p) gt_fault_free(p)
+/* 1 when this tick is the one a test interrupts (tick() then raises KeyboardInterrupt) */
+int gt_fault_tick(void);
+#else
+static inline void *gt_malloc(size_t size) { return malloc(size); }
+static inline void *gt_calloc(size_t n, size_t size) { return calloc(n, size); }
+static inline void *gt_realloc(void *p, size_t size) { return realloc(p, size); }
+static inline void gt_free(void *p) { free(p); }
+#endif
+
 #define INF HUGE_VAL
 
 /* -- SplitMix64 numbers (gtsearch/splitmix.py): the random: sources and MCTS -------------- */
@@ -259,6 +283,12 @@ void tick_close(Ticker *tk);
 int tick_slow(Ticker *tk, int64_t count);
 /* 0, or -1 with KeyboardInterrupt (or another signal handler's exception) set. */
 static inline int tick(Ticker *tk, int64_t count) {
+#ifdef GTSEARCH_FAULTS
+    if (gt_fault_tick()) { /* the test build: every tick is one a Ctrl-C can come at */
+        PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return -1;
+    }
+#endif
     return (++tk->steps & TICK_MASK) ? 0 : tick_slow(tk, count);
 }
 
@@ -351,19 +381,36 @@ typedef node_t (*PVStep)(void *ctx, node_t n, int is_max);
 int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
 
 /* -- the functions of the module, one file per family ------------------------------------------ */
-PyObject *gt_negamax(PyObject *self, PyObject *args);
-PyObject *gt_sss(PyObject *self, PyObject *args);
-PyObject *gt_sss_dense_limit(PyObject *self, PyObject *args);
-PyObject *gt_negascout(PyObject *self, PyObject *args);
-PyObject *gt_scout(PyObject *self, PyObject *args);
-PyObject *gt_mtd(PyObject *self, PyObject *args);
-PyObject *gt_mcts(PyObject *self, PyObject *args);
-PyObject *gt_principal_variation(PyObject *self, PyObject *args);
-PyObject *gt_random_tree(PyObject *self, PyObject *args);
-PyObject *gt_expand_states(PyObject *self, PyObject *args);
-PyObject *gt_load_mapping(PyObject *self, PyObject *args);
-PyObject *gt_load_sexp(PyObject *self, PyObject *args);
-PyObject *gt_load_efg(PyObject *self, PyObject *args);
+#define GT_FUNCTIONS(X)                                                                            \
+    X(gt_negamax)                                                                                  \
+    X(gt_sss)                                                                                      \
+    X(gt_sss_dense_limit)                                                                          \
+    X(gt_negascout)                                                                                \
+    X(gt_scout)                                                                                    \
+    X(gt_mtd)                                                                                      \
+    X(gt_mcts)                                                                                     \
+    X(gt_principal_variation)                                                                      \
+    X(gt_random_tree)                                                                              \
+    X(gt_expand_states)                                                                            \
+    X(gt_load_mapping)                                                                             \
+    X(gt_load_sexp)                                                                                \
+    X(gt_load_efg)
+#define GT_DECLARE(f) PyObject *f(PyObject *self, PyObject *args);
+GT_FUNCTIONS(GT_DECLARE)
+
+/* faults.c, in the test build only: each function above as faults_<name>, which counts the
+ * allocations of CPython too while it runs, and the module's private functions _faults,
+ * _counts and _sites.  GT_ENTRY(f) is the function the module's table names. */
+#ifdef GTSEARCH_FAULTS
+#define GT_ENTRY(f) faults_##f
+#define GT_DECLARE_FAULTS(f) PyObject *faults_##f(PyObject *self, PyObject *args);
+GT_FUNCTIONS(GT_DECLARE_FAULTS)
+PyObject *faults_set(PyObject *self, PyObject *args, PyObject *kwargs);
+PyObject *faults_counts(PyObject *self, PyObject *args);
+PyObject *faults_sites(PyObject *self, PyObject *args);
+#else
+#define GT_ENTRY(f) f
+#endif
 
 /* pv.c: the PV rule of gtsearch/algorithms/pv.py, for the searches that do not know a line */
 /* The line (nodes from the root) that principal_variation() finds from the evaluated leaves,

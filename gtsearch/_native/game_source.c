@@ -90,10 +90,10 @@ PyObject *gt_expand_states(PyObject *self, PyObject *args) {
     }
 
     const int64_t size = sizes[root];
-    end = malloc((size_t)size * (wide ? 8 : 4));
-    out = malloc((size_t)size * sizeof *out);
+    end = gt_malloc((size_t)size * (wide ? 8 : 4));
+    out = gt_malloc((size_t)size * sizeof *out);
     size_t cap = 64, top = 0;
-    stack = malloc(cap * sizeof *stack);
+    stack = gt_malloc(cap * sizeof *stack);
     if (!end || !out || !stack) {
         PyErr_NoMemory();
         goto done;
@@ -118,7 +118,7 @@ PyObject *gt_expand_states(PyObject *self, PyObject *args) {
             if (top + more > cap) {
                 while (top + more > cap)
                     cap *= 2;
-                Todo *grown = realloc(stack, cap * sizeof *stack);
+                Todo *grown = gt_realloc(stack, cap * sizeof *stack);
                 if (!grown) {
                     PyErr_NoMemory();
                     goto done;
@@ -139,9 +139,9 @@ PyObject *gt_expand_states(PyObject *self, PyObject *args) {
     }
     result = flat_arrays(&end, &out, (size_t)size, wide);
 done:
-    free(end);
-    free(out);
-    free(stack);
+    gt_free(end);
+    gt_free(out);
+    gt_free(stack);
     PyBuffer_Release(&fv);
     PyBuffer_Release(&kv);
     PyBuffer_Release(&sv);

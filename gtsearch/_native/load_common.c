@@ -17,10 +17,7 @@ int b_init(Builder *B, PyObject *text, node_t max_nodes, int wide) {
     B->root_max = 1;
     B->title_len = B->desc_len = -1;
     B->expect_off = -1;
-    if (!PyUnicode_Check(text)) {
-        PyErr_SetString(PyExc_TypeError, "the text must be a str");
-        return -1;
-    }
+    /* text is a str: the callers' PyArg_ParseTuple() ("U") sees to it */
     if (!PyUnicode_IS_ASCII(text))
         return DECLINE; /* the Python readers take every other text */
     B->text = (const char *)PyUnicode_1BYTE_DATA(text);
@@ -50,42 +47,31 @@ int b_check_text(const Builder *B) {
 }
 
 void b_free(Builder *B) {
-    free(B->end);
-    free(B->val);
-    free(B->fl);
-    free(B->depth);
-    free(B->open);
-    free(B->names);
-    free(B->set);
+    gt_free(B->end);
+    gt_free(B->val);
+    gt_free(B->fl);
+    gt_free(B->depth);
+    gt_free(B->open);
+    gt_free(B->names);
+    gt_free(B->set);
     memset(B, 0, sizeof *B);
 }
 
-static int grow(Builder *B) {
-    /* the first time, room for as many nodes as a text this long can well hold (only the
-     * memory written is ever touched); then doubling */
-    size_t first = (size_t)(B->len / 2) + 1024;
-    if ((node_t)first > B->max_nodes)
-        first = (size_t)B->max_nodes + 1;
-    size_t cap = B->cap ? B->cap * 2 : first;
+/* Room for every node the text can hold, taken at the first node (only the memory written is
+ * ever touched), so that the arrays never grow.  A leaf takes one character at the least (its
+ * number), an internal node two (its brackets), and two leaves side by side one more between
+ * them; so L leaves and I internal nodes take at least L + 2I characters and at least 2L + 1
+ * (a node's leaves between its internal children: "(1(2)3(4)5)"), three times the text at
+ * least 4(L + I) + 1: a text of len characters holds fewer than 3 len / 4 + 1 nodes. */
+static int reserve(Builder *B) {
+    size_t cap = (size_t)B->len / 4 * 3 + 3;
+    if ((node_t)cap > B->max_nodes)
+        cap = (size_t)B->max_nodes + 1;
     size_t item = B->wide ? sizeof(int64_t) : sizeof(int32_t);
-    void *end = realloc(B->end, cap * item);
-    if (end)
-        B->end = end;
-    double *val = end ? realloc(B->val, cap * sizeof *val) : NULL;
-    if (val)
-        B->val = val;
-    int32_t *depth = val ? realloc(B->depth, cap * sizeof *depth) : NULL;
-    if (depth)
-        B->depth = depth;
-    unsigned char *fl = NULL;
-    if (depth && B->fl) {
-        fl = realloc(B->fl, cap);
-        if (fl) {
-            memset(fl + B->cap, 0, cap - B->cap);
-            B->fl = fl;
-        }
-    }
-    if (!depth || (B->fl && !fl)) {
+    B->end = gt_malloc(cap * item);
+    B->val = gt_malloc(cap * sizeof *B->val);
+    B->depth = gt_malloc(cap * sizeof *B->depth);
+    if (!B->end || !B->val || !B->depth) {
         PyErr_NoMemory();
         return -1;
     }
@@ -97,8 +83,12 @@ static int grow(Builder *B) {
 static int new_node(Builder *B, node_t *n) {
     if ((node_t)B->size >= B->max_nodes)
         return DECLINE;
-    if (B->size == B->cap && grow(B) < 0)
-        return -1;
+    if (B->size == B->cap) {
+        if (B->cap)
+            return DECLINE; /* more nodes than the text can hold: never */
+        if (reserve(B) < 0)
+            return -1;
+    }
     if (tick(&B->tk, 0) < 0)
         return -1;
     *n = (node_t)B->size;
@@ -115,7 +105,7 @@ static void set_end(Builder *B, node_t n, node_t e) {
 static int set_value(Builder *B, node_t n, double v, int is_float) {
     B->val[n] = v;
     if (is_float && !B->fl) {
-        B->fl = calloc(B->cap, 1);
+        B->fl = gt_calloc(B->cap, 1);
         if (!B->fl) {
             PyErr_NoMemory();
             return -1;
@@ -170,13 +160,13 @@ int b_name(Builder *B, node_t n, const char *s, Py_ssize_t len) {
         return -1;
     if (2 * (B->nnames + 1) > B->setcap) {
         size_t cap = B->setcap ? B->setcap * 2 : 1024;
-        int64_t *set = malloc(cap * sizeof *set);
+        int64_t *set = gt_malloc(cap * sizeof *set);
         if (!set) {
             PyErr_NoMemory();
             return -1;
         }
         memset(set, 0xFF, cap * sizeof *set);
-        free(B->set);
+        gt_free(B->set);
         B->set = set;
         B->setcap = cap;
         for (size_t k = 0; k < B->nnames; k++)
@@ -322,7 +312,7 @@ PyObject *b_result(Builder *B) {
     } else {
         fl = Py_NewRef(Py_None);
     }
-    free(B->fl);
+    gt_free(B->fl);
     B->fl = NULL;
     depth = take_array("i", &B->depth, size * sizeof(int32_t));
     if (!depth)

@@ -524,8 +524,8 @@ PyObject *gt_load_efg(PyObject *self, PyObject *args) {
     PyObject *result = b_finish(&r.B, rc);
     map_free(&r.outcomes);
     map_free(&r.infosets);
-    free(r.frames);
-    free(r.acts);
+    gt_free(r.frames);
+    gt_free(r.acts);
     b_free(&r.B);
     return result;
 }

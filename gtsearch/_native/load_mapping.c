@@ -562,8 +562,8 @@ PyObject *gt_load_mapping(PyObject *self, PyObject *args) {
     if (rc == 0)
         rc = yaml ? run_yaml(&p) : run_json(&p);
     PyObject *result = b_finish(&p.B, rc);
-    free(p.ctx);
-    free(p.closers);
+    gt_free(p.ctx);
+    gt_free(p.closers);
     b_free(&p.B);
     return result;
 }

@@ -315,7 +315,7 @@ PyObject *gt_load_sexp(PyObject *self, PyObject *args) {
     if (rc == 0)
         rc = run(&B, &frames, &cap);
     PyObject *result = b_finish(&B, rc);
-    free(frames);
+    gt_free(frames);
     b_free(&B);
     return result;
 }

@@ -43,7 +43,7 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len) {
     int is_max = root_max;
     for (;;) {
         if (ROOM(out, k, cap) < 0) {
-            free(out);
+            gt_free(out);
             return -1;
         }
         out[k++] = n;
@@ -54,7 +54,7 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len) {
             return 0;
         }
         if (c < 0) {
-            free(out);
+            gt_free(out);
             return c == PV_NONE ? 1 : -1;
         }
         n = c;
@@ -125,8 +125,8 @@ static int explored(const TreeView *t, const int64_t *ev, size_t count, Items *o
     }
     rc = 0;
 done:
-    free(stack);
-    free(kids);
+    gt_free(stack);
+    gt_free(kids);
     return rc;
 }
 
@@ -188,11 +188,11 @@ int pv_from_leaves(const TreeView *t, const NodeList *leaves, double value, int 
     /* lo/hi of every explored node, bottom-up in one preorder pass with a stack of the open
      * ones; skip[k]: the position after k's explored subtree (k's next explored sibling) */
     size_t m = ex.len;
-    lo = malloc(m * sizeof *lo);
-    hi = malloc(m * sizeof *hi);
-    skip = malloc(m * sizeof *skip);
-    stack = malloc(m * sizeof *stack);
-    kids = calloc(m, sizeof *kids); /* explored children of each open node */
+    lo = gt_malloc(m * sizeof *lo);
+    hi = gt_malloc(m * sizeof *hi);
+    skip = gt_malloc(m * sizeof *skip);
+    stack = gt_malloc(m * sizeof *stack);
+    kids = gt_calloc(m, sizeof *kids); /* explored children of each open node */
     if (!lo || !hi || !skip || !stack || !kids) {
         PyErr_NoMemory();
         goto done;
@@ -239,13 +239,13 @@ int pv_from_leaves(const TreeView *t, const NodeList *leaves, double value, int 
     BoundsWalk walk = {&ex, lo, hi, skip, 0, value, bound, t};
     rc = pv_walk(keeps_value, &walk, t->root_max, line, len);
 done:
-    free(ev);
-    free(ex.p);
-    free(lo);
-    free(hi);
-    free(skip);
-    free(stack);
-    free(kids);
+    gt_free(ev);
+    gt_free(ex.p);
+    gt_free(lo);
+    gt_free(hi);
+    gt_free(skip);
+    gt_free(stack);
+    gt_free(kids);
     return rc;
 }
 
@@ -290,7 +290,7 @@ PyObject *gt_principal_variation(PyObject *self, PyObject *args) {
     int rc = pv_from_leaves(&t, &leaves, value, bound, &line, &len);
     if (rc == 0) {
         result = line_to_list(line, len);
-        free(line);
+        gt_free(line);
     } else if (rc == 1) {
         result = Py_NewRef(Py_None);
     }
@@ -327,15 +327,15 @@ void prover_free(Prover *p) {
     if (!p)
         return;
     for (int l = 0; l < p->evl; l++)
-        free(p->evb[l]);
-    free(p->ev);
-    free(p->kbits);
+        gt_free(p->evb[l]);
+    gt_free(p->ev);
+    gt_free(p->kbits);
     map_free(&p->known);
-    free(p);
+    gt_free(p);
 }
 
 Prover *prover_new(const TreeView *t, const NodeList *leaves, double v, int lower) {
-    Prover *p = calloc(1, sizeof *p);
+    Prover *p = gt_calloc(1, sizeof *p);
     if (!p) {
         PyErr_NoMemory();
         return NULL;
@@ -346,14 +346,14 @@ Prover *prover_new(const TreeView *t, const NodeList *leaves, double v, int lowe
     if (t->size <= DENSE_KNOWN) {
         int levels = levels_sizes((size_t)t->size, p->evw);
         for (; p->evl < levels; p->evl++)
-            if (!(p->evb[p->evl] = calloc(p->evw[p->evl], sizeof(uint64_t))))
+            if (!(p->evb[p->evl] = gt_calloc(p->evw[p->evl], sizeof(uint64_t))))
                 goto nomem;
         for (size_t k = 0; k < leaves->len; k++) {
             uint64_t x = (uint64_t)nl_get(leaves, k);
             for (int l = 0; l < p->evl; l++, x >>= 6)
                 p->evb[l][x >> 6] |= (uint64_t)1 << (x & 63);
         }
-        p->kbits = calloc(((size_t)t->size + 31) / 32, sizeof *p->kbits);
+        p->kbits = gt_calloc(((size_t)t->size + 31) / 32, sizeof *p->kbits);
         if (!p->kbits)
             goto nomem;
         return p;
@@ -475,7 +475,7 @@ int prover_proves(Prover *p, node_t n, int is_max) {
             if (set_known(p, f.m, ok) < 0)
                 goto fail;
             if (!len) {
-                free(stack);
+                gt_free(stack);
                 return ok;
             }
             f = stack[--len];
@@ -485,6 +485,6 @@ int prover_proves(Prover *p, node_t n, int is_max) {
         f.c = END(t, f.c);
     }
 fail:
-    free(stack);
+    gt_free(stack);
     return -1;
 }

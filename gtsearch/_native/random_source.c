@@ -79,10 +79,10 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "random_tree: the sums could leave 2**53");
         return NULL;
     }
-    int64_t *sub = malloc((size_t)(d + 1) * sizeof *sub);
-    uint64_t *keys = malloc((size_t)(d + 1) * sizeof *keys);
-    int64_t *sums = malloc((size_t)(d + 1) * sizeof *sums);
-    int64_t *next = malloc((size_t)(d + 1) * sizeof *next);
+    int64_t *sub = gt_malloc((size_t)(d + 1) * sizeof *sub);
+    uint64_t *keys = gt_malloc((size_t)(d + 1) * sizeof *keys);
+    int64_t *sums = gt_malloc((size_t)(d + 1) * sizeof *sums);
+    int64_t *next = gt_malloc((size_t)(d + 1) * sizeof *next);
     void *end = NULL;
     double *vals = NULL;
     PyObject *result = NULL;
@@ -111,8 +111,8 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
     uint64_t root = sm64((uint64_t)seed);
     if (model == M_PERMUTATION)
         perm_init(&perm, root, b == 1 ? 1 : (uint64_t)(size - (size - 1) / b)); /* b**d */
-    end = malloc((size_t)size * (wide ? sizeof(int64_t) : sizeof(int32_t)));
-    vals = malloc((size_t)size * sizeof *vals);
+    end = gt_malloc((size_t)size * (wide ? sizeof(int64_t) : sizeof(int32_t)));
+    vals = gt_malloc((size_t)size * sizeof *vals);
     if (!end || !vals) {
         PyErr_NoMemory();
         goto done;
@@ -157,12 +157,12 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
     }
     result = flat_arrays(&end, &vals, (size_t)size, wide);
 done:
-    free(end);
-    free(vals);
-    free(sub);
-    free(keys);
-    free(sums);
-    free(next);
+    gt_free(end);
+    gt_free(vals);
+    gt_free(sub);
+    gt_free(keys);
+    gt_free(sums);
+    gt_free(next);
     return result;
 }
 
@@ -267,16 +267,16 @@ void virt_free(Virt *v) {
         ((int64_t *)v->counter.buf)[0] = v->visited;
         PyBuffer_Release(&v->counter);
     }
-    free(v->sub);
-    free(v->unit);
-    free(v->nodes);
-    free(v->sums);
-    free(v->ranks);
-    free(v->keys);
-    free(v->vals);
-    free(v->arranged);
-    free(v->arranged_for);
-    free(v);
+    gt_free(v->sub);
+    gt_free(v->unit);
+    gt_free(v->nodes);
+    gt_free(v->sums);
+    gt_free(v->ranks);
+    gt_free(v->keys);
+    gt_free(v->vals);
+    gt_free(v->arranged);
+    gt_free(v->arranged_for);
+    gt_free(v);
 }
 
 Virt *virt_open(PyObject *spec, node_t *size) {
@@ -300,13 +300,13 @@ Virt *virt_open(PyObject *spec, node_t *size) {
         PyErr_SetString(PyExc_ValueError, "random source: parameters out of range");
         return NULL;
     }
-    Virt *v = calloc(1, sizeof *v);
+    Virt *v = gt_calloc(1, sizeof *v);
     if (!v) {
         PyErr_NoMemory();
         return NULL;
     }
     if (PyObject_GetBuffer(counter, &v->counter, PyBUF_FORMAT | PyBUF_WRITABLE | PyBUF_ND) < 0) {
-        free(v);
+        gt_free(v);
         return NULL;
     }
     if (v->counter.itemsize != 8 || v->counter.len != 16 || !v->counter.format ||
@@ -321,24 +321,24 @@ Virt *virt_open(PyObject *spec, node_t *size) {
     v->visited = ((int64_t *)v->counter.buf)[0];
     v->most = ((int64_t *)v->counter.buf)[1];
     size_t levels = (size_t)d + 1;
-    v->sub = malloc(levels * sizeof *v->sub);
-    v->nodes = malloc(levels * sizeof *v->nodes);
+    v->sub = gt_malloc(levels * sizeof *v->sub);
+    v->nodes = gt_malloc(levels * sizeof *v->nodes);
     /* what only some models need is not kept for the others (a chain of 2**24 levels) */
     int incremental = model == M_INCREMENTAL, permutation = model == M_PERMUTATION;
-    v->sums = malloc((incremental ? levels : 1) * sizeof *v->sums);
-    v->ranks = malloc((permutation ? levels : 1) * sizeof *v->ranks);
-    v->keys = malloc(levels * sizeof *v->keys);
-    v->unit = malloc((permutation ? levels : 1) * sizeof *v->unit);
+    v->sums = gt_malloc((incremental ? levels : 1) * sizeof *v->sums);
+    v->ranks = gt_malloc((permutation ? levels : 1) * sizeof *v->ranks);
+    v->keys = gt_malloc(levels * sizeof *v->keys);
+    v->unit = gt_malloc((permutation ? levels : 1) * sizeof *v->unit);
     if (!v->sub || !v->nodes || !v->sums || !v->ranks || !v->keys || !v->unit) {
         PyErr_NoMemory();
         virt_free(v);
         return NULL;
     }
     if (order != O_RANDOM) {
-        v->vals = malloc(levels * sizeof *v->vals);
-        v->arranged_for = malloc(levels * sizeof *v->arranged_for);
+        v->vals = gt_malloc(levels * sizeof *v->vals);
+        v->arranged_for = gt_malloc(levels * sizeof *v->arranged_for);
         v->arranged = (size_t)b <= SIZE_MAX / sizeof *v->arranged / levels
-                          ? malloc(levels * (size_t)b * sizeof *v->arranged)
+                          ? gt_malloc(levels * (size_t)b * sizeof *v->arranged)
                           : NULL;
         if (!v->vals || !v->arranged || !v->arranged_for) {
             PyErr_NoMemory();

@@ -101,7 +101,7 @@ PyObject *search_entry(PyObject *args, const char *own, SearchFn fn, int with_li
     PyObject *result = NULL;
     if (fn(&s, &p) == 0)
         result = search_result(&s, with_line, ncounts);
-    free(s.line);
+    gt_free(s.line);
     nl_free(&s.leaves);
     tick_close(&s.tk);
     tree_close(&s.t);

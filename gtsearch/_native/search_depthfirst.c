@@ -123,12 +123,12 @@ static int negamax(Search *S, const SearchParams *P, PairLog *best) {
         c = END(t, c);
     }
 done:
-    free(st.p);
+    gt_free(st.p);
     S->value = m;
     S->counts[0] = nodes + (int64_t)leaves->len;
     return 0;
 fail:
-    free(st.p);
+    gt_free(st.p);
     return -1;
 }
 
@@ -154,12 +154,12 @@ static int negamax_search(Search *S, const SearchParams *P) {
         S->value = (t->root_max ? 1.0 : -1.0) * VAL(t, 0);
         S->counts[0] = 1;
     } else if (negamax(S, P, &best) < 0) {
-        free(best.p);
+        gt_free(best.p);
         return -1;
     }
     BestScan scan = {&best, best.len};
     int rc = pv_walk(best_child, &scan, t->root_max, &S->line, &S->line_len);
-    free(best.p);
+    gt_free(best.p);
     return rc;
 }
 

@@ -56,7 +56,7 @@ static int64_t kids_of(const TreeView *t, Entries *es, int64_t i) {
     }
     es->e[i].kids = (int32_t)first;
     es->e[i].nk = (uint32_t)((int64_t)es->len - first);
-    if (i == 0 && !(es->sq = calloc(1 + es->e[0].nk, sizeof *es->sq))) {
+    if (i == 0 && !(es->sq = gt_calloc(1 + es->e[0].nk, sizeof *es->sq))) {
         PyErr_NoMemory();
         return -1;
     }
@@ -258,14 +258,14 @@ static int run(Search *s, Draws *d, const Limits *lim, Entries *es, Counts *out)
         out->visits += (int64_t)len + moves;
         out->done++;
     }
-    free(path);
-    free(kids);
-    free(logs);
+    gt_free(path);
+    gt_free(kids);
+    gt_free(logs);
     return 0;
 fail:
-    free(path);
-    free(kids);
-    free(logs);
+    gt_free(path);
+    gt_free(kids);
+    gt_free(logs);
     return -1;
 }
 
@@ -274,7 +274,7 @@ fail:
 static PyObject *tree_arrays(const Entries *es) {
     size_t k = es->in_tree ? (size_t)es->in_tree : 1;
     /* one block for the four columns: nodes, visits (int64), sums, squares (double) */
-    int64_t *nodes = malloc(k * (2 * sizeof(int64_t) + 2 * sizeof(double)));
+    int64_t *nodes = gt_malloc(k * (2 * sizeof(int64_t) + 2 * sizeof(double)));
     if (!nodes)
         return PyErr_NoMemory();
     int64_t *visits = nodes + k;
@@ -299,7 +299,7 @@ static PyObject *tree_arrays(const Entries *es) {
         "(NNNN)", make_array("q", nodes, k * sizeof(int64_t)),
         make_array("q", visits, k * sizeof(int64_t)), make_array("d", sums, k * sizeof(double)),
         make_array("d", squares, k * sizeof(double)));
-    free(nodes);
+    gt_free(nodes);
     return result;
 }
 
@@ -358,9 +358,9 @@ PyObject *gt_mcts(PyObject *self, PyObject *args) {
                                    (long long)counts.cut, (long long)distinct);
         Py_DECREF(arrays);
     }
-    free(unique);
-    free(es.e);
-    free(es.sq);
+    gt_free(unique);
+    gt_free(es.e);
+    gt_free(es.sq);
     nl_free(&s.leaves);
     tick_close(&s.tk);
 close:

@@ -189,7 +189,7 @@ static int mtd_search(Search *S, const SearchParams *P) {
         rc = 0;
     }
     map_free(&s.table);
-    free(s.stack);
+    gt_free(s.stack);
     return rc;
 }
 

@@ -117,12 +117,12 @@ static int negascout(Search *S) {
         if (st.len == 0)
             break;
     }
-    free(st.p);
+    gt_free(st.p);
     S->value = sign * ret;
     S->counts[0] = nodes;
     return 0;
 fail:
-    free(st.p);
+    gt_free(st.p);
     return -1;
 }
 
@@ -261,12 +261,12 @@ static int scout(Search *S) {
         if (st.len == 0)
             break;
     }
-    free(st.p);
+    gt_free(st.p);
     S->value = ret_v;
     S->counts[0] = nodes;
     return 0;
 fail:
-    free(st.p);
+    gt_free(st.p);
     return -1;
 }
 
@@ -286,7 +286,7 @@ static int with_distinct(Search *S, int (*fn)(Search *)) {
     size_t count;
     if (nl_sorted_unique(&S->leaves, &u, &count) < 0)
         return -1;
-    free(u);
+    gt_free(u);
     S->counts[1] = (int64_t)count;
     return 0;
 }

@@ -158,10 +158,10 @@ typedef struct {
 
 static void open_free(Open *o) {
     for (int b = 0; b < BUCKETS; b++)
-        free(o->bk[b].p);
-    free(o->map);
+        gt_free(o->bk[b].p);
+    gt_free(o->map);
     for (int l = 0; l < o->levels; l++) {
-        free(o->bits[l]);
+        gt_free(o->bits[l]);
         map_free(&o->words_of[l]);
     }
     memset(o, 0, sizeof *o);
@@ -178,7 +178,7 @@ static int open_init(Open *o, const TreeView *t, const Recs *recs) {
             if (map_init(&o->words_of[o->levels], sizeof(uint64_t)) < 0)
                 return -1;
         } else {
-            o->bits[o->levels] = calloc(o->words[o->levels], sizeof(uint64_t));
+            o->bits[o->levels] = gt_calloc(o->words[o->levels], sizeof(uint64_t));
             if (!o->bits[o->levels]) {
                 PyErr_NoMemory();
                 return -1;
@@ -187,7 +187,7 @@ static int open_init(Open *o, const TreeView *t, const Recs *recs) {
     }
     o->mbits = 6;
     o->mcap = (size_t)1 << o->mbits;
-    o->map = calloc(o->mcap, sizeof *o->map);
+    o->map = gt_calloc(o->mcap, sizeof *o->map);
     if (!o->map) {
         PyErr_NoMemory();
         return -1;
@@ -267,7 +267,7 @@ static PEnt *m_put(Open *o, int64_t n) {
     }
     if (8 * (o->mlen + 1) > o->mcap) {
         size_t oldcap = o->mcap;
-        PEnt *old = o->map, *map = calloc(2 * oldcap, sizeof *map);
+        PEnt *old = o->map, *map = gt_calloc(2 * oldcap, sizeof *map);
         if (!map) {
             PyErr_NoMemory();
             return NULL;
@@ -278,7 +278,7 @@ static PEnt *m_put(Open *o, int64_t n) {
         for (size_t k = 0; k < oldcap; k++)
             if (old[k].key)
                 o->map[m_find(o, old[k].key - 1)] = old[k];
-        free(old);
+        gt_free(old);
         i = m_find(o, n);
     }
     if (bt_set(o, n) < 0)
@@ -507,16 +507,16 @@ typedef struct {
 #define RESERVED_RECS ((size_t)1 << 16)
 static void state_reserve(State *S, node_t size) {
     size_t want = (size_t)size / 2 < RESERVED_RECS ? (size_t)size / 2 + 64 : RESERVED_RECS;
-    S->recs.p = malloc(want * sizeof *S->recs.p);
+    S->recs.p = gt_malloc(want * sizeof *S->recs.p);
     S->recs.cap = S->recs.p ? want : 0;
-    S->solver.p = malloc(2 * want * sizeof *S->solver.p);
+    S->solver.p = gt_malloc(2 * want * sizeof *S->solver.p);
     S->solver.cap = S->solver.p ? 2 * want : 0;
 }
 
 static void state_free(State *S) {
     open_free(&S->open);
-    free(S->recs.p);
-    free(S->solver.p);
+    gt_free(S->recs.p);
+    gt_free(S->solver.p);
 }
 
 /* _sss_core(): h of the solved root (mirrored terms); the solver map stays in S. */
@@ -758,7 +758,7 @@ static int sss_search(Search *X, const SearchParams *P) {
         sss_core(X, &S, h0, mirror, &h, &X->counts[0], &X->counts[1]) == 0) {
         /* the search is done: OPEN goes before the PV is worked out */
         open_free(&S.open);
-        free(S.recs.p);
+        gt_free(S.recs.p);
         S.recs.p = NULL;
         X->value = h;
         rc = solution_line(X, &S.solver, h, h < h0, mirror);

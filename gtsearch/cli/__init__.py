@@ -27,6 +27,7 @@ from .common import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPTED,
     ClosedStdout,
+    out_of_memory,
     output_error,
     report,
     silence_stdout,
@@ -96,6 +97,8 @@ class GtsearchGroup(click.Group):
         except BrokenPipeError:
             silence_stdout()
             raise click.exceptions.Exit(EXIT_BROKEN_PIPE) from None
+        except MemoryError:
+            raise click.exceptions.Exit(report(out_of_memory())) from None
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
@@ -171,7 +174,7 @@ def cli() -> None:
       0  success
       1  a check failed (--expect, an 'expect:' in the file, or the algorithms of compare
          or experiment disagree)
-      2  usage error, bad input file, or output that cannot be written
+      2  usage error, bad input file, output that cannot be written, or out of memory
       130 interrupted; 141 output pipe closed early
     """
 

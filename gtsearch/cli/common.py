@@ -32,6 +32,7 @@ from .options import FORMAT_NAMES
 EXIT_BROKEN_PIPE = 141  # what a shell reports for a writer killed by SIGPIPE
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_OUTPUT = 2  # standard output closed or failing, like an unwritable -o FILE
+EXIT_MEMORY = 2  # out of memory: the input asks for more than the machine has, like a bad file
 
 STDIN = "-"
 #: errors of a write that mean the output is lost (a closed descriptor, a full disk, ...)
@@ -81,6 +82,13 @@ def output_error(e: OSError) -> GtsearchError | None:
     reason = "it is closed" if e.errno == errno.EBADF else os_reason(e)
     err = GtsearchError(f"<stdout>: cannot write: {reason}")
     err.exit_code = EXIT_OUTPUT
+    return err
+
+
+def out_of_memory() -> GtsearchError:
+    """The error to report when memory ran out (a MemoryError from the C core or Python)."""
+    err = GtsearchError("out of memory: the tree or the search needs more than this machine has")
+    err.exit_code = EXIT_MEMORY
     return err
 
 

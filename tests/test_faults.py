@@ -1,0 +1,420 @@
+"""Every allocation of the C core failed in turn, and every tick of its loops interrupted.
+
+The C core allocates through one wrapper (``gt_malloc`` & co., core.h), which the first test
+here holds it to.  The others need the core's test build (``-DGTSEARCH_FAULTS``, under
+AddressSanitizer and LeakSanitizer: ``python scripts/native_tests.py --faults
+tests/test_faults.py`` builds it into a copy of the tree and runs this module there; CI's
+step 3), whose private functions fail the n-th allocation (``_faults(allocation=n)``,
+CPython's own allocations made while a function of the core runs counted too with
+``python=True``) or raise KeyboardInterrupt at the n-th tick (``_faults(tick=n)``), and count
+them (``_counts()``).  For each input (every reader on each shape of document, every C search,
+the ``random:`` cursor, the generator, a game's states, the PV from the leaves), the
+allocations N and the ticks T of a plain run are counted, then each n in 1..N is failed and
+each tick in 1..T interrupted.  The call must give the plain run's result or raise a clean
+MemoryError (KeyboardInterrupt) and hold no block of the core after it; a tick past the last
+changes nothing.  (The Python objects the core makes are not counted: CPython keeps a small
+object now and then after one of its own allocations failed, and sys.getallocatedblocks()
+moves with its caches.)  Under the normal build these tests are skipped
+(``GTSEARCH_FAULTS_REQUIRED=1``: they fail instead).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import random
+import re
+from array import array
+from collections.abc import Callable
+from math import nan as NAN
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import gtsearch
+from gtsearch import core
+from gtsearch.algorithms import ALGORITHMS, search
+from gtsearch.cli import cli
+from gtsearch.formats import dump_tree, loads_tree
+from gtsearch.formats.compiled import parse_compiled
+from gtsearch.sources.gamespec import open_game
+from gtsearch.sources.randomtree import LazyTree, RandomSpec, native_whole
+from gtsearch.tree import Tree
+
+NATIVE = Path(gtsearch.__file__).parent / "_native"
+OUT_OF_MEMORY = "out of memory: the tree or the search needs more than this machine has\n"
+SAMPLES = Path(__file__).parent.parent / "sample_trees"
+
+#: a call of the C library's allocator, or of one that hands out memory free() takes
+BARE = re.compile(
+    r"(?<![\w.>])(malloc|calloc|realloc|free|strdup|strndup|aligned_alloc|posix_memalign)\s*\("
+)
+#: the wrapper's normal build, in core.h: the only bare calls allowed (faults.c, the test
+#: build's wrapper, is the other place that calls the C library's allocator)
+WRAPPER = re.compile(r"^static inline \w+ \*?gt_(malloc|calloc|realloc|free)\(")
+
+
+def test_every_allocation_goes_through_the_wrapper() -> None:
+    """No malloc, calloc, realloc or free under gtsearch/_native but gt_malloc & co."""
+    bare = []
+    for path in sorted(NATIVE.glob("*.[ch]")):
+        if path.name == "faults.c":
+            continue
+        text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m[0].count("\n"), path.read_text(), flags=re.S)
+        for number, line in enumerate(text.splitlines(), 1):
+            if BARE.search(line) and not (path.name == "core.h" and WRAPPER.match(line)):
+                bare.append(f"{path.name}:{number}: {line.strip()}")
+    assert not bare, "allocate through gt_malloc, gt_calloc, gt_realloc and gt_free:\n" + "\n".join(
+        bare
+    )
+
+
+def allocation_sites() -> set[str]:
+    """file:line of every call of gt_malloc, gt_calloc and gt_realloc in the core."""
+    sites = set()
+    for path in sorted(NATIVE.glob("*.c")):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"\bgt_(malloc|calloc|realloc)\(", line):
+                sites.add(f"{path.name}:{number}")
+    return sites
+
+
+def test_the_sites_are_found() -> None:
+    """allocation_sites() sees the wrapper's calls (the test of the fault build relies on it)."""
+    assert len(allocation_sites()) > 40
+
+
+# -- the test build ------------------------------------------------------------------------------
+native = core.native()
+faulty = native is not None and hasattr(native, "_faults")
+if not faulty and os.environ.get("GTSEARCH_FAULTS_REQUIRED"):
+    raise RuntimeError("GTSEARCH_FAULTS_REQUIRED: the C core is not its test build")
+needs_faults = pytest.mark.skipif(
+    not faulty, reason="needs the C core's test build: python scripts/native_tests.py --faults"
+)
+
+
+def sample(name: str) -> str:
+    return (SAMPLES / name).read_text(encoding="utf-8")
+
+
+def tree_of(text: str, fmt: str) -> Tree:
+    """The tree of a text, read by the Python reader: the module loads under the pure core."""
+    return loads_tree(text, fmt)
+
+
+NAMED = """{"title": "t", "description": "d", "root": "min", "expect": 2.5, "tree":
+  {"name": "r", "children": [
+    {"name": "a", "value": 3, "children": [{"name": "a1", "value": 2.5}, {"value": -1}]},
+    {"chance": true, "children": [{"weight": 1, "value": 4}, {"weight": 3, "value": 0.5}]},
+    [1, [2, 3.25]], {"name": "z", "value": -7}]}}"""
+CHANCE_SEXP = (
+    '(tree :title "c" :root max (chance (1 4) (3 (min 2 5))) (a 1 2.5) (b :value 3 (4 5)))'
+)
+FLOW_YAML = "{tree: [[3, 12, 8], [2, 4, 6], [14, 5, 2.5]], title: aima, expect: 3}"
+#: Gambit's labels as written (L, R then l, r), a move of one player twice (a forced pass put in)
+FORCED_EFG = """EFG 2 R "forced" { "P1" "P2" } ""
+p "" 1 1 "" { "L" "R" } 0
+p "" 2 1 "" { "l" "r" } 0
+t "" 1 "" { 3, -3 }
+p "" 2 2 "" { "x" "y" } 0
+t "" 2 "" { 1.5, -1.5 }
+t "" 3 "" { -2, 2 }
+p "" 1 2 "" { "a" "b" } 0
+p "" 1 3 "" { "c" "d" } 0
+t "" 4 "" { 4, -4 }
+t "" 5 "" { 0, 0 }
+t "" 6 "" { 5, -5 }
+"""
+
+#: documents the readers take, by format: bare lists, names, metadata, floats, chance nodes
+DOCUMENTS: list[tuple[str, str, str]] = [
+    ("json-bare", "json", sample("aima-fig5-2.bare.json")),
+    ("json-named", "json", NAMED),
+    ("json-sample", "json", sample("wikipedia-alphabeta.json")),
+    ("json-declined", "json", '{"tree": [1, 2], "other": 3}'),
+    ("yaml-flow", "yaml", FLOW_YAML),
+    ("yaml-bare", "yaml", sample("aima-fig5-2.bare.yaml")),
+    ("yaml-named", "yaml", NAMED),
+    ("sexp-bare", "sexp", sample("aima-fig5-2.bare.sexp")),
+    ("sexp-chance", "sexp", CHANCE_SEXP),
+    ("sexp-sample", "sexp", sample("hand-c-min-root.sexp")),
+    ("efg-sample", "efg", sample("nim-5.efg")),
+    ("efg-forced", "efg", FORCED_EFG),
+]
+
+
+def read(fmt: str, text: str, wide: bool) -> Callable[[], Any]:
+    def work() -> Any:
+        max_nodes = 2**40 if wide else 10**6
+        tree = parse_compiled(text, fmt, "test", max_nodes)
+        return None if tree is None else (dump_tree(tree, "sexp"), tree.meta, tree.end.typecode)
+
+    return work
+
+
+def searched(tree: Callable[[], Tree], name: str, **params: Any) -> Callable[[], Any]:
+    def work() -> Any:
+        r = search(tree(), name, leaf_order=True, **params)
+        return r._replace(seconds=0.0), type(r.value)
+
+    return work
+
+
+TWO_PLAYER = [a.name for a in ALGORITHMS if not a.chance]
+#: the bounds the bounded searches need
+BOUND = {"sss-bounded": {"bound": 3}, "dual-bounded": {"bound": 2}}
+AIMA = tree_of(sample("aima-fig5-2.bare.json"), "json")
+TIES = tree_of("[[[3, 3], [2.5, 3]], [[3, -1], [3, 3]], [[0, 4], 3]]", "json")
+LEAF = tree_of("5", "json")
+
+
+def comb(depth: int, seed: int) -> Tree:
+    """A tree 2 * depth deep, one subtree and two or three leaves at each level, the subtree
+    at a random place: the searches' stacks and lists outgrow their first room (64 items)."""
+    rng = random.Random(seed)
+    node: Any = [rng.randint(-9, 9), rng.randint(-9, 9)]
+    for _ in range(depth):
+        kids: list[Any] = [rng.randint(-9, 9) for _ in range(rng.randint(2, 3))]
+        kids.insert(rng.randint(0, len(kids)), [node, rng.randint(-9, 9)])
+        node = kids
+    return tree_of(json.dumps(node), "json")
+
+
+COMBS = [comb(40, 1), comb(40, 2), comb(40, 3)]
+
+
+def lazy() -> Tree:
+    return LazyTree(RandomSpec(3, 4, seed=7))
+
+
+def game() -> Tree:
+    return open_game("nim:5")
+
+
+def expand_star() -> Any:
+    """A game's states written out: a root with 70 moves to one state (a stack that grows)."""
+    assert native is not None
+    first, kids = array("q", [0, 70, 70]), array("q", [1] * 70)
+    return native.expand_states(first, kids, array("q", [71, 1]), array("d", [NAN, 1.0]), 0, False)
+
+
+def sparse(name: str) -> Callable[[], Any]:
+    """SSS* or DUAL* with their sets of parked nodes kept sparse (a hash map), as on a tree of
+    more than 2**33 nodes."""
+    work = searched(lambda: LazyTree(RandomSpec(4, 5, seed=3)), name)
+
+    def sparse_work() -> Any:
+        assert native is not None
+        former = native.sss_dense_limit(1)
+        try:
+            return work()
+        finally:
+            native.sss_dense_limit(former)
+
+    return sparse_work
+
+
+#: the random: source's models as the C generator numbers them
+MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3}
+
+
+def whole(model: str, wide: bool) -> Callable[[], Any]:
+    def work() -> Any:
+        assert native is not None
+        end, values = native.random_tree(3, 3, MODELS[model], 5, -100, 100, 0.5, wide)
+        return end, values
+
+    return work
+
+
+#: (id, call) pairs: the work whose allocations and ticks are failed one by one
+CASES: list[tuple[str, Callable[[], Any]]] = [
+    *[
+        (f"read-{id_}-{w}", read(fmt, text, w == "wide"))
+        for id_, fmt, text in DOCUMENTS
+        for w in ("narrow", "wide")
+    ],
+    *[
+        (f"search-{name}-aima", searched(lambda: AIMA, name, **BOUND.get(name, {})))
+        for name in TWO_PLAYER
+    ],
+    *[
+        (f"search-{name}-ties", searched(lambda: TIES, name, **BOUND.get(name, {})))
+        for name in TWO_PLAYER
+    ],
+    *[
+        (f"search-{name}-random", searched(lazy, name, **BOUND.get(name, {})))
+        for name in TWO_PLAYER
+    ],
+    *[
+        (f"search-{name}-leaf", searched(lambda: LEAF, name, **BOUND.get(name, {})))
+        for name in TWO_PLAYER
+    ],
+    *[
+        (f"search-{name}-deep{k}", searched(lambda t=t: t, name, **BOUND.get(name, {})))
+        for name in TWO_PLAYER
+        for k, t in enumerate(COMBS)
+    ],
+    ("search-alphabeta-window", searched(lambda: TIES, "alphabeta", alpha=2, beta=3)),
+    ("search-mtdf-guess", searched(lambda: TIES, "mtdf", bound=2)),
+    ("game", searched(game, "alphabeta")),
+    ("game-wide-node", expand_star),
+    *[(f"search-{name}-sparse", sparse(name)) for name in ("sss", "dual", "mt-sss")],
+    *[
+        (
+            f"search-alphabeta-{order}",
+            searched(lambda o=order: LazyTree(RandomSpec(3, 4, order=o)), "alphabeta"),
+        )
+        for order in ("best", "strong:0.5")
+    ],
+    # the PV of a search that gives none, from 1,799 leaves out of order among 837,931 nodes
+    # (sorted by the radix sort)
+    ("search-mtdf-big", searched(lambda: LazyTree(RandomSpec(30, 4, order="best")), "mtdf")),
+    ("random-whole", lambda: native_whole(RandomSpec(2, 3, seed=1))),
+    # mcts: its entries, the logs and paths that grow, chance nodes drawn by their weights
+    *[
+        (f"search-mcts-{id_}", searched(t, "mcts", iterations=150, seed=3, playout_depth=p))
+        for id_, t, p in (
+            ("aima", lambda: AIMA, None),
+            ("ties", lambda: TIES, 1),
+            ("chance", lambda: tree_of(CHANCE_SEXP, "sexp"), None),
+            ("random", lazy, None),
+            ("deep", lambda: COMBS[0], None),
+        )
+    ],
+    *[
+        (f"random-tree-{model}-{w}", whole(model, w == "wide"))
+        for model in MODELS
+        for w in ("narrow", "wide")
+    ],
+]
+
+
+def counted(work: Callable[[], Any], **faults: Any) -> tuple[Any, int, int]:
+    """work()'s result (or its exception), allocations and ticks, with these faults."""
+    assert native is not None
+    # no collection while CPython's allocations fail: the collector would run the callbacks
+    # other tests registered (hypothesis's), whose MemoryError Python could only print
+    collecting = gc.isenabled()
+    gc.disable()
+    native._faults(**faults)
+    try:
+        result = work()
+    except BaseException as e:  # noqa: BLE001  # the caller judges it
+        result = e
+    allocations, ticks, _ = native._counts()
+    native._faults()
+    if collecting:
+        gc.enable()
+    return result, allocations, ticks
+
+
+def held() -> int:
+    """The blocks the core holds (its own count: LeakSanitizer reports them at exit too)."""
+    assert native is not None
+    return int(native._counts()[2])
+
+
+def walk(work: Callable[[], Any], expected: Any, n: int, kind: str, **faults: Any) -> None:
+    """work() with each of the n allocations (or ticks) failed in turn: the expected result or
+    the exception of that kind of fault, and no block of the core held after it."""
+    blocks = held()
+    for k in range(1, n + 1):
+        result, _, _ = counted(work, **{kind: k}, **faults)
+        if isinstance(result, BaseException):
+            wanted = MemoryError if kind == "allocation" else KeyboardInterrupt
+            assert type(result) is wanted, f"{kind} {k} of {n}: {result!r}"
+        else:
+            assert kind == "allocation" and same(result, expected), f"{kind} {k} of {n}: {result}"
+        result = None
+        assert held() == blocks, f"{kind} {k} of {n}: blocks of the core leaked"
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal results, NaN equal to NaN (the values of inner nodes)."""
+    return repr(a) == repr(b)
+
+
+@needs_faults
+@pytest.mark.parametrize("python", [False, True], ids=["core", "core+cpython"])
+@pytest.mark.parametrize("work", [w for _, w in CASES], ids=[i for i, _ in CASES])
+def test_every_allocation_fails_cleanly(work: Callable[[], Any], python: bool) -> None:
+    """Fail each allocation in turn: the plain result or MemoryError, nothing held after.
+
+    With ``python``, CPython's allocations while the core runs are failed too."""
+    expected, n, _ = counted(work, python=python)
+    assert not isinstance(expected, BaseException), expected
+    assert n > 0
+    walk(work, expected, n, "allocation", python=python)
+
+
+#: the cases whose ticks are walked: all but the large tree's (100,000 ticks) and the searches of
+#: a lone leaf (no loop runs, no tick)
+TICKED = [(i, w) for i, w in CASES if i != "search-mtdf-big" and not i.endswith("-leaf")]
+
+
+@needs_faults
+@pytest.mark.parametrize("work", [w for _, w in TICKED], ids=[i for i, _ in TICKED])
+def test_every_tick_can_be_interrupted(work: Callable[[], Any]) -> None:
+    """Interrupt each tick in turn: KeyboardInterrupt, nothing held after; past the last
+    tick, the plain result."""
+    expected, _, ticks = counted(work)
+    assert ticks > 0
+    walk(work, expected, ticks, "tick")
+    assert same(counted(work, tick=ticks + 1)[0], expected)
+
+
+@needs_faults
+def test_every_allocation_site_failed() -> None:
+    """The walks above failed every allocation the core makes somewhere (run after them)."""
+    assert native is not None
+    for _, work in CASES:
+        _, n, _ = counted(work)
+        for k in range(1, n + 1):
+            counted(work, allocation=k)
+    missed = allocation_sites() - set(native._sites())
+    assert not missed, f"allocation sites no input fails: {sorted(missed)}"
+
+
+# -- at the command line -------------------------------------------------------------------------
+def test_memory_running_out_is_one_line_and_status_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A MemoryError anywhere under a command: one line on standard error, exit status 2."""
+    from gtsearch.cli import evaluate
+
+    def exhausted(*args: Any, **kwargs: Any) -> Any:
+        raise MemoryError
+
+    monkeypatch.setattr(evaluate, "run_search", exhausted)
+    result = CliRunner().invoke(cli, ["eval", str(SAMPLES / "aima-fig5-2.bare.json")])
+    assert result.exit_code == 2
+    assert result.stderr == OUT_OF_MEMORY
+
+
+def untimed(output: str) -> str:
+    return re.sub(r'"(load_)?seconds": [0-9.e-]+', "", output)
+
+
+@needs_faults
+def test_an_allocation_failing_at_the_command_line() -> None:
+    """The C reader's allocations failed under `gtsearch eval`: the value, or the line."""
+    assert native is not None
+    path = str(SAMPLES / "aima-fig5-2.bare.json")
+    plain = CliRunner().invoke(cli, ["eval", "--format", "json", path])
+    assert plain.exit_code == 0
+    failed = 0
+    for k in range(1, 40):
+        native._faults(allocation=k)
+        try:
+            result = CliRunner().invoke(cli, ["eval", "--format", "json", path])
+        finally:
+            native._faults()
+        if result.exit_code == 2:
+            assert (result.stdout, result.stderr) == ("", OUT_OF_MEMORY)
+            failed += 1
+        else:
+            assert (result.exit_code, untimed(result.stdout)) == (0, untimed(plain.stdout))
+    assert failed > 5
