@@ -115,6 +115,9 @@ CHANCE_SEXP = (
     '(tree :title "c" :root max (chance (1 4) (3 (min 2 5))) (a 1 2.5) (b :value 3 (4 5)))'
 )
 FLOW_YAML = "{tree: [[3, 12, 8], [2, 4, 6], [14, 5, 2.5]], title: aima, expect: 3}"
+#: static values on the inner nodes (mcts's playouts cut at depth 1)
+ESTIMATES = """{"tree": {"value": 1, "children": [{"value": 2, "children": [3, 4]},
+  {"value": -1, "children": [5, {"value": 0, "children": [1, 2]}]}]}}"""
 #: Gambit's labels as written (L, R then l, r), a move of one player twice (a forced pass put in)
 FORCED_EFG = """EFG 2 R "forced" { "P1" "P2" } ""
 p "" 1 1 "" { "L" "R" } 0
@@ -275,13 +278,15 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     # (sorted by the radix sort)
     ("search-mtdf-big", searched(lambda: LazyTree(RandomSpec(30, 4, order="best")), "mtdf")),
     ("random-whole", lambda: native_whole(RandomSpec(2, 3, seed=1))),
-    # mcts: its entries, the logs and paths that grow, chance nodes drawn by their weights
+    # mcts: its entries, the logs and paths that grow, chance nodes drawn by their weights, a
+    # playout cut at a static value
     *[
         (f"search-mcts-{id_}", searched(t, "mcts", iterations=150, seed=3, playout_depth=p))
         for id_, t, p in (
             ("aima", lambda: AIMA, None),
-            ("ties", lambda: TIES, 1),
-            ("chance", lambda: tree_of(CHANCE_SEXP, "sexp"), None),
+            ("ties", lambda: TIES, None),
+            ("chance", lambda: tree_of(sample("chance-worked.yaml"), "yaml"), None),
+            ("estimates", lambda: tree_of(ESTIMATES, "json"), 1),
             ("random", lazy, None),
             ("deep", lambda: COMBS[0], None),
         )

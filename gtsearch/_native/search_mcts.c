@@ -295,10 +295,17 @@ static PyObject *tree_arrays(const Entries *es) {
             squares[k] = es->sq[1 + (int64_t)i - kids];
         k++;
     }
-    PyObject *result = Py_BuildValue(
-        "(NNNN)", make_array("q", nodes, k * sizeof(int64_t)),
-        make_array("q", visits, k * sizeof(int64_t)), make_array("d", sums, k * sizeof(double)),
-        make_array("d", squares, k * sizeof(double)));
+    /* one array at a time: a failed one stops the rest (no call with an exception set) */
+    PyObject *result = PyTuple_New(4);
+    const char *codes[4] = {"q", "q", "d", "d"};
+    const void *columns[4] = {nodes, visits, sums, squares};
+    for (Py_ssize_t i = 0; result && i < 4; i++) {
+        PyObject *column = make_array(codes[i], columns[i], k * 8);
+        if (!column)
+            Py_CLEAR(result);
+        else
+            PyTuple_SET_ITEM(result, i, column);
+    }
     gt_free(nodes);
     return result;
 }
