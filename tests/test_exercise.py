@@ -16,8 +16,18 @@ from click.testing import CliRunner, Result
 
 from gtsearch import loads_tree, search
 from gtsearch.algorithms import ALGORITHMS, find_algorithm
-from gtsearch.classroom.exercises import Spec, confusable_pairs, letters, make_exercises
+from gtsearch.classroom import exercises
+from gtsearch.classroom.exercises import (
+    Spec,
+    check_count,
+    check_spec,
+    confusable_pairs,
+    letters,
+    make_exercises,
+    name_nodes,
+)
 from gtsearch.cli import cli
+from gtsearch.errors import UsageError
 
 from .strategies import minimax
 
@@ -270,3 +280,49 @@ def test_a_chance_value_is_exact() -> None:
 
 def test_star1_is_not_alphabeta_under_another_name() -> None:
     assert records("-a", "star1", "--seed", "1")[0]["tree"] != records("--seed", "1")[0]["tree"]
+
+
+# -- the checks of the library's entry points (the command line's option types refuse the same
+# values before they reach them) ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"branching": 0}, "--branching must be 1 or more, got 0"),
+        ({"depth": 0}, "--depth must be 1 or more, got 0"),
+        ({"order": "sideways"}, "--order must be one of"),
+    ],
+)
+def test_a_spec_out_of_range_is_refused(changes: dict[str, Any], message: str) -> None:
+    spec = Spec(find_algorithm("alphabeta"), {})._replace(**changes)
+    with pytest.raises(UsageError, match=re.escape(message)):
+        check_spec(spec)
+
+
+@pytest.mark.parametrize(
+    ("count", "values", "message"),
+    [
+        (0, (0, 40), "--count must be 1 or more, got 0"),
+        (1001, (0, 40), "--count 1,001 is more than a course needs: at most 1,000"),
+        # b=2, d=2 with 4 distinct values 0..3: 4! = 24 orders of the leaves
+        (25, (0, 3), "--count 25 asks for more exercises than the 24 different trees"),
+    ],
+)
+def test_a_count_out_of_range_is_refused(count: int, values: tuple[int, int], message: str) -> None:
+    spec = Spec(find_algorithm("alphabeta"), {}, branching=2, depth=2)
+    with pytest.raises(UsageError, match=re.escape(message)):
+        check_count(spec, count, *values)
+
+
+def test_a_lone_leaf_is_named_a1() -> None:
+    tree = loads_tree("7", "json")
+    name_nodes(tree)
+    assert tree.names == {0: "a1"}
+
+
+def test_no_good_tree_in_every_attempt_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When none of the trees drawn makes a good exercise, the error says so and what to try."""
+    monkeypatch.setattr(exercises, "MAX_ATTEMPTS", 3)
+    monkeypatch.setattr(exercises, "verdict", lambda *args: "prunes nothing")
+    spec = Spec(find_algorithm("alphabeta"), {}, branching=2, depth=2)
+    with pytest.raises(UsageError, match=r"none of 3 trees drawn makes a good exercise for "):
+        make_exercises(spec, seed=1, count=1)
