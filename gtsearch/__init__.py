@@ -1,5 +1,6 @@
 """gtsearch: search two-player game trees (chance nodes, random trees and games included) with the
-classic algorithms, and report the value, the principal variation and exact counts of the work."""
+classic algorithms and Monte Carlo Tree Search, with or without a transposition table, and report
+the value, the principal variation and exact counts of the work."""
 
 from __future__ import annotations
 

@@ -148,15 +148,16 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
     "when GITHUB_ACTIONS=true, else none.",
 )
 def cli() -> None:
-    """Search game trees with minimax, alpha-beta, SSS*, NegaScout, MTD(f), Star1 and more.
+    """Search game trees with minimax, alpha-beta, SSS*, NegaScout, MTD(f), Star1, MCTS and more.
 
     Trees have two players and may have chance nodes. They come from files
     (YAML, JSON, s-expressions, Gambit .efg; '-' reads standard input), from
     seeded random sources (random:b=3,d=4,seed=1) or from games
     (game:tictactoe, game:connect4:rows=4, 'gtsearch games'; OpenSpiel's;
     your own). Every algorithm ('gtsearch algorithms') reports its value,
-    principal variation and the exact number of leaves it evaluated. compare
-    sets the algorithms side by side, experiment sweeps them over seeded
+    principal variation and the exact number of leaves it evaluated (--tt
+    adds a transposition table; mcts is seeded and repeatable). solve finds
+    a game's win, draw or loss, compare sets the algorithms side by side, experiment sweeps them over seeded
     random trees, show draws a search (terminal, SVG, DOT, TikZ, an HTML
     replay), trace follows it step by step, exercise writes exercises with
     their answer keys, and play plays a game against any algorithm.
