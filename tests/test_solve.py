@@ -153,3 +153,4 @@ def test_eval_iterative(sample_trees: Any) -> None:
         assert bad.exit_code == 2 and message in bad.output
     nim = CliRunner().invoke(cli, ["eval", "--iterative", "game:nim:5"])
     assert nim.exit_code == 2 and "has no static value" in nim.output
+    assert "in a game, the game's estimate(state)" in nim.output

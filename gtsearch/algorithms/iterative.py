@@ -32,8 +32,8 @@ def static(tree: Tree, n: int) -> float:
     if math.isnan(v):
         raise UsageError(
             f"{tree.source}: node {tree.describe(n)} lies at the horizon of an iteration and "
-            "has no static value (value: beside children:); --iterative needs one on every "
-            "inner node it reaches"
+            "has no static value (in a file, a value: beside its children:; in a game, the "
+            "game's estimate(state)); --iterative needs one on every inner node it reaches"
         )
     return float(v)
 
