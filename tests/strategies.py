@@ -7,6 +7,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from gtsearch.tree import Meta, Tree
+
 Nested = Any
 
 
@@ -52,6 +54,27 @@ def _uniform(b: int, d: int, leaf: st.SearchStrategy[Any]) -> st.SearchStrategy[
 
 
 trees = ragged_trees() | uniform_trees()
+
+
+@st.composite
+def named_trees(
+    draw: st.DrawFn, names: st.SearchStrategy[str | None], meta: st.SearchStrategy[Meta]
+) -> Tree:
+    """Trees of :data:`trees` named from ``names`` (None: no name), the names repeating from
+    node to node but never among siblings, with the document's ``meta``."""
+    t = Tree.from_nested(draw(trees), root_max=draw(st.booleans()))
+    named: dict[int, str] = {}
+    for n in range(len(t)):
+        taken: set[str] = set()
+        for c in t.children(n):
+            name = draw(names)
+            if name is not None and name not in taken:
+                named[c] = name
+                taken.add(name)
+    root = draw(names)
+    if root is not None:
+        named[0] = root
+    return Tree(t.end, t.values, names=named, floats=t.floats, root_max=t.root_max, meta=draw(meta))
 
 
 def minimax(t: Nested, is_max: bool = True) -> Any:

@@ -22,7 +22,7 @@ from gtsearch.errors import TreeFormatError
 from gtsearch.formats import dump_tree, efg, efg_reader, load_tree, loads_tree, sniff_format
 from gtsearch.tree import Meta, Tree
 
-from .strategies import minimax, trees
+from .strategies import minimax, named_trees
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = 'EFG 2 R "t" { "Player 1" "Player 2" }\n""\n\n'
@@ -385,28 +385,16 @@ def _without_what_efg_cannot_hold(t: Tree) -> Tree:
 names_st = st.sampled_from(["a", "b", "take 1", "é", "x y", "  ", 'q"', "back\\", None, None])
 
 
-@st.composite
-def named_trees(draw: st.DrawFn) -> Tree:
-    """Trees with names that repeat across the tree (never among siblings)."""
-    t = Tree.from_nested(draw(trees), root_max=draw(st.booleans()))
-    names: dict[int, str] = {}
-    for n in range(len(t)):
-        taken: set[str] = set()
-        for c in t.children(n):
-            name = draw(names_st)
-            if name is not None and name not in taken:
-                names[c] = name
-                taken.add(name)
-    root = draw(names_st)
-    if root is not None:
-        names[0] = root
-    title = draw(st.sampled_from([None, "a game", 'a "quoted" \\ title']))
-    return Tree(t.end, t.values, names=names, floats=t.floats, root_max=t.root_max,
-                meta=Meta(title=title, description=draw(st.sampled_from([None, "two\nlines"]))))  # fmt: skip
+#: metadata that .efg keeps: a title (quoted, escaped) and a description over two lines
+efg_meta = st.builds(
+    Meta,
+    title=st.sampled_from([None, "a game", 'a "quoted" \\ title']),
+    description=st.sampled_from([None, "two\nlines"]),
+)
 
 
 @settings(max_examples=120, deadline=None)
-@given(named_trees())
+@given(named_trees(names_st, efg_meta))
 def test_round_trip(t: Tree) -> None:
     text = dump_tree(t, "efg")
     back = loads_tree(text, "efg")

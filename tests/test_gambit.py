@@ -26,7 +26,7 @@ from gtsearch.formats import dump_tree, efg, load_tree, loads_tree
 from gtsearch.tree import Meta, Tree
 
 from .conftest import load_script, need_extra
-from .strategies import trees
+from .strategies import named_trees
 from .test_chance import chance_trees
 
 pytestmark = pytest.mark.extra("gambit")
@@ -91,25 +91,6 @@ def read_in_gambit(text: str) -> Any:
 names_st = st.sampled_from(["a", "b", "take 1", "x y", 'q"', "é", None, None, None])
 
 
-@st.composite
-def named_trees(draw: st.DrawFn) -> Tree:
-    """Trees with names that repeat from node to node, never among siblings."""
-    t = Tree.from_nested(draw(trees), root_max=draw(st.booleans()))
-    names: dict[int, str] = {}
-    for n in range(len(t)):
-        taken: set[str] = set()
-        for c in t.children(n):
-            name = draw(names_st)
-            if name is not None and name not in taken:
-                names[c] = name
-                taken.add(name)
-    root = draw(names_st)
-    if root is not None:
-        names[0] = root
-    return Tree(t.end, t.values, names=names, floats=t.floats, root_max=t.root_max,
-                meta=Meta(title=draw(st.sampled_from([None, "game"]))))  # fmt: skip
-
-
 def action_paths(game: Any) -> list[tuple[str, ...]]:
     """Each terminal of a Gambit game, in preorder, as the labels of the actions leading to it
     (an empty label, which Gambit numbers _1, _2, ..., as "")."""
@@ -143,7 +124,7 @@ def name_paths(t: Tree, drop: str | None = None) -> list[tuple[str, ...]]:
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(named_trees())
+@given(named_trees(names_st, st.builds(Meta, title=st.sampled_from([None, "game"]))))
 def test_gambit_reads_what_gtsearch_writes(t: Tree) -> None:
     text = dump_tree(t, "efg")
     game = read_in_gambit(text)
