@@ -59,9 +59,8 @@ def run(
     if algo.takes in ("leaf_bounds", "mcts"):
         bounds, origin = leaf_bounds_of(tree, params)
         params = cast(Params, {**params, "leaf_bounds": bounds})
-        shown = {**params, "leaf_bounds_from": origin}
-        shown.pop("tt", None)
-        shown.update(shown_tt(params))
+        # star1's and star2's (mcts's: mcts_defaults below)
+        shown = {"leaf_bounds": bounds, "leaf_bounds_from": origin, **shown_tt(params)}
     if algo.takes == "mcts":
         params, shown = mcts_defaults(params, origin)
     if stats is None:
