@@ -299,8 +299,9 @@ static PyObject *tree_arrays(const Entries *es) {
     PyObject *result = PyTuple_New(4);
     const char *codes[4] = {"q", "q", "d", "d"};
     const void *columns[4] = {nodes, visits, sums, squares};
+    const size_t items[4] = {sizeof *nodes, sizeof *visits, sizeof *sums, sizeof *squares};
     for (Py_ssize_t i = 0; result && i < 4; i++) {
-        PyObject *column = make_array(codes[i], columns[i], k * 8);
+        PyObject *column = make_array(codes[i], columns[i], k * items[i]);
         if (!column)
             Py_CLEAR(result);
         else
