@@ -73,17 +73,15 @@ def eval_command(
       gtsearch eval --iterative --time 2 --format json game:tictactoe
     """
     time_limit = None
+    chosen = {a.name for a, _ in named(options["algos"] or ("alphabeta",))}
     if iterative:
         from ..algorithms.solve import DEFAULT_TT
 
         time_limit = options.pop("seconds")  # --time: mcts's, or here the deepening's
-
-        if any(a.name != "alphabeta" for a, _ in named(options["algos"] or ("alphabeta",))):
+        if chosen != {"alphabeta"}:
             raise UsageError("--iterative deepens alphabeta only: drop --algo or name alphabeta")
         options["tt"] = options["tt"] or DEFAULT_TT
-    elif options["seconds"] is not None and not any(
-        a.name == "mcts" for a, _ in named(options["algos"] or ("alphabeta",))
-    ):
+    elif options["seconds"] is not None and "mcts" not in chosen:
         raise UsageError("--time limits mcts or --iterative: add --algo mcts or --iterative")
     evaluation = Evaluation(**options)
     rows: list[Row] = []
