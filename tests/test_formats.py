@@ -1108,3 +1108,12 @@ def test_sexp_node_limit_is_placed_at_the_leaf_past_it() -> None:
     assert (
         str(e.value) == "<input>:1:4: the tree has more than 1 nodes; raise --max-nodes to load it"
     )
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml", "sexp"])
+def test_a_limit_beyond_64_bits_is_no_limit(fmt: str) -> None:
+    """load_tree(max_nodes=10**30) reads the file: the C readers take 64 bits, and a limit no
+    tree can reach was once passed to them as it is (OverflowError)."""
+    text = {"json": "[[3, 12], [2, 4]]", "yaml": "- [3, 12]\n- [2, 4]\n", "sexp": "((3 12) (2 4))"}
+    tree = loads_tree(text[fmt], fmt, max_nodes=10**30)
+    assert tree.to_nested() == [[3, 12], [2, 4]]
