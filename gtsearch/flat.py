@@ -39,3 +39,19 @@ def depths(end: Sequence[int] | NDArray[Any]) -> NDArray[Any]:
         e[internal], minlength=size + 1
     )
     return np.cumsum(delta[:size], dtype=np.int32)
+
+
+def leaf_extremes(
+    end: Sequence[int] | NDArray[Any], values: Sequence[float] | NDArray[Any]
+) -> tuple[int, int] | None:
+    """The first leaf of the least value and the first of the greatest, or None when the
+    tree has no leaf or a leaf's value is NaN (the caller's scan then decides)."""
+    e = as_numpy(end)
+    idx = np.flatnonzero(e == np.arange(1, len(e) + 1, dtype=e.dtype))
+    if not len(idx):
+        return None
+    leaf = as_numpy(values)[idx]
+    if np.isnan(leaf).any():
+        return None
+    # argmin and argmax take the first of equal values, as a scan with a strict < or > does
+    return int(idx[int(np.argmin(leaf))]), int(idx[int(np.argmax(leaf))])

@@ -432,3 +432,37 @@ def test_deep_chains_of_chance_nodes() -> None:
     # decision nodes first, then through the chance node down to a leaf
     tree = Tree.from_nested([[[{"chance": [[1, 2]]}]]])
     assert search(tree, "star2").pv == (0, 0, 0, 0, 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(trees, st.booleans())
+def test_leaf_bounds_vectorised_agree_with_the_scan(nested: Nested, root_max: bool) -> None:
+    """tree_leaf_bounds reads large trees with numpy (gtsearch.flat.leaf_extremes): the same
+    leaves as the scan, the first of equal values included (trees with few distinct values)."""
+    from array import array
+
+    from gtsearch import flat
+    from gtsearch.algorithms import chance
+
+    tree = Tree.from_nested(nested, root_max=root_max)
+    end, values = array("q", tree.end), array("d", tree.values)
+    leaves = [n for n in range(len(end)) if end[n] == n + 1]
+    lo = min(leaves, key=lambda n: (values[n], n))
+    hi = min(leaves, key=lambda n: (-values[n], n))
+    assert flat.leaf_extremes(end, values) == (lo, hi)
+    scanned = chance.tree_leaf_bounds(tree)
+    old = chance.NUMPY_MIN_NODES
+    try:
+        chance.NUMPY_MIN_NODES = 0  # every tree takes the numpy path
+        assert chance.tree_leaf_bounds(tree) == scanned == (tree.number(lo), tree.number(hi))
+    finally:
+        chance.NUMPY_MIN_NODES = old
+
+
+def test_leaf_bounds_vectorised_decline_nan_and_leafless() -> None:
+    from array import array
+
+    from gtsearch import flat
+
+    assert flat.leaf_extremes(array("q"), array("d")) is None  # no leaf
+    assert flat.leaf_extremes(array("q", [3, 2, 3]), array("d", [0.0, math.nan, 1.0])) is None

@@ -42,11 +42,12 @@ without recursion.
 
 from __future__ import annotations
 
+from array import array
 from fractions import Fraction
 from typing import Any
 
 from ..numbers import INF, Exact, Number, exact, fraction_text
-from ..tree import Tree
+from ..tree import NUMPY_MIN_NODES, Tree
 from .base import Outcome, Stats, Step, count_rereadings, drive
 from .pv import likeliest_outcome
 
@@ -55,9 +56,15 @@ Edge = Exact | float
 
 
 def tree_leaf_bounds(tree: Tree) -> tuple[Number, Number]:
-    """The least and the greatest leaf value of the tree, as written."""
+    """The least and the greatest leaf value of the tree, as written (the first of equal ones)."""
     end = tree.end
     values = tree.values
+    if len(end) >= NUMPY_MIN_NODES and isinstance(end, array) and isinstance(values, array):
+        from ..flat import leaf_extremes  # numpy, for the trees where a scan in Python is slow
+
+        found = leaf_extremes(end, values)
+        if found is not None:
+            return tree.number(found[0]), tree.number(found[1])
     lo = hi = -1
     for n in range(len(end)):
         if end[n] == n + 1:
