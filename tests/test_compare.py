@@ -172,3 +172,13 @@ def test_usage_errors() -> None:
         assert result.exit_code == 2 and fragment in result.stderr, result.stderr
     result = run("compare", "-", "-", input=AIMA)
     assert result.exit_code == 2 and "only once" in result.stderr
+
+
+def test_table_share_beyond_a_thousand_percent_in_whole_percents() -> None:
+    """mcts evaluates a leaf at every iteration: 1,000 evaluations of AIMA's 9 leaves are a
+    share of 11,111%, which the table once wrote 1.11e+04%."""
+    out = run("compare", "-", "-a", "ab,mcts", "--format", "table", input=AIMA).stdout
+    lines = {line.split("│")[1].strip(): line for line in out.splitlines() if line.count("│") > 3}
+    mcts = next(line for name, line in lines.items() if name.startswith("mcts"))
+    assert "11,111%" in mcts and "e+" not in mcts
+    assert "77.8%" in lines["alphabeta"]

@@ -67,7 +67,10 @@ def algorithm_cell(r: SearchResult) -> str:
 
 
 def _percent(share: float) -> str:
-    return f"{100 * share:.3g}%"
+    """Three significant digits (77.8%, 100%), whole percents from 1,000% up (mcts's re-reads:
+    11,111%, not 1.11e+04%)."""
+    percent = 100 * share
+    return f"{percent:,.0f}%" if percent >= 999.5 else f"{percent:.3g}%"
 
 
 #: how the title names the trees of each --order
