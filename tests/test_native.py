@@ -322,14 +322,15 @@ def test_sss_with_a_sparse_bit_set(nested: Any, root_max: bool) -> None:
 
 
 def test_sss_on_a_source_beyond_the_dense_bit_set() -> None:
-    """random:b=2,d=40,order=best has 2**41 nodes: its SSS* and DUAL* run in C with the sparse
-    bit set and read the minimal tree, 2**20 + 2**20 - 1 leaves; the PV's Prover, past its
-    dense bit sets too, finds alpha-beta's value and line (the first child all the way)."""
-    ab = search(LazyTree(RandomSpec(2, 40, seed=3, order="best"), max_nodes=10**8), "alphabeta")
-    assert ab.pv == (0,) * 40
+    """random:b=2,d=34,order=best has 2**35 nodes, past the dense bit sets of SSS* (2**33
+    nodes) and of the PV's Prover (2**27): its SSS* and DUAL* run in C with the sparse bit
+    set and read the minimal tree, 2**17 + 2**17 - 1 leaves; the Prover finds alpha-beta's
+    value and line (the first child all the way)."""
+    ab = search(LazyTree(RandomSpec(2, 34, seed=3, order="best"), max_nodes=10**8), "alphabeta")
+    assert ab.pv == (0,) * 34
     for name in ("sss", "dual"):
-        r = search(LazyTree(RandomSpec(2, 40, seed=3, order="best"), max_nodes=10**8), name)
-        assert r.leaves == 2**21 - 1 and r.leaves_total == 2**40
+        r = search(LazyTree(RandomSpec(2, 34, seed=3, order="best"), max_nodes=10**8), name)
+        assert r.leaves == 2**18 - 1 and r.leaves_total == 2**34
         assert (r.value, r.exact, r.pv) == (ab.value, True, ab.pv)
 
 
