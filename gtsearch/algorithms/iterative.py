@@ -22,6 +22,7 @@ from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
 from .base import Stats
+from .ordering import MoveOrder, counts
 from .table import Table
 from .tabled import TableSearch
 
@@ -39,12 +40,18 @@ def static(tree: Tree, n: int) -> float:
 
 
 def iterate(
-    tree: Tree, tt: int, max_depth: int | None = None, seconds: float | None = None
+    tree: Tree,
+    tt: int,
+    max_depth: int | None = None,
+    seconds: float | None = None,
+    moves: MoveOrder | None = None,
 ) -> list[SearchResult]:
-    """One SearchResult per iteration, depth 1, 2, ...: the value of the tree cut there."""
+    """One SearchResult per iteration, depth 1, 2, ...: the value of the tree cut there;
+    ``moves``: the history heuristic and killers, kept from one iteration to the next."""
     height = tree.max_depth()
     last = height if max_depth is None else min(max_depth, height)
     table = Table(tt)
+    ordering = {} if moves is None else moves.asked()
     t0 = time.perf_counter()
     out: list[SearchResult] = []
     depth = 0
@@ -53,7 +60,13 @@ def iterate(
         stats = Stats()
         t1 = time.perf_counter()
         search = TableSearch(
-            tree, stats, table, limit=depth, order=True, horizon=lambda n: static(tree, n)
+            tree,
+            stats,
+            table,
+            limit=depth,
+            order=True,
+            horizon=lambda n: static(tree, n),
+            moves=moves,
         )
         value = search.value(0, 0)
         line = search.line()
@@ -70,8 +83,8 @@ def iterate(
                 leaves_total=tree.n_leaves,
                 seconds=time.perf_counter() - t1,
                 nodes=search.entered,
-                params={"tt": tt, "iteration": depth},
-                extra={"expanded": search.expanded, "tt": table.counts()},
+                params={"tt": tt, **ordering, "iteration": depth},
+                extra={"expanded": search.expanded, "tt": table.counts(), **counts(moves)},
                 tree=tree,
             )
         )

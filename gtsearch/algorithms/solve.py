@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from ..tree import Tree
 from .base import Stats
+from .ordering import MoveOrder, counts
 from .table import Table
 from .tabled import TableSearch
 
@@ -56,6 +57,8 @@ class Solution(NamedTuple):
     iterations: list[Iteration]
     tt: dict[str, int]
     seconds: float
+    #: the history heuristic's and the killers' counts, when asked for
+    ordering: dict[str, dict[str, int]] = {}
 
 
 def _score(v: float, depth: int) -> float:
@@ -76,8 +79,9 @@ def _relative(score: float, depth: int) -> float:
     return score
 
 
-def solve(tree: Tree, tt: int = DEFAULT_TT) -> Solution:
-    """The game-theoretic result of ``tree`` for the player to move at its root."""
+def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> Solution:
+    """The game-theoretic result of ``tree`` for the player to move at its root; ``moves``:
+    the history heuristic and killers (docs/algorithms.md)."""
     t0 = time.perf_counter()
     table = Table(tt)
     height = tree.max_depth()
@@ -98,6 +102,7 @@ def solve(tree: Tree, tt: int = DEFAULT_TT) -> Solution:
             score=_score,
             relative=_relative,
             seen=positions,
+            moves=moves,
         )
         v, exhausted = search.root()
         nodes += search.entered
@@ -127,4 +132,5 @@ def solve(tree: Tree, tt: int = DEFAULT_TT) -> Solution:
         iterations,
         table.counts(),
         time.perf_counter() - t0,
+        counts(moves),
     )

@@ -265,6 +265,8 @@ class Evaluation:
         beta: Number | None = None,
         variant: str | None = None,
         tt: int = 0,
+        history: bool = False,
+        killers: bool = False,
         **mcts: Any,
     ) -> None:
         check_stdin_once(files)
@@ -272,6 +274,7 @@ class Evaluation:
         self.numbers = SearchParams(
             bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds, tt=tt
         )
+        self.numbers["history"], self.numbers["killers"] = history, killers  # move ordering
         self.numbers.update(cast(SearchParams, mcts))  # mcts's: --iterations, --seed, ...
         self.root, self.depth, self.expect = root, depth, expect
         self.input_format, self.max_nodes = input_format, max_nodes

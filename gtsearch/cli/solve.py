@@ -7,9 +7,17 @@ from typing import Any
 import click
 
 from ..algorithms.solve import DECIDED, Solution, W
+from ..errors import UsageError
 from ..tree import Tree
 from .common import display_name, load
-from .options import file_argument, format_option, input_options, root_option, tt_option
+from .options import (
+    file_argument,
+    format_option,
+    input_options,
+    ordering_options,
+    root_option,
+    tt_option,
+)
 
 
 @click.command("solve")
@@ -24,6 +32,7 @@ from .options import file_argument, format_option, input_options, root_option, t
     "(depth-first proof-number search) with it.",
 )
 @tt_option(16)
+@ordering_options
 @root_option
 @format_option(["text", "json"], "Lines of text, or one JSON object.", "text")
 @input_options
@@ -31,6 +40,8 @@ def solve_command(
     file: str,
     algo: str,
     tt: int,
+    history: bool,
+    killers: bool,
     root: str | None,
     output_format: str,
     input_format: str | None,
@@ -59,6 +70,11 @@ def solve_command(
     if algo.lower() == "pns":
         from ..algorithms.pns import solve_pns
 
+        if history or killers:
+            raise UsageError(
+                "--history and --killers order alpha-beta's moves: drop them with -a pns"
+            )
+
         found = solve_pns(tree, tt)
         record = {"file": name, "algorithm": "pns", "result": found["result"]}
         record.update(distance=None, **_line(tree, found["pv"]))
@@ -66,7 +82,10 @@ def solve_command(
         record["seconds"] = round(found["seconds"], 6)
         expanded = ""
     else:
-        done = solve(tree, tt)
+        from ..algorithms.ordering import MoveOrder
+
+        order = MoveOrder(tree, history, killers) if history or killers else None
+        done = solve(tree, tt, order)
         record = solution_record(name, "alphabeta", tree, done)
         expanded = f" ({done.expanded:,} expanded)"
     if output_format == "json":
@@ -125,6 +144,7 @@ def solution_record(name: str, algo: str, tree: Tree, done: Solution) -> dict[st
             for it in done.iterations
         ],
         "tt": done.tt,
+        **done.ordering,
         "seconds": round(done.seconds, 6),
     }
 
