@@ -42,6 +42,8 @@ class Iteration(NamedTuple):
     nodes: int
     leaves: int
     seconds: float
+    expanded: int = 0
+    pv: tuple[int, ...] = ()  # this iteration's line, nodes from the root
 
 
 class Solution(NamedTuple):
@@ -109,12 +111,16 @@ def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> S
         expanded += search.expanded
         leaves += len(stats.leaves)
         score = int(v)
+        seconds = time.perf_counter() - t1
+        line = tuple(search.line())  # not timed: its searches are not counted
         iterations.append(
-            Iteration(depth, score, search.entered, len(stats.leaves), time.perf_counter() - t1)
+            Iteration(
+                depth, score, search.entered, len(stats.leaves), seconds, search.expanded, line
+            )
         )
         if exhausted or score != 0 or depth >= height:
             break
-    pv = search.line()
+    pv = list(iterations[-1].pv)
     if score > 0:
         result, distance = "win", W - score
     elif score < 0:

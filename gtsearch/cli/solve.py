@@ -98,10 +98,8 @@ def solve_command(
         f"{name}: {record['result']} for {mover} (to move){plies} "
         f"({record['algorithm']}, table {tt} MiB)"
     )
-    pairs = zip(record["pv"], record["pv_labels"], strict=True)
-    moves = [str(i) if label is None else label for i, label in pairs]
     what = "PV" if distance is not None else "the proof's line"
-    click.echo(f"{what}: " + (" → ".join(moves) if moves else "(root)"))
+    click.echo(f"{what}: " + _moves(record))
     click.echo(
         f"positions {record['positions']:,}, nodes {record['nodes']:,}{expanded}, "
         f"leaves {record['leaves']:,}, {record['seconds']:.3g} s"
@@ -109,8 +107,15 @@ def solve_command(
     for it in record.get("iterations", ()):
         click.echo(
             f"  depth {it['depth']:>3}  {it['result']:<7} nodes {it['nodes']:>9,}  "
-            f"leaves {it['leaves']:>9,}  {it['seconds']:.3g} s"
+            f"leaves {it['leaves']:>9,}  {it['seconds']:.3g} s  PV {_moves(it)}"
         )
+
+
+def _moves(record: dict[str, Any]) -> str:
+    """A record's PV as its moves: names, else child indices; "(root)" when empty."""
+    pairs = zip(record["pv"], record["pv_labels"], strict=True)
+    moves = [str(i) if label is None else label for i, label in pairs]
+    return " → ".join(moves) if moves else "(root)"
 
 
 def _line(tree: Tree, pv: list[int]) -> dict[str, Any]:
@@ -138,7 +143,9 @@ def solution_record(name: str, algo: str, tree: Tree, done: Solution) -> dict[st
                 "depth": it.depth,
                 "result": _result(it.score, it is done.iterations[-1], done.result),
                 "nodes": it.nodes,
+                "expanded": it.expanded,
                 "leaves": it.leaves,
+                **_line(tree, list(it.pv)),
                 "seconds": round(it.seconds, 6),
             }
             for it in done.iterations
