@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from math import nextafter
+from typing import TYPE_CHECKING
 
 from ..numbers import INF
 from ..tree import Tree
@@ -25,6 +26,9 @@ from .base import Outcome, Stats, Step, count_rereadings, drive
 from .mt import Memory, mtd
 from .ordering import MoveOrder, counts
 from .table import FULL, Table
+
+if TYPE_CHECKING:
+    from .tabled_steps import TableTrace
 
 #: how many MiB a table for the PV's uncounted searches holds
 PV_TABLE_MIB = 16
@@ -63,7 +67,8 @@ class TableSearch:
     turns a leaf's value for the player to move and its depth into the score
     searched (the value itself by default), and ``relative`` a score at a depth
     into the score kept in the table (and back, with the depth negated);
-    ``moves``: the history heuristic and killer moves (:mod:`.ordering`).
+    ``moves``: the history heuristic and killer moves (:mod:`.ordering`);
+    ``observer``: told of every step, for ``gtsearch trace --tt``.
     """
 
     def __init__(
@@ -80,6 +85,7 @@ class TableSearch:
         seen: set[Hashable] | None = None,
         horizon: Callable[[int], float] | None = None,
         moves: MoveOrder | None = None,
+        observer: TableTrace | None = None,
     ) -> None:
         self.tree, self.stats, self.table = tree, stats, table
         self.scout, self.limit = scout, limit
@@ -91,6 +97,8 @@ class TableSearch:
         #: a node's static value at the horizon (MAX's terms), read as a leaf; None: 0
         self.horizon = horizon
         self.moves = moves
+        #: what a step-by-step trace is told of each step (:mod:`.tabled_steps`), or None
+        self.observer = observer
         #: the draft a node's history credit counts without a horizon: the tree's height
         self.height = tree.max_depth() if moves is not None and limit is None else 0
         #: node -> its best child, as this search found it (or the table's move)
@@ -139,6 +147,9 @@ class TableSearch:
         need = FULL if limit is None else limit - depth
         first = -1
         entry = table.probe(key)
+        obs = self.observer
+        if obs is not None:
+            obs.probe(n, entry)
         if entry is not None:
             move = entry[4]
             if entry[3] >= need:
@@ -147,10 +158,15 @@ class TableSearch:
                     table.cuts += 1
                     if move >= 0:
                         self.best[n] = tree.child(n, move)
-                    return (hi if hi <= alpha else lo), entry[3] == FULL
+                    v = hi if hi <= alpha else lo
+                    if obs is not None:
+                        obs.cut(n, entry, s * v)
+                    return v, entry[3] == FULL
             if self.order and move >= 0:
                 table.orders += 1
                 first = move
+                if obs is not None:
+                    obs.order(n, move)
         if self.seen is not None:
             self.seen.add(key)
         if end[n] == n + 1:  # a leaf: read, and kept as [v, v]
@@ -159,7 +175,11 @@ class TableSearch:
             v = s * tree.values[n]
             if self.score is not None:
                 v = self.score(v, depth)
+            if obs is not None:
+                obs.leaf(n)
             table.store(key, *self._stored(v, v, s, depth), FULL, -1)
+            if obs is not None:
+                obs.store(n, key)
             return v, True
         if limit is not None and depth >= limit:  # the horizon: its static value, or 0
             if self.horizon is None:
@@ -170,6 +190,8 @@ class TableSearch:
             return v, False
         self.entered += 1
         self.expanded += 1
+        if obs is not None:
+            obs.enter(n, *((alpha, beta) if s > 0 else (-beta, -alpha)))
         kids = list(tree.children(n))
         heuristics = self.moves
         if heuristics is not None:
@@ -199,6 +221,8 @@ class TableSearch:
             if t > m:
                 m, bi = t, i
                 if m >= beta:
+                    if obs is not None and k + 1 < len(order):
+                        obs.cutoff(n, [kids[j] for j in order[k + 1 :]], s * m, s * beta)
                     break
         if bi >= 0:
             self.best[n] = kids[bi]
@@ -214,6 +238,9 @@ class TableSearch:
         lo, hi = (m, INF) if m >= beta else (-INF, m) if m <= alpha else (m, m)
         draft = FULL if done else need
         table.store(key, *self._stored(lo, hi, s, depth), draft, bi)
+        if obs is not None:
+            obs.store(n, key)
+            obs.leave(n, s * m)
         return m, done
 
     def line(self, n: int = 0, depth: int = 0) -> list[int]:

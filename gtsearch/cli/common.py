@@ -217,9 +217,11 @@ def load(
     return tree, time.perf_counter() - t0
 
 
-def load_with_root(path: str, root: str | None, input_format: str | None, max_nodes: int) -> Tree:
-    """Load one tree file (a source in full) and apply --root."""
-    tree, _seconds = load(path, input_format, max_nodes, whole=True)
+def load_with_root(
+    path: str, root: str | None, input_format: str | None, max_nodes: int, whole: bool = True
+) -> Tree:
+    """Load one tree file (a source in full, unless not ``whole``) and apply --root."""
+    tree, _seconds = load(path, input_format, max_nodes, whole=whole)
     if root is not None:
         tree = tree.with_root(root.lower() == "max")
     return tree
