@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
+from typing import Any
 
 from ..errors import UsageError
 from ..numbers import Number
@@ -54,20 +56,9 @@ def iterate(
     ordering = {} if moves is None else moves.asked()
     t0 = time.perf_counter()
     out: list[SearchResult] = []
-    depth = 0
-    while depth < max(last, 1):
-        depth += 1
-        stats = Stats()
+    for search in deepening(tree, table, moves, horizon=lambda n: static(tree, n)):
+        depth, stats = search.limit or 0, search.stats
         t1 = time.perf_counter()
-        search = TableSearch(
-            tree,
-            stats,
-            table,
-            limit=depth,
-            order=True,
-            horizon=lambda n: static(tree, n),
-            moves=moves,
-        )
         value = search.value(0, 0)
         line = search.line()
         number: Number = tree.number(line[-1]) if tree.values[line[-1]] == value else value
@@ -88,6 +79,18 @@ def iterate(
                 tree=tree,
             )
         )
-        if seconds is not None and time.perf_counter() - t0 >= seconds:
+        if depth >= max(last, 1) or seconds is not None and time.perf_counter() - t0 >= seconds:
             break
     return out
+
+
+def deepening(
+    tree: Tree, table: Table, moves: MoveOrder | None = None, **options: Any
+) -> Iterator[TableSearch]:
+    """The searches of depth 1, 2, ... over one table, not yet run: each a :class:`TableSearch`
+    with its own Stats, its moves ordered by the table (and ``moves``); ``options`` as
+    TableSearch takes them (a horizon's value, scores, the positions seen)."""
+    depth = 0
+    while True:
+        depth += 1
+        yield TableSearch(tree, Stats(), table, limit=depth, order=True, moves=moves, **options)

@@ -21,10 +21,9 @@ import time
 from typing import Any, NamedTuple
 
 from ..tree import Tree
-from .base import Stats
+from .iterative import deepening
 from .ordering import MoveOrder, counts
 from .table import Table
-from .tabled import TableSearch
 
 #: a win's score: W - p for a win p plies away (no game is 2**19 plies deep)
 W = 2**20
@@ -90,22 +89,9 @@ def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> S
     iterations: list[Iteration] = []
     positions: set[Any] = set()
     nodes = leaves = expanded = 0
-    depth = 0
-    while True:
-        depth += 1
-        stats = Stats()
+    for search in deepening(tree, table, moves, score=_score, relative=_relative, seen=positions):
+        depth, stats = search.limit or 0, search.stats
         t1 = time.perf_counter()
-        search = TableSearch(
-            tree,
-            stats,
-            table,
-            limit=depth,
-            order=True,
-            score=_score,
-            relative=_relative,
-            seen=positions,
-            moves=moves,
-        )
         v, exhausted = search.root()
         nodes += search.entered
         expanded += search.expanded
@@ -113,11 +99,8 @@ def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> S
         score = int(v)
         seconds = time.perf_counter() - t1
         line = tuple(search.line())  # not timed: its searches are not counted
-        iterations.append(
-            Iteration(
-                depth, score, search.entered, len(stats.leaves), seconds, search.expanded, line
-            )
-        )
+        counted = (search.entered, len(stats.leaves), seconds, search.expanded)
+        iterations.append(Iteration(depth, score, *counted, line))
         if exhausted or score != 0 or depth >= height:
             break
     pv = list(iterations[-1].pv)
