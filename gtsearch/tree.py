@@ -183,6 +183,11 @@ class Tree:
         gives the game's key of the state and who moves; docs/algorithms.md)."""
         return n
 
+    def moves(self, n: int, count: int) -> Sequence[Hashable]:
+        """The moves from node n to its ``count`` children, in order: their indices (a game's
+        tree gives the game's moves; move ordering, docs/algorithms.md)."""
+        return range(count)
+
     def child(self, n: int, i: int) -> int:
         for k, c in enumerate(self.children(n)):
             if k == i:

@@ -179,7 +179,17 @@ def test_one_declaration_of_a_searchs_numbers() -> None:
     from gtsearch.algorithms.params import MCTS_OPTIONS, PARAM_NAMES
     from gtsearch.render.view import build_view
 
-    assert PARAM_NAMES == ("bound", "alpha", "beta", "variant", "leaf_bounds", *MCTS_OPTIONS, "tt")
+    assert PARAM_NAMES == (
+        "bound",
+        "alpha",
+        "beta",
+        "variant",
+        "leaf_bounds",
+        *MCTS_OPTIONS,
+        "tt",
+        "history",
+        "killers",
+    )
     assert MCTS_OPTIONS == {
         "iterations": "--iterations",
         "seconds": "--time",

@@ -154,3 +154,16 @@ def test_eval_iterative(sample_trees: Any) -> None:
     nim = CliRunner().invoke(cli, ["eval", "--iterative", "game:nim:5"])
     assert nim.exit_code == 2 and "has no static value" in nim.output
     assert "in a game, the game's estimate(state)" in nim.output
+
+
+def test_each_iteration_has_its_line_and_counts() -> None:
+    out = CliRunner().invoke(cli, ["solve", "game:nim:7", "--format", "json"])
+    its = json.loads(out.output)["iterations"]
+    assert [(it["depth"], it["result"], it["pv_labels"]) for it in its] == [
+        (1, "open", ["take 1"]),
+        (2, "open", ["take 1", "take 1"]),
+        (3, "win 3", ["take 3", "take 1", "take 3"]),
+    ]
+    assert all(it["expanded"] <= it["nodes"] for it in its)
+    text = CliRunner().invoke(cli, ["solve", "game:nim:7"]).output
+    assert text.splitlines()[-1].endswith("PV take 3 → take 1 → take 3")

@@ -171,7 +171,7 @@ def test_eval_json_carries_the_table(sample_trees: Any) -> None:
     [
         (["eval", "-a", "minimax", "--tt", "1"], "--tt applies to alphabeta, negascout"),
         (["eval", "--tt", "1", "--variant", "fail-hard"], "fail-soft alphabeta only"),
-        (["trace", "--tt", "1"], "trace follows the searches without a table"),
+        (["trace", "--tt", "1", "-a", "negascout"], "trace --tt follows alphabeta with its"),
     ],
 )
 def test_tt_refused(sample_trees: Any, args: list[str], message: str) -> None:

@@ -4,7 +4,8 @@ Small frozen dataclasses, one per kind of step: entering a node with its
 window, evaluating a leaf, a cutoff, a value handed back (depth-first
 searches); at chance nodes (Star1, Star2) the window each outcome gets, a
 probe and its bound, a cutoff; one application of Stockman's Gamma operator with the states it
-inserted and purged (SSS*, DUAL*); the start and the result.  Renderers
+inserted and purged (SSS*, DUAL*); a transposition table's probes, hits and stores
+(alpha-beta with ``--tt``); the start and the result.  Renderers
 (gtsearch.render.trace, .view, .replay) turn them into text, JSON and pictures.
 """
 
@@ -208,6 +209,70 @@ class ChanceCutoff:
     pruned_leaves: int
 
 
+@dataclass(frozen=True)
+class TableProbe:
+    """Alpha-beta with a table (``trace --tt``): ``node``'s position is looked up.
+
+    ``found`` says whether the table holds it; then ``lower`` and ``upper``
+    (MAX's terms), ``draft`` (None: to the leaves) and ``move`` (the best
+    child's index, -1: none) are the entry's.
+    """
+
+    node: int
+    found: bool
+    lower: Value | None = None
+    upper: Value | None = None
+    draft: int | None = None
+    move: int = -1
+
+
+@dataclass(frozen=True)
+class TableCut:
+    """A hit that cuts: the entry's bounds decide ``node`` for its window, so nothing below it
+    is searched and ``value`` (MAX's terms) is handed up; ``parent_best`` as in :class:`Leaf`."""
+
+    node: int
+    value: Value
+    lower: Value
+    upper: Value
+    parent_best: Value | None
+
+
+@dataclass(frozen=True)
+class TableOrder:
+    """A hit that only orders: the entry's best move, child ``move`` of ``node``, goes first."""
+
+    node: int
+    move: int
+
+
+@dataclass(frozen=True)
+class TableStore:
+    """What the search proved of ``node`` is written: bounds (MAX's terms), draft (None: to
+    the leaves) and best move; ``overwrite``: an entry of another position was lost."""
+
+    node: int
+    lower: Value
+    upper: Value
+    draft: int | None
+    move: int
+    overwrite: bool
+
+
 Event = (
-    Start | Enter | Leaf | Cutoff | Return | Take | Result | Window | Probe | Probed | ChanceCutoff
+    Start
+    | Enter
+    | Leaf
+    | Cutoff
+    | Return
+    | Take
+    | Result
+    | Window
+    | Probe
+    | Probed
+    | ChanceCutoff
+    | TableProbe
+    | TableCut
+    | TableOrder
+    | TableStore
 )

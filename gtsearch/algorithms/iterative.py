@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
+from typing import Any
 
 from ..errors import UsageError
 from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
 from .base import Stats
+from .ordering import MoveOrder, counts
 from .table import Table
 from .tabled import TableSearch
 
@@ -39,22 +42,23 @@ def static(tree: Tree, n: int) -> float:
 
 
 def iterate(
-    tree: Tree, tt: int, max_depth: int | None = None, seconds: float | None = None
+    tree: Tree,
+    tt: int,
+    max_depth: int | None = None,
+    seconds: float | None = None,
+    moves: MoveOrder | None = None,
 ) -> list[SearchResult]:
-    """One SearchResult per iteration, depth 1, 2, ...: the value of the tree cut there."""
+    """One SearchResult per iteration, depth 1, 2, ...: the value of the tree cut there;
+    ``moves``: the history heuristic and killers, kept from one iteration to the next."""
     height = tree.max_depth()
     last = height if max_depth is None else min(max_depth, height)
     table = Table(tt)
+    ordering = {} if moves is None else moves.asked()
     t0 = time.perf_counter()
     out: list[SearchResult] = []
-    depth = 0
-    while depth < max(last, 1):
-        depth += 1
-        stats = Stats()
+    for search in deepening(tree, table, moves, horizon=lambda n: static(tree, n)):
+        depth, stats = search.limit or 0, search.stats
         t1 = time.perf_counter()
-        search = TableSearch(
-            tree, stats, table, limit=depth, order=True, horizon=lambda n: static(tree, n)
-        )
         value = search.value(0, 0)
         line = search.line()
         number: Number = tree.number(line[-1]) if tree.values[line[-1]] == value else value
@@ -70,11 +74,23 @@ def iterate(
                 leaves_total=tree.n_leaves,
                 seconds=time.perf_counter() - t1,
                 nodes=search.entered,
-                params={"tt": tt, "iteration": depth},
-                extra={"expanded": search.expanded, "tt": table.counts()},
+                params={"tt": tt, **ordering, "iteration": depth},
+                extra={"expanded": search.expanded, "tt": table.counts(), **counts(moves)},
                 tree=tree,
             )
         )
-        if seconds is not None and time.perf_counter() - t0 >= seconds:
+        if depth >= max(last, 1) or seconds is not None and time.perf_counter() - t0 >= seconds:
             break
     return out
+
+
+def deepening(
+    tree: Tree, table: Table, moves: MoveOrder | None = None, **options: Any
+) -> Iterator[TableSearch]:
+    """The searches of depth 1, 2, ... over one table, not yet run: each a :class:`TableSearch`
+    with its own Stats, its moves ordered by the table (and ``moves``); ``options`` as
+    TableSearch takes them (a horizon's value, scores, the positions seen)."""
+    depth = 0
+    while True:
+        depth += 1
+        yield TableSearch(tree, Stats(), table, limit=depth, order=True, moves=moves, **options)

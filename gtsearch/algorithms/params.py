@@ -40,8 +40,9 @@ class SearchParams(TypedDict, total=False):
     star1, star2 and mcts (default: the tree's least and greatest leaf).
     ``iterations``, ``seconds`` (--time), ``seed``, ``exploration`` (UCB1's C) and
     ``playout_depth`` are mcts's (:data:`MCTS`); ``tt`` the size in MiB of a
-    transposition table (:data:`~.registry.TABLE_ALGORITHMS`; 0 or None: none).
-    None, or leaving one out, means "not given".
+    transposition table (:data:`~.registry.TABLE_ALGORITHMS`; 0 or None: none);
+    ``history`` and ``killers`` order alphabeta's moves with the table
+    (:mod:`.ordering`).  None, or leaving one out, means "not given".
     """
 
     bound: Number | None
@@ -55,6 +56,8 @@ class SearchParams(TypedDict, total=False):
     exploration: float | None
     playout_depth: int | None
     tt: int | None
+    history: bool | None
+    killers: bool | None
 
 
 #: the parameters of a planned search, checked, as search() takes them
@@ -191,7 +194,17 @@ def check_mcts(given: SearchParams) -> None:
 
 
 #: the order plan() hands the numbers out in (and refuses them in)
-HANDED_OUT = ("leaf_bounds", "bound", "alpha", "beta", "variant", *MCTS_OPTIONS, "tt")
+HANDED_OUT = (
+    "leaf_bounds",
+    "bound",
+    "alpha",
+    "beta",
+    "variant",
+    *MCTS_OPTIONS,
+    "tt",
+    "history",
+    "killers",
+)
 #: the algorithms that take a number: those whose registry entry ``takes`` one of these (the
 #: table's size: those of TABLE_ALGORITHMS, whatever they take)
 TAKEN_BY: dict[str, tuple[str, ...]] = {
@@ -202,6 +215,8 @@ TAKEN_BY: dict[str, tuple[str, ...]] = {
     "variant": ("window",),
     **{key: ("mcts",) for key in MCTS_OPTIONS},
     "tt": (),
+    "history": ("window",),
+    "killers": ("window",),
 }
 #: why an algorithm named explicitly refuses a number it does not take
 REFUSED = {
@@ -217,6 +232,10 @@ for _key, _option in MCTS_OPTIONS.items():
     REFUSED[_key] = f"{_option} applies to mcts only, not to {{name}}: drop it or choose mcts"
 REFUSED["tt"] = (
     "--tt applies to {tables} only, not to {name}: drop it or choose one of those with --algo"
+)
+REFUSED["history"] = REFUSED["killers"] = (
+    "--history and --killers order alphabeta's moves, not {name}'s: drop them or choose "
+    "alphabeta with --algo"
 )
 REFUSED["variant"] = (
     "--variant applies to alphabeta only, not to {name}: drop it or choose alphabeta with --algo"
@@ -283,6 +302,12 @@ def plan(
         if variant == "fail-hard" and tt:
             raise UsageError("--tt searches the fail-soft alphabeta only: drop --variant fail-hard")
         tt = tt or None
+    ordering = {k: True for k in ("history", "killers") if given.get(k)}
+    if ordering and not tt:
+        raise UsageError(
+            "--history and --killers order the moves of alphabeta with a table: add --tt MIB "
+            "(or, in eval, --iterative)"
+        )
     if alpha is not None and beta is not None and not alpha < beta:
         raise UsageError(
             f"the window needs alpha < beta, got --alpha {format_number(alpha)} "
@@ -295,6 +320,7 @@ def plan(
         "beta": beta,
         "variant": variant,
         "tt": tt,
+        **ordering,
     }
     for key in MCTS_OPTIONS:
         checked[key] = cast("Param | None", given.get(key))

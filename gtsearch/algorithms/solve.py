@@ -21,9 +21,9 @@ import time
 from typing import Any, NamedTuple
 
 from ..tree import Tree
-from .base import Stats
+from .iterative import deepening
+from .ordering import MoveOrder, counts
 from .table import Table
-from .tabled import TableSearch
 
 #: a win's score: W - p for a win p plies away (no game is 2**19 plies deep)
 W = 2**20
@@ -41,6 +41,8 @@ class Iteration(NamedTuple):
     nodes: int
     leaves: int
     seconds: float
+    expanded: int = 0
+    pv: tuple[int, ...] = ()  # this iteration's line, nodes from the root
 
 
 class Solution(NamedTuple):
@@ -56,6 +58,8 @@ class Solution(NamedTuple):
     iterations: list[Iteration]
     tt: dict[str, int]
     seconds: float
+    #: the history heuristic's and the killers' counts, when asked for
+    ordering: dict[str, dict[str, int]] = {}
 
 
 def _score(v: float, depth: int) -> float:
@@ -76,40 +80,30 @@ def _relative(score: float, depth: int) -> float:
     return score
 
 
-def solve(tree: Tree, tt: int = DEFAULT_TT) -> Solution:
-    """The game-theoretic result of ``tree`` for the player to move at its root."""
+def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> Solution:
+    """The game-theoretic result of ``tree`` for the player to move at its root; ``moves``:
+    the history heuristic and killers (docs/algorithms.md)."""
     t0 = time.perf_counter()
     table = Table(tt)
     height = tree.max_depth()
     iterations: list[Iteration] = []
     positions: set[Any] = set()
     nodes = leaves = expanded = 0
-    depth = 0
-    while True:
-        depth += 1
-        stats = Stats()
+    for search in deepening(tree, table, moves, score=_score, relative=_relative, seen=positions):
+        depth, stats = search.limit or 0, search.stats
         t1 = time.perf_counter()
-        search = TableSearch(
-            tree,
-            stats,
-            table,
-            limit=depth,
-            order=True,
-            score=_score,
-            relative=_relative,
-            seen=positions,
-        )
         v, exhausted = search.root()
         nodes += search.entered
         expanded += search.expanded
         leaves += len(stats.leaves)
         score = int(v)
-        iterations.append(
-            Iteration(depth, score, search.entered, len(stats.leaves), time.perf_counter() - t1)
-        )
+        seconds = time.perf_counter() - t1
+        line = tuple(search.line())  # not timed: its searches are not counted
+        counted = (search.entered, len(stats.leaves), seconds, search.expanded)
+        iterations.append(Iteration(depth, score, *counted, line))
         if exhausted or score != 0 or depth >= height:
             break
-    pv = search.line()
+    pv = list(iterations[-1].pv)
     if score > 0:
         result, distance = "win", W - score
     elif score < 0:
@@ -127,4 +121,5 @@ def solve(tree: Tree, tt: int = DEFAULT_TT) -> Solution:
         iterations,
         table.counts(),
         time.perf_counter() - t0,
+        counts(moves),
     )

@@ -74,6 +74,11 @@ def trace(
     of expectiminimax, star1 and star2 live in :mod:`.chance_steps`.
     """
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
+    if params.get("tt") and algo.name != "alphabeta":
+        raise UsageError(
+            f"trace --tt follows alphabeta with its table, not {algo.name}: drop --tt or "
+            "choose alphabeta"
+        )
     tracer = TRACERS.get(algo.name)
     if tracer is None:
         raise UsageError(
@@ -82,6 +87,10 @@ def trace(
         )
     _, checked = check(algo, **params)
     refuse_chance(algo, tree)
+    if checked.get("tt"):  # alpha-beta with a table: its own trace (docs/algorithms.md)
+        from .tabled_steps import trace_with_table
+
+        return trace_with_table(tree, dict(checked))
     bounds = None
     if tree.has_chance:  # an unknown subtree is worth what the leaf bounds allow
         given = checked.get("leaf_bounds")

@@ -18,12 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from math import nextafter
+from typing import TYPE_CHECKING
 
 from ..numbers import INF
 from ..tree import Tree
 from .base import Outcome, Stats, Step, count_rereadings, drive
 from .mt import Memory, mtd
+from .ordering import MoveOrder, counts
 from .table import FULL, Table
+
+if TYPE_CHECKING:
+    from .tabled_steps import TableTrace
 
 #: how many MiB a table for the PV's uncounted searches holds
 PV_TABLE_MIB = 16
@@ -61,7 +66,9 @@ class TableSearch:
     exhausted); ``order``: an entry's best move is searched first; ``score``
     turns a leaf's value for the player to move and its depth into the score
     searched (the value itself by default), and ``relative`` a score at a depth
-    into the score kept in the table (and back, with the depth negated).
+    into the score kept in the table (and back, with the depth negated);
+    ``moves``: the history heuristic and killer moves (:mod:`.ordering`);
+    ``observer``: told of every step, for ``gtsearch trace --tt``.
     """
 
     def __init__(
@@ -77,15 +84,23 @@ class TableSearch:
         relative: Callable[[float, int], float] | None = None,
         seen: set[Hashable] | None = None,
         horizon: Callable[[int], float] | None = None,
+        moves: MoveOrder | None = None,
+        observer: TableTrace | None = None,
     ) -> None:
         self.tree, self.stats, self.table = tree, stats, table
-        self.scout, self.limit, self.order = scout, limit, order
+        self.scout, self.limit = scout, limit
+        self.order = order or moves is not None
         self.score = score
         self.relative = relative
         #: the positions entered (expanded or read), when given
         self.seen = seen
         #: a node's static value at the horizon (MAX's terms), read as a leaf; None: 0
         self.horizon = horizon
+        self.moves = moves
+        #: what a step-by-step trace is told of each step (:mod:`.tabled_steps`), or None
+        self.observer = observer
+        #: the draft a node's history credit counts without a horizon: the tree's height
+        self.height = tree.max_depth() if moves is not None and limit is None else 0
         #: node -> its best child, as this search found it (or the table's move)
         self.best: dict[int, int] = {}
         #: inner nodes whose children were generated, repeats included
@@ -132,6 +147,9 @@ class TableSearch:
         need = FULL if limit is None else limit - depth
         first = -1
         entry = table.probe(key)
+        obs = self.observer
+        if obs is not None:
+            obs.probe(n, entry)
         if entry is not None:
             move = entry[4]
             if entry[3] >= need:
@@ -140,10 +158,15 @@ class TableSearch:
                     table.cuts += 1
                     if move >= 0:
                         self.best[n] = tree.child(n, move)
-                    return (hi if hi <= alpha else lo), entry[3] == FULL
+                    v = hi if hi <= alpha else lo
+                    if obs is not None:
+                        obs.cut(n, entry, s * v)
+                    return v, entry[3] == FULL
             if self.order and move >= 0:
                 table.orders += 1
                 first = move
+                if obs is not None:
+                    obs.order(n, move)
         if self.seen is not None:
             self.seen.add(key)
         if end[n] == n + 1:  # a leaf: read, and kept as [v, v]
@@ -152,7 +175,11 @@ class TableSearch:
             v = s * tree.values[n]
             if self.score is not None:
                 v = self.score(v, depth)
+            if obs is not None:
+                obs.leaf(n)
             table.store(key, *self._stored(v, v, s, depth), FULL, -1)
+            if obs is not None:
+                obs.store(n, key)
             return v, True
         if limit is not None and depth >= limit:  # the horizon: its static value, or 0
             if self.horizon is None:
@@ -163,12 +190,21 @@ class TableSearch:
             return v, False
         self.entered += 1
         self.expanded += 1
+        if obs is not None:
+            obs.enter(n, *((alpha, beta) if s > 0 else (-beta, -alpha)))
         kids = list(tree.children(n))
-        order = list(range(len(kids)))
-        if first > 0:
-            order.remove(first)
-            order.insert(0, first)
+        heuristics = self.moves
+        if heuristics is not None:
+            moves = heuristics.moves(n, len(kids))
+            order, killed = heuristics.order(moves, depth, first)
+        else:
+            moves, killed = [], 0
+            order = list(range(len(kids)))
+            if first > 0:
+                order.remove(first)
+                order.insert(0, first)
         m, bi, done = -INF, -1, True
+        k = 0
         for k, i in enumerate(order):
             c = kids[i]
             a = alpha if alpha > m else m
@@ -185,12 +221,26 @@ class TableSearch:
             if t > m:
                 m, bi = t, i
                 if m >= beta:
+                    if obs is not None and k + 1 < len(order):
+                        obs.cutoff(n, [kids[j] for j in order[k + 1 :]], s * m, s * beta)
                     break
         if bi >= 0:
             self.best[n] = kids[bi]
+            if heuristics is not None and m > alpha:  # a cutoff or a value: not a fail low
+                cut = m >= beta
+                if cut:
+                    heuristics.cutoffs += 1
+                    heuristics.first_cuts += k == 0
+                    lead = int(first >= 0)  # the killers follow the table's move
+                    heuristics.killer_cuts += lead <= k < lead + killed
+                togo = (limit if limit is not None else self.height) - depth
+                heuristics.credit(moves, bi, depth, togo, cut)
         lo, hi = (m, INF) if m >= beta else (-INF, m) if m <= alpha else (m, m)
         draft = FULL if done else need
         table.store(key, *self._stored(lo, hi, s, depth), draft, bi)
+        if obs is not None:
+            obs.store(n, key)
+            obs.leave(n, s * m)
         return m, done
 
     def line(self, n: int = 0, depth: int = 0) -> list[int]:
@@ -212,6 +262,8 @@ class TableSearch:
                         Table(PV_TABLE_MIB),
                         score=self.score,
                         relative=self.relative,
+                        limit=limit,
+                        horizon=self.horizon,
                     )
                     helper.value(n, depth)
                     c = helper.best[n]
@@ -227,6 +279,7 @@ def _result(search: TableSearch, stats: Stats) -> None:
     count_rereadings(stats)
     stats.extra["expanded"] = search.expanded
     stats.extra["tt"] = search.table.counts()
+    stats.extra.update(counts(search.moves))
 
 
 def alphabeta(
@@ -235,11 +288,13 @@ def alphabeta(
     tt: int,
     alpha: float | None = None,
     beta: float | None = None,
+    moves: MoveOrder | None = None,
 ) -> Outcome:
-    """Fail-soft alpha-beta with a table of ``tt`` MiB; window in MAX's terms."""
+    """Fail-soft alpha-beta with a table of ``tt`` MiB; window in MAX's terms; ``moves``: the
+    history heuristic and killers."""
     from .base import window_outcome
 
-    search = TableSearch(tree, stats, Table(tt))
+    search = TableSearch(tree, stats, Table(tt), moves=moves)
     lo = -INF if alpha is None else alpha
     hi = INF if beta is None else beta
     v = search.value(0, 0, lo, hi)
@@ -276,11 +331,18 @@ def mt_family(tree: Tree, stats: Stats, tt: int, first: float) -> Outcome:
     return Outcome(v, pv=pv)
 
 
+def move_order(tree: Tree, params: dict[str, object]) -> MoveOrder | None:
+    """The history heuristic and killer moves the parameters ask for, or None."""
+    history, killers = bool(params.get("history")), bool(params.get("killers"))
+    return MoveOrder(tree, history, killers) if history or killers else None
+
+
 def run(tree: Tree, stats: Stats, name: str, tt: int, params: dict[str, object]) -> Outcome:
     """The algorithm ``name`` of :data:`TABLE_ALGORITHMS` with a table of ``tt`` MiB."""
     if name == "alphabeta":
         alpha, beta = params.get("alpha"), params.get("beta")
-        return alphabeta(tree, stats, tt, alpha, beta)  # type: ignore[arg-type]
+        moves = move_order(tree, params)
+        return alphabeta(tree, stats, tt, alpha, beta, moves)  # type: ignore[arg-type]
     if name == "negascout":
         return negascout(tree, stats, tt)
     if name in ("star1", "star2"):

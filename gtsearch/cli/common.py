@@ -217,9 +217,11 @@ def load(
     return tree, time.perf_counter() - t0
 
 
-def load_with_root(path: str, root: str | None, input_format: str | None, max_nodes: int) -> Tree:
-    """Load one tree file (a source in full) and apply --root."""
-    tree, _seconds = load(path, input_format, max_nodes, whole=True)
+def load_with_root(
+    path: str, root: str | None, input_format: str | None, max_nodes: int, whole: bool = True
+) -> Tree:
+    """Load one tree file (a source in full, unless not ``whole``) and apply --root."""
+    tree, _seconds = load(path, input_format, max_nodes, whole=whole)
     if root is not None:
         tree = tree.with_root(root.lower() == "max")
     return tree
@@ -265,6 +267,8 @@ class Evaluation:
         beta: Number | None = None,
         variant: str | None = None,
         tt: int = 0,
+        history: bool = False,
+        killers: bool = False,
         **mcts: Any,
     ) -> None:
         check_stdin_once(files)
@@ -272,6 +276,7 @@ class Evaluation:
         self.numbers = SearchParams(
             bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds, tt=tt
         )
+        self.numbers["history"], self.numbers["killers"] = history, killers  # move ordering
         self.numbers.update(cast(SearchParams, mcts))  # mcts's: --iterations, --seed, ...
         self.root, self.depth, self.expect = root, depth, expect
         self.input_format, self.max_nodes = input_format, max_nodes

@@ -22,6 +22,7 @@ from .options import (
     iterative_option,
     leaf_bounds_option,
     mcts_options,
+    ordering_options,
     results_format_option,
     tree_options,
     tt_option,
@@ -37,6 +38,7 @@ from .options import (
 @leaf_bounds_option
 @mcts_options(iterative=True)
 @tt_option()
+@ordering_options
 @iterative_option
 @tree_options
 @results_format_option("one record per file and algorithm")
@@ -89,8 +91,10 @@ def eval_command(
         for algo, params in f.searches:
             if iterative:
                 from ..algorithms.iterative import iterate
+                from ..algorithms.tabled import move_order
 
-                found = iterate(f.tree, options["tt"], seconds=time_limit)
+                moves = move_order(f.tree, dict(params))
+                found = iterate(f.tree, options["tt"], seconds=time_limit, moves=moves)
             else:
                 found = [run_search(f.name, f.tree, algo, params, leaves)]
             for result in found:

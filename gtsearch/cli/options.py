@@ -281,6 +281,22 @@ def tt_option(default: int = 0) -> Decorator:
     )
 
 
+#: move ordering for alphabeta with a table (docs/algorithms.md, "Move ordering: history and
+#: killers"); off by default, so that the counts are the table's alone
+ordering_options = stack(
+    click.option(
+        "--history",
+        is_flag=True,
+        help="alphabeta with the table: order the moves by the history heuristic (Schaeffer "
+        "1989; a cutoff's or best move credited 2^draft), after the table's move and killers.",
+    ),
+    click.option(
+        "--killers",
+        is_flag=True,
+        help="alphabeta with the table: search the two killer moves of the ply (the last moves "
+        "that cut off there) right after the table's move.",
+    ),
+)
 #: eval's iterative deepening (docs/algorithms.md, "Iterative deepening"); its time limit is
 #: --time, which mcts_options(iterative=True) declares
 iterative_option = click.option(

@@ -29,6 +29,7 @@ from .options import (
     leaf_bounds_option,
     max_nodes_option,
     mcts_options,
+    ordering_options,
     path_option,
     random_tree_options,
     results_format_option,
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 @leaf_bounds_option
 @mcts_options()
 @tt_option()
+@ordering_options
 @tree_options
 @results_format_option(
     "a table per file; one record per file and algorithm, with 'share' and 'best'"

@@ -20,6 +20,7 @@ from .options import (
     input_options,
     int_option,
     leaf_bounds_option,
+    ordering_options,
     path_option,
     picture_options,
     root_option,
@@ -224,6 +225,8 @@ def searched(
     input_format: str | None,
     max_nodes: int,
     tt: int = 0,
+    history: bool = False,
+    killers: bool = False,
 ) -> tuple[Tree, Algorithm, dict[str, Any], str]:
     """The tree (a source built whole, --root applied), the algorithm and its parameters, and
     the name to show: what :data:`search_options` and --input-format and --max-nodes ask for
@@ -237,6 +240,7 @@ def searched(
     numbers = SearchParams(
         bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds, tt=tt
     )
+    numbers["history"], numbers["killers"] = history, killers  # trace's, with --tt
     algorithm, params = check_one([algo or default], **numbers)
     refuse_sampled(algorithm, click.get_current_context().info_name or "show")
     tree = load_with_root(file, root, input_format, max_nodes)
@@ -276,6 +280,7 @@ def pictured(
 # -- trace ---------------------------------------------------------------------------------
 @click.command("trace")
 @search_options
+@ordering_options
 @format_option(
     ["text", "json"], "Numbered lines of text, or one JSON object per step (JSON lines).", "text"
 )
@@ -296,12 +301,14 @@ def trace_command(output_format: str, open_lists: bool, **options: Any) -> None:
     forms: every state taken from OPEN, which of Stockman's cases 1-6
     applied, the states inserted and purged, and OPEN afterwards. The traces
     evaluate exactly the leaves that 'gtsearch eval' counts, in its order.
+    alphabeta with --tt: every probe of the table, hit and store besides.
 
     \b
     Examples:
       gtsearch trace tree.yaml
       gtsearch trace tree.yaml --algo sss
       gtsearch trace tree.json -a dual-bounded --bound 4 --format json
+      gtsearch trace --tt 1 game:nim:5
     """
     from ..algorithms.steps import trace
     from ..render.labels import Labels
@@ -309,10 +316,8 @@ def trace_command(output_format: str, open_lists: bool, **options: Any) -> None:
     from ..render.trace import event_dict, trace_text
 
     tree, algorithm, params, name = searched(**options)
-    if params.get("tt"):
-        raise UsageError(
-            "trace follows the searches without a table: drop --tt (eval and show take it)"
-        )
+    if params.get("tt") and options["file"].startswith("game:"):  # keyed by its positions
+        tree = load_with_root(options["file"], options["root"], None, options["max_nodes"], False)
     events = trace(tree, algorithm, open_lists=open_lists, **params)
     if output_format == "text":
         for line in trace_text(events, tree, algorithm.name, name):

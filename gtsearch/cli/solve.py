@@ -7,9 +7,17 @@ from typing import Any
 import click
 
 from ..algorithms.solve import DECIDED, Solution, W
+from ..errors import UsageError
 from ..tree import Tree
 from .common import display_name, load
-from .options import file_argument, format_option, input_options, root_option, tt_option
+from .options import (
+    file_argument,
+    format_option,
+    input_options,
+    ordering_options,
+    root_option,
+    tt_option,
+)
 
 
 @click.command("solve")
@@ -24,6 +32,7 @@ from .options import file_argument, format_option, input_options, root_option, t
     "(depth-first proof-number search) with it.",
 )
 @tt_option(16)
+@ordering_options
 @root_option
 @format_option(["text", "json"], "Lines of text, or one JSON object.", "text")
 @input_options
@@ -31,6 +40,8 @@ def solve_command(
     file: str,
     algo: str,
     tt: int,
+    history: bool,
+    killers: bool,
     root: str | None,
     output_format: str,
     input_format: str | None,
@@ -59,6 +70,11 @@ def solve_command(
     if algo.lower() == "pns":
         from ..algorithms.pns import solve_pns
 
+        if history or killers:
+            raise UsageError(
+                "--history and --killers order alpha-beta's moves: drop them with -a pns"
+            )
+
         found = solve_pns(tree, tt)
         record = {"file": name, "algorithm": "pns", "result": found["result"]}
         record.update(distance=None, **_line(tree, found["pv"]))
@@ -66,7 +82,10 @@ def solve_command(
         record["seconds"] = round(found["seconds"], 6)
         expanded = ""
     else:
-        done = solve(tree, tt)
+        from ..algorithms.ordering import MoveOrder
+
+        order = MoveOrder(tree, history, killers) if history or killers else None
+        done = solve(tree, tt, order)
         record = solution_record(name, "alphabeta", tree, done)
         expanded = f" ({done.expanded:,} expanded)"
     if output_format == "json":
@@ -79,10 +98,8 @@ def solve_command(
         f"{name}: {record['result']} for {mover} (to move){plies} "
         f"({record['algorithm']}, table {tt} MiB)"
     )
-    pairs = zip(record["pv"], record["pv_labels"], strict=True)
-    moves = [str(i) if label is None else label for i, label in pairs]
     what = "PV" if distance is not None else "the proof's line"
-    click.echo(f"{what}: " + (" → ".join(moves) if moves else "(root)"))
+    click.echo(f"{what}: " + _moves(record))
     click.echo(
         f"positions {record['positions']:,}, nodes {record['nodes']:,}{expanded}, "
         f"leaves {record['leaves']:,}, {record['seconds']:.3g} s"
@@ -90,8 +107,15 @@ def solve_command(
     for it in record.get("iterations", ()):
         click.echo(
             f"  depth {it['depth']:>3}  {it['result']:<7} nodes {it['nodes']:>9,}  "
-            f"leaves {it['leaves']:>9,}  {it['seconds']:.3g} s"
+            f"leaves {it['leaves']:>9,}  {it['seconds']:.3g} s  PV {_moves(it)}"
         )
+
+
+def _moves(record: dict[str, Any]) -> str:
+    """A record's PV as its moves: names, else child indices; "(root)" when empty."""
+    pairs = zip(record["pv"], record["pv_labels"], strict=True)
+    moves = [str(i) if label is None else label for i, label in pairs]
+    return " → ".join(moves) if moves else "(root)"
 
 
 def _line(tree: Tree, pv: list[int]) -> dict[str, Any]:
@@ -119,12 +143,15 @@ def solution_record(name: str, algo: str, tree: Tree, done: Solution) -> dict[st
                 "depth": it.depth,
                 "result": _result(it.score, it is done.iterations[-1], done.result),
                 "nodes": it.nodes,
+                "expanded": it.expanded,
                 "leaves": it.leaves,
+                **_line(tree, list(it.pv)),
                 "seconds": round(it.seconds, 6),
             }
             for it in done.iterations
         ],
         "tt": done.tt,
+        **done.ordering,
         "seconds": round(done.seconds, 6),
     }
 

@@ -240,7 +240,8 @@ _PAGE = """<!DOCTYPE html>
       } else if (st.event === "window" && s.stack.length) {
         s.stack[s.stack.length - 1].note = st.note;  // the chance node: its next outcome's window
       }
-      if ((st.event === "leaf" || st.event === "return") && st.parent_best !== null &&
+      if ((st.event === "leaf" || st.event === "return" || st.event === "tt_cut") &&
+          st.parent_best !== null &&
           s.stack.length) {
         s.stack[s.stack.length - 1].best = st.parent_best;
       }

@@ -64,12 +64,43 @@ def event_text(ev: kinds.Event, labels: Labels, algorithm: str = "alphabeta") ->
         return chance_text(ev, labels)
     if isinstance(ev, kinds.Take):
         return f"take {state_text(ev.state, labels)}  case {ev.case}: " + _case_text(ev, labels)
+    if isinstance(ev, (kinds.TableProbe, kinds.TableCut, kinds.TableOrder, kinds.TableStore)):
+        return table_text(ev, labels)
     rel = {None: "", "lower": "≥ ", "upper": "≤ "}[ev.bound]
     kind = "exact" if ev.bound is None else f"{ev.bound} bound"
     return (
         f"result: value {rel}{format_extended(ev.value)} ({kind}), "
         f"{ev.leaves} of {labels.tree.n_leaves} leaves evaluated"
     )
+
+
+def table_text(
+    ev: kinds.TableProbe | kinds.TableCut | kinds.TableOrder | kinds.TableStore, labels: Labels
+) -> str:
+    """A step of the transposition table (``trace --tt``): a probe, a hit that cuts or only
+    orders, a store."""
+    lab = labels.label(ev.node)
+    if isinstance(ev, kinds.TableOrder):
+        return f"table orders {lab}: its move {_move(ev.node, ev.move, labels)} first (a hit)"
+    if isinstance(ev, kinds.TableCut):
+        said = range_text(ev.lower, ev.upper)
+        return f"table cuts at {lab}: {said} decides it, {format_extended(ev.value)} handed up" + (
+            _parent_text(ev.node, ev.parent_best, labels)
+        )
+    if isinstance(ev, kinds.TableProbe) and not ev.found:
+        return f"probe {lab}: not in the table"
+    assert ev.lower is not None and ev.upper is not None
+    entry = (
+        f"{range_text(ev.lower, ev.upper)}, draft {'∞' if ev.draft is None else ev.draft}, "
+        f"move {_move(ev.node, ev.move, labels)}"
+    )
+    if isinstance(ev, kinds.TableProbe):
+        return f"probe {lab}: found {entry}"
+    return f"store {lab}: {entry}" + (" (overwrites another position's entry)" * ev.overwrite)
+
+
+def _move(n: int, move: int, labels: Labels) -> str:
+    return "none" if move < 0 else labels.label(labels.tree.child(n, move))
 
 
 def return_text(ev: kinds.Return) -> str:
@@ -311,6 +342,21 @@ def event_dict(ev: kinds.Event, step: int, labels: Labels) -> dict[str, Any]:
             low=json_value(ev.low),
             high=json_value(ev.high),
         )
+    elif isinstance(ev, kinds.TableProbe):
+        d.update(found=ev.found)
+        if ev.found:
+            d.update(_entry_dict(ev, labels))
+    elif isinstance(ev, kinds.TableCut):
+        d.update(
+            value=json_value(ev.value),
+            lower=json_value(ev.lower),
+            upper=json_value(ev.upper),
+            parent_best=_maybe(ev.parent_best),
+        )
+    elif isinstance(ev, kinds.TableOrder):
+        d.update(move=ev.move, move_label=labels.label(tree.child(ev.node, ev.move)))
+    elif isinstance(ev, kinds.TableStore):
+        d.update(_entry_dict(ev, labels), overwrite=ev.overwrite)
     else:
         d.update(
             status=ev.state.status,
@@ -324,6 +370,17 @@ def event_dict(ev: kinds.Event, step: int, labels: Labels) -> dict[str, Any]:
         if ev.open is not None:
             d["open"] = [state_dict(s, labels) for s in ev.open]
     return d
+
+
+def _entry_dict(ev: kinds.TableProbe | kinds.TableStore, labels: Labels) -> dict[str, Any]:
+    """A table entry's keys: bounds, draft ("+inf": to the leaves) and best move (-1: none)."""
+    return {
+        "lower": json_value(ev.lower),
+        "upper": json_value(ev.upper),
+        "draft": json_value(INF) if ev.draft is None else ev.draft,
+        "move": ev.move,
+        "move_label": None if ev.move < 0 else labels.label(labels.tree.child(ev.node, ev.move)),
+    }
 
 
 def _maybe(v: kinds.Value | None) -> Any:
@@ -341,4 +398,8 @@ EVENT_NAMES: dict[type, str] = {
     kinds.Probe: "probe",
     kinds.Probed: "probed",
     kinds.ChanceCutoff: "chance_cutoff",
+    kinds.TableProbe: "tt_probe",
+    kinds.TableCut: "tt_cut",
+    kinds.TableOrder: "tt_order",
+    kinds.TableStore: "tt_store",
 }

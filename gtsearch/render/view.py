@@ -112,16 +112,17 @@ def build_view(
     ``params`` are the search's numbers, as :func:`gtsearch.search` takes them.
 
     An algorithm without a teaching trace (gtsearch.algorithms.steps.TRACERS), or searched
-    with a transposition table (``tt``), is drawn from its result alone: the leaves it
-    evaluated, no cutoffs, no events.
+    with a transposition table (``tt``) other than alphabeta, is drawn from its result
+    alone: the leaves it evaluated, no cutoffs, no events.
     ``node_types`` labels the nodes with Knuth & Moore's types by position
     (:func:`gtsearch.algorithms.explored.knuth_moore_types`) and notes where the
     search behaved otherwise (:func:`~gtsearch.algorithms.explored.type_notes`);
     a tree with chance nodes has no such types (a UsageError).
     """
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
-    # a search with a transposition table (--tt) has no trace: drawn from its leaves
-    traced = algo.name in TRACERS and not params.get("tt")
+    # a search with a transposition table (--tt) is traced for alphabeta only (trace --tt);
+    # the others are drawn from their leaves
+    traced = algo.name in TRACERS and (not params.get("tt") or algo.name == "alphabeta")
     if keep_events and not traced:
         raise UsageError(
             f"the step-by-step replay needs a trace, and there is none of "

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
+from collections.abc import Sequence
 from typing import Any
 
 from ..core import native
@@ -418,6 +419,10 @@ class GameTree(Tree):
     def entry(self, n: int) -> _Info:
         """The entry of node n (its ``state``, ``moves``, ``kind``)."""
         return self.info[self.path_keys[self.locate(n)]]
+
+    def moves(self, n: int, count: int) -> Sequence[Any]:
+        """The game's moves from node n (a forced move: the pass)."""
+        return self.entry(n).moves
 
     def state_at(self, n: int) -> Any:
         """The game's state at node n (a forced move's node: the state of the player who
