@@ -220,14 +220,15 @@ iterations_option = int_option(
     help="mcts: the iterations to run (default 1000; no limit with --time alone).",
 )
 #: UCB1's exploration constant and the playouts' cutoff, which gtsearch play takes too
+exploration_option = click.option(
+    "--exploration",
+    type=FloatParam(0.0),
+    default=None,
+    metavar="C",
+    help="mcts: UCB1's exploration constant C (default sqrt(2)).",
+)
 mcts_search_options = stack(
-    click.option(
-        "--exploration",
-        type=FloatParam(0.0),
-        default=None,
-        metavar="C",
-        help="mcts: UCB1's exploration constant C (default sqrt(2)).",
-    ),
+    exploration_option,
     int_option(
         "--playout-depth",
         metavar="D",
