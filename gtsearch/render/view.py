@@ -225,6 +225,9 @@ def mcts_view(tree: Tree, algo: Algorithm, keep_events: bool, params: SearchPara
 
     result = search(tree, algo, **params)
     _, checked = check(algo, **params)
+    if checked.get("seconds") is not None:  # stopped by the clock: traced to the same count
+        checked = {k: v for k, v in checked.items() if k != "seconds"}  # type: ignore[assignment]
+        checked["iterations"] = result.extra["iterations"]
     events, searched = mcts_steps(tree, checked)
     final = events[-1]
     if not isinstance(final, kinds.Result) or (final.value, final.leaves) != (
