@@ -218,3 +218,22 @@ def test_show_writes_every_picture(option: str, tmp_path: Any) -> None:
     assert "mcts" in text and "search tree" in text
     if option != "--html":
         assert "unvisited" in text or option == "--dot" and "mean" in text
+
+
+def test_focus_draws_a_subtree_but_not_its_replay() -> None:
+    argv = ["show", AIMA, "-a", "mcts", "--iterations", "6", "--seed", "1", "--focus", "D"]
+    run = CliRunner().invoke(cli, argv)
+    assert run.exit_code == 0 and "D  MIN  n=3, mean 0.750, UCB 1.843  ★" in run.output
+    run = CliRunner().invoke(cli, [*argv, "--html", "-"])
+    assert run.exit_code == 2
+    assert run.stderr == "the replay of mcts follows the whole tree: drop --focus or --html\n"
+    run = CliRunner().invoke(cli, ["show", AIMA, "-a", "mcts", "--node-types"])
+    assert run.exit_code == 2 and "not mcts" in run.stderr
+
+
+def test_a_search_stopped_by_the_clock_is_drawn_to_its_count() -> None:
+    from gtsearch.render.view import build_view
+
+    view = build_view(load_tree(AIMA), "mcts", seconds=0.002)
+    assert view.tallies is not None
+    assert view.tallies[0].visits == view.result.extra["iterations"]
