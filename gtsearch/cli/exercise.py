@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import click
 
 from ..algorithms.params import check_one
 from ..errors import UsageError
-from ..numbers import Number
 from .common import STDIN, write_output
 from .options import (
     algo_option,
@@ -65,12 +65,6 @@ def answers_path(path: str, ext: str | None = None) -> str:
 )
 def exercise_command(
     algo: str | None,
-    bound: Number | None,
-    alpha: Number | None,
-    beta: Number | None,
-    variant: str | None,
-    iterations: int | None,
-    exploration: float | None,
     branching: int,
     depth: int,
     seed: int,
@@ -80,6 +74,7 @@ def exercise_command(
     any_tree: bool,
     output_format: str,
     output: str | None,
+    **numbers: Any,
 ) -> None:
     """Make exercises: trees to search by hand, their questions and the answer key.
 
@@ -116,17 +111,11 @@ def exercise_command(
             "--format html writes two pages, the worksheet and its answer key; "
             "name the first with -o (e.g. -o sheet.html)"
         )
-    algorithm, params = check_one(
-        [algo or "alphabeta"],
-        bound=bound,
-        alpha=alpha,
-        beta=beta,
-        variant=variant,
-        iterations=iterations,
-        exploration=exploration,
-    )
+    # the algorithm's numbers, as they come: --bound, --alpha, --beta, --variant, --iterations,
+    # --exploration
+    algorithm, params = check_one([algo or "alphabeta"], **numbers)
     if algorithm.sampled:  # mcts: k iterations (every child of the root tried), seeded by --seed
-        k = iterations or 2 * branching
+        k = numbers["iterations"] or 2 * branching
         if k < branching:
             raise UsageError(
                 f"--iterations {k} leaves a child of the root untried (b={branching}); give at "

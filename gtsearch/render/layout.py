@@ -192,18 +192,11 @@ def _legend(x: float, y: float, width: float, chance: bool, mcts: bool = False) 
     ``mcts``: its search tree's numbers instead of evaluated leaves."""
     it = Items()
     entries = [
-        ("evaluated", "evaluated (#order)"),
-        ("pruned", "pruned"),
-        ("pv", "principal variation"),
+        ("", "visits · mean reward (MAX's) · UCB") if mcts else ("evaluated", "evaluated (#order)"),
+        ("pruned", "unvisited" if mcts else "pruned"),
+        ("pv", "PV by visits" if mcts else "principal variation"),
         ("", "▲ MAX  ▼ MIN"),
     ]
-    if mcts:
-        entries = [
-            ("", "visits · mean reward (MAX's) · UCB"),
-            ("pruned", "unvisited"),
-            ("pv", "PV by visits"),
-            ("", "▲ MAX  ▼ MIN"),
-        ]
     if chance:
         entries.append(("", "● chance (probability on the edge)"))
     size = SIZES["legend"]

@@ -101,6 +101,11 @@ def arm_dict(labels: Labels, parent: int | None, arm: kinds.Arm) -> dict[str, An
     return d
 
 
+def named(key: str, n: int, labels: Labels) -> dict[str, Any]:
+    """A node under ``key`` and its label under ``key_label`` (``child``, ``child_label``)."""
+    return {key: n, f"{key}_label": labels.label(n)}
+
+
 def mcts_dict(ev: kinds.Event, d: dict[str, Any], labels: Labels) -> dict[str, Any]:
     """The keys one phase adds to its JSON object (``d``: step, event, node, path, label)."""
     lab = labels.label
@@ -117,21 +122,11 @@ def mcts_dict(ev: kinds.Event, d: dict[str, Any], labels: Labels) -> dict[str, A
         raise TypeError(f"not an event of mcts: {ev!r}")
     d["iteration"] = ev.iteration
     if isinstance(ev, kinds.Select):
-        d.update(
-            visits=ev.visits,
-            arms=[arm_dict(labels, ev.node, a) for a in ev.arms],
-            child=ev.child,
-            child_label=lab(ev.child),
-        )
+        arms = [arm_dict(labels, ev.node, a) for a in ev.arms]
+        d.update(visits=ev.visits, arms=arms, **named("child", ev.child, labels))
     elif isinstance(ev, kinds.Playout):
-        d.update(
-            moves=list(ev.moves),
-            reached=ev.reached,
-            reached_label=lab(ev.reached),
-            value=json_value(ev.value),
-            reward=ev.reward,
-            rank=ev.rank,
-        )
+        d.update(moves=list(ev.moves), **named("reached", ev.reached, labels))
+        d.update(value=json_value(ev.value), reward=ev.reward, rank=ev.rank)
     elif isinstance(ev, kinds.Backup):
         d.update(reward=ev.reward, updated=[arm_dict(labels, None, a) for a in ev.path])
     return d

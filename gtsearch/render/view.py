@@ -198,9 +198,7 @@ def build_view(
             f"bug: the trace of {algo.name} evaluates {reads} leaves, the algorithm {result.leaves}"
         )
     bounds = view_bounds(tree, result)
-    pv = [0]
-    for i in result.pv:
-        pv.append(tree.child(pv[-1], i))
+    pv = pv_nodes(tree, result)
     return SearchView(
         tree,
         algo.name,
@@ -249,9 +247,7 @@ def mcts_view(tree: Tree, algo: Algorithm, keep_events: bool, params: SearchPara
     marks = bytearray(tree.n_nodes)
     for n in got:
         marks[n] = 1
-    pv = [0]
-    for i in result.pv:
-        pv.append(tree.child(pv[-1], i))
+    pv = pv_nodes(tree, result)
     return SearchView(
         tree,
         algo.name,
@@ -263,6 +259,14 @@ def mcts_view(tree: Tree, algo: Algorithm, keep_events: bool, params: SearchPara
         events=events if keep_events else None,
         tallies=tallies,
     )
+
+
+def pv_nodes(tree: Tree, result: SearchResult) -> list[int]:
+    """The result's PV as nodes from the root."""
+    pv = [0]
+    for i in result.pv:
+        pv.append(tree.child(pv[-1], i))
+    return pv
 
 
 def view_bounds(tree: Tree, result: SearchResult) -> tuple[kinds.Value, kinds.Value] | None:
