@@ -201,7 +201,7 @@ def test_show_draws_the_search_tree() -> None:
     assert run.exit_code == 0, run.output
     lines = [line.rstrip() for line in run.output.splitlines()]
     assert lines[1].startswith("mcts (iterations 6, seed 1, L=2, U=14 from the leaves): value ≈ 11")
-    assert "PV by visits D → d1, 7 nodes in the search tree, 6 leaf evaluations" in lines[1]
+    assert lines[1].endswith("value ≈ 11 ± 3, PV D → d1, 7 tree nodes")
     assert lines[2] == "A  MAX  n=6, mean 0.500  ★"
     assert "├── B  MIN  n=2, mean 0.292, UCB 1.630" in lines
     assert "│   ├── b2  12  ✂ unvisited" in lines
@@ -215,7 +215,7 @@ def test_show_writes_every_picture(option: str, tmp_path: Any) -> None:
     run = CliRunner().invoke(cli, [*argv, "-q"])
     assert run.exit_code == 0, run.output
     text = out.read_text()
-    assert "mcts" in text and "search tree" in text
+    assert "mcts" in text and "tree nodes" in text
     if option != "--html":
         assert "unvisited" in text or option == "--dot" and "mean" in text
 

@@ -33,8 +33,8 @@ LEGEND = (
 
 #: added to the legend for trees with chance nodes
 MCTS_LEGEND = (
-    "n=visits, mean reward (MAX's, 0 to 1), UCB: what the parent's next selection compares  "
-    f"{PRUNED} unvisited  {PV_MARK} PV by visits"
+    f"n visits, mean reward (MAX's), UCB1 in the parent's next selection  {PRUNED} unvisited  "
+    f"{PV_MARK} PV by visits"
 )
 CHANCE_LEGEND = (
     "  CHANCE p=: a chance node, an outcome's probability (the PV takes the most probable)"

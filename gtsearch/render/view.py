@@ -128,8 +128,8 @@ class SearchView:
         head = self.algorithm + (f" ({params})" if params else "")
         if self.tallies is not None:  # mcts: an estimate, by visits; leaves read again
             return (
-                f"{head}: value {r.value_text()} (estimate), PV by visits {pv}, "
-                f"{len(self.tallies)} nodes in the search tree, {r.leaves} leaf evaluations"
+                f"{head}: value {r.value_text()}, PV {pv}, "
+                f"{len(self.tallies)} tree nodes"  # eval's tree_nodes: its search tree's
             )
         return (
             f"{head}: value {r.value_text()}{kind}, PV {pv}, "
