@@ -45,8 +45,11 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
-def open_replay(browser: Any, tmp_path: Path, sample: str, algo: str) -> tuple[Any, list[str]]:
-    view = build_view(load_tree(str(REPO / "sample_trees" / sample)), algo, keep_events=True)
+def open_replay(
+    browser: Any, tmp_path: Path, sample: str, algo: str, **params: Any
+) -> tuple[Any, list[str]]:
+    tree = load_tree(str(REPO / "sample_trees" / sample))
+    view = build_view(tree, algo, keep_events=True, **params)
     page_file = tmp_path / f"{algo}.html"
     page_file.write_text(to_html(view, source=sample), encoding="utf-8")
     page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -184,4 +187,19 @@ def test_the_legend_shows_only_what_the_search_has(browser: Any, tmp_path: Path)
     assert page.is_visible(".legend .df") and not page.is_visible(".legend .bf")
     page, errors = open_replay(browser, tmp_path, "aima-fig5-2.yaml", "sss")
     assert page.is_visible(".legend .bf") and not page.is_visible(".legend .df")
+    assert not errors
+
+
+def test_mcts_replay_shows_each_phase_and_the_visits(browser: Any, tmp_path: Path) -> None:
+    """mcts: one phase a step; each backup writes visits · mean beside its path's nodes."""
+    page, errors = open_replay(browser, tmp_path, "aima-fig5-2.yaml", "mcts", iterations=6, seed=1)
+    assert page.inner_text("#step") == "0 / 23"
+    click_next(page, 10)  # iteration 4 selects at A: B, C, D compared
+    assert page.text_content("#desc").startswith("select at A (MAX, n=3): B (n=1, q=0.500")
+    assert page.text_content("#range-0") == "3 · .556"  # A: n = 3, w = 1.667
+    click_next(page, 3)  # its backup: d1 has been visited once, worth 1
+    assert page.text_content("#rank-10") == "1 · 1.000"
+    assert page.text_content("#range-9") == "2 · 1.000"
+    page.click("#last")
+    assert page.text_content("#desc").startswith("result: value ≈ 11 (estimate)")
     assert not errors

@@ -171,9 +171,6 @@ def test_bad_options_are_one_line(args: list[str], line: str) -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["show", AIMA, "-a", "mcts"],
-        ["trace", AIMA, "-a", "uct"],
-        ["exercise", "-a", "mcts"],
         ["experiment", "-a", "all,mcts", "-b", "2", "-d", "2"],
     ],
 )

@@ -103,7 +103,7 @@ def text(outs: list[Any]) -> str:
 def test_the_notebook_runs_and_shows_the_library(executed: Any) -> None:
     cells = outputs(executed)
     assert not [o for outs in cells for o in outs if o["output_type"] == "error"]
-    tree, result, printed, types, big, exercise = cells
+    tree, result, printed, types, big, exercise, mcts = cells
     assert len(svg_nodes(data(tree, "image/svg+xml"))) == 13
     html = data(result, "text/html")
     assert re.search(r"<th[^>]*>value</th><td[^>]*>3</td>", html)
@@ -117,3 +117,13 @@ def test_the_notebook_runs_and_shows_the_library(executed: Any) -> None:
     assert len(svg_nodes(picture)) < 40  # collapsed: the PV and its siblings
     assert "What value does alphabeta return for the root A?  ->  22" in text(exercise)
     assert len(svg_nodes(data(exercise, "image/svg+xml"))) == 15
+    # mcts: the trace's four phases, then the search tree drawn with its numbers
+    lines = text(mcts).splitlines()
+    assert lines[0] == "mcts on AIMA 5.2: root A is MAX, 13 nodes, 9 leaves"
+    assert "      iteration 4" in lines and lines[-1].startswith("      result: value ≈ 14")
+    assert any(
+        line.startswith("  10  select at A (MAX, n=3): B (n=1, q=0.500, UCB 1.982)")
+        for line in lines
+    )
+    html = data(mcts, "text/html")
+    assert "n=" not in html and "6 · .500" in html and "unvisited" in html

@@ -5,7 +5,8 @@ window, evaluating a leaf, a cutoff, a value handed back (depth-first
 searches); at chance nodes (Star1, Star2) the window each outcome gets, a
 probe and its bound, a cutoff; one application of Stockman's Gamma operator with the states it
 inserted and purged (SSS*, DUAL*); a transposition table's probes, hits and stores
-(alpha-beta with ``--tt``); the start and the result.  Renderers
+(alpha-beta with ``--tt``); MCTS's four phases, iteration by iteration, and its final
+move; the start and the result.  Renderers
 (gtsearch.render.trace, .view, .replay) turn them into text, JSON and pictures.
 """
 
@@ -259,6 +260,80 @@ class TableStore:
     overwrite: bool
 
 
+@dataclass(frozen=True)
+class Arm:
+    """MCTS: a node of the search tree as it stands: its visits n, the sum w of the rewards
+    backed up through it (MAX's terms, in [0, 1] each) and, a child compared by selection, its
+    UCB value (None elsewhere)."""
+
+    node: int
+    visits: int
+    total: float
+    ucb: float | None = None
+
+
+@dataclass(frozen=True)
+class Select:
+    """MCTS, selection in iteration ``iteration``: at decision node ``node`` (``visits`` n) every
+    child compared by UCB (``arms``) and ``child`` the greatest, ties leftmost; at a chance node
+    the outcome ``child`` drawn (``arms`` empty)."""
+
+    node: int
+    iteration: int
+    visits: int
+    arms: tuple[Arm, ...]
+    child: int
+
+
+@dataclass(frozen=True)
+class Expand:
+    """MCTS, expansion: ``node`` enters the search tree, with zeros."""
+
+    node: int
+    iteration: int
+
+
+@dataclass(frozen=True)
+class Playout:
+    """MCTS, the playout from ``node``: ``moves`` random moves (the nodes passed, the last
+    ``reached``) to a leaf worth ``value`` (the ``rank``-th leaf evaluation), or with
+    --playout-depth to a static value (``rank`` None); ``reward`` is r(value), MAX's terms."""
+
+    node: int
+    iteration: int
+    moves: tuple[int, ...]
+    reached: int
+    value: Number
+    reward: float
+    rank: int | None
+
+
+@dataclass(frozen=True)
+class Backup:
+    """MCTS, the backup of ``reward`` from ``node`` to the root: ``path`` the nodes from the root
+    with their visits and totals once it is counted."""
+
+    node: int
+    iteration: int
+    reward: float
+    path: tuple[Arm, ...]
+
+
+@dataclass(frozen=True)
+class Decide:
+    """MCTS, after the last iteration: the root's children in the search tree (``arms``), the
+    final move ``child`` (most visits, ties leftmost; None if none) and the PV by visits."""
+
+    node: int
+    arms: tuple[Arm, ...]
+    child: int | None
+    pv: tuple[int, ...]
+
+
+#: MCTS's four phases, each in one iteration, and all its events (gtsearch.algorithms.mcts_steps)
+PHASES = (Select, Expand, Playout, Backup)
+MCTS_EVENTS = (*PHASES, Decide)
+
 Event = (
     Start
     | Enter
@@ -275,4 +350,9 @@ Event = (
     | TableCut
     | TableOrder
     | TableStore
+    | Select
+    | Expand
+    | Playout
+    | Backup
+    | Decide
 )

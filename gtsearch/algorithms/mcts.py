@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 from array import array
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from ..errors import UsageError
@@ -26,6 +26,7 @@ from ..splitmix import draw, integer, root_key, unit
 from ..tree import Tree
 from . import compiled
 from .base import Outcome, Stats, count_rereadings
+from .events import Arm, Backup, Event, Expand, Playout, Select
 from .params import DEFAULT_ITERATIONS
 
 #: UCB1's constant without --exploration
@@ -150,8 +151,12 @@ def iterate(
     seed: int,
     exploration: float,
     playout_depth: int | None,
+    emit: Callable[[Event], None] | None = None,
 ) -> Searched:
-    """Run the iterations of docs/algorithms.md; the leaves read go to ``stats.leaves``."""
+    """Run the iterations of docs/algorithms.md; the leaves read go to ``stats.leaves``.
+
+    ``emit`` receives each phase as an event (:mod:`.events`: Select, Expand, Playout,
+    Backup), for the trace (:mod:`.mcts_steps`); it changes nothing of the search."""
     end, values, chance = tree.end, tree.values, tree.chance
     weights = chance_weights(tree)
     lo, span = reward_scale(bounds)
@@ -177,8 +182,12 @@ def iterate(
                 ws = weights.get(p)
                 c = cs[rng.weighted(ws) if ws is not None else rng.uniform(len(cs))]
                 path.append(c)
+                if emit is not None:
+                    emit(Select(p, done + 1, int(node_stats[p][0]), (), c))
                 if c not in node_stats:
                     node_stats[c] = [0, 0.0, 0.0]
+                    if emit is not None:
+                        emit(Expand(c, done + 1))
                     break
                 p = c
                 continue
@@ -186,13 +195,20 @@ def iterate(
             if fresh is not None:
                 node_stats[fresh] = [0, 0.0, 0.0]
                 path.append(fresh)
+                if emit is not None:
+                    emit(Expand(fresh, done + 1))
                 break
-            p = best_ucb(p, cs, is_max, node_stats, exploration)
+            c = best_ucb(p, cs, is_max, node_stats, exploration)
+            if emit is not None:
+                arms = ucb_arms(p, cs, is_max, node_stats, exploration)
+                emit(Select(p, done + 1, int(node_stats[p][0]), arms, c))
+            p = c
             path.append(p)
             is_max = not is_max
         # 3. the playout
         m = path[-1]
         moves = 0
+        passed: list[int] | None = [] if emit is not None else None
         if end[m] != m + 1:
             playouts += 1
             while end[m] != m + 1:
@@ -202,18 +218,26 @@ def iterate(
                 ws = weights.get(m) if chance is not None and chance[m] else None
                 m = cs[rng.weighted(ws) if ws is not None else rng.uniform(len(cs))]
                 moves += 1
+                if passed is not None:
+                    passed.append(m)
         v = values[m]
         if end[m] == m + 1:
             visit(m)
         elif v != v:  # NaN: no static value
             raise no_static(tree, m)
         r = reward(v, lo, span)
+        if emit is not None and passed is not None:
+            rank = len(stats.leaves) if end[m] == m + 1 else None
+            emit(Playout(path[-1], done + 1, tuple(passed), m, tree.number(m), r, rank))
         # 4. the backup
         for n in path:
             s = node_stats[n]
             s[0] += 1
             s[1] += r
             s[2] += r * r
+        if emit is not None:
+            tallies = tuple(Arm(n, int(node_stats[n][0]), node_stats[n][1]) for n in path)
+            emit(Backup(path[-1], done + 1, r, tallies))
         visits += len(path) + moves
         done += 1
     return Searched(node_stats, done, playouts, visits)
@@ -235,6 +259,24 @@ def best_ucb(
         if u > best_u:
             best, best_u = c, u
     return best
+
+
+def ucb_arms(
+    p: int,
+    cs: list[int],
+    is_max: bool,
+    node_stats: Mapping[int, Sequence[float]],
+    exploration: float,
+) -> tuple[Arm, ...]:
+    """Every child of decision node p with its visits, reward sum and UCB1 value, computed as
+    :func:`best_ucb` computes it (the same doubles, in the same order)."""
+    log_n = math.log(node_stats[p][0])
+    arms = []
+    for c in cs:
+        n, w = node_stats[c][0], node_stats[c][1]
+        q = w / n if is_max else 1.0 - w / n
+        arms.append(Arm(c, int(n), w, q + exploration * math.sqrt(log_n / n)))
+    return tuple(arms)
 
 
 def most_visited(searched: Searched, tree: Tree, p: int) -> int | None:

@@ -53,6 +53,7 @@ from .events import (
     Value,
 )
 from .explored import RangeTracker
+from .mcts_steps import trace_mcts
 from .params import Params, SearchParams, check, leaf_bounds, refuse_chance
 from .registry import Algorithm, find_algorithm
 
@@ -359,6 +360,7 @@ TRACERS: dict[str, Callable[[Tree, Params, bool], Iterator[Event]]] = {
     "dual": lambda t, p, o: _best_first(t, "dual", True, _numbers(p), o),
     "dual-bounded": lambda t, p, o: _best_first(t, "dual-bounded", True, _numbers(p), o),
     **CHANCE_TRACERS,
+    "mcts": trace_mcts,
 }
 
 

@@ -40,6 +40,7 @@ from ..result import SearchResult
 from ..sources.uniform import ORDERS
 from ..tree import Meta, Tree
 from .keys import answer_key
+from .mcts_keys import mcts_verdict
 from .model import Exercise
 
 DEFAULT_BRANCHING = 3
@@ -213,6 +214,8 @@ def draw_tree(spec: Spec, lo: int, hi: int, rng: random.Random) -> Tree:
 
 def verdict(spec: Spec, tree: Tree, result: SearchResult) -> str | None:
     """Why the tree makes a poor exercise for the algorithm, or None when it is a good one."""
+    if spec.algorithm.sampled:  # mcts: a clear choice for UCB1 (classroom.mcts_keys)
+        return None if spec.any_tree else mcts_verdict(tree, spec.params)
     if spec.any_tree or spec.order != "random" or spec.algorithm.name in FULL_SEARCHES:
         return None
     total = tree.n_leaves
@@ -280,7 +283,7 @@ def command_line(spec: Spec, seed: int, count: int, values: tuple[int, int]) -> 
     params = "".join(
         f" --{key} {format_number(v) if isinstance(v, (int, float)) else v}"
         for key, v in spec.params.items()
-        if key in ("bound", "alpha", "beta", "variant")
+        if key in ("bound", "alpha", "beta", "variant", "iterations", "exploration")
     )
     if "leaf_bounds" in spec.params:
         lb = spec.params["leaf_bounds"]

@@ -86,6 +86,8 @@ def gift_question(ex: Exercise, q: Question) -> str:
     if q.kind == NUMERICAL:
         assert q.number is not None
         answers = "#" + gift_escape(format_extended(q.number))
+        if q.tolerance:  # GIFT's number:tolerance
+            answers += ":" + gift_escape(format_extended(q.tolerance))
     elif q.kind == MULTICHOICE and matching(q):
         answers = " ".join(
             f"={gift_escape(option)} -> {NEVER if never else EVALUATED}"

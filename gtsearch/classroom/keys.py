@@ -20,6 +20,7 @@ from ..algorithms.steps import trace
 from ..numbers import format_bounded, format_number, fraction_text
 from ..result import SearchResult
 from ..tree import Tree
+from .mcts_keys import mcts_key
 from .model import MULTICHOICE, NUMERICAL, SHORT_ANSWER, Question
 
 #: algorithms whose answers include the merits of the SOLVED states of case 2
@@ -39,6 +40,8 @@ def answer_key(
     tree: Tree, algo: Algorithm, params: Params, result: SearchResult
 ) -> tuple[tuple[Question, ...], dict[str, Any]]:
     """The questions of one exercise (``result`` is its search) and its answers."""
+    if algo.sampled:  # mcts: the next iteration, by hand
+        return mcts_key(tree, algo, params)
     merits = open_merits(tree, algo, params) if algo.name in OPEN_LIST else None
     questions, answers = questions_and_answers(tree, algo, params, result, merits)
     if algo.name == "star2":

@@ -37,7 +37,8 @@ class Question(NamedTuple):
     them may be).  ``room`` is how many places a list's blanks offer: at
     least ``len(items)``, more where the length would give away another
     answer (the leaves in order tell the leaf count); a place left over is
-    answered with a dash.
+    answered with a dash.  ``tolerance`` is how far a numerical answer may lie from
+    ``number`` (mcts's UCB values and means, asked to three decimals; 0 elsewhere).
     """
 
     id: str
@@ -50,6 +51,7 @@ class Question(NamedTuple):
     choices: tuple[tuple[str, bool], ...] = ()
     items: tuple[str, ...] = ()
     room: int = 0
+    tolerance: float = 0.0
 
 
 class Exercise(NamedTuple):
@@ -87,7 +89,8 @@ class Exercise(NamedTuple):
         tree with gtsearch: no seed, no shape, no range of values (those are in
         :meth:`record`, for the teacher).
         """
-        params = ", ".join(f"{k} {v}" for k, v in self.params.items())
+        # mcts's seed makes its search again: the teacher's, as the set's seed is
+        params = ", ".join(f"{k} {v}" for k, v in self.params.items() if k != "seed")
         params = f" ({params})" if params else ""
         return f"Exercise {self.number}: {self.algorithm}{params}"
 

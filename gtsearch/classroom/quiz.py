@@ -171,7 +171,8 @@ def moodle_question(ex: Exercise, q: Question) -> str:
         lines.append(
             '    <answer fraction="100">'
             + _text(format_extended(q.number))
-            + "<tolerance>0</tolerance></answer>"
+            + f"<tolerance>{format_extended(q.tolerance) if q.tolerance else 0}</tolerance>"
+            + "</answer>"
         )
     elif not cloze:  # a short answer of one word: an exact fraction
         lines.append("    <usecase>1</usecase>")

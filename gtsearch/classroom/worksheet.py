@@ -28,7 +28,8 @@ from .model import MULTICHOICE, TICK, Exercise, Question
 # -- shared ------------------------------------------------------------------------------------
 def instructions(ex: Exercise) -> str:
     """What to do, in one sentence: the algorithm, its parameters, the conventions."""
-    params = ", ".join(param_texts(ex.params, sep=" "))
+    # mcts's seed is the teacher's (Exercise.heading)
+    params = ", ".join(param_texts({k: v for k, v in ex.params.items() if k != "seed"}, sep=" "))
     players = (
         "the players alternate over the decision nodes, a chance node is worth the "
         "probability-weighted average of its outcomes (each outcome's p is given)"

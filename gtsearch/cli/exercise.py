@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import click
 
-from ..algorithms.params import check_one, refuse_sampled
+from ..algorithms.params import check_one
 from ..errors import UsageError
-from ..numbers import Number
 from .common import STDIN, write_output
 from .options import (
     algo_option,
     bound_option,
     count_option,
+    exploration_option,
     format_option,
+    iterations_option,
     order_option,
     output_option,
     seed_option,
@@ -37,6 +39,8 @@ def answers_path(path: str, ext: str | None = None) -> str:
 @algo_option("alphabeta", several=False)
 @bound_option()
 @window_options
+@iterations_option
+@exploration_option
 @shape_options((3, 3), min_depth=1)
 @seed_option("exercises, byte for byte")
 @values_option(None, ", all different [default: 0:40, or 0:99 above 41 leaves]")
@@ -61,10 +65,6 @@ def answers_path(path: str, ext: str | None = None) -> str:
 )
 def exercise_command(
     algo: str | None,
-    bound: Number | None,
-    alpha: Number | None,
-    beta: Number | None,
-    variant: str | None,
     branching: int,
     depth: int,
     seed: int,
@@ -74,6 +74,7 @@ def exercise_command(
     any_tree: bool,
     output_format: str,
     output: str | None,
+    **numbers: Any,
 ) -> None:
     """Make exercises: trees to search by hand, their questions and the answer key.
 
@@ -84,7 +85,10 @@ def exercise_command(
     the leaves never evaluated and the pruned subtrees, for SSS*/DUAL* the
     merits of the SOLVED states, for Star2 its probes. For expectiminimax,
     star1 and star2 the tree has chance nodes (weighted) at every other
-    level. What a student receives names no seed and no setting; the
+    level. For mcts: after --iterations K (default twice the branching)
+    iterations seeded by --seed, which child of the root UCB1 selects next
+    and its UCB value, then the reward, visits and mean after that
+    iteration's backup, and the move it would play. What a student receives names no seed and no setting; the
     teacher's key and record do. The answers come from the engine of
     'gtsearch eval'. With
     the default random order a tree is kept only if the algorithm prunes at
@@ -98,6 +102,7 @@ def exercise_command(
       gtsearch exercise --count 10 --format moodle -o quiz.xml
       gtsearch exercise --count 3 --format html -o sheet.html
       gtsearch exercise -a alphabeta --order best --format json
+      gtsearch exercise -a mcts -b 3 -d 2 --iterations 6
     """
     from ..classroom.exercises import Spec, make_exercises
 
@@ -106,10 +111,17 @@ def exercise_command(
             "--format html writes two pages, the worksheet and its answer key; "
             "name the first with -o (e.g. -o sheet.html)"
         )
-    algorithm, params = check_one(
-        [algo or "alphabeta"], bound=bound, alpha=alpha, beta=beta, variant=variant
-    )
-    refuse_sampled(algorithm, "exercise")
+    # the algorithm's numbers, as they come: --bound, --alpha, --beta, --variant, --iterations,
+    # --exploration
+    algorithm, params = check_one([algo or "alphabeta"], **numbers)
+    if algorithm.sampled:  # mcts: k iterations (every child of the root tried), seeded by --seed
+        k = numbers["iterations"] or 2 * branching
+        if k < branching:
+            raise UsageError(
+                f"--iterations {k} leaves a child of the root untried (b={branching}); give at "
+                f"least {branching}, so that UCB1 compares every child in the next iteration"
+            )
+        params = {**params, "iterations": k, "seed": seed}
     spec = Spec(algorithm, params, branching, depth, value_range, order, any_tree)
     exercises = make_exercises(spec, seed, count)
     if output_format == "html":

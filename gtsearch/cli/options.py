@@ -220,14 +220,15 @@ iterations_option = int_option(
     help="mcts: the iterations to run (default 1000; no limit with --time alone).",
 )
 #: UCB1's exploration constant and the playouts' cutoff, which gtsearch play takes too
+exploration_option = click.option(
+    "--exploration",
+    type=FloatParam(0.0),
+    default=None,
+    metavar="C",
+    help="mcts: UCB1's exploration constant C (default sqrt(2)).",
+)
 mcts_search_options = stack(
-    click.option(
-        "--exploration",
-        type=FloatParam(0.0),
-        default=None,
-        metavar="C",
-        help="mcts: UCB1's exploration constant C (default sqrt(2)).",
-    ),
+    exploration_option,
     int_option(
         "--playout-depth",
         metavar="D",
@@ -252,15 +253,22 @@ def mcts_options(iterative: bool = False) -> Decorator:
             help="mcts: stop after T seconds (with --iterations too, at the first limit "
             f"reached){deepening}.",
         ),
-        int_option(
-            "--seed",
-            minimum=None,
-            metavar="S",
-            help="mcts: the seed of its random numbers (default 0); the same seed gives the same "
-            "search, byte for byte, in both cores.",
-        ),
+        mcts_seed_option,
         mcts_search_options,
     )
+
+
+#: mcts's seed, for the commands whose --seed is mcts's alone
+mcts_seed_option = int_option(
+    "--seed",
+    minimum=None,
+    metavar="S",
+    help="mcts: the seed of its random numbers (default 0); the same seed gives the same "
+    "search, byte for byte, in both cores.",
+)
+#: what show and trace take of mcts's numbers: no --time, so that the search drawn and its
+#: trace (the pure reference's) are the same search
+mcts_shown_options = stack(iterations_option, mcts_seed_option, mcts_search_options)
 
 
 def tt_option(default: int = 0) -> Decorator:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import click
 
-from ..algorithms.params import SearchParams, check_one, refuse_sampled
+from ..algorithms.params import SearchParams, check_one
 from ..errors import UsageError
 from ..numbers import Number
 from ..render.console import console
@@ -20,6 +20,7 @@ from .options import (
     input_options,
     int_option,
     leaf_bounds_option,
+    mcts_shown_options,
     ordering_options,
     path_option,
     picture_options,
@@ -41,6 +42,7 @@ search_options = stack(
     bound_option(),
     window_options,
     leaf_bounds_option,
+    mcts_shown_options,
     tt_option(),
     root_option,
 )
@@ -227,6 +229,7 @@ def searched(
     tt: int = 0,
     history: bool = False,
     killers: bool = False,
+    **mcts: Any,
 ) -> tuple[Tree, Algorithm, dict[str, Any], str]:
     """The tree (a source built whole, --root applied), the algorithm and its parameters, and
     the name to show: what :data:`search_options` and --input-format and --max-nodes ask for
@@ -241,8 +244,9 @@ def searched(
         bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds, tt=tt
     )
     numbers["history"], numbers["killers"] = history, killers  # trace's, with --tt
+    # mcts's --iterations, --seed, --exploration, --playout-depth, when given
+    numbers.update(cast(SearchParams, {k: v for k, v in mcts.items() if v is not None}))
     algorithm, params = check_one([algo or default], **numbers)
-    refuse_sampled(algorithm, click.get_current_context().info_name or "show")
     tree = load_with_root(file, root, input_format, max_nodes)
     if algo is None and tree.has_chance and default != "star1":
         algorithm, params = check_one(["star1"], **numbers)

@@ -157,6 +157,8 @@ def focus_view(view: SearchView, path: Sequence[Step]) -> SearchView:
         if inside(n)
     }
     events = None
+    if view.events is not None and view.tallies is not None:
+        raise UsageError("the replay of mcts follows the whole tree: drop --focus or --html")
     if view.events is not None:
         events = [x for x in (_shift(ev, f, e) for ev in view.events) if x is not None]
     return SearchView(
@@ -172,6 +174,7 @@ def focus_view(view: SearchView, path: Sequence[Step]) -> SearchView:
         bounds=view.bounds,
         node_types=None if view.node_types is None else _shifted(view.node_types, f, e),
         focus=view.focus + indices,
+        tallies=None if view.tallies is None else _shifted(view.tallies, f, e),
         expanded=None
         if view.expanded is None
         else frozenset(n - f for n in view.expanded if inside(n)),

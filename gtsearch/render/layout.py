@@ -187,13 +187,14 @@ def _tree_items(pt: Painter, nodes: list[int], cut: int, top: float) -> Items:
     return out
 
 
-def _legend(x: float, y: float, width: float, chance: bool) -> Items:
-    """The legend, from (x, y) (its first baseline), in lines no wider than ``width``."""
+def _legend(x: float, y: float, width: float, chance: bool, mcts: bool = False) -> Items:
+    """The legend, from (x, y) (its first baseline), in lines no wider than ``width``;
+    ``mcts``: its search tree's numbers instead of evaluated leaves."""
     it = Items()
     entries = [
-        ("evaluated", "evaluated (#order)"),
-        ("pruned", "pruned"),
-        ("pv", "principal variation"),
+        ("", "visits · mean reward (MAX's) · UCB") if mcts else ("evaluated", "evaluated (#order)"),
+        ("pruned", "unvisited" if mcts else "pruned"),
+        ("pv", "PV by visits" if mcts else "principal variation"),
         ("", "▲ MAX  ▼ MIN"),
     ]
     if chance:
@@ -310,10 +311,11 @@ def _scene(
     drawn = items.moved(MARGIN - x0)
     width = max([x1 - x0] + [t.width for t in texts])
     if legend:
-        leg = _legend(MARGIN, bottom + 16.0, max(width, 240.0), pt.tree.has_chance)
+        keys = (pt.tree.has_chance, pt.view.tallies is not None)
+        leg = _legend(MARGIN, bottom + 16.0, max(width, 240.0), *keys)
         if (max(t.box()[3] for t in leg.texts) + MARGIN) * k > room.height:
             # too tall for the page: the legend on as few lines as the page's width holds
-            leg = _legend(MARGIN, bottom + 16.0, room.width / k - 2 * MARGIN, pt.tree.has_chance)
+            leg = _legend(MARGIN, bottom + 16.0, room.width / k - 2 * MARGIN, *keys)
         drawn.extend(leg)
         width = max([width] + [t.box()[2] - MARGIN for t in leg.texts])
         bottom = max(t.box()[3] for t in leg.texts)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ..algorithms.params import PARAM_NAMES
 from ..result import SearchResult
 from ..tree import Tree
 from .focus import collapsed
@@ -45,6 +46,13 @@ def tree_svg(tree: Tree) -> str:
     return to_svg(bare_view(tree), top_depth(tree), state=False)
 
 
+def kind_text(result: SearchResult) -> str:
+    """What kind of value it is, when not exact: `` (lower bound)``, mcts's `` (estimate)``."""
+    if result.exact:
+        return ""
+    return " (estimate)" if result.bound == "estimate" else f" ({result.bound} bound)"
+
+
 def result_table(result: SearchResult) -> str:
     """The result as a small HTML table: algorithm, value, PV, leaves, nodes, time."""
     rows = [
@@ -52,7 +60,7 @@ def result_table(result: SearchResult) -> str:
             "algorithm",
             result.algorithm + (f" ({params_text(result.params)})" if result.params else ""),
         ),
-        ("value", format_value(result) + ("" if result.exact else f" ({result.bound} bound)")),
+        ("value", format_value(result) + kind_text(result)),
         ("PV", format_pv(result)),
         ("leaves", f"{result.leaves:,} of {result.leaves_total:,} evaluated"),
         ("nodes", f"{result.nodes:,}"),
@@ -76,7 +84,9 @@ def result_html(result: SearchResult) -> str:
     if tree.n_nodes > 50 * MAX_PICTURE_NODES:
         note = f"(the tree has {tree.n_nodes:,} nodes: too many to draw here)"
         return f"{table}<p>{escape(note)}</p>"
-    view = build_view(tree, result.algorithm, **result.params)
+    # the numbers it searched with (the shown parameters also say where the leaf bounds came from)
+    params = {k: v for k, v in result.params.items() if k in PARAM_NAMES}
+    view = build_view(tree, result.algorithm, **params)
     if tree.n_nodes > MAX_NOTEBOOK_NODES or not fits(view):
         view = collapsed(view)
     return f'{table}<div class="gtsearch-tree">{to_svg(view)}</div>'

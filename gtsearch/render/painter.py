@@ -73,6 +73,8 @@ def short_range(text: str) -> str:
     """A range (render.labels.range_text) short enough for a triangle: 3, ≤2, ≥5, 2..5, or nothing."""
     if text == "?":
         return ""
+    if "·" in text:  # mcts's visits · mean (view.Tally.short), short already
+        return text
     if text.startswith("= "):
         return text[2:]
     if text.startswith("∈ ["):
@@ -135,6 +137,9 @@ class Painter:
     def range(self, n: int) -> str:
         if not self.state or not self.view.searched[n]:
             return ""
+        tallies = self.view.tallies
+        if tallies is not None:  # mcts: visits · mean · UCB
+            return tallies[n].short()
         return short_range(self.view.range_text(n))
 
     def node_type(self, n: int) -> str:
@@ -142,6 +147,11 @@ class Painter:
         return (types.get(n) or "") if self.state and types is not None else ""
 
     def rank(self, n: int) -> str:
+        """A leaf's place in the evaluation order; mcts: its visits and mean, in its tree."""
+        tallies = self.view.tallies
+        if tallies is not None:
+            tally = tallies.get(n) if self.state else None
+            return "" if tally is None else tally.short()
         rank = self.view.rank.get(n) if self.state else None
         return "" if rank is None else f"#{rank}"
 

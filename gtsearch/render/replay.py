@@ -283,7 +283,9 @@ _PAGE = """<!DOCTYPE html>
       const range = document.getElementById("range-" + n);
       if (range) range.textContent = s.ranges.get(n) || "";
       const rank = document.getElementById("rank-" + n);
-      if (rank) rank.textContent = s.evaluated.has(n) ? "#" + s.evaluated.get(n) : "";
+      // a leaf's place in the order; mcts: a leaf's visits and mean, under it
+      const leafText = data.end[n] === n + 1 ? s.ranges.get(n) || "" : "";
+      if (rank) rank.textContent = s.evaluated.has(n) ? "#" + s.evaluated.get(n) : leafText;
       for (const edge of edges.get(n) || []) {
         edge.classList.toggle("pruned", s.pruned.has(n));
         const stem = edge.classList.contains("stem");

@@ -269,9 +269,11 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
             rank = view.rank.get(n)
             if rank is not None:
                 text += f"\n#{rank}"
+            elif view.tallies is not None and n in view.tallies:  # mcts: in its search tree
+                text += "\n" + view.range_text(n)
             attrs.append("shape=box")
         else:
-            text = f"{label}\n{view.range_text(n) if view.searched[n] else 'pruned'}"
+            text = f"{label}\n{view.range_text(n) if view.searched[n] else view.unsearched}"
             if tree.is_chance(n):
                 attrs.append("shape=circle")
             else:

@@ -32,6 +32,10 @@ LEGEND = (
 )
 
 #: added to the legend for trees with chance nodes
+MCTS_LEGEND = (
+    f"n visits, mean reward (MAX's), UCB1 in the parent's next selection  {PRUNED} unvisited  "
+    f"{PV_MARK} PV by visits"
+)
 CHANCE_LEGEND = (
     "  CHANCE p=: a chance node, an outcome's probability (the PV takes the most probable)"
 )
@@ -78,7 +82,8 @@ def render(
     drawing, notes = _tree(view, opts)
     lines.append(drawing)
     lines.extend(Text(note, style="italic") for note in notes)
-    lines.append(Text(LEGEND + (CHANCE_LEGEND if tree.has_chance else ""), style="dim"))
+    legend = LEGEND if view.tallies is None else MCTS_LEGEND
+    lines.append(Text(legend + (CHANCE_LEGEND if tree.has_chance else ""), style="dim"))
     if view.node_types is not None:
         lines.append(Text(TYPES_LEGEND, style="dim"))
     return Group(*lines)
@@ -152,12 +157,13 @@ def _tree(view: SearchView, opts: Options) -> tuple[RichTree, list[str]]:
             first, last = item
             count = end[last] - first
             accounted += count
-            under.add(_run_label(labels, first, last, count, _siblings(tree, first, last)))
+            siblings = _siblings(tree, first, last)
+            under.add(_run_label(labels, first, last, count, siblings, view.unsearched))
             continue
         n = item
         if opts.fold and not view.searched[n] and end[n] > n + 1:
             accounted += end[n] - n
-            under.add(_folded_label(tree, labels, n))
+            under.add(_folded_label(tree, labels, n, view.unsearched))
             continue
         accounted += 1
         branch = under.add(_label(view, n, labels, pv))
@@ -259,15 +265,17 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
         rank = view.rank.get(n)
         if rank is not None:
             text.append(f"  {EVALUATED} #{rank}", style=STYLE_EVALUATED)
+        elif view.tallies is not None and not dim:  # mcts: a leaf in its search tree
+            text.append("  " + view.range_text(n), style="bold")
         else:
-            text.append(f"  {PRUNED} pruned", style=STYLE_PRUNED)
+            text.append(f"  {PRUNED} {view.unsearched}", style=STYLE_PRUNED)
     else:
         player = labels.player(n)
         style = {"MAX": STYLE_MAX, "MIN": STYLE_MIN}.get(player, STYLE_CHANCE)
         text.append("  ")
         text.append(player, style=STYLE_PRUNED if dim else style)
         if dim:
-            text.append(f"  {PRUNED} pruned", style=STYLE_PRUNED)
+            text.append(f"  {PRUNED} {view.unsearched}", style=STYLE_PRUNED)
         else:
             text.append("  " + view.range_text(n), style="bold")
             cut = view.cutoffs.get(n)
@@ -287,14 +295,16 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
     return text
 
 
-def _folded_label(tree: Tree, labels: Labels, n: int) -> Text:
+def _folded_label(tree: Tree, labels: Labels, n: int, why: str = "pruned") -> Text:
+    """A pruned subtree in one line (``why`` "unvisited": mcts's, never in its search tree)."""
     from rich.text import Text
 
     size = tree.end[n] - n
     leaves = sum(1 for m in range(n, tree.end[n]) if tree.end[m] == m + 1)
     player = labels.player(n)
     return Text(
-        f"{PRUNED} {labels.label(n)}  {player}  … {size:,} nodes cut "
+        f"{PRUNED} {labels.label(n)}  {player}  … {size:,} nodes "
+        f"{'cut' if why == 'pruned' else why} "
         f"({leaves:,} {'leaf' if leaves == 1 else 'leaves'})",
         style=STYLE_PRUNED,
         no_wrap=True,
@@ -302,11 +312,15 @@ def _folded_label(tree: Tree, labels: Labels, n: int) -> Text:
     )
 
 
-def _run_label(labels: Labels, first: int, last: int, count: int, siblings: int) -> Text:
+def _run_label(
+    labels: Labels, first: int, last: int, count: int, siblings: int, why: str = "pruned"
+) -> Text:
+    """A run of pruned (or, ``why`` "unvisited", mcts's unvisited) siblings in one line."""
     from rich.text import Text
 
+    cut = "cut" if why == "pruned" else why
     return Text(
-        f"{PRUNED} {labels.label(first)} … {labels.label(last)}  … {count:,} nodes cut "
+        f"{PRUNED} {labels.label(first)} … {labels.label(last)}  … {count:,} nodes {cut} "
         f"({siblings} siblings)",
         style=STYLE_PRUNED,
         no_wrap=True,
@@ -328,6 +342,7 @@ def _more(hidden: int) -> Text:
 __all__ = [
     "DEFAULT_MAX_LINES",
     "LEGEND",
+    "MCTS_LEGEND",
     "TYPES_LEGEND",
     "Options",
     "draw_text",

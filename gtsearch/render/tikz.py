@@ -67,6 +67,9 @@ SPECIAL = {
     "▲": r"$\blacktriangle$",
     "▼": r"$\blacktriangledown$",
     "●": r"$\bullet$",
+    "≈": r"$\approx$",
+    "±": r"$\pm$",
+    "·": r"$\cdot$",
 }
 
 COLORS = {

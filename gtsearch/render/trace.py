@@ -14,6 +14,7 @@ from ..algorithms import events as kinds  # the kinds of event, kinds.Enter ...
 from ..numbers import INF
 from ..tree import Tree
 from .labels import Labels, format_extended, json_value, param_texts, range_text
+from .mcts import MCTS_NAMES, mcts_dict, mcts_text
 
 
 def state_text(s: kinds.State, labels: Labels) -> str:
@@ -66,6 +67,12 @@ def event_text(ev: kinds.Event, labels: Labels, algorithm: str = "alphabeta") ->
         return f"take {state_text(ev.state, labels)}  case {ev.case}: " + _case_text(ev, labels)
     if isinstance(ev, (kinds.TableProbe, kinds.TableCut, kinds.TableOrder, kinds.TableStore)):
         return table_text(ev, labels)
+    if isinstance(ev, kinds.MCTS_EVENTS):
+        return mcts_text(ev, labels)
+    if ev.bound == "estimate":  # mcts: a leaf is read once per playout, and again
+        return (
+            f"result: value ≈ {format_extended(ev.value)} (estimate), {ev.leaves} leaf evaluations"
+        )
     rel = {None: "", "lower": "≥ ", "upper": "≤ "}[ev.bound]
     kind = "exact" if ev.bound is None else f"{ev.bound} bound"
     return (
@@ -242,6 +249,7 @@ def trace_text(
         f"{algorithm} on {source}: {root}{labels.player(0)}, {tree.n_nodes} nodes, "
         f"{tree.n_leaves} leaves"
     )
+    iteration = 0
     for step, ev in enumerate(events):
         if isinstance(ev, kinds.Start):
             if ev.params:
@@ -252,6 +260,9 @@ def trace_text(
         if isinstance(ev, kinds.Result):
             yield "      " + event_text(ev, labels, algorithm)
             continue
+        if isinstance(ev, kinds.PHASES) and ev.iteration != iteration:  # mcts: a heading
+            iteration = ev.iteration
+            yield f"      iteration {iteration}"
         indent = "" if isinstance(ev, kinds.Take) else "  " * depth[ev.node]
         yield f"{step:4d}  {indent}" + event_text(ev, labels, algorithm)
         if isinstance(ev, kinds.Take) and ev.open is not None:
@@ -295,6 +306,8 @@ def event_dict(ev: kinds.Event, step: int, labels: Labels) -> dict[str, Any]:
         label=labels.label(ev.node),
         player=labels.player(ev.node).lower(),
     )
+    if isinstance(ev, kinds.MCTS_EVENTS):
+        return mcts_dict(ev, d, labels)
     if isinstance(ev, kinds.Enter):
         d.update(alpha=json_value(ev.alpha), beta=json_value(ev.beta))
     elif isinstance(ev, kinds.Leaf):
@@ -402,4 +415,5 @@ EVENT_NAMES: dict[type, str] = {
     kinds.TableCut: "tt_cut",
     kinds.TableOrder: "tt_order",
     kinds.TableStore: "tt_store",
+    **MCTS_NAMES,
 }

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..algorithms import Algorithm, find_algorithm, search
 from ..algorithms import events as kinds
@@ -25,7 +25,7 @@ from ..algorithms.explored import (
     type_notes,
     value_ranges,
 )
-from ..algorithms.params import SearchParams
+from ..algorithms.params import SearchParams, check
 from ..algorithms.steps import TRACERS, trace
 from ..errors import UsageError
 from ..numbers import exact
@@ -36,6 +36,28 @@ from .trace import event_dict, event_text
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
+
+
+class Tally(NamedTuple):
+    """MCTS: a node of the search tree as the search left it: its visits, its mean reward in
+    MAX's terms (w / n, in [0, 1]) and the UCB1 value its parent's next selection would give
+    it (None at the root and below chance nodes)."""
+
+    visits: int
+    mean: float
+    ucb: float | None
+
+    def text(self) -> str:
+        """``n=5, mean 0.600, UCB 1.234``: what the terminal drawing says."""
+        ucb = "" if self.ucb is None else f", UCB {self.ucb:.3f}"
+        return f"n={self.visits}, mean {self.mean:.3f}{ucb}"
+
+    def short(self) -> str:
+        """``5 · .600 · 1.23``: visits, mean and UCB, short enough for a picture."""
+        parts = [str(self.visits), f"{self.mean:.3f}".removeprefix("0")]
+        if self.ucb is not None:
+            parts.append(f"{self.ucb:.2f}")
+        return " · ".join(parts)
 
 
 @dataclass
@@ -68,6 +90,14 @@ class SearchView:
     focus: tuple[int, ...] = ()
     #: a collapsed view: only these nodes have their children drawn (None: every node)
     expanded: frozenset[int] | None = None
+    #: mcts: the nodes of its search tree with their visits, means and UCB values (the others,
+    #: never visited, are drawn dimmed as pruned nodes are)
+    tallies: dict[int, Tally] | None = None
+
+    @property
+    def unsearched(self) -> str:
+        """What a node the search did not reach is called: pruned, or (mcts) unvisited."""
+        return "pruned" if self.tallies is None else "unvisited"
 
     @property
     def labels(self) -> Labels:
@@ -83,6 +113,9 @@ class SearchView:
 
     def range_text(self, n: int) -> str:
         """The node's range: ``= 3``, ``≥ 3``, ``≤ 3``, ``∈ [2, 5]``, or ``?`` (nothing known)."""
+        if self.tallies is not None:
+            t = self.tallies.get(n)
+            return "?" if t is None else t.text()
         r = self.ranges.get(n)
         return "?" if r is None else range_text(*r)
 
@@ -93,6 +126,11 @@ class SearchView:
         kind = "" if r.bound is None else f" ({r.bound} bound)"
         pv = format_pv(r)
         head = self.algorithm + (f" ({params})" if params else "")
+        if self.tallies is not None:  # mcts: an estimate, by visits; leaves read again
+            return (
+                f"{head}: value {r.value_text()}, PV {pv}, "
+                f"{len(self.tallies)} tree nodes"  # eval's tree_nodes: its search tree's
+            )
         return (
             f"{head}: value {r.value_text()}{kind}, PV {pv}, "
             f"{r.leaves} of {r.leaves_total} leaves evaluated"
@@ -120,6 +158,10 @@ def build_view(
     a tree with chance nodes has no such types (a UsageError).
     """
     algo = algorithm if isinstance(algorithm, Algorithm) else find_algorithm(algorithm)
+    if algo.sampled:
+        if node_types:
+            raise UsageError("--node-types labels the searches that prove a value, not mcts")
+        return mcts_view(tree, algo, keep_events, params)
     # a search with a transposition table (--tt) is traced for alphabeta only (trace --tt);
     # the others are drawn from their leaves
     traced = algo.name in TRACERS and (not params.get("tt") or algo.name == "alphabeta")
@@ -157,9 +199,7 @@ def build_view(
             f"bug: the trace of {algo.name} evaluates {reads} leaves, the algorithm {result.leaves}"
         )
     bounds = view_bounds(tree, result)
-    pv = [0]
-    for i in result.pv:
-        pv.append(tree.child(pv[-1], i))
+    pv = pv_nodes(tree, result)
     return SearchView(
         tree,
         algo.name,
@@ -174,6 +214,60 @@ def build_view(
         node_types=types,
         type_notes=None if types is None else type_notes(tree, types, rank, windows or None),
     )
+
+
+def mcts_view(tree: Tree, algo: Algorithm, keep_events: bool, params: SearchParams) -> SearchView:
+    """MCTS drawn: the search tree its events leave (the pure reference's, which the result of
+    either core equals), each node with its :class:`Tally`; the rest of the tree unvisited."""
+    from ..algorithms.mcts import DEFAULT_EXPLORATION, children, ucb_arms
+    from ..algorithms.mcts_steps import mcts_steps
+
+    result = search(tree, algo, **params)
+    _, checked = check(algo, **params)
+    if checked.get("seconds") is not None:  # stopped by the clock: traced to the same count
+        checked = {k: v for k, v in checked.items() if k != "seconds"}  # type: ignore[assignment]
+        checked["iterations"] = result.extra["iterations"]
+    events, searched = mcts_steps(tree, checked)
+    final = events[-1]
+    if not isinstance(final, kinds.Result) or (final.value, final.leaves) != (
+        result.value,
+        result.leaves,
+    ):
+        raise AssertionError(f"bug: the trace of mcts ends with {final}, the search with {result}")
+    got = searched.stats
+    c = checked.get("exploration")
+    exploration = DEFAULT_EXPLORATION if c is None else float(c)
+    tallies = {n: Tally(int(s[0]), s[1] / s[0], None) for n, s in got.items()}
+    for p in got:
+        if tree.is_leaf(p) or tree.is_chance(p):
+            continue
+        kids = [k for k in children(tree, p) if k in got]
+        if kids:
+            for arm in ucb_arms(p, kids, tree.is_max(p), got, exploration):
+                tallies[arm.node] = tallies[arm.node]._replace(ucb=arm.ucb)
+    marks = bytearray(tree.n_nodes)
+    for n in got:
+        marks[n] = 1
+    pv = pv_nodes(tree, result)
+    return SearchView(
+        tree,
+        algo.name,
+        result,
+        {},
+        marks,
+        {},
+        pv,
+        events=events if keep_events else None,
+        tallies=tallies,
+    )
+
+
+def pv_nodes(tree: Tree, result: SearchResult) -> list[int]:
+    """The result's PV as nodes from the root."""
+    pv = [0]
+    for i in result.pv:
+        pv.append(tree.child(pv[-1], i))
+    return pv
 
 
 def view_bounds(tree: Tree, result: SearchResult) -> tuple[kinds.Value, kinds.Value] | None:
@@ -247,6 +341,10 @@ def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
         elif isinstance(ev, (kinds.Result, kinds.Return)) and ev.node == 0:
             pruned.extend(prune_below(0))
         d["ranges"] = [[n, range_text(*ranges.ranges[n])] for n in changed]
+        if isinstance(ev, kinds.Backup):  # mcts: the visits and means along the path
+            d["ranges"] = [
+                [a.node, Tally(a.visits, a.total / a.visits, None).short()] for a in ev.path
+            ]
         d["pruned"] = pruned
         if isinstance(ev, kinds.Take):
             d["solved"] = solved
@@ -256,6 +354,7 @@ def replay_steps(view: SearchView) -> Iterator[dict[str, Any]]:
 __all__ = [
     "RangeTracker",
     "SearchView",
+    "Tally",
     "bare_view",
     "build_view",
     "range_text",
