@@ -183,6 +183,11 @@ class Tree:
         gives the game's key of the state and who moves; docs/algorithms.md)."""
         return n
 
+    def position_keys(self) -> array[int] | None:
+        """Every node's position in an array('q'), for the compiled core's table searches; None
+        where a node's position is the node itself."""
+        return None
+
     def child(self, n: int, i: int) -> int:
         for k, c in enumerate(self.children(n)):
             if k == i:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
+from itertools import islice
 from typing import Any
 
 from ..core import native
@@ -103,6 +104,8 @@ class GameTree(Tree):
         "path_sizes",
         "visited",
         "max_nodes",
+        "numbers",
+        "keys",
     )
 
     def __init__(
@@ -125,6 +128,8 @@ class GameTree(Tree):
         self.has_chance_nodes = False
         self.visited = 1
         self.max_nodes = max_nodes
+        self.numbers: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
+        self.keys: array[int] | None = None
         state = game.key(game.call("initial") if start is None else start, "initial")
         root_max = game.root_max if start_max is None else start_max
         if self.general:
@@ -184,13 +189,10 @@ class GameTree(Tree):
         size = info[self.root_key].size
         if core is None or size > min(self.max_nodes, NATIVE_WHOLE_MAX_NODES):
             return None
-        ids = {key: i for i, key in enumerate(info)}
-        first, kids, sizes, values = array("q", [0]), array("q"), array("q"), array("d")
+        first, kids, sizes, ids = self._graph()
+        values = array("d")
         try:
             for node in info.values():
-                kids.extend([ids[kid] for kid in node.kids])
-                first.append(len(kids))
-                sizes.append(node.size)
                 values.append(self._value(node))
         except GameError:
             return None
@@ -209,6 +211,17 @@ class GameTree(Tree):
                     chance[n] = 1
                     weights[n] = node.weights
         return end, vals, chance, weights
+
+    def _graph(self) -> tuple[array[int], array[int], array[int], dict[Any, int]]:
+        """The graph of the entries for the C core's expand_states: each entry's children's
+        numbers (kids[first[i]:first[i + 1]]) and subtree size, and the entries' numbers."""
+        ids = {key: i for i, key in enumerate(self.info)}
+        first, kids, sizes = array("q", [0]), array("q"), array("q")
+        for node in self.info.values():
+            kids.extend([ids[kid] for kid in node.kids])
+            first.append(len(kids))
+            sizes.append(node.size)
+        return first, kids, sizes, ids
 
     def _root(self, state: Any, root_max: bool) -> tuple[Any, bool]:
         """The root's entry, and whether MAX is expected there: the player to move, or below a
@@ -368,20 +381,51 @@ class GameTree(Tree):
 
     transpositions = True
 
-    def position(self, n: int) -> Any:
-        """Node n's position for a transposition table: the game's key(state) (by default the
-        state) and who moves there; under the protocol that says who moves, the entry's tag
-        (who moves, a forced pass, a chance node and who moves after it) and its depth below
-        a --depth cut, as the game's entries are keyed."""
+    def position(self, n: int) -> int:
+        """Node n's position for a transposition table, a number (docs/algorithms.md, "The
+        key"): the number of the game's key(state) (by default the state), twice it plus 1
+        where MAX moves; under the protocol that says who moves, the number of the key with
+        the entry's tag (who moves, a forced pass, a chance node and who moves after it) and
+        its depth below a --depth cut, as the game's entries are keyed."""
         k = self.locate(n)
-        entry = self.path_keys[k]
-        state = self.info[entry].state
-        key = getattr(self.game.obj, "key", None)
-        mine = state if key is None else self.game.call("key", state)
-        if self.general:
-            tag, _, depth = entry
-            return (tag, mine, depth)
-        return (mine, self.root_max == (k % 2 == 0))
+        number = self.position_numbers()[self.path_keys[k]]
+        return number if self.general else 2 * number + (self.root_max == (k % 2 == 0))
+
+    def position_numbers(self) -> dict[Any, int]:
+        """Each entry's position number: the positions numbered 0, 1, ... in the order their
+        first entries were counted, so the same in every run and in both cores (Python's
+        hash() of a string is not)."""
+        entries, positions = self.numbers
+        info = self.info
+        if len(entries) < len(info):
+            key = getattr(self.game.obj, "key", None)
+            for entry in islice(info, len(entries), None):
+                state = info[entry].state
+                mine = state if key is None else self.game.call("key", state)
+                at = (entry[0], mine, entry[2]) if self.general else mine
+                entries[entry] = positions.setdefault(at, len(positions))
+        return entries
+
+    def position_keys(self) -> array[int] | None:
+        """Every node's :meth:`position` in one array('q') (the compiled core's table searches
+        read it), written out in C; None while the tree is computed on demand."""
+        core = native()
+        if self.keys is None and not self.lazy and core is not None:
+            numbers = self.position_numbers()
+            first, kids, sizes, ids = self._graph()
+            per_entry = array("q", [numbers[entry] for entry in self.info])
+            _, _, keys = core.expand_states(
+                first,
+                kids,
+                sizes,
+                array("d", bytes(8 * len(ids))),
+                ids[self.root_key],
+                True,
+                per_entry,
+                -1 if self.general else int(self.root_max),
+            )
+            self.keys = keys
+        return self.keys
 
     # -- the cursor ------------------------------------------------------------------------
     def locate(self, n: int) -> int:
@@ -486,6 +530,7 @@ class GameTree(Tree):
         for slot in ("game", "info", "states", "limit", "general", "root_key", "visited"):
             setattr(t, slot, getattr(self, slot))
         t.has_chance_nodes, t.max_nodes = self.has_chance_nodes, self.max_nodes
+        t.numbers, t.keys = self.numbers, None
         size = len(self.end)
         flat = type(self.end) is array
         t.path_nodes, t.path_keys, t.path_sizes = [0], [self.root_key], [size]
