@@ -21,6 +21,7 @@ from ..errors import UsageError
 from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
+from . import compiled
 from .base import Stats
 from .table import Table
 from .tabled import TableSearch
@@ -47,6 +48,29 @@ def iterate(
     table = Table(tt)
     t0 = time.perf_counter()
     out: list[SearchResult] = []
+    found = compiled.tabled_iterate(tree, table, last, seconds)
+    if found is not None:  # in C: the same iterations
+        iterations, _, bad = found
+        if bad >= 0:
+            static(tree, bad)  # the error of the node at the horizon without a static value
+        for depth, it in enumerate(iterations, 1):
+            table.take(it.counts)
+            line = it.line or [0]
+            out.append(
+                _result(
+                    tree,
+                    tt,
+                    depth,
+                    it.value,
+                    line,
+                    it.leaves,
+                    it.entered,
+                    it.expanded,
+                    table,
+                    it.seconds,
+                )
+            )
+        return out
     depth = 0
     while depth < max(last, 1):
         depth += 1
@@ -57,24 +81,51 @@ def iterate(
         )
         value = search.value(0, 0)
         line = search.line()
-        number: Number = tree.number(line[-1]) if tree.values[line[-1]] == value else value
         out.append(
-            SearchResult(
-                algorithm="alphabeta",
-                value=number,
-                exact=True,
-                bound=None,
-                pv=tuple(tree.path_of(line[-1])) if len(line) > 1 else (),
-                pv_labels=tuple(map(tree.names.get, line[1:])),
-                leaves=len(stats.leaves),
-                leaves_total=tree.n_leaves,
-                seconds=time.perf_counter() - t1,
-                nodes=search.entered,
-                params={"tt": tt, "iteration": depth},
-                extra={"expanded": search.expanded, "tt": table.counts()},
-                tree=tree,
+            _result(
+                tree,
+                tt,
+                depth,
+                value,
+                line,
+                len(stats.leaves),
+                search.entered,
+                search.expanded,
+                table,
+                time.perf_counter() - t1,
             )
         )
         if seconds is not None and time.perf_counter() - t0 >= seconds:
             break
     return out
+
+
+def _result(
+    tree: Tree,
+    tt: int,
+    depth: int,
+    value: float,
+    line: list[int],
+    leaves: int,
+    entered: int,
+    expanded: int,
+    table: Table,
+    seconds: float,
+) -> SearchResult:
+    """The SearchResult of one iteration (depth), its value and line, its counts."""
+    number: Number = tree.number(line[-1]) if tree.values[line[-1]] == value else value
+    return SearchResult(
+        algorithm="alphabeta",
+        value=number,
+        exact=True,
+        bound=None,
+        pv=tuple(tree.path_of(line[-1])) if len(line) > 1 else (),
+        pv_labels=tuple(map(tree.names.get, line[1:])),
+        leaves=leaves,
+        leaves_total=tree.n_leaves,
+        seconds=seconds,
+        nodes=entered,
+        params={"tt": tt, "iteration": depth},
+        extra={"expanded": expanded, "tt": table.counts()},
+        tree=tree,
+    )

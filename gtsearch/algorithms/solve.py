@@ -21,6 +21,7 @@ import time
 from typing import Any, NamedTuple
 
 from ..tree import Tree
+from . import compiled
 from .base import Stats
 from .table import Table
 from .tabled import TableSearch
@@ -82,8 +83,23 @@ def solve(tree: Tree, tt: int = DEFAULT_TT) -> Solution:
     table = Table(tt)
     height = tree.max_depth()
     iterations: list[Iteration] = []
+    found = compiled.tabled_iterate(tree, table, height, solve=True)
+    if found is not None:  # in C: the same iterations
+        done, distinct, _ = found
+        for depth, it in enumerate(done, 1):
+            iterations.append(Iteration(depth, int(it.value), it.entered, it.leaves, it.seconds))
+        table.take(done[-1].counts)
+        return _solution(
+            int(done[-1].value),
+            done[-1].line or [0],
+            distinct,
+            sum(it.expanded for it in done),
+            iterations,
+            table,
+            t0,
+        )
     positions: set[Any] = set()
-    nodes = leaves = expanded = 0
+    expanded = 0
     depth = 0
     while True:
         depth += 1
@@ -100,16 +116,26 @@ def solve(tree: Tree, tt: int = DEFAULT_TT) -> Solution:
             seen=positions,
         )
         v, exhausted = search.root()
-        nodes += search.entered
         expanded += search.expanded
-        leaves += len(stats.leaves)
         score = int(v)
         iterations.append(
             Iteration(depth, score, search.entered, len(stats.leaves), time.perf_counter() - t1)
         )
         if exhausted or score != 0 or depth >= height:
             break
-    pv = search.line()
+    return _solution(score, search.line(), len(positions), expanded, iterations, table, t0)
+
+
+def _solution(
+    score: int,
+    pv: list[int],
+    positions: int,
+    expanded: int,
+    iterations: list[Iteration],
+    table: Table,
+    t0: float,
+) -> Solution:
+    """The Solution of the last iteration's score and line and the iterations' counts."""
     if score > 0:
         result, distance = "win", W - score
     elif score < 0:
@@ -120,9 +146,9 @@ def solve(tree: Tree, tt: int = DEFAULT_TT) -> Solution:
         result,
         distance,
         pv,
-        len(positions),
-        nodes,
-        leaves,
+        positions,
+        sum(it.nodes for it in iterations),
+        sum(it.leaves for it in iterations),
         expanded,
         iterations,
         table.counts(),
