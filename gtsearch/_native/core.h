@@ -271,9 +271,12 @@ static inline void *map_get(const Map *m, int64_t key) {
 void *map_put(Map *m, int64_t key, int *fresh);
 
 /* -- the transposition table (table.c): gtsearch.algorithms.table -------------------------------
- * An entry is the key + 1 (0: empty, so that calloc'd memory is an empty table), the bounds in
+ * An entry is the key + 1 (0: empty, so that zeroed memory is an empty table), the bounds in
  * MAX's terms, the draft (TT_FULL: searched to the leaves) and the best move (a child's index,
- * -1: none): 32 bytes, as the Python table counts them. */
+ * -1: none): 32 bytes, as the Python table counts them.  The buckets (two entries each) are
+ * kept in a Map by bucket number, as the Python table keeps its entries in a dict by slot: a
+ * search costs what it stores, not the size of the table (a table of 16 MiB whose few
+ * thousand entries were spread over it by the hash would otherwise touch all of its pages). */
 #define TT_FULL 65535
 typedef struct {
     uint64_t key1;
@@ -282,7 +285,7 @@ typedef struct {
 } TTEntry;
 
 typedef struct {
-    TTEntry *e;
+    Map buckets_used; /* bucket number -> its two entries */
     uint64_t buckets;
     int64_t probes, hits, cuts, orders, stores, overwrites, used;
 } Table;
@@ -290,13 +293,15 @@ typedef struct {
 /* 0, or -1 with MemoryError */
 int tt_init(Table *t, uint64_t buckets);
 void tt_free(Table *t);
-/* the first entry of key's bucket: splitmix64(key) mod buckets (bucket_hash) */
-static inline TTEntry *tt_bucket(const Table *t, int64_t key) {
-    return t->e + 2 * (sm64((uint64_t)key) % t->buckets);
+/* key's bucket: splitmix64(key) mod buckets (Table.slot's half) */
+static inline int64_t tt_bucket(const Table *t, int64_t key) {
+    return (int64_t)(sm64((uint64_t)key) % t->buckets);
 }
 /* key's entry, or NULL; not counted (Table.peek) */
 static inline TTEntry *tt_peek(const Table *t, int64_t key) {
-    TTEntry *e = tt_bucket(t, key);
+    TTEntry *e = map_get(&t->buckets_used, tt_bucket(t, key));
+    if (!e)
+        return NULL;
     const uint64_t k1 = (uint64_t)key + 1;
     return e->key1 == k1 ? e : e[1].key1 == k1 ? e + 1 : NULL;
 }
@@ -307,8 +312,9 @@ static inline TTEntry *tt_probe(Table *t, int64_t key) {
     t->hits += e != NULL;
     return e;
 }
-/* Table.store with merge: bounds in MAX's terms, draft, move */
-void tt_store(Table *t, int64_t key, double lo, double hi, int32_t draft, int32_t move);
+/* Table.store (merging): bounds in MAX's terms, draft, move; 0, or -1 with MemoryError (an
+ * entry found before a store may move: read it first) */
+int tt_store(Table *t, int64_t key, double lo, double hi, int32_t draft, int32_t move);
 /* (probes, hits, cuts, orders, stores, overwrites, used), or NULL */
 PyObject *tt_counts(const Table *t);
 

@@ -28,8 +28,8 @@ static int view_of(PyObject *obj, Py_buffer *view, const char *fmt, Py_ssize_t i
     return 0;
 }
 
-/* expand_states(first, kids, sizes, values, root, wide[, positions, root_max]) -> (end, values[,
- * keys]) */
+/* expand_states(first, kids, sizes, values, root, wide) -> (end, values); with values None,
+ * expand_states(first, kids, sizes, None, root, wide, positions, root_max) -> keys */
 PyObject *gt_expand_states(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *first_obj, *kids_obj, *sizes_obj, *values_obj;
@@ -51,22 +51,17 @@ PyObject *gt_expand_states(PyObject *self, PyObject *args) {
         PyBuffer_Release(&kv);
         return NULL;
     }
-    if (view_of(values_obj, &vv, "d", 8) < 0) {
+    /* the values, or (values None) the positions */
+    const int keys_only = values_obj == Py_None;
+    if (keys_only ? view_of(pos_obj, &vv, "q", 8) : view_of(values_obj, &vv, "d", 8)) {
         PyBuffer_Release(&fv);
         PyBuffer_Release(&kv);
         PyBuffer_Release(&sv);
         return NULL;
     }
-    Py_buffer pv = {0};
-    if (pos_obj != Py_None && view_of(pos_obj, &pv, "q", 8) < 0) {
-        PyBuffer_Release(&fv);
-        PyBuffer_Release(&kv);
-        PyBuffer_Release(&sv);
-        PyBuffer_Release(&vv);
-        return NULL;
-    }
-    const int64_t *first = fv.buf, *kids = kv.buf, *sizes = sv.buf, *pos = pv.buf;
-    const double *vals = vv.buf;
+    const int64_t *first = fv.buf, *kids = kv.buf, *sizes = sv.buf;
+    const int64_t *pos = keys_only ? vv.buf : NULL;
+    const double *vals = keys_only ? NULL : vv.buf;
     const int64_t n_states = (int64_t)(sv.len / 8), n_kids = (int64_t)(kv.len / 8);
     const int64_t limit = wide ? INT64_MAX / 2 : INT32_MAX;
     PyObject *result = NULL;
@@ -80,7 +75,7 @@ PyObject *gt_expand_states(PyObject *self, PyObject *args) {
 
     /* the graph, checked: then every walk below stays inside the arrays and ends */
     if (fv.len / 8 != n_states + 1 || vv.len / 8 != n_states || root < 0 || root >= n_states ||
-        first[0] != 0 || first[n_states] != n_kids || (pos && pv.len / 8 != n_states))
+        first[0] != 0 || first[n_states] != n_kids)
         bad = "the arrays do not fit one another";
     for (int64_t s = 0; !bad && s < n_states; s++) {
         if (first[s + 1] < first[s] || sizes[s] < 1 || sizes[s] > limit) {
@@ -105,15 +100,15 @@ PyObject *gt_expand_states(PyObject *self, PyObject *args) {
     }
 
     const int64_t size = sizes[root];
-    end = gt_malloc((size_t)size * (wide ? 8 : 4));
-    out = gt_malloc((size_t)size * sizeof *out);
+    if (keys_only)
+        keys = gt_malloc((size_t)size * sizeof *keys);
+    else {
+        end = gt_malloc((size_t)size * (wide ? 8 : 4));
+        out = gt_malloc((size_t)size * sizeof *out);
+    }
     size_t cap = 64, top = 0;
     stack = gt_malloc(cap * sizeof *stack);
-    if (pos && !(keys = gt_malloc((size_t)size * sizeof *keys))) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (!end || !out || !stack) {
+    if (!(keys || (end && out)) || !stack) {
         PyErr_NoMemory();
         goto done;
     }
@@ -123,13 +118,14 @@ PyObject *gt_expand_states(PyObject *self, PyObject *args) {
         int64_t s = t.state, n = t.node, depth = t.depth;
         /* a run of first children needs no stack: go down it, the later children pushed */
         for (;;) {
-            if (wide)
+            if (keys)
+                keys[n] = root_max < 0 ? pos[s] : 2 * pos[s] + (root_max == (depth % 2 == 0));
+            else if (wide)
                 ((int64_t *)end)[n] = n + sizes[s];
             else
                 ((int32_t *)end)[n] = (int32_t)(n + sizes[s]);
-            out[n] = vals[s];
-            if (keys)
-                keys[n] = root_max < 0 ? pos[s] : 2 * pos[s] + (root_max == (depth % 2 == 0));
+            if (out)
+                out[n] = vals[s];
             if (tick(&tk, 0) < 0)
                 goto done;
             int64_t lo = first[s], hi = first[s + 1];
@@ -159,20 +155,12 @@ PyObject *gt_expand_states(PyObject *self, PyObject *args) {
             depth++;
         }
     }
-    result = flat_arrays(&end, &out, (size_t)size, wide);
-    if (result && keys) {
-        PyObject *k = take_array("q", &keys, (size_t)size * sizeof *keys);
-        PyObject *three = k ? Py_BuildValue("(OON)", PyTuple_GET_ITEM(result, 0),
-                                            PyTuple_GET_ITEM(result, 1), k)
-                            : NULL;
-        Py_SETREF(result, three);
-    }
+    result = keys ? take_array("q", &keys, (size_t)size * sizeof *keys)
+                  : flat_arrays(&end, &out, (size_t)size, wide);
 done:
     gt_free(end);
     gt_free(out);
     gt_free(keys);
-    if (pv.obj)
-        PyBuffer_Release(&pv);
     gt_free(stack);
     PyBuffer_Release(&fv);
     PyBuffer_Release(&kv);

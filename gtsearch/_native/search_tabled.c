@@ -139,7 +139,8 @@ static int enter(TS *x, size_t *len, node_t n, double alpha, double beta, double
         if (x->solve) /* solve.py's _score() */
             val = val > 0 ? SOLVE_W - depth : val < 0 ? depth - SOLVE_W : 0.0;
         stored(x, val, val, s, depth, &lo, &hi);
-        tt_store(tt, key, lo, hi, TT_FULL, -1);
+        if (tt_store(tt, key, lo, hi, TT_FULL, -1) < 0)
+            return -1;
         *v = val;
         *ex = 1;
         return ANSWERED;
@@ -159,7 +160,8 @@ static int enter(TS *x, size_t *len, node_t n, double alpha, double beta, double
             return -1;
         double val = s * h;
         stored(x, val, val, s, depth, &lo, &hi);
-        tt_store(tt, key, lo, hi, 0, -1);
+        if (tt_store(tt, key, lo, hi, 0, -1) < 0)
+            return -1;
         *v = val;
         return ANSWERED;
     }
@@ -254,7 +256,8 @@ static int ts_node(TS *x, node_t n, double alpha, double beta, double s, int32_t
             lo = hi = f->m;
         int32_t draft = f->done || x->limit < 0 ? TT_FULL : x->limit - f->depth;
         stored(x, lo, hi, f->s, f->depth, &slo, &shi);
-        tt_store(x->tt, f->key, slo, shi, draft, f->bi);
+        if (tt_store(x->tt, f->key, slo, shi, draft, f->bi) < 0)
+            return -1;
         v = f->m;
         ex = f->done;
         len--;

@@ -4,34 +4,25 @@
  * a node, or a game's position number) goes to bucket splitmix64(key) mod buckets; the first
  * entry of a bucket keeps the deeper draft, the second the last store (two-tier: Breuker,
  * Uiterwijk & van den Herik 1994).  Python keeps the entries in a dict by slot number; here
- * they are one calloc'd array (pages never touched cost nothing), so every slot and so every
- * count is the same.  The counters are the Python Table's, `used` kept as stores fill slots.
+ * they are a Map of the buckets stored into (core.h), so every slot and so every count is the
+ * same.  The counters are the Python Table's, `used` kept as stores fill slots.
  */
 #include "core.h"
 
 int tt_init(Table *t, uint64_t buckets) {
     memset(t, 0, sizeof *t);
-    if (buckets == 0 || buckets > SIZE_MAX / (2 * sizeof(TTEntry))) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    t->e = gt_calloc((size_t)buckets * 2, sizeof(TTEntry));
-    if (!t->e) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    t->buckets = buckets;
-    return 0;
+    t->buckets = buckets ? buckets : 1;
+    return map_init(&t->buckets_used, 2 * sizeof(TTEntry));
 }
 
-void tt_free(Table *t) {
-    gt_free(t->e);
-    t->e = NULL;
-}
+void tt_free(Table *t) { map_free(&t->buckets_used); }
 
-void tt_store(Table *t, int64_t key, double lo, double hi, int32_t draft, int32_t move) {
+int tt_store(Table *t, int64_t key, double lo, double hi, int32_t draft, int32_t move) {
     t->stores++;
-    TTEntry *first = tt_bucket(t, key), *second = first + 1;
+    TTEntry *first = map_put(&t->buckets_used, tt_bucket(t, key), NULL);
+    if (!first)
+        return -1;
+    TTEntry *second = first + 1;
     const uint64_t k1 = (uint64_t)key + 1;
     for (TTEntry *e = first; e <= second; e++)
         if (e->key1 == k1) {
@@ -44,7 +35,7 @@ void tt_store(Table *t, int64_t key, double lo, double hi, int32_t draft, int32_
                     move = e->move;
             }
             *e = (TTEntry){k1, lo, hi, draft, move};
-            return;
+            return 0;
         }
     const TTEntry fresh = {k1, lo, hi, draft, move};
     if (!first->key1 || first->draft <= draft) {
@@ -64,6 +55,7 @@ void tt_store(Table *t, int64_t key, double lo, double hi, int32_t draft, int32_
             t->used++;
         *second = fresh;
     }
+    return 0;
 }
 
 PyObject *tt_counts(const Table *t) {

@@ -106,6 +106,7 @@ class GameTree(Tree):
         "max_nodes",
         "numbers",
         "keys",
+        "graph",
     )
 
     def __init__(
@@ -130,6 +131,8 @@ class GameTree(Tree):
         self.max_nodes = max_nodes
         self.numbers: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
         self.keys: array[int] | None = None
+        #: the entries' graph (first, kids, sizes, the root's number) when written out in C
+        self.graph: tuple[array[int], array[int], array[int], int] | None = None
         state = game.key(game.call("initial") if start is None else start, "initial")
         root_max = game.root_max if start_max is None else start_max
         if self.general:
@@ -199,6 +202,7 @@ class GameTree(Tree):
         wide = index_array(size).typecode == "q"
         root = ids[self.root_key]
         end, vals = core.expand_states(first, kids, sizes, values, root, wide)
+        self.graph = first, kids, sizes, root
         chance, weights = None, {}
         if self.has_chance_nodes:
             numbers = array("d", [float(i) for i in range(len(info))])
@@ -410,21 +414,11 @@ class GameTree(Tree):
         """Every node's :meth:`position` in one array('q') (the compiled core's table searches
         read it), written out in C; None while the tree is computed on demand."""
         core = native()
-        if self.keys is None and not self.lazy and core is not None:
-            numbers = self.position_numbers()
-            first, kids, sizes, ids = self._graph()
-            per_entry = array("q", [numbers[entry] for entry in self.info])
-            _, _, keys = core.expand_states(
-                first,
-                kids,
-                sizes,
-                array("d", bytes(8 * len(ids))),
-                ids[self.root_key],
-                True,
-                per_entry,
-                -1 if self.general else int(self.root_max),
-            )
-            self.keys = keys
+        if self.keys is None and self.graph is not None and core is not None:
+            first, kids, sizes, root = self.graph
+            numbers = array("q", self.position_numbers().values())  # in the entries' order
+            parity = -1 if self.general else int(self.root_max)
+            self.keys = core.expand_states(first, kids, sizes, None, root, True, numbers, parity)
         return self.keys
 
     # -- the cursor ------------------------------------------------------------------------
@@ -530,9 +524,9 @@ class GameTree(Tree):
         for slot in ("game", "info", "states", "limit", "general", "root_key", "visited"):
             setattr(t, slot, getattr(self, slot))
         t.has_chance_nodes, t.max_nodes = self.has_chance_nodes, self.max_nodes
-        t.numbers, t.keys = self.numbers, None
         size = len(self.end)
         flat = type(self.end) is array
+        t.numbers, t.keys, t.graph = self.numbers, None, self.graph if flat else None
         t.path_nodes, t.path_keys, t.path_sizes = [0], [self.root_key], [size]
         Tree.__init__(
             t,
