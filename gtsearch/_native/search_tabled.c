@@ -405,6 +405,24 @@ static PyObject *line_or_none(const Search *S, int want) {
     return line_to_list(S->line, S->line_len);
 }
 
+/* (value, line, leaves, a, b, c, d, counts), or NULL: each object made only once the one
+ * before was (a call made with an exception set is CPython's SystemError) */
+static PyObject *outcome(const Search *S, int want_line, int with_leaves, int64_t a, int64_t b,
+                         int64_t c, int64_t d, const Table *tt) {
+    PyObject *line = line_or_none(S, want_line), *leaves = NULL, *counts = NULL;
+    if (line)
+        leaves = with_leaves ? nl_to_array(&S->leaves) : PyLong_FromSize_t(S->leaves.len);
+    if (leaves)
+        counts = tt_counts(tt);
+    if (!counts) {
+        Py_XDECREF(line);
+        Py_XDECREF(leaves);
+        return NULL;
+    }
+    return Py_BuildValue("(dNNLLLLN)", S->value, line, leaves, (long long)a, (long long)b,
+                         (long long)c, (long long)d, counts);
+}
+
 /* tabled(end, values, root_max, keys, buckets, kind, x, y, line, progress) -> (value, line,
  * leaves, entered, expanded, nodes, passes, counts): kind 0 alphabeta with the window (x, y),
  * 1 negascout, 2 MTD(x) */
@@ -437,10 +455,7 @@ PyObject *gt_tabled(PyObject *self, PyObject *args) {
             (want_line && ts_line(&x, 0, 0, &S->line, &S->line_len) < 0))
             goto done;
     }
-    result = Py_BuildValue("(dNNLLLLN)", S->value, line_or_none(S, want_line),
-                           nl_to_array(&S->leaves), (long long)x.entered,
-                           (long long)x.expanded, (long long)S->counts[0],
-                           (long long)S->counts[1], tt_counts(&R.tt));
+    result = outcome(S, want_line, 1, x.entered, x.expanded, S->counts[0], S->counts[1], &R.tt);
 done:
     gt_free(x.st);
     map_free(&best);
@@ -454,8 +469,9 @@ static double now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* One iteration of iterative.py (solve 0) or solve.py (solve 1) at depth: its tuple, or NULL
- * (an exception set, or BAD_HORIZON in *bad). */
+/* One iteration of iterative.py (solve 0) or solve.py (solve 1) at depth: ((value, line,
+ * leaves, entered, expanded, exhausted, depth, counts), seconds), or NULL (an exception set,
+ * or BAD_HORIZON in *bad). */
 static PyObject *iteration(Run *R, Map *seen, int solve, int32_t depth, int32_t last, int *stop,
                            node_t *bad) {
     Search *S = &R->S;
@@ -485,9 +501,9 @@ static PyObject *iteration(Run *R, Map *seen, int solve, int32_t depth, int32_t 
         want_line = !solve || *stop;
     }
     if (r == 0 && !(want_line && ts_line(&x, 0, 0, &S->line, &S->line_len) < 0)) {
-        result = Py_BuildValue("(diNnLLNd)", v, ex, line_or_none(S, want_line),
-                               (Py_ssize_t)S->leaves.len, (long long)x.entered,
-                               (long long)x.expanded, tt_counts(&R->tt), now() - t0);
+        S->value = v;
+        PyObject *it = outcome(S, want_line, 0, x.entered, x.expanded, ex, depth, &R->tt);
+        result = it ? Py_BuildValue("(Nd)", it, now() - t0) : NULL;
     }
     gt_free(x.st);
     map_free(&best);
@@ -495,8 +511,8 @@ static PyObject *iteration(Run *R, Map *seen, int solve, int32_t depth, int32_t 
 }
 
 /* tabled_iterate(end, values, root_max, keys, buckets, solve, last, seconds, progress) ->
- * (iterations, positions, bad): each iteration's (value, exhausted, line, leaves, entered,
- * expanded, counts, seconds), depth 1, 2, ... up to max(last, 1), one table kept throughout:
+ * (iterations, positions, bad): each iteration's ((value, line, leaves, entered, expanded,
+ * exhausted, depth, counts), seconds), depth 1, 2, ... up to max(last, 1), one table kept throughout:
  * iterative.iterate (seconds < 0: no limit) or, with solve, solve.solve (the line of the last
  * iteration only; positions: the distinct positions entered); bad: a node at an iteration's
  * horizon without a static value (the iterations stop there), or -1 */

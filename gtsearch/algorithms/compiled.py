@@ -196,11 +196,13 @@ class Iteration(NamedTuple):
     """One iteration of a deepening search with a table in C, and the table's counts after it."""
 
     value: float
-    exhausted: bool
+    #: the line (solve: of the last iteration only, else None)
     line: list[int] | None
     leaves: int
     entered: int
     expanded: int
+    exhausted: int
+    depth: int
     counts: tuple[int, ...]
     seconds: float
 
@@ -225,7 +227,7 @@ def tabled_iterate(
         -1.0 if seconds is None else seconds,
         None,
     )
-    return [Iteration(*it) for it in found], positions, bad
+    return [Iteration(*it, took) for it, took in found], positions, bad
 
 
 def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) -> list[int] | None:
