@@ -38,9 +38,8 @@ class Pawns(Hexapawn):  # type: ignore[misc]
     """easyAI's Hexapawn with the key its TranspositionTable needs."""
 
     def ttentry(self) -> Any:
-        return tuple(sorted(self.players[0].pawns)), tuple(sorted(self.players[1].pawns)), (
-            self.current_player
-        )
+        first, second = (tuple(sorted(p.pawns)) for p in self.players)
+        return first, second, self.current_player
 
     def scoring(self) -> int:
         return -100 if self.lose() else 0

@@ -227,7 +227,7 @@ def tabled_iterate(
         -1.0 if seconds is None else seconds,
         None,
     )
-    return [Iteration(*it, took) for it, took in found], positions, bad
+    return [Iteration._make((*it, took)) for it, took in found], positions, bad
 
 
 def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) -> list[int] | None:

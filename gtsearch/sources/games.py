@@ -386,19 +386,16 @@ class GameTree(Tree):
     transpositions = True
 
     def position(self, n: int) -> int:
-        """Node n's position for a transposition table, a number (docs/algorithms.md, "The
-        key"): the number of the game's key(state) (by default the state), twice it plus 1
-        where MAX moves; under the protocol that says who moves, the number of the key with
-        the entry's tag (who moves, a forced pass, a chance node and who moves after it) and
-        its depth below a --depth cut, as the game's entries are keyed."""
+        """Node n's position for a transposition table (docs/algorithms.md, "The key"): the
+        number of the game's key(state), twice it plus 1 where MAX moves (with player(): of
+        the key with the entry's tag and its depth below a --depth cut, as entries are keyed)."""
         k = self.locate(n)
         number = self.position_numbers()[self.path_keys[k]]
         return number if self.general else 2 * number + (self.root_max == (k % 2 == 0))
 
     def position_numbers(self) -> dict[Any, int]:
-        """Each entry's position number: the positions numbered 0, 1, ... in the order their
-        first entries were counted, so the same in every run and in both cores (Python's
-        hash() of a string is not)."""
+        """Each entry's position number, in the order the entries were counted (the same in
+        every run and both cores, as Python's hash() of a string is not)."""
         entries, positions = self.numbers
         info = self.info
         if len(entries) < len(info):
