@@ -296,3 +296,42 @@ def test_the_core_refuses_keys_that_are_not_one_int_per_node() -> None:
     assert value == 3  # no buckets asked for: one
     found, positions, bad = native.tabled_iterate(*args, None, 1, False, 2, -1.0, None)
     assert (found, positions, bad) == ([], 0, 1)  # node 1 at the horizon has no static value
+
+
+def test_the_core_refuses_what_is_not_its_arguments() -> None:
+    native = core.native()
+    assert native is not None
+    tree = Tree.from_nested([[1, 2], [3, 4]])
+    good = (None, 4, 0, 0.0, 0.0, True, None)
+    with pytest.raises(TypeError):
+        native.tabled(tree.end, tree.values, True, [0] * 7, *good[1:])  # keys: no buffer
+    with pytest.raises(TypeError):
+        native.tabled(array("d", [1.0]), tree.values, True, *good)  # not a tree's arrays
+    with pytest.raises(TypeError):
+        native.tabled(tree.end, tree.values, True, *good[:-1], [0])  # progress
+    with pytest.raises(TypeError):
+        native.tabled(tree.end, tree.values, True)
+    with pytest.raises(TypeError):
+        native.tabled_iterate(tree.end, tree.values, True)
+    with pytest.raises(TypeError):  # a game's positions that are not array('q')
+        native.expand_states(
+            array("q", [0, 0]), array("q"), array("q", [1]), None, 0, True, array("d", [0.0]), -1
+        )
+
+
+def test_keys_that_merge_unlike_nodes_do_not_crash_the_core() -> None:
+    """Every node one position (a game's key() that merges states with other moves): the
+    table's moves may name children a node does not have; the core ignores them."""
+    native = core.native()
+    assert native is not None
+    tree = Tree.from_nested([[1, [2, 3, 4]], [[5, 6], 7, 8], 9])
+    keys = array("q", [0] * len(tree))
+    for kind in (0, 1, 2):
+        native.tabled(tree.end, tree.values, True, keys, 1, kind, -1e9, 1e9, True, None)
+    native.tabled_iterate(tree.end, tree.values, True, keys, 1, True, 3, -1.0, None)
+
+
+def test_iterative_deepening_with_no_time_left_stops_after_one_iteration() -> None:
+    tree = Tree(array("i", [7, 4, 3, 4, 7, 6, 7]), array("d", [0, 1, 2, 3, 4, 5, 6]), root_max=True)
+    c, p = both(lambda: len(iterative.iterate(tree, 1, seconds=0.0)))
+    assert c == p == 1
