@@ -26,7 +26,11 @@ point, each figure under the C core and under the pure-Python core
   trees (bare JSON, flow YAML, and the block YAML of sample_trees/aima-fig5-2.yaml)
   against ``python -c pass``;
 - the tic-tac-toe tree as Gambit's .efg against the same tree as named JSON: the load
-  in this process, and the whole ``gtsearch eval`` with its peak memory, under each core.
+  in this process, and the whole ``gtsearch eval`` with its peak memory, under each core;
+- the transposition table in C (``tt``): alpha-beta with a table on the b=4 d=10 file
+  against alpha-beta without, and ``solve`` and alpha-beta with a table on game:tictactoe
+  against easyAI's Negamax with its TranspositionTable on easyAI's own TicTacToe (the extra
+  ``peers``).
 
 Times are the best of a few repeats (the minimum is the least disturbed by
 other work on the machine); whole processes alternate between the two
@@ -70,7 +74,18 @@ QUICK = [(4, 7), (3, 8)]
 FORMATS = {"json": ".json", "yaml": ".yaml", "sexp": ".sexp"}
 EXPERIMENT = ["experiment", "-b", "2..4", "-d", "2..7", "-n", "10", "--format", "json"]
 CORES = ("C", "pure")
-SECTIONS = ("load", "search", "memory", "eval", "efg", "sources", "experiment", "mcts", "startup")
+SECTIONS = (
+    "load",
+    "search",
+    "memory",
+    "eval",
+    "efg",
+    "sources",
+    "experiment",
+    "mcts",
+    "tt",
+    "startup",
+)
 #: mcts's iterations per search in the "mcts" section (the same in both cores)
 MCTS_ITERATIONS = 20_000
 #: where the processes of the benchmark cache the bytecode of the modules they import
@@ -502,6 +517,113 @@ def measure_mcts(rep: Report, shape: tuple[int, int], repeat: int) -> None:
     rep.table(["tree", "C core it/s", "pure core it/s", "C / pure", "against target"], rows)
 
 
+def easyai_tictactoe() -> tuple[Callable[[], Any], Callable[[], Any]] | None:
+    """easyAI's Negamax (depth 9, the whole game) and its solve by iterative deepening, each
+    with its TranspositionTable, on easyAI's own TicTacToe (given the ttentry its table needs);
+    None without the extra ``peers``."""
+    try:
+        from easyAI import AI_Player, Negamax, TranspositionTable, solve_with_iterative_deepening
+        from easyAI.games import TicTacToe
+    except ImportError:
+        return None
+
+    class Board(TicTacToe):  # type: ignore[misc]
+        def ttentry(self) -> Any:
+            return tuple(self.board), self.current_player
+
+    def game() -> Any:
+        return Board([AI_Player(None), AI_Player(None)])
+
+    def negamax() -> Any:
+        ai = Negamax(9, tt=TranspositionTable())
+        return ai(game()), ai.alpha
+
+    def solved() -> Any:
+        table = TranspositionTable()
+        return solve_with_iterative_deepening(game(), range(1, 10), 90, tt=table, verbose=False)
+
+    return negamax, solved
+
+
+def measure_tt(rep: Report, repeat: int, shape: tuple[int, int]) -> None:
+    """The transposition table in C: its cost on a uniform file, its speed on tic-tac-toe."""
+    from gtsearch.algorithms.solve import solve
+    from gtsearch.sources import open_source
+
+    b, d = shape
+    tree = load_tree(str(tree_file(b, d, "json")))
+    plain, without = best_of(partial(search, tree, "alphabeta"), repeat)
+    rows = []
+    for mib in (1, 16):
+        took, found = best_of(partial(search, tree, "alphabeta", tt=mib), repeat)
+        assert (found.value, found.pv) == (without.value, without.pv)
+        rows.append(
+            [
+                f"alphabeta --tt {mib} (search)",
+                f"{took * 1e3:.2f}",
+                f"{plain * 1e3:.2f}",
+                f"{took / plain:.1f}x",
+                f"target ≤ 2x: {verdict(took <= 2 * plain)}",
+            ]
+        )
+    path = str(tree_file(b, d, "json"))
+    cmd = [*gtsearch_cmd(), "eval", path, "-a", "alphabeta", "--format", "json"]
+    t = walls({"plain": (cmd, env_for("C")), "tt": ([*cmd, "--tt", "16"], env_for("C"))}, 5)
+    rows.append(
+        [
+            "gtsearch eval --tt 16 (whole process, median of 5)",
+            f"{t['tt'] * 1e3:.0f}",
+            f"{t['plain'] * 1e3:.0f}",
+            f"{t['tt'] / t['plain']:.2f}x",
+            f"target ≤ 2x: {verdict(t['tt'] <= 2 * t['plain'])}",
+        ]
+    )
+    rep.say(
+        f"## The transposition table in C: alpha-beta on the b={b} d={d} file, with and without"
+    )
+    rep.say(f"({without.leaves:,} leaves without a table; in this process, best of {repeat})")
+    rep.say()
+    rep.table(["search", "with ms", "without ms", "ratio", "against target"], rows)
+
+    game = open_source("game:tictactoe")
+    game.position_keys()  # the positions' numbers, written out once (timed below, in `whole`)
+    ours = {
+        "solve (search)": partial(solve, game),
+        "alphabeta --tt 16 (search)": partial(search, game, "alphabeta", tt=16),
+        "solve (the game's states counted too)": lambda: solve(open_source("game:tictactoe")),
+        "alphabeta --tt 16 (the game's states counted too)": lambda: search(
+            open_source("game:tictactoe"), "alphabeta", tt=16
+        ),
+    }
+    peers = easyai_tictactoe()
+    rows = []
+    theirs: dict[str, float] = {}
+    if peers is not None:
+        theirs["solve"] = best_of(peers[1], repeat)[0]
+        theirs["alphabeta"] = best_of(peers[0], repeat)[0]
+    for name, run in ours.items():
+        took = best_of(run, repeat)[0]
+        peer = theirs.get(name.split()[0])
+        rows.append(
+            [
+                f"{name}",
+                f"{took * 1e3:.2f}",
+                "" if peer is None else f"{peer * 1e3:.0f}",
+                "" if peer is None else f"{peer / took:.0f}x",
+                "" if peer is None else f"target ≥ 20x: {verdict(peer >= 20 * took)}",
+            ]
+        )
+    rep.say("## game:tictactoe with a table against easyAI's Negamax with its TranspositionTable")
+    rep.say(
+        "(easyAI: Negamax(9) for alphabeta, solve_with_iterative_deepening(1..9) for solve, on "
+        f"its own TicTacToe; best of {repeat} in this process"
+        + ("" if peers is not None else "; easyAI is not installed: pip install -e '.[peers]'")
+        + ")"
+    )
+    rep.say()
+    rep.table(["gtsearch", "gtsearch ms", "easyAI ms", "easyAI / gtsearch", "against target"], rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small trees only (a smoke test)")
@@ -745,6 +867,9 @@ def main() -> None:
 
     if "mcts" in only:
         measure_mcts(rep, (4, 7) if args.quick else (4, 10), args.repeat)
+
+    if "tt" in only:
+        measure_tt(rep, max(args.repeat, 5), (4, 7) if args.quick else (4, 10))
 
     if "startup" in only:
         # start-up: a small eval is mostly imports (tests/test_startup.py says which)

@@ -188,6 +188,11 @@ class Tree:
         tree gives the game's moves; move ordering, docs/algorithms.md)."""
         return range(count)
 
+    def position_keys(self) -> array[int] | None:
+        """Every node's position in an array('q'), for the compiled core's table searches; None
+        where a node's position is the node itself."""
+        return None
+
     def child(self, n: int, i: int) -> int:
         for k, c in enumerate(self.children(n)):
             if k == i:

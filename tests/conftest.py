@@ -47,6 +47,7 @@ EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "gambit": (("pygambit",), (), "pip install -e '.[gambit]'"),
     "dask": (("dask.distributed",), (), "pip install -e '.[dask]'"),
     "openspiel": (("pyspiel",), (), "pip install -e '.[openspiel]'"),
+    "peers": (("easyAI",), (), "pip install -e '.[peers]'"),
     "latex": ((), ("pdflatex",), "apt-get install texlive-latex-base "
               "texlive-latex-recommended texlive-pictures"),
     "rsvg": ((), ("rsvg-convert",), "apt-get install librsvg2-bin"),

@@ -37,6 +37,8 @@ from click.testing import CliRunner
 import gtsearch
 from gtsearch import core
 from gtsearch.algorithms import ALGORITHMS, search
+from gtsearch.algorithms.iterative import iterate
+from gtsearch.algorithms.solve import solve
 from gtsearch.cli import cli
 from gtsearch.formats import dump_tree, loads_tree
 from gtsearch.formats.compiled import parse_compiled
@@ -198,6 +200,17 @@ def game() -> Tree:
     return open_game("nim:5")
 
 
+def deepened() -> Any:
+    """eval --iterative with a table (search_tabled.c): each iteration's result, untimed."""
+    return [r._replace(seconds=0.0) for r in iterate(tree_of(ESTIMATES, "json"), 1)]
+
+
+def solved() -> Any:
+    """solve with a table on a game (its positions written out first), untimed."""
+    done = solve(game(), 1)
+    return done._replace(seconds=0.0, iterations=[i._replace(seconds=0.0) for i in done.iterations])
+
+
 def expand_star() -> Any:
     """A game's states written out: a root with 70 moves to one state (a stack that grows)."""
     assert native is not None
@@ -278,6 +291,16 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     # (sorted by the radix sort)
     ("search-mtdf-big", searched(lambda: LazyTree(RandomSpec(30, 4, order="best")), "mtdf")),
     ("random-whole", lambda: native_whole(RandomSpec(2, 3, seed=1))),
+    # the searches with a transposition table (search_tabled.c, table.c): a tree, a random:
+    # source, a game (its positions written out), iterative deepening and solve
+    *[
+        (f"search-tt-{name}-{id_}", searched(t, name, tt=1))
+        for name in ("alphabeta", "negascout", "mt-sss", "mtdf")
+        for id_, t in (("ties", lambda: TIES), ("random", lazy), ("game", game))
+    ],
+    ("search-tt-alphabeta-deep", searched(lambda: COMBS[0], "alphabeta", tt=1)),
+    ("iterate-tt", deepened),
+    ("solve-tt-game", solved),
     # mcts: its entries, the logs and paths that grow, chance nodes drawn by their weights, a
     # playout cut at a static value
     *[

@@ -388,6 +388,13 @@ static PyMethodDef methods[] = {
      "scout(end, values, root_max, progress) -> (value, leaves, nodes, distinct)"},
     {"mtd", GT_ENTRY(gt_mtd), METH_VARARGS,
      "mtd(end, values, root_max, first, progress) -> (lower, leaves, table_size, passes)"},
+    {"tabled", GT_ENTRY(gt_tabled), METH_VARARGS,
+     "tabled(end, values, root_max, keys, buckets, kind, x, y, line, progress) -> (value, line, "
+     "leaves, entered, expanded, nodes, passes, counts): gtsearch.algorithms.tabled's "
+     "alphabeta (kind 0, window (x, y)), negascout (1) and MTD(x) (2) with a table"},
+    {"tabled_iterate", GT_ENTRY(gt_tabled_iterate), METH_VARARGS,
+     "tabled_iterate(end, values, root_max, keys, buckets, solve, last, seconds, progress) -> "
+     "(iterations, positions, bad): gtsearch.algorithms.iterative.iterate and solve.solve"},
     {"mcts", GT_ENTRY(gt_mcts), METH_VARARGS,
      "mcts(end, values, root_max, chance, wnodes, woff, wval, lo, span, iterations, seconds, "
      "seed, exploration, playout_depth, progress) -> (nodes, visits, sums, squares, leaves, "

@@ -270,6 +270,54 @@ static inline void *map_get(const Map *m, int64_t key) {
 /* The value slot for key, created zeroed when new (*fresh = 1); NULL on MemoryError. */
 void *map_put(Map *m, int64_t key, int *fresh);
 
+/* -- the transposition table (table.c): gtsearch.algorithms.table -------------------------------
+ * An entry is the key + 1 (0: empty, so that zeroed memory is an empty table), the bounds in
+ * MAX's terms, the draft (TT_FULL: searched to the leaves) and the best move (a child's index,
+ * -1: none): 32 bytes, as the Python table counts them.  The buckets (two entries each) are
+ * kept in a Map by bucket number, as the Python table keeps its entries in a dict by slot: a
+ * search costs what it stores, not the size of the table (a table of 16 MiB whose few
+ * thousand entries were spread over it by the hash would otherwise touch all of its pages). */
+#define TT_FULL 65535
+typedef struct {
+    uint64_t key1;
+    double lo, hi;
+    int32_t draft, move;
+} TTEntry;
+
+typedef struct {
+    Map buckets_used; /* bucket number -> its two entries */
+    uint64_t buckets;
+    int64_t probes, hits, cuts, orders, stores, overwrites, used;
+} Table;
+
+/* 0, or -1 with MemoryError */
+int tt_init(Table *t, uint64_t buckets);
+void tt_free(Table *t);
+/* key's bucket: splitmix64(key) mod buckets (Table.slot's half) */
+static inline int64_t tt_bucket(const Table *t, int64_t key) {
+    return (int64_t)(sm64((uint64_t)key) % t->buckets);
+}
+/* key's entry, or NULL; not counted (Table.peek) */
+static inline TTEntry *tt_peek(const Table *t, int64_t key) {
+    TTEntry *e = map_get(&t->buckets_used, tt_bucket(t, key));
+    if (!e)
+        return NULL;
+    const uint64_t k1 = (uint64_t)key + 1;
+    return e->key1 == k1 ? e : e[1].key1 == k1 ? e + 1 : NULL;
+}
+/* key's entry, or NULL: one probe, and a hit when found (Table.probe) */
+static inline TTEntry *tt_probe(Table *t, int64_t key) {
+    t->probes++;
+    TTEntry *e = tt_peek(t, key);
+    t->hits += e != NULL;
+    return e;
+}
+/* Table.store (merging): bounds in MAX's terms, draft, move; 0, or -1 with MemoryError (an
+ * entry found before a store may move: read it first) */
+int tt_store(Table *t, int64_t key, double lo, double hi, int32_t draft, int32_t move);
+/* (probes, hits, cuts, orders, stores, overwrites, used), or NULL */
+PyObject *tt_counts(const Table *t);
+
 /* -- ticks: Ctrl-C, other threads, progress ------------------------------------------------ */
 typedef struct {
     unsigned long steps;
@@ -341,6 +389,11 @@ PyObject *search_entry(PyObject *args, const char *own, SearchFn fn, int with_li
 /* The tick of a search's loops (see tick()): the progress shown is the leaves evaluated. */
 static inline int search_tick(Search *s) { return tick(&s->tk, (int64_t)s->leaves.len); }
 
+/* search_mt.c: MTD(first) over S's tree with MT's own table (tt NULL), or with the
+ * transposition table tt keyed by keys (NULL: the node itself); S->value, and counts[0] the
+ * nodes (positions) proved, counts[1] the passes.  0, or -1 with an exception set. */
+int mt_tabled(Search *S, Table *tt, const int64_t *keys, double first);
+
 /* -- logs of (node, child) pairs, in the order the nodes finish --------------------------------
  * depth-first's best child of each finished node, SSS*'s solver of each solved MAX node.  A
  * node finishes after its descendants, so its pair comes after theirs, and the line is read
@@ -388,6 +441,8 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
     X(gt_negascout)                                                                                \
     X(gt_scout)                                                                                    \
     X(gt_mtd)                                                                                      \
+    X(gt_tabled)                                                                                   \
+    X(gt_tabled_iterate)                                                                           \
     X(gt_mcts)                                                                                     \
     X(gt_principal_variation)                                                                      \
     X(gt_random_tree)                                                                              \

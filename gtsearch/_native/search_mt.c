@@ -1,7 +1,10 @@
 /* MT and the MTD driver: gtsearch.algorithms.mt, step for step.
  *
  * Plaat, Schaeffer, Pijls & de Bruin (1996).  The transposition table is a hash map of
- * the nodes searched (leaves included, as [v, v]), so `nodes` is its size as in Python.
+ * the nodes searched (leaves included, as [v, v]), so `nodes` is its size as in Python; or,
+ * with --tt (mt_tabled), the bounded table of table.c keyed by position, as tabled.py's
+ * TableMemory: each recall a probe, each answer a cut, each bound proved a store, and `nodes`
+ * the positions proved.
  */
 #include "core.h"
 
@@ -18,11 +21,50 @@ typedef struct {
 typedef struct {
     Search *S;
     const TreeView *t;
-    Map table;
+    Map table;       /* MT's own: node -> Bounds */
+    Table *tt;       /* or a transposition table (then `table` holds the positions proved) */
+    const int64_t *keys; /* the positions of the nodes (NULL: the node itself) */
     MTFrame *stack;
     size_t cap;
     int64_t passes;
 } MT;
+
+/* prove(): node n's value lies in [lo, hi], kept with what was known; -1 on MemoryError */
+static int prove(MT *s, node_t n, double lo, double hi) {
+    if (s->tt) { /* TableMemory.prove */
+        int64_t key = s->keys ? s->keys[n] : n;
+        if (!map_put(&s->table, key, NULL))
+            return -1;
+        return tt_store(s->tt, key, lo, hi, TT_FULL, -1);
+    }
+    int fresh;
+    Bounds *entry = map_put(&s->table, n, &fresh);
+    if (!entry)
+        return -1;
+    if (fresh) {
+        entry->lo = -INF;
+        entry->hi = INF;
+    }
+    if (lo > entry->lo)
+        entry->lo = lo;
+    if (hi < entry->hi)
+        entry->hi = hi;
+    return 0;
+}
+
+/* recall(): 1 with [lo, hi] known of n in *out, or 0 */
+static int recall(MT *s, node_t n, Bounds *out) {
+    if (s->tt) {
+        const TTEntry *e = tt_probe(s->tt, s->keys ? s->keys[n] : n);
+        if (e)
+            *out = (Bounds){e->lo, e->hi};
+        return e != NULL;
+    }
+    const Bounds *b = map_get(&s->table, n);
+    if (b)
+        *out = *b;
+    return b != NULL;
+}
 
 static inline int passes(double g, double gamma, int strict) {
     return strict ? g > gamma : g >= gamma;
@@ -30,30 +72,28 @@ static inline int passes(double g, double gamma, int strict) {
 
 /* probe(): 1 with *out when the table answers for n, 0 when it does not, -1 on error */
 static int probe(MT *s, node_t n, double gamma, int strict, double *out) {
-    Bounds *entry = map_get(&s->table, n);
-    if (!entry) {
-        if (IS_LEAF(s->t, n)) { /* a leaf: evaluated once, remembered as [v, v] */
+    Bounds entry;
+    if (!recall(s, n, &entry)) {
+        if (IS_LEAF(s->t, n)) { /* a leaf: evaluated, remembered as [v, v] */
             if (nl_push(&s->S->leaves, n) < 0)
                 return -1;
             double v = VAL(s->t, n);
-            Bounds *slot = map_put(&s->table, n, NULL);
-            if (!slot)
+            if (prove(s, n, v, v) < 0)
                 return -1;
-            slot->lo = slot->hi = v;
             *out = v;
             return 1;
         }
         return 0;
     }
-    if (passes(entry->lo, gamma, strict)) {
-        *out = entry->lo;
-        return 1;
-    }
-    if (!passes(entry->hi, gamma, strict)) {
-        *out = entry->hi;
-        return 1;
-    }
-    return 0;
+    if (passes(entry.lo, gamma, strict)) {
+        *out = entry.lo;
+    } else if (!passes(entry.hi, gamma, strict)) {
+        *out = entry.hi;
+    } else
+        return 0;
+    if (s->tt)
+        s->tt->cuts++;
+    return 1;
 }
 
 /* MTSearch.test(): one MT pass from the root */
@@ -109,18 +149,8 @@ static int mt_test(MT *s, double gamma, int strict, double *result) {
         if (descended)
             continue;
         /* node n is finished with g: remember the bound it proved */
-        int fresh;
-        Bounds *entry = map_put(&s->table, n, &fresh);
-        if (!entry)
+        if (passes(g, gamma, strict) ? prove(s, n, g, INF) : prove(s, n, -INF, g))
             return -1;
-        if (fresh) {
-            entry->lo = -INF;
-            entry->hi = INF;
-        }
-        if (passes(g, gamma, strict))
-            entry->lo = g;
-        else
-            entry->hi = g;
         if (!len) {
             *result = g;
             return 0;
@@ -176,14 +206,15 @@ static int mtd(MT *s, double first, double *lower_out) {
     return 0;
 }
 
-/* the argument (first): the first guess */
-static int mtd_search(Search *S, const SearchParams *P) {
+int mt_tabled(Search *S, Table *tt, const int64_t *keys, double first) {
     MT s;
     memset(&s, 0, sizeof s);
     s.S = S;
     s.t = &S->t;
+    s.tt = tt;
+    s.keys = keys;
     int rc = -1;
-    if (map_init(&s.table, sizeof(Bounds)) == 0 && mtd(&s, P->x[0], &S->value) == 0) {
+    if (map_init(&s.table, tt ? 0 : sizeof(Bounds)) == 0 && mtd(&s, first, &S->value) == 0) {
         S->counts[0] = (int64_t)s.table.len;
         S->counts[1] = s.passes;
         rc = 0;
@@ -192,6 +223,9 @@ static int mtd_search(Search *S, const SearchParams *P) {
     gt_free(s.stack);
     return rc;
 }
+
+/* the argument (first): the first guess */
+static int mtd_search(Search *S, const SearchParams *P) { return mt_tabled(S, NULL, NULL, P->x[0]); }
 
 PyObject *gt_mtd(PyObject *self, PyObject *args) {
     (void)self;

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core import native
-from ..numbers import Number
+from ..numbers import INF, Number
 from ..tree import Tree, index_array
 from .base import Outcome, Stats
+
+if TYPE_CHECKING:
+    from .table import Table
 
 _BOUNDS = {None: 0, "lower": 1, "upper": 2}
 
@@ -140,6 +143,91 @@ def mtd(tree: Tree, stats: Stats, first: float) -> float | None:
     stats.nodes = table_size
     stats.extra["passes"] = passes
     return float(lower)
+
+
+#: the searches of gt_tabled
+_TABLED = {"alphabeta": 0, "negascout": 1, "mtd": 2}
+
+
+class Tabled(NamedTuple):
+    """What a search with a table found in C (tabled.py's figures of the same search)."""
+
+    value: float
+    line: list[int] | None
+    entered: int
+    expanded: int
+    #: the MT family's: the positions its passes proved, and the passes
+    positions: int
+    passes: int
+
+
+def tabled(
+    tree: Tree,
+    stats: Stats,
+    table: Table,
+    kind: str,
+    x: float = -INF,
+    y: float = INF,
+    line: bool = True,
+) -> Tabled | None:
+    """tabled.py's alphabeta (window (x, y)), negascout or the MT family's MTD(x) in C, with
+    ``table``'s size; the line when ``line``; the table's counters to ``table``."""
+    core = takes(tree)
+    if core is None:
+        return None
+    value, pv, leaves, *figures, counts = _call(
+        tree,
+        core.tabled,
+        tree.root_max,
+        tree.position_keys(),
+        table.buckets,
+        _TABLED[kind],
+        x,
+        y,
+        line,
+        stats.progress,
+    )
+    _record(stats, leaves)
+    table.take(counts)
+    return Tabled(value, pv, *figures)
+
+
+class Iteration(NamedTuple):
+    """One iteration of a deepening search with a table in C, and the table's counts after it."""
+
+    value: float
+    #: the line (solve: of the last iteration only, else None)
+    line: list[int] | None
+    leaves: int
+    entered: int
+    expanded: int
+    exhausted: int
+    depth: int
+    counts: tuple[int, ...]
+    seconds: float
+
+
+def tabled_iterate(
+    tree: Tree, table: Table, last: int, seconds: float | None = None, solve: bool = False
+) -> tuple[list[Iteration], int, int] | None:
+    """iterative.iterate's (``solve``: solve.solve's) iterations in C: each iteration, the
+    distinct positions entered (solve's), and a node at a horizon without a static value where
+    the iterations stopped (-1: none)."""
+    core = takes(tree)
+    if core is None:
+        return None
+    found, positions, bad = _call(
+        tree,
+        core.tabled_iterate,
+        tree.root_max,
+        tree.position_keys(),
+        table.buckets,
+        solve,
+        last,
+        -1.0 if seconds is None else seconds,
+        None,
+    )
+    return [Iteration._make((*it, took)) for it, took in found], positions, bad
 
 
 def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) -> list[int] | None:

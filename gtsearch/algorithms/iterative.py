@@ -23,6 +23,7 @@ from ..errors import UsageError
 from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
+from . import compiled
 from .base import Stats
 from .ordering import MoveOrder, counts
 from .table import Table
@@ -53,35 +54,61 @@ def iterate(
     height = tree.max_depth()
     last = height if max_depth is None else min(max_depth, height)
     table = Table(tt)
-    ordering = {} if moves is None else moves.asked()
     t0 = time.perf_counter()
     out: list[SearchResult] = []
+    # in C: the same iterations (not with the history heuristic or killers: Python's)
+    found = compiled.tabled_iterate(tree, table, last, seconds) if moves is None else None
+    if found is not None:
+        iterations, _, bad = found
+        if bad >= 0:
+            static(tree, bad)  # the error of the node at the horizon without a static value
+        for depth, it in enumerate(iterations, 1):
+            table.take(it.counts)
+            counted = (it.leaves, it.entered, it.expanded, it.seconds)
+            out.append(_result(tree, tt, depth, it.value, it.line or [0], counted, table))
+        return out
     for search in deepening(tree, table, moves, horizon=lambda n: static(tree, n)):
         depth, stats = search.limit or 0, search.stats
         t1 = time.perf_counter()
         value = search.value(0, 0)
         line = search.line()
-        number: Number = tree.number(line[-1]) if tree.values[line[-1]] == value else value
-        out.append(
-            SearchResult(
-                algorithm="alphabeta",
-                value=number,
-                exact=True,
-                bound=None,
-                pv=tuple(tree.path_of(line[-1])) if len(line) > 1 else (),
-                pv_labels=tuple(map(tree.names.get, line[1:])),
-                leaves=len(stats.leaves),
-                leaves_total=tree.n_leaves,
-                seconds=time.perf_counter() - t1,
-                nodes=search.entered,
-                params={"tt": tt, **ordering, "iteration": depth},
-                extra={"expanded": search.expanded, "tt": table.counts(), **counts(moves)},
-                tree=tree,
-            )
-        )
+        counted = (len(stats.leaves), search.entered, search.expanded, time.perf_counter() - t1)
+        out.append(_result(tree, tt, depth, value, line, counted, table, moves))
         if depth >= max(last, 1) or seconds is not None and time.perf_counter() - t0 >= seconds:
             break
     return out
+
+
+def _result(
+    tree: Tree,
+    tt: int,
+    depth: int,
+    value: float,
+    line: list[int],
+    counted: tuple[int, int, int, float],
+    table: Table,
+    moves: MoveOrder | None = None,
+) -> SearchResult:
+    """The SearchResult of one iteration (depth): its value and line, its counts (leaves,
+    nodes entered, nodes expanded, seconds), the table's and the move ordering's."""
+    leaves, entered, expanded, seconds = counted
+    number: Number = tree.number(line[-1]) if tree.values[line[-1]] == value else value
+    ordering = {} if moves is None else moves.asked()
+    return SearchResult(
+        algorithm="alphabeta",
+        value=number,
+        exact=True,
+        bound=None,
+        pv=tuple(tree.path_of(line[-1])) if len(line) > 1 else (),
+        pv_labels=tuple(map(tree.names.get, line[1:])),
+        leaves=leaves,
+        leaves_total=tree.n_leaves,
+        seconds=seconds,
+        nodes=entered,
+        params={"tt": tt, **ordering, "iteration": depth},
+        extra={"expanded": expanded, "tt": table.counts(), **counts(moves)},
+        tree=tree,
+    )
 
 
 def deepening(

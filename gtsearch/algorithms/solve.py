@@ -21,6 +21,7 @@ import time
 from typing import Any, NamedTuple
 
 from ..tree import Tree
+from . import compiled
 from .iterative import deepening
 from .ordering import MoveOrder, counts
 from .table import Table
@@ -87,15 +88,20 @@ def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> S
     table = Table(tt)
     height = tree.max_depth()
     iterations: list[Iteration] = []
+    # in C: the same iterations (not with the history heuristic or killers: Python's)
+    found = None if moves is not None else compiled.tabled_iterate(tree, table, height, solve=True)
+    if found is not None:
+        done, distinct, _ = found
+        for depth, it in enumerate(done, 1):
+            counted = (it.entered, it.leaves, it.seconds, it.expanded)
+            iterations.append(Iteration(depth, int(it.value), *counted, tuple(it.line or [0])))
+        table.take(done[-1].counts)
+        return _solution(int(done[-1].value), distinct, iterations, table, t0)
     positions: set[Any] = set()
-    nodes = leaves = expanded = 0
     for search in deepening(tree, table, moves, score=_score, relative=_relative, seen=positions):
         depth, stats = search.limit or 0, search.stats
         t1 = time.perf_counter()
         v, exhausted = search.root()
-        nodes += search.entered
-        expanded += search.expanded
-        leaves += len(stats.leaves)
         score = int(v)
         seconds = time.perf_counter() - t1
         line = tuple(search.line())  # not timed: its searches are not counted
@@ -103,6 +109,18 @@ def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> S
         iterations.append(Iteration(depth, score, *counted, line))
         if exhausted or score != 0 or depth >= height:
             break
+    return _solution(score, len(positions), iterations, table, t0, moves)
+
+
+def _solution(
+    score: int,
+    positions: int,
+    iterations: list[Iteration],
+    table: Table,
+    t0: float,
+    moves: MoveOrder | None = None,
+) -> Solution:
+    """The Solution of the last iteration's score and line, the iterations' counts."""
     pv = list(iterations[-1].pv)
     if score > 0:
         result, distance = "win", W - score
@@ -114,10 +132,10 @@ def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> S
         result,
         distance,
         pv,
-        len(positions),
-        nodes,
-        leaves,
-        expanded,
+        positions,
+        sum(it.nodes for it in iterations),
+        sum(it.leaves for it in iterations),
+        sum(it.expanded for it in iterations),
         iterations,
         table.counts(),
         time.perf_counter() - t0,

@@ -7,7 +7,9 @@ the second whatever came last.  An entry is ``[key, lower, upper, draft,
 move]``: bounds in MAX's terms, the draft (:data:`FULL` when the search below
 went to the leaves) and the best move as a child index (-1: none).  The
 entries live in a dict by slot number, so a large table costs only what it
-holds; the slots, and so every count, are those of the fixed array.
+holds; the slots, and so every count, are those of the fixed array.  The compiled
+core keeps the same table in C (gtsearch/_native/table.c) and hands its counters
+back (:meth:`Table.take`).
 Breuker, Uiterwijk & van den Herik (1994), Replacement schemes for
 transposition tables, ICCA Journal 17(4), describe the two-tier scheme.
 """
@@ -59,6 +61,7 @@ class Table:
         "orders",
         "stores",
         "overwrites",
+        "held",
     )
 
     def __init__(self, mib: int) -> None:
@@ -70,6 +73,8 @@ class Table:
         #: slot number -> entry [key, lower, upper, draft, move]
         self.slots: dict[int, list[Any]] = {}
         self.probes = self.hits = self.cuts = self.orders = self.stores = self.overwrites = 0
+        #: the entries used, when the compiled core kept the table (None: the slots held here)
+        self.held: int | None = None
 
     def slot(self, key: Hashable) -> int:
         """The first slot of the key's bucket."""
@@ -130,6 +135,12 @@ class Table:
                 self.overwrites += 1
             slots[b + 1] = entry
 
+    def take(self, counts: tuple[int, ...]) -> None:
+        """The counters of the same table kept by the compiled core: probes, hits, cuts,
+        orders, stores, overwrites and the entries used."""
+        (self.probes, self.hits, self.cuts, self.orders, self.stores, self.overwrites) = counts[:6]
+        self.held = counts[6]
+
     def counts(self) -> dict[str, int]:
         """The ``tt`` object of a result (docs/algorithms.md, "The counts")."""
         return {
@@ -141,5 +152,5 @@ class Table:
             "orders": self.orders,
             "stores": self.stores,
             "overwrites": self.overwrites,
-            "used": len(self.slots),
+            "used": len(self.slots) if self.held is None else self.held,
         }

@@ -7,8 +7,9 @@ decide it for its window, and stores what it proved; the MT family runs
 :mod:`.mt`'s passes over the table (:class:`TableMemory`) instead of MT's own.
 Keys are positions (:meth:`gtsearch.tree.Tree.position`): a file's nodes, a
 game's states.  The same search also runs depth-limited, with moves ordered
-by the table, for iterative deepening (:mod:`.solve`).  Written in Python:
-under the compiled core a search with a table runs here, with the same results.
+by the table, for iterative deepening (:mod:`.solve`).  Under the compiled core
+the same searches run in C (gtsearch/_native/search_tabled.c, through
+:func:`.compiled.tabled`), with the same results, on the trees it takes.
 
 Plaat, A., Schaeffer, J., Pijls, W. & de Bruin, A. (1996). Best-first
 fixed-depth minimax algorithms. Artificial Intelligence 87(1-2), 255-293.
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..numbers import INF
 from ..tree import Tree
+from . import compiled
 from .base import Outcome, Stats, Step, count_rereadings, drive
 from .mt import Memory, mtd
 from .ordering import MoveOrder, counts
@@ -274,12 +276,16 @@ class TableSearch:
         return path
 
 
-def _result(search: TableSearch, stats: Stats) -> None:
-    """The counts of a search with a table (docs/algorithms.md, "The counts")."""
+def _result(
+    stats: Stats, entered: int, expanded: int, table: Table, moves: MoveOrder | None = None
+) -> None:
+    """The counts of a search with a table (docs/algorithms.md, "The counts"), and those of
+    its move ordering (``moves``)."""
+    stats.nodes += entered
     count_rereadings(stats)
-    stats.extra["expanded"] = search.expanded
-    stats.extra["tt"] = search.table.counts()
-    stats.extra.update(counts(search.moves))
+    stats.extra["expanded"] = expanded
+    stats.extra["tt"] = table.counts()
+    stats.extra.update(counts(moves))
 
 
 def alphabeta(
@@ -294,21 +300,30 @@ def alphabeta(
     history heuristic and killers."""
     from .base import window_outcome
 
-    search = TableSearch(tree, stats, Table(tt), moves=moves)
+    table = Table(tt)
     lo = -INF if alpha is None else alpha
     hi = INF if beta is None else beta
+    # in C, but not with the history heuristic or killers (Python's)
+    done = compiled.tabled(tree, stats, table, "alphabeta", lo, hi) if moves is None else None
+    if done is not None:
+        _result(stats, done.entered, done.expanded, table)
+        return window_outcome(done.value, lo, hi, done.line)
+    search = TableSearch(tree, stats, table, moves=moves)
     v = search.value(0, 0, lo, hi)
-    stats.nodes += search.entered
-    _result(search, stats)
+    _result(stats, search.entered, search.expanded, table, moves)
     return window_outcome(v, lo, hi, search.line())
 
 
 def negascout(tree: Tree, stats: Stats, tt: int) -> Outcome:
     """NegaScout with a table of ``tt`` MiB; exact."""
-    search = TableSearch(tree, stats, Table(tt), scout=True)
+    table = Table(tt)
+    done = compiled.tabled(tree, stats, table, "negascout", line=tree.transpositions)
+    if done is not None:
+        _result(stats, done.entered, done.expanded, table)
+        return Outcome(done.value, pv=done.line)
+    search = TableSearch(tree, stats, table, scout=True)
     v = search.value(0, 0)
-    stats.nodes += search.entered
-    _result(search, stats)
+    _result(stats, search.entered, search.expanded, table)
     return Outcome(v, pv=_pv(tree, search))
 
 
@@ -321,13 +336,17 @@ def _pv(tree: Tree, search: TableSearch) -> list[int] | None:
 def mt_family(tree: Tree, stats: Stats, tt: int, first: float) -> Outcome:
     """MTD(first) with a table of ``tt`` MiB: MT's passes over positions."""
     table = Table(tt)
-    memory = TableMemory(tree, table)
-    v = mtd(tree, stats, first, memory)
+    # on a game the leaves read need not prove the value: the line of an uncounted search
+    done = compiled.tabled(tree, stats, table, "mtd", first, line=tree.transpositions)
+    if done is not None:
+        v, pv = done.value, done.line
+        stats.nodes = done.positions
+        stats.extra["passes"] = done.passes
+    else:
+        v = mtd(tree, stats, first, TableMemory(tree, table))
+        pv = TableSearch(tree, Stats(), Table(PV_TABLE_MIB)).line() if tree.transpositions else None
     count_rereadings(stats)
     stats.extra["tt"] = table.counts()
-    pv = None
-    if tree.transpositions:  # the leaves read need not prove the value: an uncounted search
-        pv = TableSearch(tree, Stats(), Table(PV_TABLE_MIB)).line()
     return Outcome(v, pv=pv)
 
 

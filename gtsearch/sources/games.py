@@ -22,6 +22,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import islice
 from typing import Any
 
 from ..core import native
@@ -104,6 +105,9 @@ class GameTree(Tree):
         "path_sizes",
         "visited",
         "max_nodes",
+        "numbers",
+        "keys",
+        "graph",
     )
 
     def __init__(
@@ -126,6 +130,10 @@ class GameTree(Tree):
         self.has_chance_nodes = False
         self.visited = 1
         self.max_nodes = max_nodes
+        self.numbers: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
+        self.keys: array[int] | None = None
+        #: the entries' graph (first, kids, sizes, the root's number) when written out in C
+        self.graph: tuple[array[int], array[int], array[int], int] | None = None
         state = game.key(game.call("initial") if start is None else start, "initial")
         root_max = game.root_max if start_max is None else start_max
         if self.general:
@@ -185,19 +193,17 @@ class GameTree(Tree):
         size = info[self.root_key].size
         if core is None or size > min(self.max_nodes, NATIVE_WHOLE_MAX_NODES):
             return None
-        ids = {key: i for i, key in enumerate(info)}
-        first, kids, sizes, values = array("q", [0]), array("q"), array("q"), array("d")
+        first, kids, sizes, ids = self._graph()
+        values = array("d")
         try:
             for node in info.values():
-                kids.extend([ids[kid] for kid in node.kids])
-                first.append(len(kids))
-                sizes.append(node.size)
                 values.append(self._value(node))
         except GameError:
             return None
         wide = index_array(size).typecode == "q"
         root = ids[self.root_key]
         end, vals = core.expand_states(first, kids, sizes, values, root, wide)
+        self.graph = first, kids, sizes, root
         chance, weights = None, {}
         if self.has_chance_nodes:
             numbers = array("d", [float(i) for i in range(len(info))])
@@ -210,6 +216,17 @@ class GameTree(Tree):
                     chance[n] = 1
                     weights[n] = node.weights
         return end, vals, chance, weights
+
+    def _graph(self) -> tuple[array[int], array[int], array[int], dict[Any, int]]:
+        """The graph of the entries for the C core's expand_states: each entry's children's
+        numbers (kids[first[i]:first[i + 1]]) and subtree size, and the entries' numbers."""
+        ids = {key: i for i, key in enumerate(self.info)}
+        first, kids, sizes = array("q", [0]), array("q"), array("q")
+        for node in self.info.values():
+            kids.extend([ids[kid] for kid in node.kids])
+            first.append(len(kids))
+            sizes.append(node.size)
+        return first, kids, sizes, ids
 
     def _root(self, state: Any, root_max: bool) -> tuple[Any, bool]:
         """The root's entry, and whether MAX is expected there: the player to move, or below a
@@ -369,20 +386,38 @@ class GameTree(Tree):
 
     transpositions = True
 
-    def position(self, n: int) -> Any:
-        """Node n's position for a transposition table: the game's key(state) (by default the
-        state) and who moves there; under the protocol that says who moves, the entry's tag
-        (who moves, a forced pass, a chance node and who moves after it) and its depth below
-        a --depth cut, as the game's entries are keyed."""
+    def position(self, n: int) -> int:
+        """Node n's position for a transposition table (docs/algorithms.md, "The key"): the
+        number of the game's key(state), twice it plus 1 where MAX moves (with player(): of
+        the key with the entry's tag and its depth below a --depth cut, as entries are keyed)."""
         k = self.locate(n)
-        entry = self.path_keys[k]
-        state = self.info[entry].state
-        key = getattr(self.game.obj, "key", None)
-        mine = state if key is None else self.game.call("key", state)
-        if self.general:
-            tag, _, depth = entry
-            return (tag, mine, depth)
-        return (mine, self.root_max == (k % 2 == 0))
+        number = self.position_numbers()[self.path_keys[k]]
+        return number if self.general else 2 * number + (self.root_max == (k % 2 == 0))
+
+    def position_numbers(self) -> dict[Any, int]:
+        """Each entry's position number, in the order the entries were counted (the same in
+        every run and both cores, as Python's hash() of a string is not)."""
+        entries, positions = self.numbers
+        info = self.info
+        if len(entries) < len(info):
+            key = getattr(self.game.obj, "key", None)
+            for entry in islice(info, len(entries), None):
+                state = info[entry].state
+                mine = state if key is None else self.game.call("key", state)
+                at = (entry[0], mine, entry[2]) if self.general else mine
+                entries[entry] = positions.setdefault(at, len(positions))
+        return entries
+
+    def position_keys(self) -> array[int] | None:
+        """Every node's :meth:`position` in one array('q') (the compiled core's table searches
+        read it), written out in C; None while the tree is computed on demand."""
+        core = native()
+        if self.keys is None and self.graph is not None and core is not None:
+            first, kids, sizes, root = self.graph
+            numbers = array("q", self.position_numbers().values())  # in the entries' order
+            parity = -1 if self.general else int(self.root_max)
+            self.keys = core.expand_states(first, kids, sizes, None, root, True, numbers, parity)
+        return self.keys
 
     # -- the cursor ------------------------------------------------------------------------
     def locate(self, n: int) -> int:
@@ -493,6 +528,7 @@ class GameTree(Tree):
         t.has_chance_nodes, t.max_nodes = self.has_chance_nodes, self.max_nodes
         size = len(self.end)
         flat = type(self.end) is array
+        t.numbers, t.keys, t.graph = self.numbers, None, self.graph if flat else None
         t.path_nodes, t.path_keys, t.path_sizes = [0], [self.root_key], [size]
         Tree.__init__(
             t,

@@ -1,0 +1,562 @@
+/* The searches with a transposition table (--tt): gtsearch.algorithms.tabled, step for step.
+ *
+ * Plaat, Schaeffer, Pijls & de Bruin (1996).  TableSearch.node(), the fail-soft negamax that
+ * probes every node it enters, answers a node from an entry whose bounds decide it for its
+ * window and stores what it proved, runs here on an explicit stack of frames (the Python
+ * version is nested generators), with NegaScout's null windows and re-searches (`scout`),
+ * the depth limit and the entry's move first of iterative deepening (`limit`, `order`,
+ * `horizon`: iterative.py) and the scores of solve.py (`solve`: W - p for a win p plies down,
+ * kept relative to their position).  TableSearch.line() is ts_line(): each node's best child
+ * (a map, as the Python dict), else the table's move, else an uncounted search with a table
+ * of its own below the node.  The MT family runs search_mt.c's passes over the same table
+ * (mt_tabled).  Keys are positions: the node itself, or the game's position numbers
+ * (GameTree.position_keys) in `keys`.
+ */
+#include "core.h"
+
+#include <time.h>
+
+/* the size of the table of the PV's uncounted searches: PV_TABLE_MIB (16) MiB */
+#define PV_BUCKETS (16 * 16384)
+/* solve.py's W (a win's score) and DECIDED (scores beyond it are wins or losses) */
+#define SOLVE_W 1048576.0
+#define SOLVE_DECIDED 524288.0
+
+enum { KIND_ALPHABETA = 0, KIND_NEGASCOUT = 1, KIND_MTD = 2 };
+enum { PH_FULL, PH_NULL };
+/* what enter() did: answered the node at once, pushed its frame, or met a node at the horizon
+ * without a static value (iterative.py's static() then words the error) */
+enum { ANSWERED = 1, PUSHED = 0, BAD_HORIZON = 2 };
+
+typedef struct {
+    node_t n, stop;
+    node_t c, bc;  /* the child being searched, the best child so far */
+    node_t sc;     /* the next child in file order */
+    int64_t key;
+    double alpha, beta, s, m, a;
+    int32_t depth, i, si, skip, k, bi;
+    int done, phase, ready;
+} TFrame;
+
+typedef struct {
+    Search *S;         /* the tree, the ticker */
+    const int64_t *keys;
+    Table *tt;
+    Map *best;         /* node -> its best child (self.best) */
+    NodeList *leaves;  /* the leaves evaluated; NULL in the PV's uncounted searches */
+    Map *seen;         /* the positions entered (solve), or NULL */
+    int scout, order, horizon, solve;
+    int32_t limit; /* the horizon's depth, -1: none */
+    int64_t entered, expanded;
+    node_t bad;
+    TFrame *st;
+    size_t cap;
+} TS;
+
+static inline int64_t KEY(const TS *x, node_t n) { return x->keys ? x->keys[n] : n; }
+
+/* child i of n, or -1 */
+static node_t child_at(const TreeView *t, node_t n, int32_t i) {
+    node_t stop = END(t, n), c = n + 1;
+    for (; c < stop && i > 0; i--)
+        c = END(t, c);
+    return c < stop ? c : -1;
+}
+
+/* solve.py's _relative(): a score at the root's scale as the score `depth` plies down */
+static inline double relative(double score, double depth) {
+    if (score > SOLVE_DECIDED)
+        return score + depth;
+    if (score < -SOLVE_DECIDED)
+        return score - depth;
+    return score;
+}
+
+/* _stored(): the mover's bounds at depth as the table keeps them (MAX's terms, relative) */
+static inline void stored(const TS *x, double lo, double hi, double s, int32_t depth, double *tlo,
+                          double *thi) {
+    if (x->solve) {
+        lo = relative(lo, depth);
+        hi = relative(hi, depth);
+    }
+    *tlo = s > 0 ? lo : -hi;
+    *thi = s > 0 ? hi : -lo;
+}
+
+static int put_best(TS *x, node_t n, node_t c) {
+    node_t *slot = map_put(x->best, n, NULL);
+    if (!slot)
+        return -1;
+    *slot = c;
+    return 0;
+}
+
+/* node n entered with the window (alpha, beta) for the mover s at depth: ANSWERED with *v and
+ * *ex (the table's answer, a leaf, the horizon), PUSHED (its frame is on the stack), BAD_HORIZON,
+ * or -1 on error */
+static int enter(TS *x, size_t *len, node_t n, double alpha, double beta, double s, int32_t depth,
+                 double *v, int *ex) {
+    const TreeView *t = &x->S->t;
+    Table *tt = x->tt;
+    const int64_t key = KEY(x, n);
+    const int32_t need = x->limit < 0 ? TT_FULL : x->limit - depth;
+    int32_t first = -1;
+    const TTEntry *e = tt_probe(tt, key);
+    if (e) {
+        const int32_t move = e->move;
+        if (e->draft >= need) {
+            double lo = e->lo, hi = e->hi; /* _recalled() */
+            if (s < 0) {
+                lo = -e->hi;
+                hi = -e->lo;
+            }
+            if (x->solve) {
+                lo = relative(lo, -depth);
+                hi = relative(hi, -depth);
+            }
+            if (lo >= beta || hi <= alpha || lo == hi) {
+                tt->cuts++;
+                *v = hi <= alpha ? hi : lo;
+                *ex = e->draft == TT_FULL;
+                node_t c = move >= 0 ? child_at(t, n, move) : -1;
+                return c >= 0 && put_best(x, n, c) < 0 ? -1 : ANSWERED;
+            }
+        }
+        if (x->order && move >= 0) {
+            tt->orders++;
+            first = move;
+        }
+    }
+    if (x->seen && !map_put(x->seen, key, NULL))
+        return -1;
+    const node_t stop = END(t, n);
+    double lo, hi;
+    if (stop == n + 1) { /* a leaf: read, and kept as [v, v] */
+        x->entered++;
+        if (x->leaves && nl_push(x->leaves, n) < 0)
+            return -1;
+        double val = s * VAL(t, n);
+        if (x->solve) /* solve.py's _score() */
+            val = val > 0 ? SOLVE_W - depth : val < 0 ? depth - SOLVE_W : 0.0;
+        stored(x, val, val, s, depth, &lo, &hi);
+        if (tt_store(tt, key, lo, hi, TT_FULL, -1) < 0)
+            return -1;
+        *v = val;
+        *ex = 1;
+        return ANSWERED;
+    }
+    if (x->limit >= 0 && depth >= x->limit) { /* the horizon: its static value, or 0 */
+        *ex = 0;
+        if (!x->horizon) {
+            *v = 0.0;
+            return ANSWERED;
+        }
+        double h = VAL(t, n);
+        if (isnan(h)) {
+            x->bad = n;
+            return BAD_HORIZON;
+        }
+        if (x->leaves && nl_push(x->leaves, n) < 0)
+            return -1;
+        double val = s * h;
+        stored(x, val, val, s, depth, &lo, &hi);
+        if (tt_store(tt, key, lo, hi, 0, -1) < 0)
+            return -1;
+        *v = val;
+        return ANSWERED;
+    }
+    x->entered++;
+    x->expanded++;
+    if (ROOM(x->st, *len, x->cap) < 0)
+        return -1;
+    TFrame *f = &x->st[(*len)++];
+    *f = (TFrame){.n = n, .stop = stop, .c = -1, .bc = -1, .sc = n + 1, .key = key,
+                  .alpha = alpha, .beta = beta, .s = s, .m = -INF, .depth = depth, .bi = -1,
+                  .skip = -1, .done = 1};
+    if (first > 0) { /* the entry's move first, then the others in file order */
+        node_t c = child_at(t, n, first);
+        if (c >= 0) {
+            f->c = c;
+            f->i = f->skip = first;
+            f->ready = 1;
+        }
+    }
+    return PUSHED;
+}
+
+/* the next child of f to search (f->c, f->i); 0 when there is none */
+static int next_child(const TreeView *t, TFrame *f) {
+    if (f->ready) {
+        f->ready = 0;
+        return 1;
+    }
+    if (f->si == f->skip && f->sc < f->stop) {
+        f->sc = END(t, f->sc);
+        f->si++;
+    }
+    if (f->sc >= f->stop)
+        return 0;
+    f->c = f->sc;
+    f->i = f->si++;
+    f->sc = END(t, f->sc);
+    return 1;
+}
+
+/* TableSearch.node(n, alpha, beta, s, depth): *out and *out_ex; 0, -1 or BAD_HORIZON */
+static int ts_node(TS *x, node_t n, double alpha, double beta, double s, int32_t depth,
+                   double *out, int *out_ex) {
+    const TreeView *t = &x->S->t;
+    size_t len = 0;
+    double v = 0.0;
+    int ex = 0;
+    int r = enter(x, &len, n, alpha, beta, s, depth, &v, &ex);
+    while (r == PUSHED || (r == ANSWERED && len)) {
+        TFrame *f = &x->st[len - 1];
+        if (r == ANSWERED) { /* the child's value for its mover */
+            double tv = -v;
+            if (f->phase == PH_NULL && f->a < tv && tv < f->beta) {
+                /* failed high inside the window: find the value */
+                f->phase = PH_FULL;
+                r = enter(x, &len, f->c, -f->beta, -tv, -f->s, f->depth + 1, &v, &ex);
+                continue;
+            }
+            f->done = f->done && ex;
+            if (tv > f->m) {
+                f->m = tv;
+                f->bi = f->i;
+                f->bc = f->c;
+                if (f->m >= f->beta)
+                    goto finished;
+            }
+            f->k++;
+        }
+        if (!next_child(t, f))
+            goto finished;
+        if (tick(&x->S->tk, (int64_t)x->S->leaves.len) < 0)
+            return -1;
+        f->a = f->alpha > f->m ? f->alpha : f->m;
+        node_t c = f->c;
+        if (x->scout && f->k && END(t, c) != c + 1) {
+            f->phase = PH_NULL;
+            r = enter(x, &len, c, -nextafter(f->a, INF), -f->a, -f->s, f->depth + 1, &v, &ex);
+        } else {
+            f->phase = PH_FULL;
+            r = enter(x, &len, c, -f->beta, -f->a, -f->s, f->depth + 1, &v, &ex);
+        }
+        continue;
+    finished:
+        if (f->bi >= 0 && put_best(x, f->n, f->bc) < 0)
+            return -1;
+        double lo = -INF, hi = INF, slo, shi;
+        if (f->m >= f->beta)
+            lo = f->m;
+        else if (f->m <= f->alpha)
+            hi = f->m;
+        else
+            lo = hi = f->m;
+        int32_t draft = f->done || x->limit < 0 ? TT_FULL : x->limit - f->depth;
+        stored(x, lo, hi, f->s, f->depth, &slo, &shi);
+        if (tt_store(x->tt, f->key, slo, shi, draft, f->bi) < 0)
+            return -1;
+        v = f->m;
+        ex = f->done;
+        len--;
+        r = ANSWERED;
+    }
+    if (r != ANSWERED)
+        return r;
+    *out = v;
+    *out_ex = ex;
+    return 0;
+}
+
+/* TableSearch.value(n, depth): node n's value in MAX's terms with the window (alpha, beta) */
+static int ts_value(TS *x, node_t n, int32_t depth, double alpha, double beta, double *out) {
+    double s = x->S->t.root_max == (depth % 2 == 0) ? 1.0 : -1.0, v;
+    int ex;
+    int r = s > 0 ? ts_node(x, n, alpha, beta, s, depth, &v, &ex)
+                  : ts_node(x, n, -beta, -alpha, s, depth, &v, &ex);
+    if (r == 0)
+        *out = s * v;
+    return r;
+}
+
+/* a search with a table and maps of its own (the PV's uncounted searches, MT's line) */
+typedef struct {
+    Table tt;
+    Map best;
+} Own;
+
+static int own_open(Own *o) {
+    memset(o, 0, sizeof *o);
+    if (tt_init(&o->tt, PV_BUCKETS) < 0)
+        return -1;
+    if (map_init(&o->best, sizeof(node_t)) < 0) {
+        tt_free(&o->tt);
+        return -1;
+    }
+    return 0;
+}
+
+static void own_close(Own *o) {
+    tt_free(&o->tt);
+    map_free(&o->best);
+}
+
+/* TableSearch.line(n, depth): the line of best children from n, in *line (malloc'd); 0, -1
+ * or BAD_HORIZON (an uncounted search met a node at the horizon without a static value) */
+static int ts_line(TS *x, node_t n, int32_t depth, int64_t **line, size_t *len) {
+    const TreeView *t = &x->S->t;
+    size_t cap = 0;
+    *len = 0;
+    for (;;) {
+        if (ROOM(*line, *len, cap) < 0)
+            return -1;
+        (*line)[(*len)++] = n;
+        if (END(t, n) == n + 1 || (x->limit >= 0 && depth >= x->limit))
+            return 0;
+        const node_t *known = map_get(x->best, n);
+        node_t c = known ? *known : -1;
+        if (c < 0) {
+            const TTEntry *e = tt_peek(x->tt, KEY(x, n));
+            if (e && e->move >= 0 && e->draft == TT_FULL)
+                c = child_at(t, n, e->move);
+        }
+        if (c < 0) { /* an uncounted search below n, its best children kept */
+            Table own;
+            if (tt_init(&own, PV_BUCKETS) < 0)
+                return -1;
+            /* to the iteration's horizon, valued as it values it */
+            TS helper = {.S = x->S, .keys = x->keys, .tt = &own, .best = x->best,
+                         .horizon = x->horizon, .solve = x->solve, .limit = x->limit,
+                         .bad = -1};
+            double v;
+            int r = ts_value(&helper, n, depth, -INF, INF, &v);
+            gt_free(helper.st);
+            tt_free(&own);
+            if (r == BAD_HORIZON)
+                x->bad = helper.bad;
+            if (r != 0)
+                return r;
+            c = *(const node_t *)map_get(x->best, n);
+        }
+        n = c;
+        depth++;
+    }
+}
+
+/* the line of a fresh search from the root with a table of its own (mt_family's PV) */
+static int fresh_line(Search *S, const int64_t *keys, int64_t **line, size_t *len) {
+    Own o;
+    if (own_open(&o) < 0)
+        return -1;
+    TS x = {.S = S, .keys = keys, .tt = &o.tt, .best = &o.best, .limit = -1};
+    int r = ts_line(&x, 0, 0, line, len);
+    own_close(&o);
+    return r;
+}
+
+/* keys: None, or an array('q') of one position per node; *buf released by the caller */
+static int open_keys(PyObject *obj, Py_buffer *buf, node_t size, const int64_t **keys) {
+    *keys = NULL;
+    if (obj == Py_None)
+        return 0;
+    if (PyObject_GetBuffer(obj, buf, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (buf->itemsize != 8 || !buf->format || strcmp(buf->format, "q") != 0 ||
+        buf->len / 8 != size) {
+        PyErr_SetString(PyExc_TypeError, "keys must be an array('q') of one key per node");
+        return -1;
+    }
+    *keys = buf->buf;
+    return 0;
+}
+
+/* What every entry opens: the tree, the ticker, the leaves, the keys and the table. */
+typedef struct {
+    Search S;
+    Py_buffer kbuf;
+    const int64_t *keys;
+    Table tt;
+} Run;
+
+static int run_open(Run *R, PyObject *end, PyObject *values, int root_max, PyObject *keys,
+                    unsigned long long buckets, PyObject *progress) {
+    memset(R, 0, sizeof *R);
+    if (tree_open(&R->S.t, end, values, root_max) < 0)
+        return -1;
+    nl_init(&R->S.leaves, R->S.t.size > INT32_MAX);
+    if (tick_open(&R->S.tk, progress) < 0)
+        return -1;
+    if (open_keys(keys, &R->kbuf, R->S.t.size, &R->keys) < 0)
+        return -1;
+    return tt_init(&R->tt, buckets);
+}
+
+static void run_close(Run *R) {
+    tt_free(&R->tt);
+    if (R->kbuf.obj)
+        PyBuffer_Release(&R->kbuf);
+    gt_free(R->S.line);
+    nl_free(&R->S.leaves);
+    tick_close(&R->S.tk);
+    tree_close(&R->S.t);
+}
+
+/* the line as a list, or None */
+static PyObject *line_or_none(const Search *S, int want) {
+    if (!want)
+        Py_RETURN_NONE;
+    return line_to_list(S->line, S->line_len);
+}
+
+/* (value, line, leaves, a, b, c, d, counts), or NULL: each object made only once the one
+ * before was (a call made with an exception set is CPython's SystemError) */
+static PyObject *outcome(const Search *S, int want_line, int with_leaves, int64_t a, int64_t b,
+                         int64_t c, int64_t d, const Table *tt) {
+    PyObject *line = line_or_none(S, want_line), *leaves = NULL, *counts = NULL;
+    if (line)
+        leaves = with_leaves ? nl_to_array(&S->leaves) : PyLong_FromSize_t(S->leaves.len);
+    if (leaves)
+        counts = tt_counts(tt);
+    if (!counts) {
+        Py_XDECREF(line);
+        Py_XDECREF(leaves);
+        return NULL;
+    }
+    return Py_BuildValue("(dNNLLLLN)", S->value, line, leaves, (long long)a, (long long)b,
+                         (long long)c, (long long)d, counts);
+}
+
+/* tabled(end, values, root_max, keys, buckets, kind, x, y, line, progress) -> (value, line,
+ * leaves, entered, expanded, nodes, passes, counts): kind 0 alphabeta with the window (x, y),
+ * 1 negascout, 2 MTD(x) */
+PyObject *gt_tabled(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *end, *values, *keys, *progress;
+    int root_max, kind, want_line;
+    unsigned long long buckets;
+    double xa, yb;
+    if (!PyArg_ParseTuple(args, "OOpOKiddpO", &end, &values, &root_max, &keys, &buckets, &kind,
+                          &xa, &yb, &want_line, &progress))
+        return NULL;
+    Run R;
+    Map best = {0};
+    PyObject *result = NULL;
+    int rc = run_open(&R, end, values, root_max, keys, buckets, progress);
+    Search *S = &R.S;
+    TS x = {.S = S, .keys = R.keys, .tt = &R.tt, .best = &best, .leaves = &S->leaves,
+            .scout = kind == KIND_NEGASCOUT, .limit = -1};
+    if (rc < 0)
+        goto done;
+    if (kind == KIND_MTD) {
+        if (mt_tabled(S, &R.tt, R.keys, xa) < 0 ||
+            (want_line && fresh_line(S, R.keys, &S->line, &S->line_len) < 0))
+            goto done;
+    } else {
+        if (map_init(&best, sizeof(node_t)) < 0 ||
+            ts_value(&x, 0, 0, kind == KIND_ALPHABETA ? xa : -INF,
+                     kind == KIND_ALPHABETA ? yb : INF, &S->value) < 0 ||
+            (want_line && ts_line(&x, 0, 0, &S->line, &S->line_len) < 0))
+            goto done;
+    }
+    result = outcome(S, want_line, 1, x.entered, x.expanded, S->counts[0], S->counts[1], &R.tt);
+done:
+    gt_free(x.st);
+    map_free(&best);
+    run_close(&R);
+    return result;
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One iteration of iterative.py (solve 0) or solve.py (solve 1) at depth: ((value, line,
+ * leaves, entered, expanded, exhausted, depth, counts), seconds), or NULL (an exception set,
+ * or BAD_HORIZON in *bad). */
+static PyObject *iteration(Run *R, Map *seen, int solve, int32_t depth, int32_t last, int *stop,
+                           node_t *bad) {
+    Search *S = &R->S;
+    Map best;
+    if (map_init(&best, sizeof(node_t)) < 0)
+        return NULL;
+    S->leaves.len = 0;
+    TS x = {.S = S, .keys = R->keys, .tt = &R->tt, .best = &best, .leaves = &S->leaves,
+            .seen = seen, .order = 1, .horizon = !solve, .solve = solve, .limit = depth,
+            .bad = -1};
+    double t0 = now(), v = 0.0;
+    int ex = 0, r;
+    if (solve) /* search.root(): the score for the player to move */
+        r = ts_node(&x, 0, -INF, INF, S->t.root_max ? 1.0 : -1.0, 0, &v, &ex);
+    else
+        r = ts_value(&x, 0, 0, -INF, INF, &v);
+    PyObject *result = NULL;
+    gt_free(S->line);
+    S->line = NULL;
+    S->line_len = 0;
+    double took = now() - t0;
+    if (r == 0) /* solve.py stops when the iteration is exhausted, decided, or at the height */
+        *stop = solve && (ex || v != 0.0 || depth >= last);
+    if (r == 0) /* every iteration's line (solve.py's searches for it not timed) */
+        r = ts_line(&x, 0, 0, &S->line, &S->line_len);
+    if (r == BAD_HORIZON)
+        *bad = x.bad;
+    if (r == 0) {
+        S->value = v;
+        PyObject *it = outcome(S, 1, 0, x.entered, x.expanded, ex, depth, &R->tt);
+        result = it ? Py_BuildValue("(Nd)", it, solve ? took : now() - t0) : NULL;
+    }
+    gt_free(x.st);
+    map_free(&best);
+    return result;
+}
+
+/* tabled_iterate(end, values, root_max, keys, buckets, solve, last, seconds, progress) ->
+ * (iterations, positions, bad): each iteration's ((value, line, leaves, entered, expanded,
+ * exhausted, depth, counts), seconds), depth 1, 2, ... up to max(last, 1), one table kept throughout:
+ * iterative.iterate (seconds < 0: no limit) or, with solve, solve.solve (positions: the
+ * distinct positions entered); bad: a node at an iteration's
+ * horizon without a static value (the iterations stop there), or -1 */
+PyObject *gt_tabled_iterate(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *end, *values, *keys, *progress;
+    int root_max, solve;
+    unsigned long long buckets;
+    int last;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "OOpOKpidO", &end, &values, &root_max, &keys, &buckets, &solve,
+                          &last, &seconds, &progress))
+        return NULL;
+    Run R;
+    Map seen = {0};
+    PyObject *list = NULL, *result = NULL;
+    node_t bad = -1;
+    if (run_open(&R, end, values, root_max, keys, buckets, progress) < 0 ||
+        map_init(&seen, 0) < 0 || !(list = PyList_New(0)))
+        goto done;
+    double t0 = now();
+    int stop = 0;
+    for (int32_t depth = 1; depth <= (last > 1 ? last : 1) && !stop; depth++) {
+        PyObject *it = iteration(&R, solve ? &seen : NULL, solve, depth, last, &stop, &bad);
+        if (!it) {
+            if (bad >= 0)
+                break;
+            goto done;
+        }
+        int appended = PyList_Append(list, it);
+        Py_DECREF(it);
+        if (appended < 0)
+            goto done;
+        if (seconds >= 0 && now() - t0 >= seconds)
+            break;
+    }
+    result = Py_BuildValue("(OnL)", list, (Py_ssize_t)seen.len, (long long)bad);
+done:
+    Py_XDECREF(list);
+    map_free(&seen);
+    run_close(&R);
+    return result;
+}
