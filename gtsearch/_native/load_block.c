@@ -6,12 +6,13 @@
  * quoted scalars on one line without escapes ('it''s' and "\n" are the Python reader's),
  * comments, a "---" line first, flow collections (load_mapping.c's tokenizer) as a value
  * or an entry, and the folded or literal text of a title or description (">", ">-", "|",
- * "|-", lines at one indentation).  A number is -?(0|[1-9][0-9]*)(\.[0-9]+)? (YAML 1.1 reads
- * it as PyYAML's SafeLoader does); any other scalar where a number goes is declined, and the
- * Python reader says what it is.  Declined: tabs and carriage returns anywhere, anchors,
- * aliases, tags, directives, "?" keys, a second document, a scalar continued on the next
- * line, any line that is not at an open collection's indentation, an empty value (null),
- * and any error at all.  Nothing here recurses: the open collections are an array.
+ * "|-", lines at one indentation).  A number is -?(0|[1-9][0-9]*)(\.[0-9]+([eE][-+][0-9]+)?)?
+ * (YAML 1.1 reads these as PyYAML's SafeLoader does, its writer writes them); any other
+ * scalar where a number goes is declined, and the Python reader says what it is.
+ * Declined: tabs and carriage returns anywhere, anchors, aliases, tags, directives, "?"
+ * keys, a second document, a scalar continued on the next line, any line that is not at an
+ * open collection's indentation, an empty value (null), a flow collection nested 10,000
+ * deep (yamlfmt's BLOCK_FLOW_DEPTH), and any error at all.  Nothing here recurses: the open collections are an array.
  */
 #include "load_mapping.h"
 
@@ -128,7 +129,7 @@ static int block_scalar(const BK *k, Py_ssize_t c, Scalar *s, Py_ssize_t *after,
     s->off = c;
     s->len = stop - c;
     int is_int;
-    if (scan_number(t, c, stop, 0, 0, &is_int) == stop) {
+    if (yaml_number_end(t, c, stop, &is_int) == stop) {
         s->is_num = 1;
         TRY(number_value(t + c, s->len, is_int, &s->v, &s->is_float));
     }

@@ -237,14 +237,15 @@ static inline int yend(const P *p, Py_ssize_t i) {
 }
 
 /* A number at *pos (scan_number), before a separator in JSON, before a blank or a flow
- * indicator in YAML; JSON's may have an exponent, YAML's not (1e5 and the like: the Python
- * reader decides).  `yaml` is p->yaml, a constant where it is called, so that each
- * tokenizer gets its own copy. */
+ * indicator in YAML; JSON's may have an exponent, YAML's only YAML 1.1's (1.0e+5; 1e5 and
+ * the like: the Python reader decides).  `yaml` is p->yaml, a constant where it is called,
+ * so that each tokenizer gets its own copy. */
 static inline int number_token(P *p, Py_ssize_t *pos, Scalar *s, int yaml) {
     const char *t = p->B.text;
     Py_ssize_t start = *pos;
     int is_int;
-    Py_ssize_t i = scan_number(t, start, p->B.len, 0, !yaml, &is_int);
+    Py_ssize_t i = yaml ? yaml_number_end(t, start, p->B.len, &is_int)
+                        : scan_number(t, start, p->B.len, 0, 1, &is_int);
     if (i < 0 || !(yaml ? yend(p, i) : json_sep(p, i)))
         return DECLINE;
     s->is_num = 1;

@@ -33,6 +33,19 @@ typedef struct {
     Py_ssize_t off, len;
 } Scalar;
 
+/* scan_number() as YAML 1.1 has it: no '+', and an exponent only after a fraction and with
+ * its sign (1.0e+16; 1e16 and 1.0e16 are strings) */
+static inline Py_ssize_t yaml_number_end(const char *t, Py_ssize_t i, Py_ssize_t n, int *is_int) {
+    Py_ssize_t end = scan_number(t, i, n, 0, 0, is_int);
+    if (end > 0 && !*is_int && end + 2 < n && (t[end] == 'e' || t[end] == 'E') &&
+        (t[end + 1] == '+' || t[end + 1] == '-') && is_digit(t[end + 2])) {
+        end += 2;
+        while (end < n && is_digit(t[end]))
+            end++;
+    }
+    return end;
+}
+
 static inline Ctx *top(P *p) { return &p->ctx[p->nctx - 1]; }
 
 /* Shape's events: 0, DECLINE or -1 (an exception is set) */
