@@ -61,13 +61,69 @@ PLAIN_NUMBERS = (
 #: every form YAML 1.1 gives a number, a boolean, null, a date, and strings that look alike
 ODD_NUMBERS = st.sampled_from(
     [
-        "+1", "007", "0o7", "0x1F", "-0x1f", "0b101", "+0b1", "1_000", "1:30", "-1:30:00",
-        "190:20:30.15", "1.", ".5", "-.5", "+.5", "1.5e+3", "1e3", "1.0e3", "1E+3", "1.0e-3",
-        "6.8523015e+5", "685.230_15e+03", ".inf", "-.Inf", "+.INF", ".NaN", "1_0.5", "0.",
-        "yes", "No", "on", "OFF", "true", "False", "y", "n", "~", "null", "NULL", "",
-        "2001-12-14", "9007199254740993", "-9007199254740993", "9007199254740992",
-        "1" + "0" * 400 + ".0", "0" + "0" * 20, "'3'", '"3"', "3 # c", "3 #c", "3#c",
-        "!!int 3", "&a 3", "*a", "3 ", "- 3", "3:", "[3]", "{}", "| 3", "> 3", "00.5", "-",
+        "+1",
+        "007",
+        "0o7",
+        "0x1F",
+        "-0x1f",
+        "0b101",
+        "+0b1",
+        "1_000",
+        "1:30",
+        "-1:30:00",
+        "190:20:30.15",
+        "1.",
+        ".5",
+        "-.5",
+        "+.5",
+        "1.5e+3",
+        "1e3",
+        "1.0e3",
+        "1E+3",
+        "1.0e-3",
+        "6.8523015e+5",
+        "685.230_15e+03",
+        ".inf",
+        "-.Inf",
+        "+.INF",
+        ".NaN",
+        "1_0.5",
+        "0.",
+        "yes",
+        "No",
+        "on",
+        "OFF",
+        "true",
+        "False",
+        "y",
+        "n",
+        "~",
+        "null",
+        "NULL",
+        "",
+        "2001-12-14",
+        "9007199254740993",
+        "-9007199254740993",
+        "9007199254740992",
+        "1" + "0" * 400 + ".0",
+        "0" + "0" * 20,
+        "'3'",
+        '"3"',
+        "3 # c",
+        "3 #c",
+        "3#c",
+        "!!int 3",
+        "&a 3",
+        "*a",
+        "3 ",
+        "- 3",
+        "3:",
+        "[3]",
+        "{}",
+        "| 3",
+        "> 3",
+        "00.5",
+        "-",
     ]  # fmt: skip
 )
 PLAIN_NAMES = st.text("abcxyz_019.-+/()", min_size=1, max_size=6).filter(
@@ -75,9 +131,40 @@ PLAIN_NAMES = st.text("abcxyz_019.-+/()", min_size=1, max_size=6).filter(
 ) | st.sampled_from(["a b", "A B c", "1", "yes", "null"])
 ODD_NAMES = st.sampled_from(
     [
-        '"x y"', "'x y'", "'it''s'", '"a\\tb"', '"a\\"b"', "-x", "&a x", "!!str x", "?x",
-        "x: y", "x #c", "'", '"', "", " a", "a  b", "@x", "`x`", "%x", '"x":', "[x]", "{x}",
-        "|", ">", "*x", "\u00e9", "a\tb", '"name"', "'1'", '""', "x,y", "a[1]", "a#b", "b1'",
+        '"x y"',
+        "'x y'",
+        "'it''s'",
+        '"a\\tb"',
+        '"a\\"b"',
+        "-x",
+        "&a x",
+        "!!str x",
+        "?x",
+        "x: y",
+        "x #c",
+        "'",
+        '"',
+        "",
+        " a",
+        "a  b",
+        "@x",
+        "`x`",
+        "%x",
+        '"x":',
+        "[x]",
+        "{x}",
+        "|",
+        ">",
+        "*x",
+        "\u00e9",
+        "a\tb",
+        '"name"',
+        "'1'",
+        '""',
+        "x,y",
+        "a[1]",
+        "a#b",
+        "b1'",
         "~",
     ]  # fmt: skip
 )
@@ -264,11 +351,37 @@ def test_any_text_gives_the_same_tree_or_goes_to_the_python_reader(text: str) ->
     st.lists(
         st.sampled_from(
             [
-                "- 1", "- - 2", "-", "  - 3", "    - 4", "  -", "name: a", "  name: b",
-                "value: 5", "  value: 6", "children:", "  children:", "tree:", "root: min",
-                "expect: 1", "  [1, 2]", "- [1,", "  2]", "- {name: c, value: 1}", "# c",
-                "", "---", "...", "title: >", "  folded", "description: |-", "   text",
-                "children: [7]", "  children: [8, 9]", "    - name: d", "      value: 2",
+                "- 1",
+                "- - 2",
+                "-",
+                "  - 3",
+                "    - 4",
+                "  -",
+                "name: a",
+                "  name: b",
+                "value: 5",
+                "  value: 6",
+                "children:",
+                "  children:",
+                "tree:",
+                "root: min",
+                "expect: 1",
+                "  [1, 2]",
+                "- [1,",
+                "  2]",
+                "- {name: c, value: 1}",
+                "# c",
+                "",
+                "---",
+                "...",
+                "title: >",
+                "  folded",
+                "description: |-",
+                "   text",
+                "children: [7]",
+                "  children: [8, 9]",
+                "    - name: d",
+                "      value: 2",
             ]  # fmt: skip
         ),
         max_size=12,
@@ -419,9 +532,14 @@ def test_a_chain_nested_by_indentation() -> None:
 
 def test_named_nodes_nested_by_indentation() -> None:
     depth = 300
-    text = "".join(
-        " " * (2 * i) + f"- name: n{i}\n" + " " * (2 * i + 2) + "children:\n" for i in range(depth)
-    ) + " " * (2 * depth) + "- 1\n"
+    text = (
+        "".join(
+            " " * (2 * i) + f"- name: n{i}\n" + " " * (2 * i + 2) + "children:\n"
+            for i in range(depth)
+        )
+        + " " * (2 * depth)
+        + "- 1\n"
+    )
     tree = compared("tree:\n" + text)
     assert tree is not None and tree.max_depth() == depth + 1
 
