@@ -239,19 +239,42 @@ static int text_block(BK *k, Py_ssize_t c, Py_ssize_t *next) {
     return 0;
 }
 
-/* A value after "key: " at c on the key's line */
-static int key_value(BK *k, Py_ssize_t c, Py_ssize_t *next) {
+/* After "key:" or "-", the blanks from *v skipped: at the line's end or a comment the value
+ * is pending (1; *next: the next line), else 0 with *v at the value */
+static int value_pending(BK *k, Py_ssize_t *v, int pmap, Py_ssize_t pind, Py_ssize_t *next) {
+    Py_ssize_t i = *v;
+    while (i < k->n && k->t[i] == ' ')
+        i++;
+    *v = i;
+    if (i < k->n && k->t[i] != '\n' && k->t[i] != '#')
+        return 0;
+    k->pending = 1;
+    k->pmap = pmap;
+    k->pind = pind;
+    *next = next_line(k, i);
+    return 1;
+}
+
+static int key_entry(BK *k, Py_ssize_t c, Py_ssize_t *next);
+
+/* A value at c: a flow collection or a scalar; on a node's own line `line` also a mapping's
+ * first key, after a key (`line` -1) also a title's or description's text */
+static int value_at(BK *k, Py_ssize_t line, Py_ssize_t c, Py_ssize_t *next) {
     char ch = k->t[c];
     if (ch == '[' || ch == '{')
         return flow_value(k, c, next);
-    if (ch == '|' || ch == '>')
+    if (line < 0 && (ch == '|' || ch == '>'))
         return text_block(k, c, next);
     Scalar s;
     Py_ssize_t after;
     int is_key;
     TRY(block_scalar(k, c, &s, &after, &is_key));
-    if (is_key)
-        return DECLINE; /* "a: b: c" */
+    if (is_key) {
+        if (line < 0)
+            return DECLINE; /* "a: b: c" */
+        TRY(open_block(k, c - line, 0, 0));
+        return key_entry(k, c, next);
+    }
     TRY(ev_scalar(k->p, &s));
     *next = line_rest(k, after);
     return *next < 0 ? DECLINE : 0;
@@ -266,17 +289,9 @@ static int key_entry(BK *k, Py_ssize_t c, Py_ssize_t *next) {
     if (!is_key || k->t[c] == '\'')
         return DECLINE;
     TRY(ev_key(k->p, &s));
-    Py_ssize_t v = after;
-    while (v < k->n && k->t[v] == ' ')
-        v++;
-    if (v >= k->n || k->t[v] == '\n' || k->t[v] == '#') {
-        k->pending = 1;
-        k->pmap = 1;
-        k->pind = k->blocks[k->nb - 1].indent;
-        *next = next_line(k, v);
+    if (value_pending(k, &after, 1, k->blocks[k->nb - 1].indent, next))
         return 0;
-    }
-    return key_value(k, v, next);
+    return value_at(k, -1, after, next);
 }
 
 enum { N_NEW, N_INDENTLESS, N_ENTRY };
@@ -286,7 +301,6 @@ enum { N_NEW, N_INDENTLESS, N_ENTRY };
  * pending.  N_INDENTLESS: an entry at its key's indentation opens the sequence; N_ENTRY: an
  * entry of the sequence on top. */
 static int node_at(BK *k, Py_ssize_t line, Py_ssize_t c, int mode, Py_ssize_t *next) {
-    const char *t = k->t;
     if (mode != N_NEW && !is_entry(k, c))
         return DECLINE;
     while (is_entry(k, c)) {
@@ -294,30 +308,11 @@ static int node_at(BK *k, Py_ssize_t line, Py_ssize_t c, int mode, Py_ssize_t *n
             TRY(open_block(k, c - line, 1, mode == N_INDENTLESS));
         mode = N_NEW;
         Py_ssize_t v = c + 1;
-        while (v < k->n && t[v] == ' ')
-            v++;
-        if (v >= k->n || t[v] == '\n' || t[v] == '#') {
-            k->pending = 1;
-            k->pmap = 0;
-            k->pind = c - line;
-            *next = next_line(k, v);
+        if (value_pending(k, &v, 0, c - line, next))
             return 0;
-        }
         c = v;
     }
-    if (t[c] == '[' || t[c] == '{')
-        return flow_value(k, c, next);
-    Scalar s;
-    Py_ssize_t after;
-    int is_key;
-    TRY(block_scalar(k, c, &s, &after, &is_key));
-    if (is_key) {
-        TRY(open_block(k, c - line, 0, 0));
-        return key_entry(k, c, next);
-    }
-    TRY(ev_scalar(k->p, &s));
-    *next = line_rest(k, after);
-    return *next < 0 ? DECLINE : 0;
+    return value_at(k, line, c, next);
 }
 
 /* the line at i: 0 and *c at its first character (its indentation c - i), or 1 when it is
