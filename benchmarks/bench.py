@@ -624,6 +624,72 @@ def measure_tt(rep: Report, repeat: int, shape: tuple[int, int]) -> None:
     rep.table(["gtsearch", "gtsearch ms", "easyAI ms", "easyAI / gtsearch", "against target"], rows)
 
 
+def block_yaml_texts(b: int, d: int) -> dict[str, str]:
+    """A uniform tree (leaves in [-100, 100]) in block YAML: bare ("- - 1", one entry a line)
+    and named (a mapping per node, the leaves as gtsearch's writer writes them)."""
+    bare: list[str] = []
+    for i in range(b**d):
+        t, j = (d - 1, 0) if i == 0 else (0, i)
+        while j and j % b == 0:  # how many lists start at this leaf, beyond its own
+            t, j = t + 1, j // b
+        bare.append("  " * (d - t - 1) + "- " * (t + 1) + f"{i * 7919 % 201 - 100}\n")
+    named: list[str] = ["tree:\n"]
+    leaf = 0
+
+    def node(k: int, depth: int, ind: str) -> None:
+        nonlocal leaf
+        if depth == d:
+            named.append(f"{ind}- {{name: n{k}, value: {leaf * 7919 % 201 - 100}}}\n")
+            leaf += 1
+            return
+        named.append(f"{ind}- name: n{k}\n{ind}  children:\n")
+        for c in range(b):
+            node(c, depth + 1, ind + "    ")
+
+    node(0, 0, "  ")
+    return {"bare": "".join(bare), "named": "".join(named)}
+
+
+def measure_block_yaml(rep: Report, shape: tuple[int, int], repeat: int) -> None:
+    """Loading block YAML: the C reader (load_block.c) against the Python reader (libyaml's
+    events, where the C reader hands a document back) and PyYAML's CSafeLoader alone."""
+    import yaml
+
+    from gtsearch.formats import yamlfmt
+    from gtsearch.formats.compiled import parse_compiled
+
+    rows = []
+    for kind, text in block_yaml_texts(*shape).items():
+        c, tree = best_of(partial(parse_compiled, text, "yaml", "bench", 10**9), repeat)
+        assert tree is not None and tree == yamlfmt.parse(text), kind
+        py, _ = best_of(partial(yamlfmt.parse, text, "bench"), repeat)
+        raw, _ = best_of(partial(yaml.load, text, Loader=yaml.CSafeLoader), repeat)
+        rows.append(
+            [
+                f"b={shape[0]} d={shape[1]}, {kind} ({len(text) / 1e6:.1f} MB)",
+                f"{tree.n_nodes:,}",
+                f"{c:.3f}",
+                f"{py:.3f}",
+                f"{raw:.3f}",
+                f"{py / c:.0f}x",
+                f"{raw / c:.0f}x",
+            ]
+        )
+    rep.say("## Loading block YAML (seconds): the C reader against PyYAML")
+    rep.table(
+        [
+            "tree",
+            "nodes",
+            "C reader",
+            "Python reader",
+            "yaml CSafeLoader",
+            "Python / C",
+            "CSafe / C",
+        ],
+        rows,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small trees only (a smoke test)")
@@ -930,6 +996,7 @@ def main() -> None:
                 ),
             ],
         )
+        measure_block_yaml(rep, (4, 5) if args.quick else (4, 8), args.repeat)
     if args.out:
         Path(args.out).write_text("\n".join(rep.lines) + "\n")
 

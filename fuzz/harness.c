@@ -11,7 +11,7 @@
  * last word (the C readers never report errors themselves).  A Python exception there (a
  * disagreement, an exception out of the C reader) aborts, and libFuzzer keeps the input.
  *
- * GTSEARCH_FUZZ_FORMAT names the reader: json, yaml (flow YAML), sexp or efg (Gambit).
+ * GTSEARCH_FUZZ_FORMAT names the reader: json, yaml (flow and block YAML), sexp or efg (Gambit).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

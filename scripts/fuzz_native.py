@@ -2,10 +2,11 @@
 
 Builds fuzz/harness.c with every source of gtsearch/_native by clang -fsanitize=fuzzer,
 address,undefined (Python embedded: the harness compares each tree the C reader takes with
-the format's Python reader, fuzz/oracle.py), then fuzzes each reader in turn: ``json`` and
-``yaml`` (load_mapping.c, JSON and flow YAML), ``sexp`` (load_sexp.c) and ``efg`` (load_efg.c,
-Gambit's .efg).  The seeds are sample_trees/, tests/cases/ and fuzz/corpus/<reader>/; the
-dictionary is scripts/fuzz.py's tokens.
+the format's Python reader, fuzz/oracle.py), then fuzzes each reader in turn: ``json``
+(load_mapping.c), ``yaml`` (load_mapping.c and load_block.c, flow and block YAML), ``sexp``
+(load_sexp.c) and ``efg`` (load_efg.c, Gambit's .efg).  The seeds are sample_trees/,
+tests/cases/ and fuzz/corpus/<reader>/; the dictionary is scripts/fuzz.py's tokens and a few
+of block YAML's.
 
 A crash (a sanitizer report, an exception out of the C reader), a disagreement with the
 Python reader or an input running past 20 seconds stops that reader: libFuzzer keeps the
@@ -40,11 +41,12 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+#: the C files of each reader
 READERS = {
-    "json": "load_mapping.c",
-    "yaml": "load_mapping.c",
-    "sexp": "load_sexp.c",
-    "efg": "load_efg.c",
+    "json": ("load_mapping.c",),
+    "yaml": ("load_mapping.c", "load_block.c"),
+    "sexp": ("load_sexp.c",),
+    "efg": ("load_efg.c",),
 }
 SUFFIXES = {
     "json": (".json",),
@@ -52,6 +54,9 @@ SUFFIXES = {
     "sexp": (".sexp", ".lisp", ".scm", ".sx"),
     "efg": (".efg",),
 }
+#: block YAML's own tokens, beside scripts/fuzz.py's: indentation, entries, block scalars
+BLOCK_TOKENS = ["\n  ", "\n- ", "\n  - ", "-\n", ":\n", "children:\n", "tree:\n", "---\n"]
+BLOCK_TOKENS += [" >-\n  ", " |\n  ", " >\n   ", "\n\n", "- - ", "  # ", "'", "1.0e+3"]
 MAX_LEN = 4096
 HANG_SECONDS = 20
 
@@ -135,7 +140,8 @@ def dictionary(work: Path) -> Path:
     fuzz = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fuzz)
     path = work / "tokens.dict"
-    text = "".join(f'"{fuzz._dict_escape(t)}"\n' for t in fuzz.TOKENS if len(t.encode()) < 64)
+    tokens = [*fuzz.TOKENS, *BLOCK_TOKENS]
+    text = "".join(f'"{fuzz._dict_escape(t)}"\n' for t in tokens if len(t.encode()) < 64)
     path.write_text(text, encoding="utf-8")
     return path
 
@@ -218,7 +224,7 @@ def source_coverage(work: Path, readers: list[str]) -> list[str]:
         raws.append(str(raw))
     data = work / "coverage.profdata"
     subprocess.run([profdata, "merge", "-sparse", *raws, "-o", str(data)], check=True)
-    files = sorted({"load_common.c", *(READERS[r] for r in readers)})
+    files = sorted({"load_common.c", *(f for r in readers for f in READERS[r])})
     native = REPO / "gtsearch" / "_native"
     report = subprocess.run(
         [cov, "report", str(binary), f"-instr-profile={data}", *(str(native / f) for f in files)],

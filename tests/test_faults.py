@@ -117,6 +117,29 @@ CHANCE_SEXP = (
     '(tree :title "c" :root max (chance (1 4) (3 (min 2 5))) (a 1 2.5) (b :value 3 (4 5)))'
 )
 FLOW_YAML = "{tree: [[3, 12, 8], [2, 4, 6], [14, 5, 2.5]], title: aima, expect: 3}"
+#: block YAML: literal text, a sequence at its key's indentation, a flow tree on its lines
+BLOCK_YAML = """---  # a tree
+title: |-
+  two
+  lines
+description: >
+  folded
+
+  text
+root: min
+expect: 1.0e+1
+tree:
+  name: r
+  children:
+  - {name: a, value: 3}
+  - - 1
+    -
+      - 2.5
+  - name: b
+    value: -4
+    children: [5,
+      6]
+"""
 #: static values on the inner nodes (mcts's playouts cut at depth 1)
 ESTIMATES = """{"tree": {"value": 1, "children": [{"value": 2, "children": [3, 4]},
   {"value": -1, "children": [5, {"value": 0, "children": [1, 2]}]}]}}"""
@@ -144,6 +167,10 @@ DOCUMENTS: list[tuple[str, str, str]] = [
     ("yaml-flow", "yaml", FLOW_YAML),
     ("yaml-bare", "yaml", sample("aima-fig5-2.bare.yaml")),
     ("yaml-named", "yaml", NAMED),
+    ("yaml-block", "yaml", sample("aima-fig5-2.yaml")),
+    ("yaml-block-styles", "yaml", BLOCK_YAML),
+    ("yaml-block-deep", "yaml", "- " * 70 + "[1, 2.5]\n"),
+    ("yaml-block-declined", "yaml", "tree:\n- - 1\n  - &a 2\n"),
     ("sexp-bare", "sexp", sample("aima-fig5-2.bare.sexp")),
     ("sexp-chance", "sexp", CHANCE_SEXP),
     ("sexp-sample", "sexp", sample("hand-c-min-root.sexp")),

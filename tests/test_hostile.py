@@ -680,6 +680,7 @@ def test_block_yaml_lifts_libyaml_nesting_limit_only_while_reading(tmp_path: Pat
     before = get() if get else None
     deep = tmp_path / "deep.yaml"
     deep.write_text("- " * 5000 + "1\n", encoding="utf-8")
+    assert yamlfmt.parse(deep.read_text(encoding="utf-8")).max_depth() == 5000  # libyaml's
     assert load_tree(str(deep)).max_depth() == 5000
     bad = tmp_path / "bad.yaml"
     bad.write_text("- " * 5000 + "[\n", encoding="utf-8")
@@ -1286,7 +1287,9 @@ if what == "search":
     import gtsearch.cli.common as module
     module.run = busy(module.run)
 else:
+    import gtsearch.formats.compiled as compiled
     import gtsearch.formats.yamlfmt as module
+    compiled.parse_compiled = lambda *a, **k: None  # libyaml's reading, not the C core's
     module.parse = busy(module.parse)
 cli(args, prog_name="gtsearch")
 """

@@ -583,7 +583,7 @@ def test_documents_taken(fmt: str, text: str) -> None:
         ("yaml", "[&a 1, *a]"),  # an alias
         ("yaml", "[010, 1]"),  # an octal in YAML 1.1
         ("yaml", "[5:6]"),  # a sexagesimal
-        ("yaml", "- 1\n- 2\n"),  # block style: libyaml's
+        ("yaml", "- &a 1\n- *a\n"),  # block style with an alias: libyaml's
         ("yaml", "[yes]"),
         ("yaml", "[1, \x07]"),  # not printable
         ("sexp", "(1 2"),

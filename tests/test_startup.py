@@ -107,9 +107,19 @@ def test_eval_of_a_small_bare_file(name: str, tmp_path: Path) -> None:
 
 def test_eval_of_a_small_block_yaml_file(tmp_path: Path) -> None:
     modules = imported(tmp_path, "eval", AIMA, "--format", "json")
-    assert "gtsearch.formats.yaml_block" in modules
+    assert "gtsearch.algorithms.depthfirst" in modules  # the test sees what it should
     assert not modules & NEVER, sorted(modules & NEVER)
     assert not modules & {"rich", "csv", "gtsearch.formats.jsonfmt"}
+    if PURE:
+        assert "gtsearch.formats.yaml_block" in modules
+    else:  # the C core reads block YAML too (load_block.c): PyYAML only when it hands back
+        assert not modules & {"gtsearch.formats.yamlfmt", "gtsearch.formats.yaml_block", "yaml"}
+
+
+def test_eval_of_a_block_yaml_file_the_c_core_hands_back(tmp_path: Path) -> None:
+    (tmp_path / "alias.yaml").write_text("- &a [3, 12]\n- *a\n", encoding="utf-8")
+    modules = imported(tmp_path, "eval", "alias.yaml", "--format", "json")
+    assert {"gtsearch.formats.yaml_block", "yaml"} <= modules
 
 
 def test_a_table_imports_rich_and_csv_imports_csv(tmp_path: Path) -> None:

@@ -520,6 +520,7 @@ typedef struct {
     int root;
     int root_max;
     Py_ssize_t title_off, title_len, desc_off, desc_len; /* len -1: absent */
+    PyObject *title_obj, *desc_obj; /* not NULL: the text (a YAML block scalar's, folded) */
     int has_expect, expect_float;
     double expect;
     Py_ssize_t expect_off; /* where the key `expect` (or `:expect`) starts; -1: absent */

@@ -54,6 +54,8 @@ void b_free(Builder *B) {
     gt_free(B->open);
     gt_free(B->names);
     gt_free(B->set);
+    Py_XDECREF(B->title_obj);
+    Py_XDECREF(B->desc_obj);
     memset(B, 0, sizeof *B);
 }
 
@@ -272,6 +274,13 @@ static PyObject *ascii_str(const char *s, Py_ssize_t len) {
     return u;
 }
 
+/* title or description: its own string, a slice of the text, or None (len -1) */
+static PyObject *text_field(const Builder *B, PyObject *own, Py_ssize_t off, Py_ssize_t len) {
+    if (own)
+        return Py_NewRef(own);
+    return len >= 0 ? ascii_str(B->text + off, len) : Py_NewRef(Py_None);
+}
+
 static PyObject *names_dict(Builder *B) {
     PyObject *d = PyDict_New();
     if (!d)
@@ -320,8 +329,8 @@ PyObject *b_result(Builder *B) {
     names = names_dict(B);
     if (!names)
         goto done;
-    title = B->title_len >= 0 ? ascii_str(B->text + B->title_off, B->title_len) : Py_NewRef(Py_None);
-    desc = B->desc_len >= 0 ? ascii_str(B->text + B->desc_off, B->desc_len) : Py_NewRef(Py_None);
+    title = text_field(B, B->title_obj, B->title_off, B->title_len);
+    desc = text_field(B, B->desc_obj, B->desc_off, B->desc_len);
     if (!title || !desc)
         goto done;
     if (!B->has_expect)

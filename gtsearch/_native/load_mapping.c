@@ -9,38 +9,9 @@
  * reads the document and words what is wrong.  So a document either gives the very tree
  * the Python reader gives, or goes to it.
  */
-#include "core.h"
+#include "load_mapping.h"
 
-enum { C_TOP, C_SEQ, C_MAP, C_WRAP };
-enum { K_NONE, K_NAME, K_VALUE, K_CHILDREN, K_TREE, K_ROOT, K_TITLE, K_DESC, K_EXPECT };
-#define NODE_KEYS ((1u << K_NAME) | (1u << K_VALUE) | (1u << K_CHILDREN))
-#define DOC_KEYS ((1u << K_TREE) | (1u << K_ROOT) | (1u << K_TITLE) | (1u << K_DESC) | (1u << K_EXPECT))
-
-typedef struct {
-    unsigned char kind, top, key, done, has_children, has_static, static_float, owned;
-    unsigned seen;
-    node_t node; /* SEQ: the node it fills; MAP: the node once opened, else -1 */
-    Py_ssize_t name_off, name_len;
-    double static_v;
-} Ctx;
-
-typedef struct {
-    Builder B;
-    int yaml; /* YAML takes any scalar's text as a name or a key (Shape's text_names) */
-    Ctx *ctx;
-    size_t nctx, capctx;
-    char *closers; /* the brackets that close the open collections, innermost last */
-    size_t nclose, capclose;
-} P;
-
-/* a scalar token: a number (with its value) or text, and where its text is */
-typedef struct {
-    int is_num, is_float;
-    double v;
-    Py_ssize_t off, len;
-} Scalar;
-
-static int push_ctx(P *p, unsigned char kind) {
+int push_ctx(P *p, unsigned char kind) {
     if (ROOM(p->ctx, p->nctx, p->capctx) < 0)
         return -1;
     Ctx *c = &p->ctx[p->nctx++];
@@ -50,8 +21,6 @@ static int push_ctx(P *p, unsigned char kind) {
     c->name_len = -1;
     return 0;
 }
-
-static inline Ctx *top(P *p) { return &p->ctx[p->nctx - 1]; }
 
 static int key_id(const char *s, Py_ssize_t n) {
     static const char *names[] = {"", "name", "value", "children", "tree", "root", "title",
@@ -85,7 +54,7 @@ static void node_done(P *p) {
 }
 
 /* -- Shape's events --------------------------------------------------------------------------- */
-static int ev_key(P *p, const Scalar *s) {
+int ev_key(P *p, const Scalar *s) {
     Ctx *c = top(p);
     if (!p->yaml && s->is_num)
         return DECLINE;
@@ -104,7 +73,7 @@ static int ev_key(P *p, const Scalar *s) {
     return 0;
 }
 
-static int ev_scalar(P *p, const Scalar *s) {
+int ev_scalar(P *p, const Scalar *s) {
     Ctx *c = top(p);
     Builder *B = &p->B;
     if (node_slot(c)) {
@@ -165,7 +134,7 @@ static int ev_scalar(P *p, const Scalar *s) {
     }
 }
 
-static int ev_seq_start(P *p) {
+int ev_seq_start(P *p) {
     Ctx *c = top(p);
     node_t n = (node_t)p->B.size;
     if (node_slot(c)) {
@@ -185,7 +154,7 @@ static int ev_seq_start(P *p) {
     return DECLINE;
 }
 
-static int ev_seq_end(P *p) {
+int ev_seq_end(P *p) {
     if (top(p)->kind != C_SEQ)
         return DECLINE;
     TRY(b_close(&p->B));
@@ -201,7 +170,7 @@ static int ev_seq_end(P *p) {
     return 0;
 }
 
-static int ev_map_start(P *p) {
+int ev_map_start(P *p) {
     Ctx *c = top(p);
     if (!node_slot(c))
         return DECLINE;
@@ -211,7 +180,7 @@ static int ev_map_start(P *p) {
     return 0;
 }
 
-static int ev_map_end(P *p) {
+int ev_map_end(P *p) {
     Ctx c = *top(p);
     if (c.kind == C_WRAP) {
         if (!(c.seen & (1u << K_TREE)))
@@ -268,14 +237,15 @@ static inline int yend(const P *p, Py_ssize_t i) {
 }
 
 /* A number at *pos (scan_number), before a separator in JSON, before a blank or a flow
- * indicator in YAML; JSON's may have an exponent, YAML's not (1e5 and the like: the Python
- * reader decides).  `yaml` is p->yaml, a constant where it is called, so that each
- * tokenizer gets its own copy. */
+ * indicator in YAML; JSON's may have an exponent, YAML's only YAML 1.1's (1.0e+5; 1e5 and
+ * the like: the Python reader decides).  `yaml` is p->yaml, a constant where it is called,
+ * so that each tokenizer gets its own copy. */
 static inline int number_token(P *p, Py_ssize_t *pos, Scalar *s, int yaml) {
     const char *t = p->B.text;
     Py_ssize_t start = *pos;
     int is_int;
-    Py_ssize_t i = scan_number(t, start, p->B.len, 0, !yaml, &is_int);
+    Py_ssize_t i = yaml ? yaml_number_end(t, start, p->B.len, &is_int)
+                        : scan_number(t, start, p->B.len, 0, 1, &is_int);
     if (i < 0 || !(yaml ? yend(p, i) : json_sep(p, i)))
         return DECLINE;
     s->is_num = 1;
@@ -477,12 +447,9 @@ static int yaml_scalar(P *p, Py_ssize_t *pos, Scalar *s, int *quoted) {
 
 enum { Y_VALUE, Y_ITEM, Y_AFTER, Y_KEY, Y_COLON };
 
-static int run_yaml(P *p) {
+int flow_collection(P *p, Py_ssize_t pos, Py_ssize_t *stop) {
     const char *t = p->B.text;
-    Py_ssize_t n = p->B.len, pos = flow_start(p), key_end = 0;
-    if (pos < 0)
-        return DECLINE; /* a block document: the Python reader and libyaml */
-    TRY(push_ctx(p, C_TOP));
+    Py_ssize_t n = p->B.len, key_end = 0;
     int state = Y_VALUE, key_quoted = 0;
     for (;;) {
         pos = yaml_ws(p, pos);
@@ -540,6 +507,17 @@ static int run_yaml(P *p) {
         state = Y_VALUE;
         pos++;
     }
+    *stop = pos;
+    return 0;
+}
+
+static int run_yaml(P *p) {
+    const char *t = p->B.text;
+    Py_ssize_t n = p->B.len, pos = flow_start(p);
+    if (pos < 0)
+        return run_block(p); /* a block document */
+    TRY(push_ctx(p, C_TOP));
+    TRY(flow_collection(p, pos, &pos));
     /* after the collection: comments, and "..." (the end of the document) */
     pos = yaml_ws(p, pos);
     if (pos + 3 <= n && memcmp(t + pos, "...", 3) == 0 && (pos == 0 || t[pos - 1] == '\n') &&
