@@ -6,7 +6,9 @@ result would be the same by another road (each found by mutation testing,
 docs/development.md): each search hands over its own principal variation, so that no walk over
 the evaluated leaves has to find it again; the compiled core gets the very window and flags of
 the search (the Python loop runs only for F2 as printed, fail-hard, which the core lacks); and
-plain minimax takes the vectorised numpy pass exactly for the flat trees it was made for.
+plain minimax takes the vectorised numpy pass exactly for the flat trees it was made for.  F1's
+bound and alpha-beta's line are checked here by name: the invariants elsewhere take any bound
+that is not "lower" for an upper one, and a line found again from the leaves for the search's.
 """
 
 from __future__ import annotations
@@ -15,12 +17,16 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from gtsearch.algorithms import Stats, compiled, depthfirst, vector
+from gtsearch.algorithms import Stats, compiled, depthfirst, pv, vector
 from gtsearch.formats import loads_tree
 from gtsearch.numbers import INF
 from gtsearch.sources.randomtree import LazyTree, RandomSpec
 from gtsearch.tree import Tree
+
+from .strategies import minimax, trees
 
 
 def random_trees(count: int, seed: int) -> list[Tree]:
@@ -151,3 +157,43 @@ def test_minimax_takes_the_numpy_pass_where_it_pays(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(compiled, "takes", lambda tree: object())
     monkeypatch.setattr(compiled, "negamax", lambda *args: None)
     assert not taken(0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees, st.booleans(), st.integers(-22, 22).map(float) | st.sampled_from([0.5, -1.25]))
+@example([[3, 12, 8], [2, 4, 6], [14, 5, 2]], False, 3.0)
+@example([[3, 12, 8], [2, 4, 6], [14, 5, 2]], True, 3.0)
+def test_f1_names_its_bound(nested: Any, root_max: bool, bound: float) -> None:
+    """F1(bound) in MAX's terms against the minimax oracle: exact on the far side of the bound,
+    else "lower" (a MAX root, value in [bound, true]) or "upper" (a MIN root, in [true, bound])."""
+    tree = Tree.from_nested(nested, root_max=root_max)
+    true = minimax(nested, root_max)
+    outcome = depthfirst.f1(tree, Stats(), bound=bound)
+    if (true < bound) if root_max else (true > bound):
+        assert (outcome.value, outcome.bound) == (true, None)
+    elif root_max:
+        assert outcome.bound == "lower" and bound <= outcome.value <= true
+    else:
+        assert outcome.bound == "upper" and true <= outcome.value <= bound
+
+
+@pytest.mark.parametrize("tree", TREES[:20])
+def test_only_fail_hard_bounds_find_their_line_again(
+    monkeypatch: pytest.MonkeyPatch, tree: Tree
+) -> None:
+    """Fail-soft alpha-beta hands over its own line, bound or not; fail-hard finds the line again
+    from the leaves (pv.principal_variation) only when its value is alpha or beta itself."""
+    calls: list[Any] = []
+    real = pv.principal_variation
+
+    def spy(*args: Any) -> Any:
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(pv, "principal_variation", spy)
+    for variant in (None, "fail-hard"):
+        for window in ({}, {"alpha": -1, "beta": 1}, {"alpha": 2}, {"beta": -2}):
+            calls.clear()
+            outcome = depthfirst.alphabeta(tree, Stats(), variant=variant, **window)
+            again = variant == "fail-hard" and outcome.bound is not None
+            assert len(calls) == again, (variant, window, outcome)

@@ -282,3 +282,27 @@ def test_registry_entries() -> None:
     for name in NAMES:
         algo = find_algorithm(name)
         assert algo.takes is None and not algo.needs_bound and algo.source
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_compiled_core_is_asked_first(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """compiled.negascout / compiled.scout get the search's own tree and stats; what the core
+    answers is the answer, and only when it declines (None, as under the pure core) does
+    Python search.  (Found by mutation testing, docs/development.md.)"""
+    from gtsearch.algorithms import Outcome, Stats, compiled, scout
+
+    tree = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    calls: list[tuple[Any, ...]] = []
+    answer: list[Outcome | None] = [None]
+
+    def core(*args: Any) -> Outcome | None:
+        calls.append(args)
+        return answer[0]
+
+    monkeypatch.setattr(compiled, name, core)
+    stats = Stats()
+    assert getattr(scout, name)(tree, stats).value == 3
+    assert calls == [(tree, stats)] and len(stats.leaves) > 0
+    answer[0] = Outcome(-99.0)
+    stats = Stats()
+    assert getattr(scout, name)(tree, stats) == Outcome(-99.0) and len(stats.leaves) == 0
