@@ -8,7 +8,9 @@ the tree cut at depth D, where a node at depth D is worth its static value
 (as with ``--depth D``) and counts as a leaf evaluated; the table is kept from
 one iteration to the next and each node's best move from it is searched
 first.  The iterations stop at the tree's height, at ``max_depth``, or when
-``seconds`` have passed (an iteration that has started is finished).
+``seconds`` have passed (an iteration that has started is finished); on a
+game searched on demand, whose height is not known, at the first iteration
+that reached no horizon.
 docs/algorithms.md ("Iterative deepening") defines it.
 """
 
@@ -42,20 +44,22 @@ def iterate(
     tree: Tree, tt: int, max_depth: int | None = None, seconds: float | None = None
 ) -> list[SearchResult]:
     """One SearchResult per iteration, depth 1, 2, ...: the value of the tree cut there."""
-    height = tree.max_depth()
-    last = height if max_depth is None else min(max_depth, height)
+    height = None if tree.on_demand else tree.max_depth()  # on demand: not known
+    known = [d for d in (height, max_depth) if d is not None]
+    last = min(known) if known else None
     table = Table(tt)
     t0 = time.perf_counter()
     out: list[SearchResult] = []
     depth = 0
-    while depth < max(last, 1):
+    while last is None or depth < max(last, 1):
         depth += 1
         stats = Stats()
         t1 = time.perf_counter()
         search = TableSearch(
             tree, stats, table, limit=depth, order=True, horizon=lambda n: static(tree, n)
         )
-        value = search.value(0, 0)
+        score, exhausted = search.root()
+        value = score if tree.root_max else -score
         line = search.line()
         number: Number = tree.number(line[-1]) if tree.values[line[-1]] == value else value
         out.append(
@@ -76,5 +80,7 @@ def iterate(
             )
         )
         if seconds is not None and time.perf_counter() - t0 >= seconds:
+            break
+        if height is None and exhausted:  # the game searched to its end
             break
     return out

@@ -193,20 +193,22 @@ def load(
     *,
     whole: bool = False,
     depth: int | None = None,
+    on_demand: bool = False,
 ) -> tuple[Tree, float]:
     """Load one tree file and time it (the time goes into every result for that file).
 
     A source (``random:...``, ``game:...``, docs/sources.md) is opened instead: expanded as
     the search reaches it, --max-nodes bounding the nodes visited; ``whole``
     (show, trace, convert, validate) builds it in full, bounded by --max-nodes.
-    ``depth`` (--depth) cuts a game before its states are counted.
+    ``depth`` (--depth) cuts a game before its states are counted; ``on_demand``: a game with
+    too many states to count is searched on demand (the searches to run can).
     """
     from ..render.progress import progress
     from ..sources import is_source, open_source
 
     t0 = time.perf_counter()
     if is_source(path):
-        tree = open_source(path, max_nodes=max_nodes, depth=depth)
+        tree = open_source(path, max_nodes=max_nodes, depth=depth, on_demand=on_demand)
         if whole:
             from ..sources import whole as build_whole
 
@@ -296,7 +298,17 @@ class Evaluation:
         """
         root, depth = self.root, self.depth
         game = path.startswith("game:")  # cut before its states are counted
-        tree, seconds = load(path, self.input_format, self.max_nodes, depth=depth if game else None)
+        from ..sources.ondemand import searched_on_demand
+
+        tt = self.numbers.get("tt")
+        on_demand = all(searched_on_demand(algo.name, tt) for algo, _ in self.planned)
+        tree, seconds = load(
+            path,
+            self.input_format,
+            self.max_nodes,
+            depth=depth if game else None,
+            on_demand=on_demand,
+        )
         expected, at = self.expect, None
         if expected is None and tree.meta.expect is not None:
             changed_root = root is not None and (root.lower() == "max") != tree.root_max

@@ -42,7 +42,7 @@ from .gameviews import (
 from .protocol import CHANCE, MAX, MIN, PASS, Game, GameError
 from .randomtree import NATIVE_WHOLE_MAX_NODES, NodeLimit
 
-__all__ = ["MAX_STATES", "Game", "GameError", "GameTree"]
+__all__ = ["MAX_STATES", "Game", "GameError", "GameTree", "TooMany"]
 
 NAN = float("nan")
 #: the tags of the entries' keys ``(tag, state, depth)``: DECIDE, FORCED, or a chance node's
@@ -52,7 +52,11 @@ _EXPECTED = {4: MAX, 5: MIN}
 _OTHER = {MAX: MIN, MIN: MAX}
 
 
-class _Info:
+class TooMany(NodeLimit):
+    """A game with more distinct states than are counted (``most``, --max-nodes)."""
+
+
+class Entry:
     """One entry: its state, moves, child entries, child offsets, subtree size, leaves, height."""
 
     __slots__ = ("state", "moves", "kids", "kind", "weights", "starts", "size", "leaves", "height")
@@ -114,24 +118,13 @@ class GameTree(Tree):
         limit: int | None = None,
         start: Any = None,
         start_max: bool | None = None,
+        most: int = MAX_STATES,
     ) -> None:
         """The game from its initial state, or from ``start`` (MAX to move there when
-        ``start_max``, for a game whose players alternate); ``limit``: cut at that depth."""
-        self.game = game
-        self.info: dict[Any, _Info] = {}
-        self.states: dict[Any, _State] = {}
-        self.limit = limit
-        self.general = game.has_player or limit is not None
-        self.has_chance_nodes = False
-        self.visited = 1
-        self.max_nodes = max_nodes
-        state = game.key(game.call("initial") if start is None else start, "initial")
-        root_max = game.root_max if start_max is None else start_max
-        if self.general:
-            self.root_key, root_max = self._root(state, root_max)
-        else:
-            self.root_key = state
-        self._count(self.root_key)
+        ``start_max``, for a game whose players alternate); ``limit``: cut at that depth;
+        ``most``: the most distinct states counted (with --max-nodes), else :class:`TooMany`."""
+        root_max = self._begin(game, max_nodes, limit, start, start_max)
+        self._count(self.root_key, min(most, MAX_STATES))
         root = self.info[self.root_key]
         size = root.size
         flat = self._flat()
@@ -148,6 +141,26 @@ class GameTree(Tree):
             weights=weights,
         )
         self._views()
+
+    def _begin(
+        self, game: Game, max_nodes: int, limit: int | None, start: Any, start_max: bool | None
+    ) -> bool:
+        """The game's entries, none expanded yet, and the root's key; whether MAX moves there."""
+        self.game = game
+        self.info: dict[Any, Entry] = {}
+        self.states: dict[Any, _State] = {}
+        self.limit = limit
+        self.general = game.has_player or limit is not None
+        self.has_chance_nodes = False
+        self.visited = 1
+        self.max_nodes = max_nodes
+        state = game.key(game.call("initial") if start is None else start, "initial")
+        root_max = game.root_max if start_max is None else start_max
+        if self.general:
+            self.root_key, root_max = self._root(state, root_max)
+        else:
+            self.root_key = state
+        return root_max
 
     def _views(self) -> None:
         """The cursor at the root, and the arrays that are always computed on demand."""
@@ -276,7 +289,7 @@ class GameTree(Tree):
             return (DECIDE, state, depth)
         return (FORCED, state, depth)
 
-    def _expand(self, key: Any) -> _Info:
+    def _expand(self, key: Any) -> Entry:
         """The entry ``key`` with the keys of its children (the game's answers asked once)."""
         if not self.general:
             game = self.game
@@ -287,27 +300,27 @@ class GameTree(Tree):
                 kids = tuple([play(key, m) for m in moves])
             except Exception as e:  # the user's code
                 raise game.error("play", e) from None
-            return _Info(key, moves, kids)
+            return Entry(key, moves, kids)
         tag, state, depth = key
         st = self._state(state)
         if tag == DECIDE and not st.moves:
-            return _Info(state, (), ())
+            return Entry(state, (), ())
         if self.limit is not None and depth >= self.limit:
-            return _Info(state, (), (), CUT)
+            return Entry(state, (), (), CUT)
         below = self._below(depth)
         if tag == FORCED:
-            return _Info(state, (PASS,), ((DECIDE, state, below),), FORCED)
+            return Entry(state, (PASS,), ((DECIDE, state, below),), FORCED)
         kids = self._kids(state, st)
         if tag == DECIDE:
             expected = _OTHER.get(st.player, MAX)  # type: ignore[arg-type]
-            return _Info(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
+            return Entry(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
         self.has_chance_nodes = True
         expected = _EXPECTED[tag]
-        node = _Info(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
+        node = Entry(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
         node.kind, node.weights = CHANCE_NODE, st.weights
         return node
 
-    def _count(self, root: Any) -> None:
+    def _count(self, root: Any, most: int) -> None:
         """Every distinct entry's subtree size and leaves, depth-first without recursion.
 
         An entry is expanded once; an entry met again that is expanded but not
@@ -315,7 +328,7 @@ class GameTree(Tree):
         """
         info = self.info
         expand = self._expand
-        limit = min(self.max_nodes, MAX_STATES)
+        limit = min(self.max_nodes, most)
         node = info[root] = expand(root)
         nodes = [node]
         at = [0]
@@ -343,11 +356,11 @@ class GameTree(Tree):
             if i < count:
                 at[-1] = i + 1
                 if len(info) >= limit:
-                    raise NodeLimit(
+                    raise TooMany(
                         f"{self.game.name}: more than {limit:,} distinct states; a game's states "
                         "are counted before it is searched, at most --max-nodes and "
-                        f"{MAX_STATES:,} of them: raise --max-nodes, cut the game with --depth "
-                        "or take a smaller game"
+                        f"{MAX_STATES:,} of them: raise --max-nodes, cut the game with --depth, "
+                        "take a smaller game or search it on demand (-a mcts, --iterative, --tt)"
                     )
                 sub = info[kid] = expand(kid)
                 nodes.append(sub)
@@ -374,14 +387,17 @@ class GameTree(Tree):
         (who moves, a forced pass, a chance node and who moves after it) and its depth below
         a --depth cut, as the game's entries are keyed."""
         k = self.locate(n)
-        entry = self.path_keys[k]
+        return self.entry_position(self.path_keys[k], k)
+
+    def entry_position(self, entry: Any, depth: int) -> Any:
+        """The position of an entry at a depth of the tree (:meth:`position`)."""
         state = self.info[entry].state
         key = getattr(self.game.obj, "key", None)
         mine = state if key is None else self.game.call("key", state)
         if self.general:
-            tag, _, depth = entry
-            return (tag, mine, depth)
-        return (mine, self.root_max == (k % 2 == 0))
+            tag, _, cut = entry
+            return (tag, mine, cut)
+        return (mine, self.root_max == (depth % 2 == 0))
 
     # -- the cursor ------------------------------------------------------------------------
     def locate(self, n: int) -> int:
@@ -415,7 +431,7 @@ class GameTree(Tree):
             k += 1
         return k
 
-    def entry(self, n: int) -> _Info:
+    def entry(self, n: int) -> Entry:
         """The entry of node n (its ``state``, ``moves``, ``kind``)."""
         return self.info[self.path_keys[self.locate(n)]]
 
@@ -424,7 +440,7 @@ class GameTree(Tree):
         moves again)."""
         return self.entry(n).state
 
-    def _value(self, node: _Info) -> int | float:
+    def _value(self, node: Entry) -> int | float:
         """An entry's value as the game gives it: the utility at the end, the estimate at
         the --depth cut and elsewhere, NaN without one."""
         game = self.game
@@ -445,8 +461,15 @@ class GameTree(Tree):
         """The name of the move that leads to the node at depth k of the path."""
         parent = self.info[self.path_keys[k - 1]]
         if parent.kind == FORCED:
+            return self.move_label(parent, 0)
+        return self.move_label(
+            parent, parent.starts.index(self.path_nodes[k] - self.path_nodes[k - 1])
+        )
+
+    def move_label(self, parent: Entry, i: int) -> str | None:
+        """The name of the move to child i of an entry (a forced move's: ``pass``)."""
+        if parent.kind == FORCED:
             return PASS if self.game.has_label else None
-        i = parent.starts.index(self.path_nodes[k] - self.path_nodes[k - 1])
         return self.game.label(parent.state, parent.moves[i])
 
     def move_names(self, path: Any) -> list[str | None]:
