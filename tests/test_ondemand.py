@@ -27,6 +27,8 @@ from gtsearch.sources.ondemand import OnDemandTree
 from gtsearch.sources.protocol import Game
 from gtsearch.sources.randomtree import NodeLimit
 
+from .test_play import PROMPT, Terminal
+
 ROOT = Path(__file__).resolve().parent.parent
 #: small games (and cuts) whose states are counted in an instant: both trees apply
 SMALL = [
@@ -222,3 +224,30 @@ def test_interrupt_ends_cleanly() -> None:
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+
+
+def test_play_the_full_connect4_against_mcts_in_a_terminal(tmp_path: Path) -> None:
+    """``play connect4`` without --depth: mcts searches the full game on demand, move after
+    move, through a real pseudo-terminal; a person quits after three moves."""
+    term = Terminal(["connect4", "-a", "mcts", "--iterations", "40", "--seed", "1"], tmp_path)
+    out = term.read_until(PROMPT)
+    assert out.startswith("Connect Four on 6 rows and 7 columns, 4 in a line\n")
+    for move in ("4", "4", "3"):
+        term.type(move)
+        out = term.read_until(PROMPT, timeout=120)
+        assert "MIN (mcts) plays " in out and "of ? leaves" in out, out
+    term.type("q")
+    assert "quit" in term.read_until("quit\n")
+    assert term.close() == 0
+
+
+def test_play_refuses_to_count_a_huge_game_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gtsearch.sources import games
+
+    monkeypatch.setattr(games, "MAX_STATES", 2000)
+    r = CliRunner().invoke(cli, ["play", "connect4", "--human", "none"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip().splitlines()[-1] == (
+        "game:connect4: more than 2,000 distinct states, and alphabeta searches a game's states "
+        "counted: give the engine --time SECONDS (deepening) or --depth, or play with -a mcts"
+    )

@@ -55,6 +55,15 @@ _OTHER = {MAX: MIN, MIN: MAX}
 class TooMany(NodeLimit):
     """A game with more distinct states than are counted (``most``, --max-nodes)."""
 
+    def __init__(self, game: str, most: int) -> None:
+        self.game, self.most = game, most
+        super().__init__(
+            f"{game}: more than {most:,} distinct states; a game's states are counted before it "
+            f"is searched, at most --max-nodes and {MAX_STATES:,} of them: raise --max-nodes, "
+            "cut the game with --depth, take a smaller game or search it on demand (-a mcts, "
+            "--iterative, --tt)"
+        )
+
 
 class Entry:
     """One entry: its state, moves, child entries, child offsets, subtree size, leaves, height."""
@@ -356,12 +365,7 @@ class GameTree(Tree):
             if i < count:
                 at[-1] = i + 1
                 if len(info) >= limit:
-                    raise TooMany(
-                        f"{self.game.name}: more than {limit:,} distinct states; a game's states "
-                        "are counted before it is searched, at most --max-nodes and "
-                        f"{MAX_STATES:,} of them: raise --max-nodes, cut the game with --depth, "
-                        "take a smaller game or search it on demand (-a mcts, --iterative, --tt)"
-                    )
+                    raise TooMany(self.game.name, limit)
                 sub = info[kid] = expand(kid)
                 nodes.append(sub)
                 at.append(0)

@@ -29,13 +29,21 @@ from ..tree import DEFAULT_MAX_NODES, Meta, Tree
 from .games import MAX_STATES, Entry, GameTree, TooMany
 from .gameviews import CHANCE_NODE, Lookup
 from .protocol import Game, GameError
-from .randomtree import NodeLimit
+from .randomtree import NATIVE_WHOLE_MAX_NODES, NodeLimit
 
-__all__ = ["ON_DEMAND_STATES", "OnDemandTree", "open_game_tree", "searched_on_demand"]
+__all__ = [
+    "ON_DEMAND_NODES",
+    "ON_DEMAND_STATES",
+    "OnDemandTree",
+    "open_game_tree",
+    "searched_on_demand",
+]
 
 #: a game that may be searched on demand is counted first up to this many distinct states
 #: (a counted tree is what every algorithm reads, and the C core's); beyond, on demand
 ON_DEMAND_STATES = 100_000
+#: ... and when its tree has more nodes than this (the largest the C core writes out whole)
+ON_DEMAND_NODES = NATIVE_WHOLE_MAX_NODES
 
 
 def searched_on_demand(name: str, tt: int | None) -> bool:
@@ -55,11 +63,15 @@ def open_game_tree(
     on_demand: bool = False,
 ) -> GameTree:
     """The game counted (a GameTree), or, ``on_demand``, counted only while it has at most
-    ON_DEMAND_STATES distinct states (and --max-nodes) and else searched on demand."""
+    ON_DEMAND_STATES distinct states (and --max-nodes) and else searched on demand, as it is
+    when its tree has more than ON_DEMAND_NODES (or --max-nodes) nodes: a search that reads
+    every leaf first (mcts's leaf bounds) could not."""
     most = min(ON_DEMAND_STATES, max_nodes) if on_demand else MAX_STATES
     args = {"source": source, "max_nodes": max_nodes, "limit": limit, "start": start}
     try:
-        return GameTree(game, **args, start_max=start_max, most=most)
+        tree = GameTree(game, **args, start_max=start_max, most=most)
+        if not on_demand or len(tree.end) <= min(max_nodes, ON_DEMAND_NODES):
+            return tree
     except TooMany:
         if not on_demand:
             raise
