@@ -132,8 +132,27 @@ class GameTree(Tree):
         """The game from its initial state, or from ``start`` (MAX to move there when
         ``start_max``, for a game whose players alternate); ``limit``: cut at that depth;
         ``most``: the most distinct states counted (with --max-nodes), else :class:`TooMany`."""
-        root_max = self._begin(game, max_nodes, limit, start, start_max)
-        self._count(self.root_key, min(most, MAX_STATES))
+        self.game = game
+        self.info: dict[Any, Entry] = {}
+        self.states: dict[Any, _State] = {}
+        self.limit = limit
+        self.general = game.has_player or limit is not None
+        self.has_chance_nodes = False
+        self.visited = 1
+        self.max_nodes = max_nodes
+        state = game.key(game.call("initial") if start is None else start, "initial")
+        root_max = game.root_max if start_max is None else start_max
+        if self.general:
+            self.root_key, root_max = self._root(state, root_max)
+        else:
+            self.root_key = state
+        self._number(root_max, source, min(most, MAX_STATES))
+
+    def _number(self, root_max: bool, source: str, most: int) -> None:
+        """Number the nodes: in preorder, from the sizes of the entries' subtrees, counted
+        (at most ``most`` entries); the Tree's arrays."""
+        game = self.game
+        self._count(self.root_key, most)
         root = self.info[self.root_key]
         size = root.size
         flat = self._flat()
@@ -150,26 +169,6 @@ class GameTree(Tree):
             weights=weights,
         )
         self._views()
-
-    def _begin(
-        self, game: Game, max_nodes: int, limit: int | None, start: Any, start_max: bool | None
-    ) -> bool:
-        """The game's entries, none expanded yet, and the root's key; whether MAX moves there."""
-        self.game = game
-        self.info: dict[Any, Entry] = {}
-        self.states: dict[Any, _State] = {}
-        self.limit = limit
-        self.general = game.has_player or limit is not None
-        self.has_chance_nodes = False
-        self.visited = 1
-        self.max_nodes = max_nodes
-        state = game.key(game.call("initial") if start is None else start, "initial")
-        root_max = game.root_max if start_max is None else start_max
-        if self.general:
-            self.root_key, root_max = self._root(state, root_max)
-        else:
-            self.root_key = state
-        return root_max
 
     def _views(self) -> None:
         """The cursor at the root, and the arrays that are always computed on demand."""
@@ -579,8 +578,7 @@ class GameTree(Tree):
         """The game cut at depth ``limit``: a position there is a leaf worth estimate(state)."""
         if not self.game.has_estimate:
             raise UsageError(f"{self.source}: --depth needs the game's estimate(state)")
-        tree = GameTree(
-            self.game,
+        tree = self.reopened(
             source=self.source,
             max_nodes=self.max_nodes,
             limit=limit,
@@ -588,3 +586,7 @@ class GameTree(Tree):
             start_max=self.root_max if not self.game.has_player else None,
         )
         return tree if tree.root_max == self.root_max else tree.with_root(self.root_max)
+
+    def reopened(self, **where: Any) -> GameTree:
+        """The same game opened again as ``where`` says (a cut, another start), counted."""
+        return GameTree(self.game, **where)

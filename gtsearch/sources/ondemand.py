@@ -52,30 +52,22 @@ def searched_on_demand(name: str, tt: int | None) -> bool:
     return name == "mcts" or (bool(tt) and name in ("alphabeta", "negascout"))
 
 
-def open_game_tree(
-    game: Game,
-    *,
-    source: str,
-    max_nodes: int = DEFAULT_MAX_NODES,
-    limit: int | None = None,
-    start: Any = None,
-    start_max: bool | None = None,
-    on_demand: bool = False,
-) -> GameTree:
+def open_game_tree(game: Game, *, on_demand: bool = False, **where: Any) -> GameTree:
     """The game counted (a GameTree), or, ``on_demand``, counted only while it has at most
     ON_DEMAND_STATES distinct states (and --max-nodes) and else searched on demand, as it is
     when its tree has more than ON_DEMAND_NODES (or --max-nodes) nodes: a search that reads
-    every leaf first (mcts's leaf bounds) could not."""
+    every leaf first (mcts's leaf bounds) could not.  ``where``: the GameTree's own keyword
+    arguments (source, max_nodes, limit, start, start_max)."""
+    max_nodes = where.get("max_nodes", DEFAULT_MAX_NODES)
     most = min(ON_DEMAND_STATES, max_nodes) if on_demand else MAX_STATES
-    args = {"source": source, "max_nodes": max_nodes, "limit": limit, "start": start}
     try:
-        tree = GameTree(game, **args, start_max=start_max, most=most)
+        tree = GameTree(game, **where, most=most)
         if not on_demand or len(tree.end) <= min(max_nodes, ON_DEMAND_NODES):
             return tree
     except TooMany:
         if not on_demand:
             raise
-    return OnDemandTree(game, **args, start_max=start_max)
+    return OnDemandTree(game, **where)
 
 
 class Inner:
@@ -134,18 +126,9 @@ class OnDemandTree(GameTree):
 
     on_demand = True
 
-    def __init__(
-        self,
-        game: Game,
-        *,
-        source: str,
-        max_nodes: int = DEFAULT_MAX_NODES,
-        limit: int | None = None,
-        start: Any = None,
-        start_max: bool | None = None,
-    ) -> None:
-        """The game from its initial state (or ``start``), nothing of it expanded yet."""
-        root_max = self._begin(game, max_nodes, limit, start, start_max)
+    def _number(self, root_max: bool, source: str, most: int) -> None:
+        """Number nothing yet: the root is node 0, its children are numbered when listed."""
+        game = self.game
         #: node n's entry, parent (-1 at the root), index among its siblings, depth, and
         #: decision nodes above it; its first child's number once listed (-1 before)
         self.keys: list[Any] = [self.root_key]
@@ -193,7 +176,7 @@ class OnDemandTree(GameTree):
         """Node n's children, numbered the first time they are listed."""
         first = self.first[n]
         if first < 0:
-            first = self._number(n)
+            first = self._list(n)
         return iter(range(first, first + len(self.expand(n).kids)))
 
     def kids(self, n: int) -> list[int]:
@@ -206,7 +189,7 @@ class OnDemandTree(GameTree):
             raise IndexError(f"node {n} has no child {i}")
         return next(self.children(n)) + i
 
-    def _number(self, n: int) -> int:
+    def _list(self, n: int) -> int:
         """Number node n's children: the next free numbers, left to right."""
         node = self.expand(n)
         first = len(self.keys)
@@ -361,15 +344,6 @@ class OnDemandTree(GameTree):
             f"{ON_DEMAND_STATES:,} distinct states: cut it with --depth"
         )
 
-    def truncated(self, limit: int) -> Tree:
-        if not self.game.has_estimate:
-            raise UsageError(f"{self.source}: --depth needs the game's estimate(state)")
-        return open_game_tree(
-            self.game,
-            source=self.source,
-            max_nodes=self.max_nodes,
-            limit=limit,
-            start=self.info[self.root_key].state,
-            start_max=self.root_max if not self.game.has_player else None,
-            on_demand=True,
-        )
+    def reopened(self, **where: Any) -> GameTree:
+        """The same game opened again, counted if it can be, else on demand."""
+        return open_game_tree(self.game, on_demand=True, **where)
