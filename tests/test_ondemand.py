@@ -149,6 +149,9 @@ def test_eval_of_a_huge_game_on_demand() -> None:
         cli, ["eval", "game:connect4", "-a", "mcts", "--iterations", "50", "--format", "csv"]
     )
     assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[1].split(",")[8] == ""  # leaves_total: not counted
+    r = runner.invoke(cli, ["compare", "game:connect4", "-a", "mcts", "--iterations", "20"])
+    assert r.exit_code == 0 and '"leaves_total": null' in r.output and '"share": null' in r.output
     r = runner.invoke(cli, ["eval", "game:connect4", "--iterative", "--time", "30", "--depth", "3"])
     assert r.exit_code == 0, r.output
     r = runner.invoke(

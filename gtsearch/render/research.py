@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..result import SearchResult
 from .labels import format_seconds, format_value, params_text
-from .tables import csv_cell
+from .tables import csv_cell, total_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -28,7 +28,8 @@ def render_compare(
 
     values = {format_value(r) for r in results if r.exact}
     shown = values.pop() if len(values) == 1 else "disputed"
-    table = Table(title=f"{name}: {tree.n_leaves} leaves, value {shown}", title_justify="left")
+    leaves = total_text(tree.n_leaves, "")
+    table = Table(title=f"{name}: {leaves} leaves, value {shown}", title_justify="left")
     # (header, cell of a result); a column that no result fills is left out
     columns: list[tuple[str, Callable[[SearchResult], str]]] = [
         ("algorithm", algorithm_cell),
@@ -66,8 +67,8 @@ def algorithm_cell(r: SearchResult) -> str:
     return r.algorithm + (f" ({params})" if params else "")
 
 
-def _percent(share: float) -> str:
-    return f"{100 * share:.3g}%"
+def _percent(share: float | None) -> str:
+    return "" if share is None else f"{100 * share:.3g}%"
 
 
 #: how the title names the trees of each --order
