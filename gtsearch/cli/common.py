@@ -298,10 +298,7 @@ class Evaluation:
         """
         root, depth = self.root, self.depth
         game = path.startswith("game:")  # cut before its states are counted
-        from ..sources.ondemand import searched_on_demand
-
-        tt = self.numbers.get("tt")
-        on_demand = all(searched_on_demand(algo.name, tt) for algo, _ in self.planned)
+        on_demand = game and self.on_demand()
         tree, seconds = load(
             path,
             self.input_format,
@@ -325,6 +322,13 @@ class Evaluation:
         for algo, _params in searches:
             refuse_chance(algo, tree)
         return Loaded(display_name(path), tree, seconds, expected, at, searches)
+
+    def on_demand(self) -> bool:
+        """Whether every search planned can run on a game searched on demand."""
+        from ..sources.ondemand import searched_on_demand
+
+        tt = self.numbers.get("tt")
+        return all(searched_on_demand(algo.name, tt) for algo, _ in self.planned)
 
     def report(self, err: GtsearchError) -> None:
         """Report a problem (one line) and keep the worst exit status."""
