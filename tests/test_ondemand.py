@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gtsearch import core
 from gtsearch.algorithms import search
 from gtsearch.algorithms.iterative import iterate
 from gtsearch.cli import cli
@@ -254,3 +256,43 @@ def test_play_refuses_to_count_a_huge_game_in_one_line(monkeypatch: pytest.Monke
         "game:connect4: more than 2,000 distinct states, and alphabeta searches a game's states "
         "counted: give the engine --time SECONDS (deepening) or --depth, or play with -a mcts"
     )
+
+
+class Coin:
+    """A coin (heads 1/10) and then MAX picks a or b: a chance node that is not uniform."""
+
+    bounds = (0, 5)
+
+    def initial(self) -> tuple[str, int]:
+        return ("coin", 0)
+
+    def player(self, state: tuple[str, int]) -> str | None:
+        return {"coin": "chance", "move": "max"}.get(state[0])
+
+    def outcomes(self, state: tuple[str, int]) -> list[tuple[str, Fraction]]:
+        return [("heads", Fraction(1, 10)), ("tails", Fraction(9, 10))]
+
+    def moves(self, state: tuple[str, int]) -> list[str]:
+        return ["a", "b"] if state[0] == "move" else []
+
+    def play(self, state: tuple[str, int], move: str) -> tuple[str, int]:
+        if state[0] == "coin":
+            return ("move", 1 if move == "heads" else 0)
+        return ("end", state[1] * 10 + (move == "a"))
+
+    def utility(self, state: tuple[str, int]) -> int:
+        return {0: 0, 1: 1, 10: 5, 11: 2}[state[1]]
+
+
+def test_mcts_draws_a_games_chance_by_its_weights() -> None:
+    """A game's tree computed on demand (the pure core's, and one searched on demand) draws
+    chance's outcomes by their weights, as the tree written out does (value 1.4)."""
+    with core.pure():
+        counted = GameTree(Game(Coin(), "game:coin"), source="game:coin")
+        flat = whole(counted)
+        results = [
+            search(t, "mcts", iterations=2000, seed=1, leaf_bounds=(0, 5))
+            for t in (flat, counted, OnDemandTree(Game(Coin(), "game:coin"), source="game:coin"))
+        ]
+    assert len({(r.value, r.pv, r.nodes) for r in results}) == 1
+    assert abs(results[0].value - 1.4) < 0.15

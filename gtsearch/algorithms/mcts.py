@@ -118,8 +118,9 @@ def children(tree: Tree, n: int) -> list[int]:
 
 def chance_weights(tree: Tree) -> dict[int, tuple[float, ...]]:
     """Every chance node's weights as doubles (those without weights are absent: uniform)."""
-    if tree.on_demand:  # computed as the search reaches them
-        return tree.float_weights()  # type: ignore[attr-defined, no-any-return]
+    lookup = getattr(tree, "float_weights", None)
+    if tree.lazy and lookup is not None:  # a game's, computed as the search reaches them
+        return lookup()  # type: ignore[no-any-return]
     return {n: tuple(float(w) for w in ws) for n, ws in tree.weights.items()}
 
 

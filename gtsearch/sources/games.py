@@ -499,6 +499,16 @@ class GameTree(Tree):
         node = self.entry(n)
         return node.weights if node.kind == CHANCE_NODE else None
 
+    def float_weights(self) -> Lookup:
+        """The chance nodes' weights as doubles, computed on demand (mcts's, on a tree whose
+        weights are computed on demand)."""
+
+        def at(n: int) -> tuple[float, ...] | None:
+            ws = self._weights_at(n)
+            return None if ws is None else tuple(float(w) for w in ws)
+
+        return Lookup(at)
+
     def max_depth(self) -> int:
         return self.info[self.root_key].height
 

@@ -256,15 +256,6 @@ class OnDemandTree(GameTree):
     def is_chance(self, n: int) -> bool:
         return self.expand(n).kind == CHANCE_NODE
 
-    def float_weights(self) -> Lookup:
-        """The chance nodes' weights as doubles, computed on demand (mcts's)."""
-
-        def at(n: int) -> tuple[float, ...] | None:
-            ws = self._weights_at(n)
-            return None if ws is None else tuple(float(w) for w in ws)
-
-        return Lookup(at)
-
     def leaf_bounds(self) -> tuple[int | float, int | float]:
         """The least and the greatest utility as the game gives them (``bounds``): mcts's
         rewards are scaled by them, since the leaves of a game searched on demand are unknown."""
