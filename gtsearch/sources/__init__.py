@@ -7,7 +7,8 @@ search reaches it (:mod:`.randomtree`, on top of the SplitMix64 numbers of
 ``gtsearch gen`` and builds them in memory.  Imports only the ground modules
 (tree, numbers, errors, core).  ``game:`` sources number a game's tree in
 preorder from the sizes of its states' subtrees (:mod:`.games`): the protocol
-a game follows (:mod:`.protocol`), the specs and their parameters
+a game follows (:mod:`.protocol`), a game too big to count searched on demand
+(:mod:`.ondemand`), the specs and their parameters
 (:mod:`.gamespec`), the built-in games (:mod:`.builtin_games`,
 :mod:`.library`) and OpenSpiel's (:mod:`.openspiel`).  Both compute their
 arrays on demand through the virtual sequences of :mod:`.virtual`.
