@@ -38,6 +38,7 @@ from .gameviews import (
     Lookup,
     Turns,
     Values,
+    as_floats,
 )
 from .protocol import CHANCE, MAX, MIN, PASS, Game, GameError
 from .randomtree import NATIVE_WHOLE_MAX_NODES, NodeLimit
@@ -500,14 +501,8 @@ class GameTree(Tree):
         return node.weights if node.kind == CHANCE_NODE else None
 
     def float_weights(self) -> Lookup:
-        """The chance nodes' weights as doubles, computed on demand (mcts's, on a tree whose
-        weights are computed on demand)."""
-
-        def at(n: int) -> tuple[float, ...] | None:
-            ws = self._weights_at(n)
-            return None if ws is None else tuple(float(w) for w in ws)
-
-        return Lookup(at)
+        """The chance nodes' weights as doubles, computed on demand (mcts's)."""
+        return Lookup(lambda n: as_floats(self._weights_at(n)))
 
     def max_depth(self) -> int:
         return self.info[self.root_key].height
