@@ -30,7 +30,9 @@ class SearchResult(NamedTuple):
     pv: tuple[int, ...]
     pv_labels: tuple[str | None, ...]
     leaves: int
-    leaves_total: int
+    #: the leaves of the tree searched; None where they were not counted (a game searched on
+    #: demand, docs/sources.md)
+    leaves_total: int | None
     seconds: float
     nodes: int = 0
     leaf_order: tuple[tuple[int, ...], ...] | None = None

@@ -118,6 +118,9 @@ class Tree:
     lazy = False
     #: whether two nodes can be one position (a game's tree; see :meth:`position`)
     transpositions = False
+    #: whether the nodes are numbered as a search first lists them, not in preorder (a game
+    #: too big to count, gtsearch.sources.ondemand): walked through children() only
+    on_demand = False
 
     def __init__(
         self,

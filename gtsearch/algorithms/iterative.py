@@ -8,7 +8,9 @@ the tree cut at depth D, where a node at depth D is worth its static value
 (as with ``--depth D``) and counts as a leaf evaluated; the table is kept from
 one iteration to the next and each node's best move from it is searched
 first.  The iterations stop at the tree's height, at ``max_depth``, or when
-``seconds`` have passed (an iteration that has started is finished).
+``seconds`` have passed (an iteration that has started is finished); on a
+game searched on demand, whose height is not known, at the first iteration
+that reached no horizon.
 docs/algorithms.md ("Iterative deepening") defines it.
 """
 
@@ -51,13 +53,16 @@ def iterate(
 ) -> list[SearchResult]:
     """One SearchResult per iteration, depth 1, 2, ...: the value of the tree cut there;
     ``moves``: the history heuristic and killers, kept from one iteration to the next."""
-    height = tree.max_depth()
-    last = height if max_depth is None else min(max_depth, height)
+    height = None if tree.on_demand else tree.max_depth()  # on demand: not known
+    known = [d for d in (height, max_depth) if d is not None]
+    last = min(known) if known else None
     table = Table(tt)
     t0 = time.perf_counter()
     out: list[SearchResult] = []
     # in C: the same iterations (not with the history heuristic or killers: Python's)
-    found = compiled.tabled_iterate(tree, table, last, seconds) if moves is None else None
+    found = None
+    if moves is None and last is not None:
+        found = compiled.tabled_iterate(tree, table, last, seconds)
     if found is not None:
         iterations, _, bad = found
         if bad >= 0:
@@ -70,11 +75,16 @@ def iterate(
     for search in deepening(tree, table, moves, horizon=lambda n: static(tree, n)):
         depth, stats = search.limit or 0, search.stats
         t1 = time.perf_counter()
-        value = search.value(0, 0)
+        score, exhausted = search.root()
+        value = score if tree.root_max else -score
         line = search.line()
         counted = (len(stats.leaves), search.entered, search.expanded, time.perf_counter() - t1)
         out.append(_result(tree, tt, depth, value, line, counted, table, moves))
-        if depth >= max(last, 1) or seconds is not None and time.perf_counter() - t0 >= seconds:
+        if last is not None and depth >= max(last, 1):
+            break
+        if seconds is not None and time.perf_counter() - t0 >= seconds:
+            break
+        if height is None and exhausted:  # the game searched to its end
             break
     return out
 

@@ -105,6 +105,8 @@ class Searched(NamedTuple):
 
 def children(tree: Tree, n: int) -> list[int]:
     """The children of node n, left to right."""
+    if tree.on_demand:  # numbered as they are listed, not in preorder
+        return list(tree.children(n))
     end = tree.end
     out = []
     c = n + 1
@@ -117,6 +119,9 @@ def children(tree: Tree, n: int) -> list[int]:
 
 def chance_weights(tree: Tree) -> dict[int, tuple[float, ...]]:
     """Every chance node's weights as doubles (those without weights are absent: uniform)."""
+    lookup = getattr(tree, "float_weights", None)
+    if tree.lazy and lookup is not None:  # a game's, computed as the search reaches them
+        return lookup()  # type: ignore[no-any-return]
     return {n: tuple(float(w) for w in ws) for n, ws in tree.weights.items()}
 
 

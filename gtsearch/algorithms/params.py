@@ -408,6 +408,10 @@ def leaf_bounds(
     Without ``given``, the tree's least and greatest leaf; a given pair must
     bound every leaf, and a leaf outside it is an error that names the leaf.
     """
+    if tree.on_demand:  # a game searched on demand: its leaves are not known beforehand
+        if given is None:
+            return tree.leaf_bounds(), "game"  # type: ignore[attr-defined]
+        return check_leaf_bounds(given), "option"
     if given is None:
         from .chance import tree_leaf_bounds  # the chance family, imported when it searches
 

@@ -193,20 +193,22 @@ def load(
     *,
     whole: bool = False,
     depth: int | None = None,
+    on_demand: bool = False,
 ) -> tuple[Tree, float]:
     """Load one tree file and time it (the time goes into every result for that file).
 
     A source (``random:...``, ``game:...``, docs/sources.md) is opened instead: expanded as
     the search reaches it, --max-nodes bounding the nodes visited; ``whole``
     (show, trace, convert, validate) builds it in full, bounded by --max-nodes.
-    ``depth`` (--depth) cuts a game before its states are counted.
+    ``depth`` (--depth) cuts a game before its states are counted; ``on_demand``: a game with
+    too many states to count is searched on demand (the searches to run can).
     """
     from ..render.progress import progress
     from ..sources import is_source, open_source
 
     t0 = time.perf_counter()
     if is_source(path):
-        tree = open_source(path, max_nodes=max_nodes, depth=depth)
+        tree = open_source(path, max_nodes=max_nodes, depth=depth, on_demand=on_demand)
         if whole:
             from ..sources import whole as build_whole
 
@@ -301,7 +303,14 @@ class Evaluation:
         """
         root, depth = self.root, self.depth
         game = path.startswith("game:")  # cut before its states are counted
-        tree, seconds = load(path, self.input_format, self.max_nodes, depth=depth if game else None)
+        on_demand = game and self.on_demand()
+        tree, seconds = load(
+            path,
+            self.input_format,
+            self.max_nodes,
+            depth=depth if game else None,
+            on_demand=on_demand,
+        )
         expected, at = self.expect, None
         if expected is None and tree.meta.expect is not None:
             changed_root = root is not None and (root.lower() == "max") != tree.root_max
@@ -318,6 +327,13 @@ class Evaluation:
         for algo, _params in searches:
             refuse_chance(algo, tree)
         return Loaded(display_name(path), tree, seconds, expected, at, searches)
+
+    def on_demand(self) -> bool:
+        """Whether every search planned can run on a game searched on demand."""
+        from ..sources.ondemand import searched_on_demand
+
+        tt = self.numbers.get("tt")
+        return all(searched_on_demand(algo.name, tt) for algo, _ in self.planned)
 
     def report(self, err: GtsearchError) -> None:
         """Report a problem (one line) and keep the worst exit status."""

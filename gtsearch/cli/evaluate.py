@@ -117,7 +117,7 @@ def show(
     else:  # kept for the table: without the tree, so that each file's is freed
         rows.append((f.name, f.seconds, result._replace(tree=None)))
     depth = result.params.get("iteration")
-    whole = depth is None or depth >= f.tree.max_depth()
+    whole = depth is None or (not f.tree.on_demand and depth >= f.tree.max_depth())
     if f.expected is not None and whole:
         failed = mismatch(f.name, f.expected, result, f.at)
         if failed is not None:

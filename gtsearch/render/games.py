@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .labels import format_seconds
-from .tables import registry_table, registry_text
+from .tables import registry_table, registry_text, total_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -90,6 +90,6 @@ def engine_line(
     seconds = format_seconds(result.seconds)
     return (
         f"{who} ({result.algorithm}{settings}) plays {move}: value {result.value_text()}, "
-        f"PV {pv}, {result.leaves:,} of {result.leaves_total:,} leaves, "
+        f"PV {pv}, {result.leaves:,} of {total_text(result.leaves_total, ',')} leaves, "
         f"{result.nodes:,} nodes, {seconds}"
     )

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..result import SearchResult
 from .labels import format_seconds, format_value, params_text
-from .tables import csv_cell
+from .tables import csv_cell, total_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -28,7 +28,8 @@ def render_compare(
 
     values = {format_value(r) for r in results if r.exact}
     shown = values.pop() if len(values) == 1 else "disputed"
-    table = Table(title=f"{name}: {tree.n_leaves} leaves, value {shown}", title_justify="left")
+    leaves = total_text(tree.n_leaves, "")
+    table = Table(title=f"{name}: {leaves} leaves, value {shown}", title_justify="left")
     # (header, cell of a result); a column that no result fills is left out
     columns: list[tuple[str, Callable[[SearchResult], str]]] = [
         ("algorithm", algorithm_cell),
@@ -66,9 +67,11 @@ def algorithm_cell(r: SearchResult) -> str:
     return r.algorithm + (f" ({params})" if params else "")
 
 
-def _percent(share: float) -> str:
+def _percent(share: float | None) -> str:
     """Three significant digits (77.8%, 100%), whole percents from 1,000% up (mcts's re-reads:
-    11,111%, not 1.11e+04%)."""
+    11,111%, not 1.11e+04%); nothing for a search on demand (its leaves are not counted)."""
+    if share is None:
+        return ""
     percent = 100 * share
     return f"{percent:,.0f}%" if percent >= 999.5 else f"{percent:.3g}%"
 

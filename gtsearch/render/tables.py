@@ -80,7 +80,7 @@ def render_table(rows: Iterable[Row], console: Console) -> None:
             Text(name),
             Text(format_value(result)),
             Text(format_pv(result)),
-            Text(f"{result.leaves} / {result.leaves_total}"),
+            Text(f"{result.leaves} / {total_text(result.leaves_total, '')}"),
             Text(format_seconds(result.seconds)),
         )
     console.print(table)
@@ -103,6 +103,12 @@ def json_records(records: Iterable[Mapping[str, Any]], *, ascii_only: bool = Tru
     import json
 
     return "".join(json.dumps(r, ensure_ascii=ascii_only, allow_nan=False) + "\n" for r in records)
+
+
+def total_text(total: int | None, spec: str) -> str:
+    """A tree's leaves formatted, or ``?`` where they were not counted (a game searched on
+    demand)."""
+    return "?" if total is None else format(total, spec)
 
 
 def json_lines(rows: Iterable[Row]) -> str:

@@ -26,8 +26,8 @@ def compare(
 ) -> list[SearchResult]:
     """Every planned search on one tree, each result's extra figures carrying share and best.
 
-    ``share`` is the result's leaves over the tree's; ``best`` marks the
-    fewest leaves among exact results.
+    ``share`` is the result's leaves over the tree's (None where they were not counted: a
+    game searched on demand); ``best`` marks the fewest leaves among exact results.
     """
     results = [run(algo, params) for algo, params in plan]
     exact_leaves = [r.leaves for r in results if r.exact]
@@ -35,7 +35,11 @@ def compare(
     total = tree.n_leaves
     return [
         r._replace(
-            extra={**r.extra, "share": r.leaves / total, "best": r.exact and r.leaves == best}
+            extra={
+                **r.extra,
+                "share": None if total is None else r.leaves / total,
+                "best": r.exact and r.leaves == best,
+            }
         )
         for r in results
     ]

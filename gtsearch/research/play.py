@@ -23,8 +23,9 @@ from ..algorithms.base import Stats
 from ..algorithms.params import Params
 from ..errors import GtsearchError, UsageError, os_reason
 from ..result import SearchResult
-from ..sources.games import GameTree
+from ..sources.games import GameTree, TooMany
 from ..sources.gamespec import load_game
+from ..sources.ondemand import open_game_tree, searched_on_demand
 from ..sources.protocol import CHANCE, MAX, MIN, Game
 from ..sources.splitmix import draw, root_key, unit
 from ..tree import DEFAULT_MAX_NODES
@@ -135,15 +136,17 @@ class Match:
                 return pair
         return moves[-1]
 
-    def tree(self, depth: int | None) -> GameTree:
-        """The game's tree from the position, cut at ``depth``."""
-        return GameTree(
+    def tree(self, depth: int | None, on_demand: bool = False) -> GameTree:
+        """The game's tree from the position, cut at ``depth``; ``on_demand``: searched on
+        demand when it has too many states to count (docs/sources.md)."""
+        return open_game_tree(
             self.game,
             source=self.name,
             max_nodes=self.max_nodes,
             limit=depth,
             start=self.state,
             start_max=self.max_to_move,
+            on_demand=on_demand,
         )
 
     def check_cut(self, depth: int | None, seconds: float | None) -> None:
@@ -169,8 +172,16 @@ class Match:
             params = {**params, "seed": seed + len(self.turns)}
         start = time.perf_counter()
         limit = depth if seconds is None else 1
+        on_demand = searched_on_demand(algorithm.name, params.get("tt"))
         while True:
-            tree = self.tree(limit)
+            try:
+                tree = self.tree(limit, on_demand)
+            except TooMany as e:
+                raise UsageError(
+                    f"{e.game}: more than {e.most:,} distinct states, and {algorithm.name} "
+                    "searches a game's states counted: give the engine --time SECONDS "
+                    "(deepening) or --depth, or play with -a mcts"
+                ) from None
             engine = on_chance if on_chance is not None and tree.has_chance else None
             result = run(tree, *(engine or (algorithm, params)), stats=Stats())
             if seconds is None or tree.max_depth() < (limit or 0):

@@ -7,7 +7,8 @@ search reaches it (:mod:`.randomtree`, on top of the SplitMix64 numbers of
 ``gtsearch gen`` and builds them in memory.  Imports only the ground modules
 (tree, numbers, errors, core).  ``game:`` sources number a game's tree in
 preorder from the sizes of its states' subtrees (:mod:`.games`): the protocol
-a game follows (:mod:`.protocol`), the specs and their parameters
+a game follows (:mod:`.protocol`), a game too big to count searched on demand
+(:mod:`.ondemand`), the specs and their parameters
 (:mod:`.gamespec`), the built-in games (:mod:`.builtin_games`,
 :mod:`.library`) and OpenSpiel's (:mod:`.openspiel`).  Both compute their
 arrays on demand through the virtual sequences of :mod:`.virtual`.
@@ -27,19 +28,28 @@ def is_source(text: str) -> bool:
     return text.startswith(PREFIXES)
 
 
-def open_source(text: str, *, max_nodes: int = DEFAULT_MAX_NODES, depth: int | None = None) -> Tree:
+def open_source(
+    text: str,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    depth: int | None = None,
+    on_demand: bool = False,
+) -> Tree:
     """The tree a source spec names, expanded lazily; ``max_nodes`` bounds the nodes visited.
 
     Under the compiled core a ``random:`` source that it can build (see
     :func:`.randomtree.native_whole`) and that fits in ``max_nodes`` is built
     whole in C instead, so that the C searches take it: the same tree.  ``depth``
     cuts a game at that depth before its states are counted (a game too large to
-    count whole may be searched to a depth); it does not apply to ``random:``.
+    count whole may be searched to a depth); it does not apply to ``random:``.  ``on_demand``:
+    a game with more distinct states than are counted is searched on demand instead
+    (:mod:`.ondemand`: the searches that can, mcts and those with a table, are to run).
     """
     if text.startswith("game:"):
         from .gamespec import open_game
 
-        return open_game(text[len("game:") :], max_nodes=max_nodes, depth=depth)
+        game = text[len("game:") :]
+        return open_game(game, max_nodes=max_nodes, depth=depth, on_demand=on_demand)
     from ..errors import UsageError
     from .randomtree import LazyTree, native_whole, parse_random
 

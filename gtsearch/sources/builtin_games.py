@@ -37,6 +37,9 @@ _FREE = tuple(tuple(sq for sq in range(9) if not occupied >> sq & 1) for occupie
 class TicTacToe:
     """Tic-tac-toe from the empty board, X (MAX) first."""
 
+    #: the least and the greatest utility (mcts scales its rewards by them on demand)
+    bounds = (-1, 1)
+
     title = "Tic-tac-toe: the complete game tree"
     root = "max"
     root_label = "start"
@@ -78,6 +81,9 @@ class TicTacToe:
 class Nim:
     """One heap of N; a move takes 1 to ``take``; whoever takes the last wins (+1/-1 for MAX),
     or loses in the misère game."""
+
+    #: the least and the greatest utility (mcts scales its rewards by them on demand)
+    bounds = (-1, 1)
 
     root = "max"
     trusted = True

@@ -22,12 +22,12 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import islice
 from typing import Any
 
 from ..core import native
 from ..errors import UsageError
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree, index_array
+from .gamekeys import PositionKeys
 from .gameviews import (
     CHANCE_NODE,
     CUT,
@@ -40,11 +40,12 @@ from .gameviews import (
     Lookup,
     Turns,
     Values,
+    as_floats,
 )
 from .protocol import CHANCE, MAX, MIN, PASS, Game, GameError
 from .randomtree import NATIVE_WHOLE_MAX_NODES, NodeLimit
 
-__all__ = ["MAX_STATES", "Game", "GameError", "GameTree"]
+__all__ = ["MAX_STATES", "Game", "GameError", "GameTree", "TooMany"]
 
 NAN = float("nan")
 #: the tags of the entries' keys ``(tag, state, depth)``: DECIDE, FORCED, or a chance node's
@@ -54,7 +55,20 @@ _EXPECTED = {4: MAX, 5: MIN}
 _OTHER = {MAX: MIN, MIN: MAX}
 
 
-class _Info:
+class TooMany(NodeLimit):
+    """A game with more distinct states than are counted (``most``, --max-nodes)."""
+
+    def __init__(self, game: str, most: int) -> None:
+        self.game, self.most = game, most
+        super().__init__(
+            f"{game}: more than {most:,} distinct states; a game's states are counted before it "
+            f"is searched, at most --max-nodes and {MAX_STATES:,} of them: raise --max-nodes, "
+            "cut the game with --depth, take a smaller game or search it on demand (-a mcts, "
+            "--iterative, --tt)"
+        )
+
+
+class Entry:
     """One entry: its state, moves, child entries, child offsets, subtree size, leaves, height."""
 
     __slots__ = ("state", "moves", "kids", "kind", "weights", "starts", "size", "leaves", "height")
@@ -89,7 +103,7 @@ class _State:
 MAX_STATES = 1_000_000
 
 
-class GameTree(Tree):
+class GameTree(PositionKeys, Tree):
     """A game as a Tree numbered in preorder, its nodes computed on demand."""
 
     __slots__ = (
@@ -106,7 +120,7 @@ class GameTree(Tree):
         "visited",
         "max_nodes",
         "numbers",
-        "keys",
+        "key_array",
         "graph",
     )
 
@@ -119,11 +133,13 @@ class GameTree(Tree):
         limit: int | None = None,
         start: Any = None,
         start_max: bool | None = None,
+        most: int = MAX_STATES,
     ) -> None:
         """The game from its initial state, or from ``start`` (MAX to move there when
-        ``start_max``, for a game whose players alternate); ``limit``: cut at that depth."""
+        ``start_max``, for a game whose players alternate); ``limit``: cut at that depth;
+        ``most``: the most distinct states counted (with --max-nodes), else :class:`TooMany`."""
         self.game = game
-        self.info: dict[Any, _Info] = {}
+        self.info: dict[Any, Entry] = {}
         self.states: dict[Any, _State] = {}
         self.limit = limit
         self.general = game.has_player or limit is not None
@@ -131,7 +147,7 @@ class GameTree(Tree):
         self.visited = 1
         self.max_nodes = max_nodes
         self.numbers: tuple[dict[Any, int], dict[Any, int]] = ({}, {})
-        self.keys: array[int] | None = None
+        self.key_array: array[int] | None = None
         #: the entries' graph (first, kids, sizes, the root's number) when written out in C
         self.graph: tuple[array[int], array[int], array[int], int] | None = None
         state = game.key(game.call("initial") if start is None else start, "initial")
@@ -140,7 +156,13 @@ class GameTree(Tree):
             self.root_key, root_max = self._root(state, root_max)
         else:
             self.root_key = state
-        self._count(self.root_key)
+        self._number(root_max, source, min(most, MAX_STATES))
+
+    def _number(self, root_max: bool, source: str, most: int) -> None:
+        """Number the nodes: in preorder, from the sizes of the entries' subtrees, counted
+        (at most ``most`` entries); the Tree's arrays."""
+        game = self.game
+        self._count(self.root_key, most)
         root = self.info[self.root_key]
         size = root.size
         flat = self._flat()
@@ -294,7 +316,7 @@ class GameTree(Tree):
             return (DECIDE, state, depth)
         return (FORCED, state, depth)
 
-    def _expand(self, key: Any) -> _Info:
+    def _expand(self, key: Any) -> Entry:
         """The entry ``key`` with the keys of its children (the game's answers asked once)."""
         if not self.general:
             game = self.game
@@ -305,27 +327,27 @@ class GameTree(Tree):
                 kids = tuple([play(key, m) for m in moves])
             except Exception as e:  # the user's code
                 raise game.error("play", e) from None
-            return _Info(key, moves, kids)
+            return Entry(key, moves, kids)
         tag, state, depth = key
         st = self._state(state)
         if tag == DECIDE and not st.moves:
-            return _Info(state, (), ())
+            return Entry(state, (), ())
         if self.limit is not None and depth >= self.limit:
-            return _Info(state, (), (), CUT)
+            return Entry(state, (), (), CUT)
         below = self._below(depth)
         if tag == FORCED:
-            return _Info(state, (PASS,), ((DECIDE, state, below),), FORCED)
+            return Entry(state, (PASS,), ((DECIDE, state, below),), FORCED)
         kids = self._kids(state, st)
         if tag == DECIDE:
             expected = _OTHER.get(st.player, MAX)  # type: ignore[arg-type]
-            return _Info(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
+            return Entry(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
         self.has_chance_nodes = True
         expected = _EXPECTED[tag]
-        node = _Info(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
+        node = Entry(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
         node.kind, node.weights = CHANCE_NODE, st.weights
         return node
 
-    def _count(self, root: Any) -> None:
+    def _count(self, root: Any, most: int) -> None:
         """Every distinct entry's subtree size and leaves, depth-first without recursion.
 
         An entry is expanded once; an entry met again that is expanded but not
@@ -333,7 +355,7 @@ class GameTree(Tree):
         """
         info = self.info
         expand = self._expand
-        limit = min(self.max_nodes, MAX_STATES)
+        limit = min(self.max_nodes, most)
         node = info[root] = expand(root)
         nodes = [node]
         at = [0]
@@ -361,12 +383,7 @@ class GameTree(Tree):
             if i < count:
                 at[-1] = i + 1
                 if len(info) >= limit:
-                    raise NodeLimit(
-                        f"{self.game.name}: more than {limit:,} distinct states; a game's states "
-                        "are counted before it is searched, at most --max-nodes and "
-                        f"{MAX_STATES:,} of them: raise --max-nodes, cut the game with --depth "
-                        "or take a smaller game"
-                    )
+                    raise TooMany(self.game.name, limit)
                 sub = info[kid] = expand(kid)
                 nodes.append(sub)
                 at.append(0)
@@ -383,41 +400,6 @@ class GameTree(Tree):
             node.leaves = leaves if kids else 1
             nodes.pop()
             at.pop()
-
-    transpositions = True
-
-    def position(self, n: int) -> int:
-        """Node n's position for a transposition table (docs/algorithms.md, "The key"): the
-        number of the game's key(state), twice it plus 1 where MAX moves (with player(): of
-        the key with the entry's tag and its depth below a --depth cut, as entries are keyed)."""
-        k = self.locate(n)
-        number = self.position_numbers()[self.path_keys[k]]
-        return number if self.general else 2 * number + (self.root_max == (k % 2 == 0))
-
-    def position_numbers(self) -> dict[Any, int]:
-        """Each entry's position number, in the order the entries were counted (the same in
-        every run and both cores, as Python's hash() of a string is not)."""
-        entries, positions = self.numbers
-        info = self.info
-        if len(entries) < len(info):
-            key = getattr(self.game.obj, "key", None)
-            for entry in islice(info, len(entries), None):
-                state = info[entry].state
-                mine = state if key is None else self.game.call("key", state)
-                at = (entry[0], mine, entry[2]) if self.general else mine
-                entries[entry] = positions.setdefault(at, len(positions))
-        return entries
-
-    def position_keys(self) -> array[int] | None:
-        """Every node's :meth:`position` in one array('q') (the compiled core's table searches
-        read it), written out in C; None while the tree is computed on demand."""
-        core = native()
-        if self.keys is None and self.graph is not None and core is not None:
-            first, kids, sizes, root = self.graph
-            numbers = array("q", self.position_numbers().values())  # in the entries' order
-            parity = -1 if self.general else int(self.root_max)
-            self.keys = core.expand_states(first, kids, sizes, None, root, True, numbers, parity)
-        return self.keys
 
     # -- the cursor ------------------------------------------------------------------------
     def locate(self, n: int) -> int:
@@ -451,7 +433,7 @@ class GameTree(Tree):
             k += 1
         return k
 
-    def entry(self, n: int) -> _Info:
+    def entry(self, n: int) -> Entry:
         """The entry of node n (its ``state``, ``moves``, ``kind``)."""
         return self.info[self.path_keys[self.locate(n)]]
 
@@ -464,7 +446,7 @@ class GameTree(Tree):
         moves again)."""
         return self.entry(n).state
 
-    def _value(self, node: _Info) -> int | float:
+    def _value(self, node: Entry) -> int | float:
         """An entry's value as the game gives it: the utility at the end, the estimate at
         the --depth cut and elsewhere, NaN without one."""
         game = self.game
@@ -485,8 +467,15 @@ class GameTree(Tree):
         """The name of the move that leads to the node at depth k of the path."""
         parent = self.info[self.path_keys[k - 1]]
         if parent.kind == FORCED:
+            return self.move_label(parent, 0)
+        return self.move_label(
+            parent, parent.starts.index(self.path_nodes[k] - self.path_nodes[k - 1])
+        )
+
+    def move_label(self, parent: Entry, i: int) -> str | None:
+        """The name of the move to child i of an entry (a forced move's: ``pass``)."""
+        if parent.kind == FORCED:
             return PASS if self.game.has_label else None
-        i = parent.starts.index(self.path_nodes[k] - self.path_nodes[k - 1])
         return self.game.label(parent.state, parent.moves[i])
 
     def move_names(self, path: Any) -> list[str | None]:
@@ -513,6 +502,10 @@ class GameTree(Tree):
         node = self.entry(n)
         return node.weights if node.kind == CHANCE_NODE else None
 
+    def float_weights(self) -> Lookup:
+        """The chance nodes' weights as doubles, computed on demand (mcts's)."""
+        return Lookup(lambda n: as_floats(self._weights_at(n)))
+
     def max_depth(self) -> int:
         return self.info[self.root_key].height
 
@@ -528,7 +521,7 @@ class GameTree(Tree):
         t.has_chance_nodes, t.max_nodes = self.has_chance_nodes, self.max_nodes
         size = len(self.end)
         flat = type(self.end) is array
-        t.numbers, t.keys, t.graph = self.numbers, None, self.graph if flat else None
+        t.numbers, t.key_array, t.graph = self.numbers, None, self.graph if flat else None
         t.path_nodes, t.path_keys, t.path_sizes = [0], [self.root_key], [size]
         Tree.__init__(
             t,
@@ -593,8 +586,7 @@ class GameTree(Tree):
         """The game cut at depth ``limit``: a position there is a leaf worth estimate(state)."""
         if not self.game.has_estimate:
             raise UsageError(f"{self.source}: --depth needs the game's estimate(state)")
-        tree = GameTree(
-            self.game,
+        tree = self.reopened(
             source=self.source,
             max_nodes=self.max_nodes,
             limit=limit,
@@ -602,3 +594,7 @@ class GameTree(Tree):
             start_max=self.root_max if not self.game.has_player else None,
         )
         return tree if tree.root_max == self.root_max else tree.with_root(self.root_max)
+
+    def reopened(self, **where: Any) -> GameTree:
+        """The same game opened again as ``where`` says (a cut, another start), counted."""
+        return GameTree(self.game, **where)

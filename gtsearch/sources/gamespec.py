@@ -201,13 +201,19 @@ def load_game(spec: str) -> tuple[Any, str]:
 
 
 def open_game(
-    spec: str, *, max_nodes: int = DEFAULT_MAX_NODES, depth: int | None = None
+    spec: str,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    depth: int | None = None,
+    on_demand: bool = False,
 ) -> GameTree:
-    """The GameTree of a spec; ``depth`` cuts it at that depth before it is counted."""
-    from .games import GameTree
+    """The GameTree of a spec; ``depth`` cuts it at that depth before it is counted;
+    ``on_demand``: searched on demand when it has too many states to count
+    (:func:`.ondemand.open_game_tree`)."""
+    from .ondemand import open_game_tree
 
     obj, name = load_game(spec)
     game = Game(obj, name)
     if depth is not None and not game.has_estimate:
         raise UsageError(f"{name}: --depth needs the game's estimate(state)")
-    return GameTree(game, source=name, max_nodes=max_nodes, limit=depth)
+    return open_game_tree(game, source=name, max_nodes=max_nodes, limit=depth, on_demand=on_demand)

@@ -72,6 +72,11 @@ class Turns(Virtual["GameTree"]):
         return sum(1 for key in t.path_keys[:k] if info[key].kind != CHANCE_NODE)
 
 
+def as_floats(weights: Any) -> tuple[float, ...] | None:
+    """A chance node's weights as doubles (None: not a chance node)."""
+    return None if weights is None else tuple(float(w) for w in weights)
+
+
 class Lookup(Mapping[int, Any]):
     """Something of every node computed on demand by ``at(n)`` (None: the node has none), as
     a mapping that answers get(n): the names, and the weights of the chance nodes."""

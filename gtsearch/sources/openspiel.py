@@ -85,6 +85,11 @@ def _refusal(game: Any, pyspiel: Any) -> str | None:
     return None
 
 
+def _number(value: float) -> int | float:
+    """One of OpenSpiel's doubles as gtsearch gives a utility: an int where it is one."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
 class OpenSpielGame:
     """One of OpenSpiel's games as a game of the protocol (docs/sources.md)."""
 
@@ -92,6 +97,8 @@ class OpenSpielGame:
         self.game = game
         self.chance_player = pyspiel.PlayerId.CHANCE
         self.title = f"OpenSpiel's {game}"
+        #: the least and the greatest utility (mcts scales its rewards by them on demand)
+        self.bounds = (_number(game.min_utility()), _number(game.max_utility()))
 
     @classmethod
     def load(cls, text: str, name: str) -> OpenSpielGame:
@@ -138,8 +145,7 @@ class OpenSpielGame:
         return Position(position.state.child(move), (*position.history, move))
 
     def utility(self, position: Position) -> int | float:
-        value = position.state.returns()[0]
-        return int(value) if float(value).is_integer() else float(value)
+        return _number(position.state.returns()[0])
 
     def label(self, position: Position, move: int) -> str:
         state = position.state

@@ -16,6 +16,8 @@ class ConnectFour:
 
     root = "max"
     trusted = True
+    #: the least and the greatest utility (mcts scales its rewards by them on demand)
+    bounds = (-1, 1)
 
     def __init__(self, rows: int = 6, columns: int = 7, k: int = 4) -> None:
         self.rows, self.columns, self.k = rows, columns, k

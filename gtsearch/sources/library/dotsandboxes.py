@@ -19,6 +19,9 @@ State = tuple[int, int, bool]
 class DotsAndBoxes:
     """Dots and boxes on ``rows`` x ``columns`` boxes, MAX first."""
 
+    #: the least and the greatest utility (mcts scales its rewards by them on demand)
+    bounds = (-1, 1)
+
     trusted = True
 
     def __init__(self, rows: int = 1, columns: int = 2) -> None:

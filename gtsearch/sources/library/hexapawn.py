@@ -18,6 +18,9 @@ State = tuple[int, int, bool]
 class Hexapawn:
     """Hexapawn on ``rows`` x ``columns`` squares, White (MAX) first."""
 
+    #: the least and the greatest utility (mcts scales its rewards by them on demand)
+    bounds = (-1, 1)
+
     root = "max"
     trusted = True
 

@@ -29,6 +29,8 @@ class Othello:
         self.rows, self.columns = rows, columns
         self.title = f"Othello on {rows} x {columns}"
         size = rows * columns
+        #: the least and the greatest utility (mcts scales its rewards by them on demand)
+        self.bounds = (-size, size)
         self.names = [f"{chr(ord('a') + s % columns)}{s // columns + 1}" for s in range(size)]
         #: for each square, the lines of squares from it outwards in the eight directions
         self.rays: list[list[list[int]]] = []

@@ -25,6 +25,9 @@ State = tuple[int, int, int, int, bool, bool]
 class Pig:
     """Pig for two players to ``target`` points with a die of ``die`` faces."""
 
+    #: the least and the greatest utility (mcts scales its rewards by them on demand)
+    bounds = (-1, 1)
+
     trusted = True
 
     def __init__(self, target: int = 6, die: int = 6, horizon: int = 6) -> None:

@@ -1,0 +1,79 @@
+"""A game's positions as the keys of a transposition table (docs/algorithms.md, "The key").
+
+:class:`PositionKeys` gives :class:`.games.GameTree` (and the tree of a game searched on
+demand, :class:`.ondemand.OnDemandTree`) each node's position: the game's ``key(state)``
+numbered in the order the entries were met, so the same in every run and in both cores
+(Python's hash() of a string is not), and all of them at once for the compiled core's
+table searches.
+"""
+
+from __future__ import annotations
+
+from array import array
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+from ..core import native
+
+if TYPE_CHECKING:
+    from .protocol import Game
+
+
+class PositionKeys:
+    """The position keys of a game's tree; the tree holds what they are read from."""
+
+    __slots__ = ()
+
+    #: a game's tree has transpositions: positions met along several lines
+    transpositions = True
+
+    if TYPE_CHECKING:  # the tree's own attributes (gtsearch.sources.games.GameTree)
+        game: Game
+        info: dict[Any, Any]
+        general: bool
+        root_max: bool
+        numbers: tuple[dict[Any, int], dict[Any, int]]
+        key_array: array[int] | None
+        graph: tuple[array[int], array[int], array[int], int] | None
+        path_keys: list[Any]
+
+        def locate(self, n: int) -> int: ...
+
+    def position(self, n: int) -> int:
+        """Node n's position for a transposition table (docs/algorithms.md, "The key"): the
+        number of the game's key(state), twice it plus 1 where MAX moves (with player(): of
+        the key with the entry's tag and its depth below a --depth cut, as entries are keyed)."""
+        k = self.locate(n)
+        return self.entry_position(self.path_keys[k], k)
+
+    def entry_position(self, entry: Any, depth: int) -> int:
+        """The position of an entry at a depth of the tree (:meth:`position`)."""
+        number = self.position_numbers()[entry]
+        return number if self.general else 2 * number + (self.root_max == (depth % 2 == 0))
+
+    def position_numbers(self) -> dict[Any, int]:
+        """Each entry's position number, in the order the entries were counted (the same in
+        every run and both cores, as Python's hash() of a string is not)."""
+        entries, positions = self.numbers
+        info = self.info
+        if len(entries) < len(info):
+            key = getattr(self.game.obj, "key", None)
+            for entry in islice(info, len(entries), None):
+                state = info[entry].state
+                mine = state if key is None else self.game.call("key", state)
+                at = (entry[0], mine, entry[2]) if self.general else mine
+                entries[entry] = positions.setdefault(at, len(positions))
+        return entries
+
+    def position_keys(self) -> array[int] | None:
+        """Every node's :meth:`position` in one array('q') (the compiled core's table searches
+        read it), written out in C; None while the tree is computed on demand."""
+        core = native()
+        if self.key_array is None and self.graph is not None and core is not None:
+            first, kids, sizes, root = self.graph
+            numbers = array("q", self.position_numbers().values())  # in the entries' order
+            parity = -1 if self.general else int(self.root_max)
+            self.key_array = core.expand_states(  # type: ignore[misc]  # GameTree's slot
+                first, kids, sizes, None, root, True, numbers, parity
+            )
+        return self.key_array

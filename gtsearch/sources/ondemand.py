@@ -1,0 +1,340 @@
+"""Games too big to count, searched on demand: nodes numbered as the search first lists them.
+
+A :class:`~.games.GameTree` numbers its nodes in preorder, which needs every
+subtree's size: the game's distinct states are counted first.  An
+:class:`OnDemandTree` counts nothing.  Its root is node 0, and the first time
+the children of a node are listed they take the next free numbers, left to
+right: a node's number says in which order the search reached it, and the
+same node has the same number for the rest of the search (docs/sources.md,
+"Games searched on demand").  A node is its entry of the game (the same
+entries as a GameTree's: transpositions share their moves and children), its
+parent, its index among its parent's children and its depth.
+
+The searches that walk a tree only through ``children``, ``child`` and the
+leaf test (``end[n] == n + 1``) run on it: mcts, and alpha-beta and NegaScout
+with a transposition table (``--tt``, ``--iterative``).  Its ``end`` answers
+the leaf test only: at an inner node it gives :class:`Inner`, which refuses
+arithmetic and comparisons, so that a search that needs preorder numbers
+stops with one line instead of reading a wrong tree.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from ..errors import UsageError
+from ..tree import DEFAULT_MAX_NODES, Meta, Tree
+from .games import MAX_STATES, Entry, GameTree, TooMany
+from .gameviews import CHANCE_NODE, Lookup
+from .protocol import Game, GameError
+from .randomtree import NATIVE_WHOLE_MAX_NODES, NodeLimit
+
+__all__ = [
+    "ON_DEMAND_NODES",
+    "ON_DEMAND_STATES",
+    "OnDemandTree",
+    "open_game_tree",
+    "searched_on_demand",
+]
+
+#: a game that may be searched on demand is counted first up to this many distinct states
+#: (a counted tree is what every algorithm reads, and the C core's); beyond, on demand
+ON_DEMAND_STATES = 100_000
+#: ... and when its tree has more nodes than this (the largest the C core writes out whole)
+ON_DEMAND_NODES = NATIVE_WHOLE_MAX_NODES
+
+
+def searched_on_demand(name: str, tt: int | None) -> bool:
+    """Whether the algorithm ``name`` (with a table of ``tt`` MiB) runs on an OnDemandTree:
+    mcts, and alpha-beta and NegaScout with a table (the iterative deepening's)."""
+    return name == "mcts" or (bool(tt) and name in ("alphabeta", "negascout"))
+
+
+def open_game_tree(game: Game, *, on_demand: bool = False, **where: Any) -> GameTree:
+    """The game counted (a GameTree), or, ``on_demand``, counted only while it has at most
+    ON_DEMAND_STATES distinct states (and --max-nodes) and else searched on demand, as it is
+    when its tree has more than ON_DEMAND_NODES (or --max-nodes) nodes: a search that reads
+    every leaf first (mcts's leaf bounds) could not.  ``where``: the GameTree's own keyword
+    arguments (source, max_nodes, limit, start, start_max)."""
+    max_nodes = where.get("max_nodes", DEFAULT_MAX_NODES)
+    most = min(ON_DEMAND_STATES, max_nodes) if on_demand else MAX_STATES
+    try:
+        tree = GameTree(game, **where, most=most)
+        if not on_demand or len(tree.end) <= min(max_nodes, ON_DEMAND_NODES):
+            return tree
+    except TooMany:
+        if not on_demand:
+            raise
+    return OnDemandTree(game, **where)
+
+
+class Inner:
+    """What ``end[n]`` is at an inner node of an OnDemandTree: not ``n + 1`` (so not a leaf),
+    and nothing else: a search that computes with it needs preorder numbers."""
+
+    __slots__ = ("tree",)
+
+    def __init__(self, tree: OnDemandTree) -> None:
+        self.tree = tree
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    def __ne__(self, other: object) -> bool:
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def refuse(self, *_: Any) -> Any:
+        raise UsageError(
+            f"{self.tree.source}: searched on demand (its states are not counted), a game "
+            "takes mcts, and alphabeta or negascout with --tt or --iterative; this search "
+            "needs its nodes in preorder: cut the game with --depth"
+        )
+
+    __lt__ = __le__ = __gt__ = __ge__ = __add__ = __radd__ = __sub__ = __rsub__ = refuse
+    __index__ = __int__ = __float__ = refuse
+
+
+class Grown(Sequence[Any]):
+    """One of an OnDemandTree's arrays: item ``n`` is ``at(n)`` for the nodes numbered so far."""
+
+    __slots__ = ("tree", "at")
+
+    def __init__(self, tree: OnDemandTree, at: Callable[[int], Any]) -> None:
+        self.tree = tree
+        self.at = at
+
+    def __len__(self) -> int:
+        return len(self.tree.keys)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self.at(n) for n in range(len(self)))
+
+    def __getitem__(self, n: Any) -> Any:
+        if type(n) is not int or not 0 <= n < len(self.tree.keys):
+            raise IndexError(n)
+        return self.at(n)
+
+
+class OnDemandTree(GameTree):
+    """A game as a Tree whose nodes are numbered as the search first lists them."""
+
+    __slots__ = ("keys", "up", "index", "depths", "turn_counts", "first", "deepest", "inner")
+
+    on_demand = True
+
+    def _number(self, root_max: bool, source: str, most: int) -> None:
+        """Number nothing yet: the root is node 0, its children are numbered when listed."""
+        game = self.game
+        #: node n's entry, parent (-1 at the root), index among its siblings, depth, and
+        #: decision nodes above it; its first child's number once listed (-1 before)
+        self.keys: list[Any] = [self.root_key]
+        self.up, self.index, self.first = array("q", [-1]), array("q", [0]), array("q", [-1])
+        self.depths, self.turn_counts = array("q", [0]), array("q", [0])
+        self.deepest = 0
+        self.inner = Inner(self)
+        Tree.__init__(
+            self,
+            Grown(self, self._end),
+            Grown(self, self.value_at),
+            root_max=root_max,
+            source=source,
+            n_leaves=-1,
+            depth=Grown(self, self.depths.__getitem__),  # type: ignore[arg-type]
+            meta=Meta(title=game.title),
+        )
+        self.names = Lookup(self.name_at)  # type: ignore[assignment]
+        self.floats = Grown(self, self._float)  # type: ignore[assignment]
+        self.expand(0)
+        if self.has_chance_nodes or callable(getattr(game.obj, "outcomes", None)):
+            self.chance = Grown(self, self._chance)  # type: ignore[assignment]
+            self.weights = Lookup(self._weights_at)  # type: ignore[assignment]
+            self._turns = self.turn_counts
+
+    @property
+    def n_leaves(self) -> int | None:  # type: ignore[override]
+        """None: the leaves of a game searched on demand are not counted."""
+        return None
+
+    @property
+    def lazy(self) -> bool:  # type: ignore[override]
+        return True
+
+    # -- the nodes -----------------------------------------------------------------------
+    def expand(self, n: int) -> Entry:
+        """Node n's entry with its moves and child entries (each entry expanded once)."""
+        key = self.keys[n]
+        node = self.info.get(key)
+        if node is None:
+            node = self.info[key] = self._expand(key)
+        return node
+
+    def children(self, n: int) -> Iterator[int]:
+        """Node n's children, numbered the first time they are listed."""
+        first = self.first[n]
+        if first < 0:
+            first = self._list(n)
+        return iter(range(first, first + len(self.expand(n).kids)))
+
+    def kids(self, n: int) -> list[int]:
+        """Node n's children as a list (mcts's)."""
+        return list(self.children(n))
+
+    def child(self, n: int, i: int) -> int:
+        count = len(self.expand(n).kids)
+        if not 0 <= i < count:
+            raise IndexError(f"node {n} has no child {i}")
+        return next(self.children(n)) + i
+
+    def _list(self, n: int) -> int:
+        """Number node n's children: the next free numbers, left to right."""
+        node = self.expand(n)
+        first = len(self.keys)
+        if first + len(node.kids) > self.max_nodes:
+            raise NodeLimit(
+                f"{self.source}: the search visited more than --max-nodes "
+                f"{self.max_nodes:,} nodes; raise --max-nodes"
+            )
+        self._check_line(n, node)
+        depth = self.depths[n] + 1
+        turns = self.turn_counts[n] + (node.kind != CHANCE_NODE)
+        for i, kid in enumerate(node.kids):
+            self.keys.append(kid)
+            self.up.append(n)
+            self.index.append(i)
+            self.first.append(-1)
+            self.depths.append(depth)
+            self.turn_counts.append(turns)
+        self.deepest = max(self.deepest, depth)
+        self.first[n] = first
+        self.visited = len(self.keys)
+        return first
+
+    def _check_line(self, n: int, node: Entry) -> None:
+        """A GameError when a child's entry is node n's or an ancestor's: the game would not
+        end (a counted game finds it while it counts)."""
+        kids = set()
+        for kid in node.kids:
+            try:
+                kids.add(kid)
+            except TypeError:
+                self.game.key(kid, "play")
+                raise
+        m = n
+        while m >= 0:
+            key = self.keys[m]
+            if key in kids:
+                state = key[1] if self.general else key
+                raise GameError(
+                    f"{self.game.name}: the game does not end: state {state!r} comes back "
+                    "along a line of play"
+                )
+            m = self.up[m]
+
+    def _end(self, n: int) -> Any:
+        return n + 1 if not self.expand(n).kids else self.inner
+
+    def entry(self, n: int) -> Entry:
+        return self.expand(n)
+
+    def value_at(self, n: int) -> float:
+        return float(self._value(self.expand(n)))
+
+    def raw_value(self, n: int) -> int | float:
+        return self._value(self.expand(n))
+
+    def _float(self, n: int) -> int:
+        v = self.raw_value(n)
+        return 1 if type(v) is float and v == v else 0
+
+    def _chance(self, n: int) -> int:
+        return 1 if self.expand(n).kind == CHANCE_NODE else 0
+
+    def is_chance(self, n: int) -> bool:
+        return self.expand(n).kind == CHANCE_NODE
+
+    def leaf_bounds(self) -> tuple[int | float, int | float]:
+        """The least and the greatest utility as the game gives them (``bounds``): mcts's
+        rewards are scaled by them, since the leaves of a game searched on demand are unknown."""
+        bounds = getattr(self.game.obj, "bounds", None)
+        if bounds is None:
+            raise UsageError(
+                f"{self.source}: searched on demand, the game's leaves are not known: mcts "
+                "needs --leaf-bounds L:U (the least and the greatest utility), or the game's "
+                "bounds"
+            )
+        ok = isinstance(bounds, (tuple, list)) and len(bounds) == 2
+        if (
+            ok
+            and all(type(b) in (int, float) and b == b for b in bounds)
+            and bounds[0] <= bounds[1]
+        ):
+            return bounds[0], bounds[1]
+        raise GameError(
+            f"{self.game.name}: bounds must be (least, greatest) utility, two numbers, got "
+            f"{bounds!r}"
+        )
+
+    def position(self, n: int) -> Any:
+        self.expand(n)
+        return self.entry_position(self.keys[n], self.depths[n])
+
+    def path_of(self, n: int) -> list[int]:
+        path: list[int] = []
+        while n > 0:
+            path.append(self.index[n])
+            n = self.up[n]
+        return path[::-1]
+
+    def paths_of(self, nodes: Any) -> dict[int, tuple[int, ...]]:
+        return {int(n): tuple(self.path_of(int(n))) for n in nodes}
+
+    def _names_along(self, n: int) -> list[str | None]:
+        """The names of the moves from the root down to node n."""
+        names: list[str | None] = []
+        while n > 0:
+            p = self.up[n]
+            names.append(self.move_label(self.expand(p), self.index[n]))
+            n = p
+        return names[::-1]
+
+    def move_names(self, path: Any) -> list[str | None]:
+        node = 0
+        for i in path:
+            node = self.child(node, i)
+        return self._names_along(node) if self.game.has_label else [None] * len(path)
+
+    def name_at(self, n: int) -> str | None:
+        if n == 0:
+            return self.game.root_label
+        if not self.game.has_label:
+            return None
+        if not self.game.cumulative:
+            return self.move_label(self.expand(self.up[n]), self.index[n])
+        return "".join(name or "" for name in self._names_along(n))
+
+    def max_depth(self) -> int:
+        """The deepest node numbered so far (the game's height is not known)."""
+        return self.deepest
+
+    def chance_nodes(self) -> int:
+        return sum(1 for key in self.info if self.info[key].kind == CHANCE_NODE)
+
+    # -- what needs the whole tree ----------------------------------------------------------
+    def with_root(self, root_max: bool) -> Tree:
+        if root_max == self.root_max:
+            return self
+        raise UsageError(f"{self.source}: --root needs the game's states counted")
+
+    def whole(self, max_nodes: int) -> Tree:
+        raise UsageError(
+            f"{self.source}: this command needs the whole tree, and the game has more than "
+            f"{ON_DEMAND_STATES:,} distinct states: cut it with --depth"
+        )
+
+    def reopened(self, **where: Any) -> GameTree:
+        """The same game opened again, counted if it can be, else on demand."""
+        return open_game_tree(self.game, on_demand=True, **where)

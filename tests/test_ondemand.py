@@ -1,0 +1,301 @@
+"""Games searched on demand (docs/sources.md, "Games searched on demand"): the same results as
+the counted tree where both apply, connect4 and othello searched whole by mcts and iterative
+deepening under a limit, and one line for what needs the states counted."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gtsearch import core
+from gtsearch.algorithms import search
+from gtsearch.algorithms.iterative import iterate
+from gtsearch.cli import cli
+from gtsearch.errors import UsageError
+from gtsearch.sources import open_source, whole
+from gtsearch.sources.games import GameTree
+from gtsearch.sources.gamespec import load_game
+from gtsearch.sources.ondemand import OnDemandTree
+from gtsearch.sources.protocol import Game
+from gtsearch.sources.randomtree import NodeLimit
+
+from .test_play import PROMPT, Terminal
+
+ROOT = Path(__file__).resolve().parent.parent
+#: small games (and cuts) whose states are counted in an instant: both trees apply
+SMALL = [
+    ("tictactoe", None),
+    ("nim:7", None),
+    ("nim:heap=9,take=2,misere=true", None),
+    ("pig:target=4,die=3,horizon=3", None),
+    ("dotsandboxes", None),
+    ("hexapawn", None),
+    ("connect4:rows=3,columns=4,k=3", None),
+    ("connect4", 4),
+    ("othello", 3),
+]
+SEARCHES: list[tuple[str, dict[str, Any]]] = [
+    ("mcts", {"iterations": 300, "seed": 5, "leaf_bounds": 1}),
+    ("mcts", {"iterations": 100, "seed": 2, "leaf_bounds": 2, "playout_depth": 2}),
+    # tables that lose no entry: the two trees number their positions in other orders (counted,
+    # met), so a table that overwrites loses other entries on each (docs/sources.md)
+    ("alphabeta", {"tt": 16}),
+    ("negascout", {"tt": 16}),
+]
+
+
+def both(spec: str, depth: int | None) -> tuple[GameTree, OnDemandTree]:
+    obj, name = load_game(spec)
+    counted = GameTree(Game(obj, name), source=name, limit=depth)
+    return counted, OnDemandTree(Game(obj, name), source=name, limit=depth)
+
+
+def same(a: Any, b: Any) -> None:
+    assert (a.value, a.exact, a.bound, a.pv, a.pv_labels, a.leaves, a.leaf_order, a.nodes) == (
+        b.value,
+        b.exact,
+        b.bound,
+        b.pv,
+        b.pv_labels,
+        b.leaves,
+        b.leaf_order,
+        b.nodes,
+    )
+    assert a.extra == b.extra
+    assert a.extra.get("tt", {}).get("overwrites", 0) == 0
+
+
+@pytest.mark.parametrize(("spec", "depth"), SMALL)
+def test_on_demand_equals_counted(spec: str, depth: int | None) -> None:
+    """Value, PV, leaves in order (as paths), every count: as the counted tree gives them."""
+    counted, open_ = both(spec, depth)
+    for name, params in SEARCHES:
+        if counted.has_chance and name != "mcts":
+            continue
+        if name == "mcts" and "playout_depth" in params and not counted.game.has_estimate:
+            continue
+        if name == "mcts":  # the game's bounds (times k): the same scale on both trees
+            k = params["leaf_bounds"]
+            params = {**params, "leaf_bounds": tuple(k * b for b in counted.game.obj.bounds)}
+        same(
+            search(counted, name, leaf_order=True, **params),
+            search(open_, name, **params, leaf_order=True),
+        )
+    assert open_.n_leaves is None and counted.n_leaves > 0
+
+
+@pytest.mark.parametrize("spec", ["dotsandboxes", "hexapawn", "connect4:rows=3,columns=4,k=3"])
+def test_iterative_deepening_on_demand_equals_counted(spec: str) -> None:
+    counted, open_ = both(spec, None)
+    a, b = iterate(counted, 16), iterate(open_, 16)
+    assert len(a) == len(b) == counted.max_depth()  # the last iteration reaches every end
+    for x, y in zip(a, b, strict=True):
+        same(x._replace(leaves_total=0), y._replace(leaves_total=0))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    rows=st.integers(1, 3),
+    columns=st.integers(1, 4),
+    k=st.integers(2, 3),
+    depth=st.one_of(st.none(), st.integers(1, 6)),
+    seed=st.integers(0, 99),
+)
+def test_on_demand_equals_counted_on_small_boards(
+    rows: int, columns: int, k: int, depth: int | None, seed: int
+) -> None:
+    counted, open_ = both(f"connect4:rows={rows},columns={columns},k={k}", depth)
+    for name, params in (
+        ("mcts", {"iterations": 50, "seed": seed, "leaf_bounds": (-1, 1)}),
+        ("alphabeta", {"tt": 1}),
+    ):
+        a = search(counted, name, leaf_order=True, **params)
+        same(a, search(open_, name, leaf_order=True, **params))
+
+
+def test_connect4_searched_whole_by_mcts_reproducibly() -> None:
+    """The full game (4,531,985,219,092 positions) by mcts: the same numbers from one seed."""
+    runs = [
+        search(open_source("game:connect4", on_demand=True), "mcts", iterations=300, seed=3)
+        for _ in range(2)
+    ]
+    assert isinstance(runs[0].tree, OnDemandTree)
+    assert runs[0].leaves_total is None and runs[0].leaves == 300
+    assert runs[0].params["leaf_bounds_from"] == "game"
+    same(runs[0], runs[1])
+    assert runs[0].pv and runs[0].pv_labels[0] == str(runs[0].pv[0] + 1)
+
+
+def test_othello_searched_whole_by_iterative_deepening() -> None:
+    """Othello 6x6, too big to count, deepened to depth 4: the same results each time."""
+    first, again = (
+        iterate(open_source("game:othello:rows=6,columns=6", on_demand=True), 1, max_depth=4)
+        for _ in range(2)
+    )
+    assert [r.params["iteration"] for r in first] == [1, 2, 3, 4]
+    for x, y in zip(first, again, strict=True):
+        same(x, y)
+    assert first[0].pv_labels[0] in ("c2", "b3", "e4", "d5")
+
+
+def test_eval_of_a_huge_game_on_demand() -> None:
+    runner = CliRunner()
+    r = runner.invoke(
+        cli, ["eval", "game:connect4", "-a", "mcts", "--iterations", "50", "--format", "csv"]
+    )
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[1].split(",")[8] == ""  # leaves_total: not counted
+    r = runner.invoke(cli, ["compare", "game:connect4", "-a", "mcts", "--iterations", "20"])
+    assert r.exit_code == 0 and '"leaves_total": null' in r.output and '"share": null' in r.output
+    r = runner.invoke(cli, ["eval", "game:connect4", "--iterative", "--time", "30", "--depth", "3"])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(
+        cli, ["eval", "game:connect4", "-a", "alphabeta", "--tt", "1", "--max-nodes", "2000"]
+    )
+    assert r.exit_code == 2 and "visited more than --max-nodes 2,000 nodes" in r.output
+    assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-a", "minimax"], "search it on demand (-a mcts, --iterative, --tt)"),
+        (["-a", "mcts,sss"], "distinct states"),
+        (
+            ["-a", "mcts", "--leaf-bounds", "-1:1", "--root", "min"],
+            "--root needs the game's states counted",
+        ),
+    ],
+)
+def test_what_needs_the_states_counted_is_refused(
+    args: list[str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gtsearch.sources import games
+
+    monkeypatch.setattr(games, "MAX_STATES", 2000)
+    r = CliRunner().invoke(cli, ["eval", "game:connect4", *args])
+    assert r.exit_code == 2 and message in r.output, r.output
+    assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_a_search_that_needs_preorder_numbers_stops_with_one_line() -> None:
+    tree = open_source("game:connect4", on_demand=True)
+    with pytest.raises(UsageError, match="needs its nodes in preorder"):
+        search(tree, "alphabeta")
+    with pytest.raises(UsageError, match="this command needs the whole tree"):
+        whole(tree)
+
+
+def test_mcts_needs_bounds_from_the_game_or_the_option() -> None:
+    class Endless:
+        def initial(self) -> int:
+            return 0
+
+        def moves(self, state: int) -> list[int]:
+            return [1, 2] if state < 40 else []
+
+        def play(self, state: int, move: int) -> int:
+            return state + move
+
+        def utility(self, state: int) -> int:
+            return state % 3 - 1
+
+    tree = OnDemandTree(Game(Endless(), "game:endless"), source="game:endless")
+    with pytest.raises(UsageError, match="mcts needs --leaf-bounds L:U"):
+        search(tree, "mcts", iterations=10)
+    assert search(tree, "mcts", iterations=10, leaf_bounds=(-1, 1)).leaves == 10
+    tree = OnDemandTree(Game(Endless(), "game:endless"), source="game:endless", max_nodes=100)
+    with pytest.raises(NodeLimit, match="more than --max-nodes 100 nodes"):
+        search(tree, "mcts", iterations=1000, leaf_bounds=(-1, 1))
+
+
+def test_interrupt_ends_cleanly() -> None:
+    """Ctrl-C during mcts on the full connect4: 'interrupted', status 130, no traceback."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gtsearch", "eval", "game:connect4", "-a", "mcts", "--time", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        text=True,
+    )
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+
+
+def test_play_the_full_connect4_against_mcts_in_a_terminal(tmp_path: Path) -> None:
+    """``play connect4`` without --depth: mcts searches the full game on demand, move after
+    move, through a real pseudo-terminal; a person quits after three moves."""
+    term = Terminal(["connect4", "-a", "mcts", "--iterations", "40", "--seed", "1"], tmp_path)
+    out = term.read_until(PROMPT)
+    assert out.startswith("Connect Four on 6 rows and 7 columns, 4 in a line\n")
+    for move in ("4", "4", "3"):
+        term.type(move)
+        out = term.read_until(PROMPT, timeout=120)
+        assert "MIN (mcts) plays " in out and "of ? leaves" in out, out
+    term.type("q")
+    assert "quit" in term.read_until("quit\n")
+    assert term.close() == 0
+
+
+def test_play_refuses_to_count_a_huge_game_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gtsearch.sources import games
+
+    monkeypatch.setattr(games, "MAX_STATES", 2000)
+    r = CliRunner().invoke(cli, ["play", "connect4", "--human", "none"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip().splitlines()[-1] == (
+        "game:connect4: more than 2,000 distinct states, and alphabeta searches a game's states "
+        "counted: give the engine --time SECONDS (deepening) or --depth, or play with -a mcts"
+    )
+
+
+class Coin:
+    """A coin (heads 1/10) and then MAX picks a or b: a chance node that is not uniform."""
+
+    bounds = (0, 5)
+
+    def initial(self) -> tuple[str, int]:
+        return ("coin", 0)
+
+    def player(self, state: tuple[str, int]) -> str | None:
+        return {"coin": "chance", "move": "max"}.get(state[0])
+
+    def outcomes(self, state: tuple[str, int]) -> list[tuple[str, Fraction]]:
+        return [("heads", Fraction(1, 10)), ("tails", Fraction(9, 10))]
+
+    def moves(self, state: tuple[str, int]) -> list[str]:
+        return ["a", "b"] if state[0] == "move" else []
+
+    def play(self, state: tuple[str, int], move: str) -> tuple[str, int]:
+        if state[0] == "coin":
+            return ("move", 1 if move == "heads" else 0)
+        return ("end", state[1] * 10 + (move == "a"))
+
+    def utility(self, state: tuple[str, int]) -> int:
+        return {0: 0, 1: 1, 10: 5, 11: 2}[state[1]]
+
+
+def test_mcts_draws_a_games_chance_by_its_weights() -> None:
+    """A game's tree computed on demand (the pure core's, and one searched on demand) draws
+    chance's outcomes by their weights, as the tree written out does (value 1.4)."""
+    with core.pure():
+        counted = GameTree(Game(Coin(), "game:coin"), source="game:coin")
+        flat = whole(counted)
+        results = [
+            search(t, "mcts", iterations=2000, seed=1, leaf_bounds=(0, 5))
+            for t in (flat, counted, OnDemandTree(Game(Coin(), "game:coin"), source="game:coin"))
+        ]
+    assert len({(r.value, r.pv, r.nodes) for r in results}) == 1
+    assert abs(results[0].value - 1.4) < 0.15
