@@ -222,7 +222,7 @@ def sparse(name: str) -> Callable[[], Any]:
 
 
 #: the random: source's models as the C generator numbers them
-MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3}
+MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3, "trap": 4}
 
 
 def whole(model: str, wide: bool) -> Callable[[], Any]:

@@ -190,7 +190,7 @@ def test_worst_case_sizes_take_no_recursion() -> None:
 @given(
     st.integers(1, 4),
     st.integers(0, 5),
-    st.sampled_from(["iid", "binary", "incremental", "permutation"]),
+    st.sampled_from(["iid", "binary", "incremental", "permutation", "trap"]),
     st.integers(-(2**70), 2**70) | st.sampled_from([0, 1, -1, 2**64 - 1, 2**64]),
     st.integers(-(2**53), 2**53),
     st.integers(0, 20) | st.sampled_from([2**31, 2**40, 2**53]),
@@ -237,7 +237,7 @@ def test_random_sources_the_c_builder_declines() -> None:
 @given(
     st.integers(1, 4),
     st.integers(0, 5),
-    st.sampled_from(["iid", "binary", "incremental", "permutation"]),
+    st.sampled_from(["iid", "binary", "incremental", "permutation", "trap"]),
     st.integers(-(2**70), 2**70) | st.sampled_from([0, 1, 2**64 - 1]),
     st.integers(-(2**53), 2**53),
     st.integers(0, 20) | st.sampled_from([2**31, 2**53]),
