@@ -382,12 +382,15 @@ def leaf_bounds(
     Without ``given``, the tree's least and greatest leaf; a given pair must
     bound every leaf, and a leaf outside it is an error that names the leaf.
     """
-    if given is None:
-        from .chance import tree_leaf_bounds  # the chance family, imported when it searches
+    from .chance import tree_leaf_bounds  # the chance family, imported when it searches
 
+    if given is None:
         return tree_leaf_bounds(tree), "tree"
     lo, hi = check_leaf_bounds(given)
-    end, values = tree.end, tree.values
+    least, greatest = tree_leaf_bounds(tree)
+    if lo <= least and greatest <= hi:
+        return (lo, hi), "option"
+    end, values = tree.end, tree.values  # name the first leaf outside
     for n in range(len(end)):
         if end[n] == n + 1 and not lo <= values[n] <= hi:
             raise UsageError(
