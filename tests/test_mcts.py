@@ -174,7 +174,6 @@ def test_bad_options_are_one_line(args: list[str], line: str) -> None:
         ["show", AIMA, "-a", "mcts"],
         ["trace", AIMA, "-a", "uct"],
         ["exercise", "-a", "mcts"],
-        ["experiment", "-a", "all,mcts", "-b", "2", "-d", "2"],
     ],
 )
 def test_commands_that_need_an_exact_search_refuse_it(argv: list[str]) -> None:
