@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..algorithms.params import named, refuse_sampled
+from ..algorithms.params import named
 from ..errors import UsageError
 from ..numbers import Number
 from ..render.console import console
@@ -267,8 +267,6 @@ def experiment_command(
             sweep = _mcts_sweep(ctx, chosen, mcts_iterations, trees, branching, depth, trials)
             _mcts_experiment(sweep, jobs, max_nodes, output, output_format, plot_path)
             return
-        for algo, _explicit in chosen:
-            refuse_sampled(algo, "experiment")
         names = [a.name for a, _explicit in chosen]
         sweep = ex.Sweep(
             branching, depth, trials, algorithms=tuple(names), guess=guess, tt=tt, **trees

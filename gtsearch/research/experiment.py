@@ -122,9 +122,11 @@ class Sweep:
     tt: int = 0
     #: outcomes per chance node: regular *-minimax trees (0: trees without chance nodes)
     chance: int = 0
-    #: the leaf model of the trees (docs/sources.md) and its p (model binary)
+    #: the leaf model of the trees (docs/sources.md), its p (models binary and trap) and the
+    #: depth of its traps (model trap)
     model: str = "iid"
     p: float = 0.5
+    k: int = 1
 
     def __post_init__(self) -> None:
         if not self.algorithms:
@@ -165,6 +167,7 @@ class Sweep:
     def spec(self, b: int, d: int, seed: int) -> RandomSpec:
         """The source of one cell's tree (checked)."""
         kw: dict[str, Any] = {"model": self.model, "lo": self.lo, "hi": self.hi}
+        kw["k"] = self.k
         return RandomSpec(b, d, seed=seed, order=self.order, p=self.p, chance=self.chance, **kw)
 
     def planned(self) -> list[tuple[Algorithm, Params]]:
@@ -281,7 +284,7 @@ def _run_cell(
                 "lo": sweep.lo,
                 "hi": sweep.hi,
                 "model": sweep.model,
-                "p": sweep.p if sweep.model == "binary" else None,
+                "p": sweep.p if sweep.model in ("binary", "trap") else None,
                 "source": source,
                 "algorithm": r.algorithm,
                 "params": params or None,
