@@ -103,3 +103,23 @@ def test_a_trap_is_never_optimal(spec: RandomSpec) -> None:
         state = traps.child_state(traps.ROOT, key, 0, i, spec.b, spec.d, spec.p, spec.k)
         assert (v == spec.lo) == traps.is_trap(state)
     assert max(values) > spec.lo
+
+
+@needs_c
+def test_the_c_generator_checks_the_trap_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What RandomSpec refuses, the C builder and cursor refuse too (never a wrong tree)."""
+    native = core.native()
+    assert native is not None
+    _end, values = native.random_tree(2, 2, 4, 1, -100, 100, 0.5, False, 1)
+    expected = materialize(open_source("random:b=2,d=2,seed=1,model=trap")).values
+    assert [repr(v) for v in values] == [repr(v) for v in expected]
+    for lo, hi, k in ((0, 1, 1), (0, 9, 0), (0, 9, 2**24 + 1)):
+        with pytest.raises(ValueError, match="out of range"):
+            native.random_tree(2, 2, 4, 1, lo, hi, 0.5, False, k)
+    tree = LazyTree(RandomSpec(2, 2, model="trap"))
+    view = tree.native_view()
+    assert view is not None
+    bad = (*view[:4], 0, 1, *view[6:9], 1, view[-1])  # values 0:1
+    monkeypatch.setattr(LazyTree, "native_view", lambda self: bad)
+    with pytest.raises(ValueError, match="out of range"):
+        search(tree, "alphabeta")
