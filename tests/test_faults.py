@@ -274,6 +274,10 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
         )
         for order in ("best", "strong:0.5")
     ],
+    (
+        "search-alphabeta-trap",
+        searched(lambda: LazyTree(RandomSpec(3, 4, model="trap")), "alphabeta"),
+    ),
     # the PV of a search that gives none, from 1,799 leaves out of order among 837,931 nodes
     # (sorted by the radix sort)
     ("search-mtdf-big", searched(lambda: LazyTree(RandomSpec(30, 4, order="best")), "mtdf")),

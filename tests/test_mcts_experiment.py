@@ -48,7 +48,7 @@ def test_move_values_against_an_independent_minimax(b: int, d: int, model: str, 
 def test_records_say_what_an_independent_minimax_says() -> None:
     """Every record's optimal flag, minimax value and error, recomputed from the tree."""
     for model in MODELS:
-        sweep = MctsSweep((3,), (2, 3), 4, (1, 10, 100), seed=5, model=model)
+        sweep = MctsSweep((3,), (2, 3), 4, iterations=(1, 10, 100), seed=5, model=model)
         records = run_mcts_sweep(sweep)
         assert len(records) == 2 * 4 * 3
         for r in records:
@@ -70,7 +70,7 @@ def test_records_say_what_an_independent_minimax_says() -> None:
 def test_the_trap_model_misleads_mcts_not_alphabeta() -> None:
     """Ramanujan, Sabharwal & Selman's failure: with few iterations mcts often takes a trap
     of depth 3, alpha-beta never does; with enough iterations mcts avoids them too."""
-    sweep = MctsSweep((4,), (4,), 20, (100, 3000), seed=1, model="trap", k=3)
+    sweep = MctsSweep((4,), (4,), 20, iterations=(100, 3000), seed=1, model="trap", k=3)
     rows = summarize_mcts(run_mcts_sweep(sweep))
     few, many = rows
     assert few["trap"] >= 0.5 and few["alphabeta_trap"] == 0.0
@@ -78,7 +78,7 @@ def test_the_trap_model_misleads_mcts_not_alphabeta() -> None:
 
 
 def test_reproducible_in_both_cores() -> None:
-    sweep = MctsSweep((2, 3), (3,), 3, (5, 50), seed=9, model="trap")
+    sweep = MctsSweep((2, 3), (3,), 3, iterations=(5, 50), seed=9, model="trap")
     records = run_mcts_sweep(sweep)
     assert run_mcts_sweep(sweep) == records
     with core.pure():

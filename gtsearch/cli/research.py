@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -289,16 +290,40 @@ def experiment_command(
         )
     rows = ex.summarize(records)
     title = sweep_title(records)
-    if plot_path is not None:
+
+    def draw() -> None:
         from ..render.plot import plot
 
+        assert plot_path is not None
         plot(rows, plot_path, title=title)
+
+    _summary(
+        rows,
+        ex.SUMMARY_KEYS,
+        output_format,
+        draw if plot_path is not None else None,
+        lambda: render_experiment(rows, ex.growth(rows), title, console()),
+    )
+
+
+def _summary(
+    rows: list[dict[str, Any]],
+    keys: tuple[str, ...],
+    output_format: str,
+    draw: Callable[[], None] | None,
+    table: Callable[[], None],
+) -> None:
+    """A sweep's summary rows: drawn (--plot), then as JSON lines, CSV or the table."""
+    from ..render.research import table_csv
+
+    if draw is not None:
+        draw()
     if output_format == "json":
         click.echo(json_records(rows), nl=False)
     elif output_format == "csv":
-        click.echo(table_csv(rows, ex.SUMMARY_KEYS), nl=False)
+        click.echo(table_csv(rows, keys), nl=False)
     else:
-        render_experiment(rows, ex.growth(rows), title, console())
+        table()
 
 
 def _without_full_search(sweep: Sweep, *, explicit: bool, max_nodes: int) -> Sweep:
@@ -361,7 +386,8 @@ def _mcts_sweep(
             raise UsageError(f"experiment -a mcts does not take {param.opts[-1]}")
     counts = parse_range(iterations, "--iterations", minimum=1)
     keep = ("seed", "lo", "hi", "model", "p", "k")
-    return MctsSweep(branching, depth, trials, counts, **{k: trees[k] for k in keep if k in trees})
+    given = {k: trees[k] for k in keep if k in trees}
+    return MctsSweep(branching, depth, trials, iterations=counts, **given)
 
 
 def _mcts_experiment(
@@ -390,11 +416,11 @@ def _mcts_experiment(
         write_file(output, text)
     rows = ms.summarize_mcts(records)
     title = mcts_title(records)
-    if plot_path is not None:
-        plot_mcts(rows, plot_path, title=title)
-    if output_format == "json":
-        click.echo(json_records(rows), nl=False)
-    elif output_format == "csv":
-        click.echo(table_csv(rows, ms.MCTS_SUMMARY_KEYS), nl=False)
-    else:
-        render_mcts_experiment(rows, title, console())
+    path = plot_path
+    _summary(
+        rows,
+        ms.MCTS_SUMMARY_KEYS,
+        output_format,
+        (lambda: plot_mcts(rows, path, title=title)) if path is not None else None,
+        lambda: render_mcts_experiment(rows, title, console()),
+    )

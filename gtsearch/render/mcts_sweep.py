@@ -80,7 +80,7 @@ def plot_mcts(rows: Sequence[dict[str, Any]], path: str, title: str | None = Non
     if not rows:
         raise UsageError("nothing to plot: the sweep has no results")
     shapes = sorted({(r["b"], r["d"]) for r in rows})
-    fig = Figure(figsize=(9.0, 3.8))
+    fig = Figure(figsize=(9.0, 4.4))
     left, right = fig.subplots(1, 2)
     for k, (b, d) in enumerate(shapes):
         mine = sorted(
@@ -124,11 +124,13 @@ def plot_mcts(rows: Sequence[dict[str, Any]], path: str, title: str | None = Non
     right.set_ylabel("mean |value - minimax value|")
     right.set_ylim(bottom=0)
     right.set_title("error of mcts's value (leaf values)", fontsize=9)
-    left.legend(fontsize=7, frameon=False)
+    handles, labels = left.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=7, frameon=False)
     if title:
         fig.suptitle(title, fontsize=8)
-    fig.tight_layout()
+    rows_of_legend = (len(labels) + 2) // 3
+    fig.tight_layout(rect=(0, 0.04 * rows_of_legend + 0.02, 1, 1))
     try:
-        fig.savefig(path, dpi=110)
+        fig.savefig(path, dpi=90)
     except (OSError, ValueError) as e:
         raise GtsearchError(f"{path}: cannot write the plot: {e}") from None

@@ -26,7 +26,7 @@ from ..sources.randomtree import LazyTree, RandomSpec, materialize
 from ..sources.splitmix import root_key
 from ..sources.uniform import check_params
 from ..tree import DEFAULT_MAX_NODES, Tree
-from .experiment import tree_seed
+from .experiment import Grid, cell_record, tree_seed
 
 #: the per-(trial, iterations) record, key by key (JSON lines and CSV columns)
 MCTS_RECORD_KEYS = (
@@ -71,19 +71,10 @@ MCTS_SUMMARY_KEYS = (
 
 
 @dataclass(frozen=True)
-class MctsSweep:
-    """The grid, the trees (model, values, p, k) and mcts's iteration counts."""
+class MctsSweep(Grid):
+    """The grid, its trees and mcts's iteration counts (and UCB1's constant, default sqrt 2)."""
 
-    branchings: tuple[int, ...]
-    depths: tuple[int, ...]
-    trials: int
-    iterations: tuple[int, ...]
-    seed: int = 0
-    lo: int = -100
-    hi: int = 100
-    model: str = "iid"
-    p: float = 0.5
-    k: int = 1
+    iterations: tuple[int, ...] = ()
     exploration: float | None = None
 
     def spec(self, b: int, d: int, seed: int) -> RandomSpec:
@@ -111,22 +102,13 @@ class MctsSweep:
                     )
         plan(["mcts"], iterations=max(self.iterations), exploration=self.exploration)
 
-    def cells(self) -> list[tuple[int, int, int]]:
-        """Every (b, d, trial), b then d then trial ascending."""
-        return [
-            (b, d, t)
-            for b in sorted(set(self.branchings))
-            for d in sorted(set(self.depths))
-            for t in range(self.trials)
-        ]
-
 
 def move_values(tree: Tree, b: int, d: int) -> list[float]:
     """The minimax value of each of the root's b moves (MAX at the root) of a uniform tree,
     from its leaves alone: the b**d leaf values reduced level by level."""
     import numpy as np
 
-    values = np.frombuffer(tree.values, dtype=np.float64)
+    values = np.asarray(tree.values, dtype=np.float64)
     leaves = values[~np.isnan(values)].reshape((b,) * d)
     # the deepest level first: its mover is MAX when d - 1 is even
     for level in range(d - 1, 0, -1):
@@ -163,11 +145,7 @@ def run_mcts_cell(
         value = float(r.value)
         records.append(
             {
-                "b": b,
-                "d": d,
-                "trial": trial,
-                "seed": sweep.seed,
-                "tree_seed": seed,
+                **cell_record(sweep, b, d, trial, seed),
                 "model": sweep.model,
                 "lo": sweep.lo,
                 "hi": sweep.hi,
