@@ -688,16 +688,16 @@ def test_bad_calls_of_the_other_functions() -> None:
         native.random_tree(2, 100, 0, 1, 0, 9, 0.5, True)
     with pytest.raises(MemoryError):  # more than 2**31 nodes in 4-byte ends
         native.random_tree(2, 40, 0, 1, 0, 9, 0.5, False)
-    # a random source's spec: (b, d, model, seed, lo, hi, p, order, strength, counter)
+    # a random source's spec: (b, d, model, seed, lo, hi, p, order, strength, k, counter)
     counter = array("q", [0, 10**6])
-    spec = (2, 3, 0, 1, 0, 9, 0.5, 0, 0.0, counter)
+    spec = (2, 3, 0, 1, 0, 9, 0.5, 0, 0.0, 1, counter)
     assert native.negamax(spec, None, True, -math.inf, math.inf, True, True, None)[0] >= 0
     bad_specs: list[tuple[Any, type[Exception]]] = [
         (list(spec), TypeError),
-        (spec[:9], TypeError),
+        (spec[:10], TypeError),
         ((0, *spec[1:]), ValueError),
-        ((*spec[:9], [0, 10**6]), TypeError),
-        ((*spec[:9], array("i", [0, 10**6])), TypeError),
+        ((*spec[:10], [0, 10**6]), TypeError),
+        ((*spec[:10], array("i", [0, 10**6])), TypeError),
         ((2, 100, *spec[2:]), OverflowError),
     ]
     for bad, error in bad_specs:
