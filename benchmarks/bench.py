@@ -88,6 +88,8 @@ SECTIONS = (
 )
 #: mcts's iterations per search in the "mcts" section (the same in both cores)
 MCTS_ITERATIONS = 20_000
+#: the iterations of the one run of each MCTS on tic-tac-toe against the peers
+PEER_ITERATIONS = 5_000
 #: where the processes of the benchmark cache the bytecode of the modules they import
 PYCACHE = Path(tempfile.mkdtemp(prefix="gtsearch-bench-pyc-"))
 
@@ -690,6 +692,82 @@ def measure_block_yaml(rep: Report, shape: tuple[int, int], repeat: int) -> None
     )
 
 
+def measure_mcts_peers(rep: Report, aima_path: str | None) -> None:
+    """One whole MCTS search of tic-tac-toe from the empty board, PEER_ITERATIONS iterations,
+    UCT with c = sqrt(2) and random playouts: gtsearch's mcts (C core; the game opened, its
+    states counted, before the clock starts) against OpenSpiel's Python MCTSBot (solver off,
+    one random rollout per simulation) and, given ``--aima-python PATH``, aima-python's
+    monte_carlo_tree_search (AIMA 4th edition, aima/games.py); wall time of the one call."""
+    import math
+    import random
+
+    from gtsearch.sources import open_source
+
+    n = PEER_ITERATIONS
+    runs: dict[str, tuple[float, str]] = {}
+    tree = open_source("game:tictactoe")
+    t0 = time.perf_counter()
+    r = search(tree, "mcts", iterations=n, seed=1, exploration=math.sqrt(2), leaf_bounds=(-1, 1))
+    runs["gtsearch mcts (C core), game:tictactoe"] = (time.perf_counter() - t0, str(r.pv_labels[0]))
+    try:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import mcts as spiel_mcts
+    except ImportError:
+        rep.say(
+            "(OpenSpiel is not installed: pip install 'gtsearch[openspiel]'; its row is left out)"
+        )
+    else:
+        game = pyspiel.load_game("tic_tac_toe")
+        bot = spiel_mcts.MCTSBot(
+            game,
+            uct_c=math.sqrt(2),
+            max_simulations=n,
+            evaluator=spiel_mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+            solve=False,
+            random_state=np.random.RandomState(1),
+        )
+        state = game.new_initial_state()
+        t0 = time.perf_counter()
+        action = bot.step(state)
+        runs["OpenSpiel MCTSBot (Python), tic_tac_toe"] = (
+            time.perf_counter() - t0,
+            state.action_to_string(action),
+        )
+    if aima_path is not None:
+        sys.path.insert(0, aima_path)
+        try:
+            from aima.games import TicTacToe, monte_carlo_tree_search
+        finally:
+            sys.path.remove(aima_path)
+        ttt = TicTacToe()
+        random.seed(1)
+        t0 = time.perf_counter()
+        move = monte_carlo_tree_search(ttt.initial, ttt, N=n)
+        runs["aima-python monte_carlo_tree_search, TicTacToe()"] = (
+            time.perf_counter() - t0,
+            str(move),
+        )
+    ours = n / runs["gtsearch mcts (C core), game:tictactoe"][0]
+    rows = []
+    for name, (seconds, move) in runs.items():
+        rate = n / seconds
+        peer = not name.startswith("gtsearch")
+        rows.append(
+            [
+                name,
+                move,
+                f"{seconds:.3f}",
+                f"{rate:,.0f}",
+                f"{ours / rate:.1f}x" if peer else "",
+                f"target ≥ 20x: {verdict(ours >= 20 * rate)}" if peer else "",
+            ]
+        )
+    rep.say(f"## mcts on tic-tac-toe against the peers ({n:,} iterations, one whole search)")
+    rep.say()
+    rep.table(["search", "move", "seconds", "it/s", "gtsearch / this", "against target"], rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small trees only (a smoke test)")
@@ -699,6 +777,13 @@ def main() -> None:
         "--only",
         default=",".join(SECTIONS),
         help=f"the sections to run, comma-separated, of {', '.join(SECTIONS)} (default: all)",
+    )
+    parser.add_argument(
+        "--aima-python",
+        default=None,
+        metavar="PATH",
+        help="a checkout of aima-python (not on PyPI): the mcts section then times its "
+        "monte_carlo_tree_search too",
     )
     args = parser.parse_args()
     only = {part.strip() for part in args.only.split(",") if part.strip()}
@@ -933,6 +1018,7 @@ def main() -> None:
 
     if "mcts" in only:
         measure_mcts(rep, (4, 7) if args.quick else (4, 10), args.repeat)
+        measure_mcts_peers(rep, args.aima_python)
 
     if "tt" in only:
         measure_tt(rep, max(args.repeat, 5), (4, 7) if args.quick else (4, 10))

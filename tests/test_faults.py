@@ -262,7 +262,7 @@ def sparse(name: str) -> Callable[[], Any]:
 
 
 #: the random: source's models as the C generator numbers them
-MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3}
+MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3, "trap": 4}
 
 
 def whole(model: str, wide: bool) -> Callable[[], Any]:
@@ -314,6 +314,10 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
         )
         for order in ("best", "strong:0.5")
     ],
+    (
+        "search-alphabeta-trap",
+        searched(lambda: LazyTree(RandomSpec(3, 4, model="trap")), "alphabeta"),
+    ),
     # the PV of a search that gives none, from 1,799 leaves out of order among 837,931 nodes
     # (sorted by the radix sort)
     ("search-mtdf-big", searched(lambda: LazyTree(RandomSpec(30, 4, order="best")), "mtdf")),

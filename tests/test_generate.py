@@ -93,7 +93,7 @@ def test_gen_writes_gzip_and_refuses_what_it_cannot_do(tmp_path: Path) -> None:
     plain = CliRunner().invoke(cli, ["gen", "-b", "2", "-d", "3", "--seed", "1"])
     assert gzip.decompress(out.read_bytes()).decode() == plain.stdout
     r = CliRunner().invoke(cli, ["gen", "-b", "2", "-d", "2", "--p", "0.3"])
-    assert (r.exit_code, r.stderr) == (2, "--p applies to --model binary only\n")
+    assert (r.exit_code, r.stderr) == (2, "--p applies to --model binary and trap only\n")
     where = str(tmp_path / "missing" / "t.json")
     r = CliRunner().invoke(cli, ["gen", "-b", "2", "-d", "2", "-o", where])
     assert (r.exit_code, r.stderr) == (2, f"{where}: cannot write: no such file or directory\n")

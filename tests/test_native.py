@@ -190,7 +190,7 @@ def test_worst_case_sizes_take_no_recursion() -> None:
 @given(
     st.integers(1, 4),
     st.integers(0, 5),
-    st.sampled_from(["iid", "binary", "incremental", "permutation"]),
+    st.sampled_from(["iid", "binary", "incremental", "permutation", "trap"]),
     st.integers(-(2**70), 2**70) | st.sampled_from([0, 1, -1, 2**64 - 1, 2**64]),
     st.integers(-(2**53), 2**53),
     st.integers(0, 20) | st.sampled_from([2**31, 2**40, 2**53]),
@@ -237,7 +237,7 @@ def test_random_sources_the_c_builder_declines() -> None:
 @given(
     st.integers(1, 4),
     st.integers(0, 5),
-    st.sampled_from(["iid", "binary", "incremental", "permutation"]),
+    st.sampled_from(["iid", "binary", "incremental", "permutation", "trap"]),
     st.integers(-(2**70), 2**70) | st.sampled_from([0, 1, 2**64 - 1]),
     st.integers(-(2**53), 2**53),
     st.integers(0, 20) | st.sampled_from([2**31, 2**53]),
@@ -688,16 +688,16 @@ def test_bad_calls_of_the_other_functions() -> None:
         native.random_tree(2, 100, 0, 1, 0, 9, 0.5, True)
     with pytest.raises(MemoryError):  # more than 2**31 nodes in 4-byte ends
         native.random_tree(2, 40, 0, 1, 0, 9, 0.5, False)
-    # a random source's spec: (b, d, model, seed, lo, hi, p, order, strength, counter)
+    # a random source's spec: (b, d, model, seed, lo, hi, p, order, strength, k, counter)
     counter = array("q", [0, 10**6])
-    spec = (2, 3, 0, 1, 0, 9, 0.5, 0, 0.0, counter)
+    spec = (2, 3, 0, 1, 0, 9, 0.5, 0, 0.0, 1, counter)
     assert native.negamax(spec, None, True, -math.inf, math.inf, True, True, None)[0] >= 0
     bad_specs: list[tuple[Any, type[Exception]]] = [
         (list(spec), TypeError),
-        (spec[:9], TypeError),
+        (spec[:10], TypeError),
         ((0, *spec[1:]), ValueError),
-        ((*spec[:9], [0, 10**6]), TypeError),
-        ((*spec[:9], array("i", [0, 10**6])), TypeError),
+        ((*spec[:10], [0, 10**6]), TypeError),
+        ((*spec[:10], array("i", [0, 10**6])), TypeError),
         ((2, 100, *spec[2:]), OverflowError),
     ]
     for bad, error in bad_specs:

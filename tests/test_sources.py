@@ -37,6 +37,7 @@ COMBINATIONS = [
     ("binary", "best"),
     ("binary", "worst"),
     ("binary", "strong:0.5"),
+    ("trap", "random"),
 ]
 
 
@@ -82,6 +83,7 @@ def gen_file(spec: RandomSpec) -> Any:
         chance=spec.chance,
         model=spec.model,
         p=spec.p,
+        k=spec.k,
     )
     return loads_tree(out.getvalue(), "json")
 
@@ -224,7 +226,7 @@ def test_lazy_search_visits_few_nodes() -> None:
         ("random:b=2,d=2,model=gauss", "model must be one of"),
         ("random:b=2,d=2,order=strong:2", "order must be random, best, worst or strong:P"),
         ("random:b=2,d=2,model=permutation,order=best", "model permutation does not define"),
-        ("random:b=2,d=2,p=0.3", "p applies to model=binary only"),
+        ("random:b=2,d=2,p=0.3", "p applies to model=binary and model=trap only"),
         ("random:b=2,d=two", "bad number d='two' (d is an integer)"),
         ("random:b=2,d=2,values=1", "bad number values='1' (values is LO:HI, two integers)"),
         ("random:b=2,d=2,values=3:1", "needs LO <= HI"),
@@ -331,7 +333,7 @@ def test_experiment_options() -> None:
     )
     assert r.exit_code == 0 and r.output.startswith("b,d,algorithm")
     r = runner.invoke(cli, ["experiment", "-b", "3", "-d", "2", "--p", "0.2"])
-    assert r.exit_code == 2 and "--p applies to --model binary only" in r.output
+    assert r.exit_code == 2 and "--p applies to --model binary and trap only" in r.output
     r = runner.invoke(cli, ["experiment", "-b", "3", "-d", "2", "--order", "sideways"])
     assert r.exit_code == 2 and "--order must be one of" in r.output
 

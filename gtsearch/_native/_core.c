@@ -402,7 +402,7 @@ static PyMethodDef methods[] = {
     {"principal_variation", GT_ENTRY(gt_principal_variation), METH_VARARGS,
      "principal_variation(end, values, root_max, leaves, value, bound) -> line or None"},
     {"random_tree", GT_ENTRY(gt_random_tree), METH_VARARGS,
-     "random_tree(b, d, model, seed, lo, hi, p, wide) -> (end, values)"},
+     "random_tree(b, d, model, seed, lo, hi, p, wide, k=1) -> (end, values)"},
     {"sss_dense_limit", GT_ENTRY(gt_sss_dense_limit), METH_VARARGS,
      "sss_dense_limit(n) -> the former n: trees of more nodes keep SSS*'s bit set sparse "
      "(for the tests)"},

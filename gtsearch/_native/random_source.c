@@ -4,12 +4,73 @@
  * SplitMix64 over 64-bit keys, key(root) = splitmix64(seed), key(child i) =
  * splitmix64(key + (i + 1) * golden), draw j = splitmix64((key ^ DRAW) + j * golden),
  * an integer in [lo, hi] = lo + ((x * (hi - lo + 1)) >> 64), a real = (x >> 11) * 2**-53.
- * Models iid, binary, incremental and permutation with the order `random` and without
- * chance levels; the ordered and chance sources stay with Python (the caller checks).
+ * Models iid, binary, incremental, permutation and trap (sources/traps.py) with the order
+ * `random` and without chance levels; the ordered and chance sources stay with Python (the
+ * caller checks).
  * The tests compare this with the Python cursor node for node. */
 #include "core.h"
 
-enum { M_IID = 0, M_BINARY = 1, M_INCREMENTAL = 2, M_PERMUTATION = 3 };
+enum { M_IID = 0, M_BINARY = 1, M_INCREMENTAL = 2, M_PERMUTATION = 3, M_TRAP = 4 };
+
+static inline double unit_of(uint64_t x) { return (double)(x >> 11) * 0x1p-53; }
+
+static inline int64_t integer_in(uint64_t x, int64_t lo, int64_t hi) {
+    return lo + (int64_t)mulhi(x, (uint64_t)(hi - lo) + 1);
+}
+
+/* -- the trap model (sources/traps.py, docs/sources.md): a node's state handed down */
+enum { T_FREE = 0, T_TRAP = 1, T_GOOD = 2 };
+
+typedef struct {
+    int kind, player; /* player 0: MAX, who moves at even levels */
+    int64_t r;        /* TRAP: plies of the opponent's strategy left (0: lost) */
+} TrapState;
+
+typedef struct {
+    int64_t b, d, k;
+    double p;
+} TrapModel;
+
+/* traps.child_state: child i of the node of key `key` at `level` in state s */
+static TrapState trap_child(const TrapModel *t, TrapState s, uint64_t key, int64_t level,
+                            int64_t i) {
+    int mover = (int)(level % 2);
+    if (s.kind == T_FREE) {
+        TrapState free_ = {T_FREE, 0, 0};
+        if (t->d - level < t->k + 1 || i == integer_in(draw_at(key, 1), 0, t->b - 1))
+            return free_;
+        if (unit_of(draw_at(key, (uint64_t)(2 + i))) < t->p) {
+            TrapState trap = {T_TRAP, mover, t->k};
+            return trap;
+        }
+        return free_;
+    }
+    if (s.kind == T_TRAP && s.r > 0) {
+        TrapState next = {T_TRAP, s.player, s.r - 1};
+        if (mover == s.player || i == integer_in(draw_at(key, 1), 0, t->b - 1))
+            return next;
+        next.kind = T_GOOD;
+        next.r = 0;
+        return next;
+    }
+    return s;
+}
+
+/* traps.leaf_value */
+static int64_t trap_leaf(TrapState s, uint64_t key, int64_t lo, int64_t hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (s.kind == T_TRAP)
+        return s.player == 0 ? lo : hi;
+    uint64_t x = draw_at(key, 0);
+    if (s.kind == T_GOOD)
+        return s.player == 0 ? integer_in(x, mid, hi - 1) : integer_in(x, lo + 1, mid);
+    return integer_in(x, lo + 1, hi - 1);
+}
+
+/* the parameters of any model that random_tree and virt_open check alike */
+static int trap_params_bad(int model, long long lo, long long hi, long long k) {
+    return model == M_TRAP && (hi - lo < 2 || k < 1 || k > ((long long)1 << 24));
+}
 
 typedef struct {
     uint64_t keys[4];
@@ -60,18 +121,19 @@ static inline double leaf_value(int model, uint64_t key, int64_t sum, int64_t ra
     }
 }
 
-/* random_tree(b, d, model, seed, lo, hi, p, wide) -> (end, values) */
+/* random_tree(b, d, model, seed, lo, hi, p, wide, k=1) -> (end, values) */
 PyObject *gt_random_tree(PyObject *self, PyObject *args) {
     (void)self;
-    long long b, d, lo, hi;
+    long long b, d, lo, hi, trap_k = 1;
     int model, wide;
     unsigned long long seed;
     double p;
-    if (!PyArg_ParseTuple(args, "LLiKLLdp", &b, &d, &model, &seed, &lo, &hi, &p, &wide))
+    if (!PyArg_ParseTuple(args, "LLiKLLdp|L", &b, &d, &model, &seed, &lo, &hi, &p, &wide,
+                          &trap_k))
         return NULL;
     const long long limit = (long long)1 << 53;
-    if (b < 1 || d < 0 || d > ((long long)1 << 24) || model < M_IID || model > M_PERMUTATION || lo > hi ||
-        lo < -limit || hi > limit) {
+    if (b < 1 || d < 0 || d > ((long long)1 << 24) || model < M_IID || model > M_TRAP || lo > hi ||
+        lo < -limit || hi > limit || trap_params_bad(model, lo, hi, trap_k)) {
         PyErr_SetString(PyExc_ValueError, "random_tree: parameters out of range");
         return NULL;
     }
@@ -83,12 +145,14 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
     uint64_t *keys = gt_malloc((size_t)(d + 1) * sizeof *keys);
     int64_t *sums = gt_malloc((size_t)(d + 1) * sizeof *sums);
     int64_t *next = gt_malloc((size_t)(d + 1) * sizeof *next);
+    TrapState *states = model == M_TRAP ? gt_malloc((size_t)(d + 1) * sizeof *states) : NULL;
+    TrapModel trap = {b, d, trap_k, p};
     void *end = NULL;
     double *vals = NULL;
     PyObject *result = NULL;
     Ticker tk;
     memset(&tk, 0, sizeof tk);
-    if (!sub || !keys || !sums || !next) {
+    if (!sub || !keys || !sums || !next || (model == M_TRAP && !states)) {
         PyErr_NoMemory();
         goto done;
     }
@@ -122,6 +186,10 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
     keys[0] = root;
     sums[0] = 0;
     next[0] = 0;
+    if (states) {
+        TrapState free_ = {T_FREE, 0, 0};
+        states[0] = free_;
+    }
     int64_t n = 0, rank = 0;
     for (;;) {
         if (tick(&tk, 0) < 0)
@@ -132,7 +200,8 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
         else
             ((int32_t *)end)[n] = (int32_t)(n + sub[k]);
         if (k == d) {
-            vals[n++] = leaf_value(model, keys[k], sums[k], rank, &perm, lo, width, p);
+            vals[n++] = states ? (double)trap_leaf(states[k], keys[k], lo, hi)
+                               : leaf_value(model, keys[k], sums[k], rank, &perm, lo, width, p);
             rank++;
             /* climb to the lowest level with a child still to come */
             while (k > 0 && next[k - 1] == b)
@@ -147,6 +216,8 @@ PyObject *gt_random_tree(PyObject *self, PyObject *args) {
         /* level k is entered as child next[k - 1] of the node above */
         int64_t i = next[k - 1]++;
         keys[k] = sm64(keys[k - 1] + (uint64_t)(i + 1) * GOLDEN);
+        if (states)
+            states[k] = trap_child(&trap, states[k - 1], keys[k - 1], k - 1, i);
         sums[k] = model == M_INCREMENTAL
                       ? sums[k - 1] + lo + (int64_t)mulhi(draw_at(keys[k], 0), width)
                       : 0;
@@ -163,6 +234,7 @@ done:
     gt_free(keys);
     gt_free(sums);
     gt_free(next);
+    gt_free(states);
     return result;
 }
 
@@ -189,14 +261,10 @@ struct Virt {
     int64_t *vals, *arranged, *arranged_for;
     int64_t visited, most;
     Feistel perm;
+    TrapModel trap;
+    TrapState *states; /* the trap model: every node's state on the path */
     Py_buffer counter;
 };
-
-static inline double unit_of(uint64_t x) { return (double)(x >> 11) * 0x1p-53; }
-
-static inline int64_t integer_in(uint64_t x, int64_t lo, int64_t hi) {
-    return lo + (int64_t)mulhi(x, (uint64_t)(hi - lo) + 1);
-}
 
 /* a value of the iid or binary model from a node key (its draw 0): randomtree._Cursor._leaf */
 static int64_t ordered_leaf(const Virt *v, uint64_t key) {
@@ -276,24 +344,26 @@ void virt_free(Virt *v) {
     gt_free(v->vals);
     gt_free(v->arranged);
     gt_free(v->arranged_for);
+    gt_free(v->states);
     gt_free(v);
 }
 
 Virt *virt_open(PyObject *spec, node_t *size) {
-    long long b, d, lo, hi;
+    long long b, d, lo, hi, trap_k;
     int model, order;
     unsigned long long seed;
     double p, strength;
     PyObject *counter;
-    if (!PyTuple_Check(spec) || !PyArg_ParseTuple(spec, "LLiKLLdidO", &b, &d, &model, &seed, &lo,
-                                                  &hi, &p, &order, &strength, &counter)) {
+    if (!PyTuple_Check(spec) || !PyArg_ParseTuple(spec, "LLiKLLdidLO", &b, &d, &model, &seed, &lo,
+                                                  &hi, &p, &order, &strength, &trap_k, &counter)) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_TypeError, "a random source's spec is a tuple");
         return NULL;
     }
     const long long limit = (long long)1 << 53;
-    if (b < 1 || d < 0 || d > ((long long)1 << 24) || model < M_IID || model > M_PERMUTATION ||
-        lo > hi || lo < -limit || hi > limit || order < O_RANDOM || order > O_STRONG ||
+    if (b < 1 || d < 0 || d > ((long long)1 << 24) || model < M_IID || model > M_TRAP || lo > hi ||
+        lo < -limit || hi > limit || order < O_RANDOM || order > O_STRONG ||
+        trap_params_bad(model, lo, hi, trap_k) ||
         (order != O_RANDOM && model != M_IID && model != M_BINARY) ||
         (order == O_STRONG && !(strength >= 0.0 && strength <= 1.0)) ||
         (model == M_INCREMENTAL && (llabs(lo) > limit / (d + 1) || llabs(hi) > limit / (d + 1)))) {
@@ -329,7 +399,13 @@ Virt *virt_open(PyObject *spec, node_t *size) {
     v->ranks = gt_malloc((permutation ? levels : 1) * sizeof *v->ranks);
     v->keys = gt_malloc(levels * sizeof *v->keys);
     v->unit = gt_malloc((permutation ? levels : 1) * sizeof *v->unit);
-    if (!v->sub || !v->nodes || !v->sums || !v->ranks || !v->keys || !v->unit) {
+    if (model == M_TRAP) {
+        v->states = gt_malloc(levels * sizeof *v->states);
+        TrapModel trap = {b, d, trap_k, p};
+        v->trap = trap;
+    }
+    if (!v->sub || !v->nodes || !v->sums || !v->ranks || !v->keys || !v->unit ||
+        (model == M_TRAP && !v->states)) {
         PyErr_NoMemory();
         virt_free(v);
         return NULL;
@@ -372,6 +448,10 @@ Virt *virt_open(PyObject *spec, node_t *size) {
     v->ranks[0] = 0;
     if (order != O_RANDOM)
         v->vals[0] = ordered_leaf(v, root);
+    if (v->states) {
+        TrapState free_ = {T_FREE, 0, 0};
+        v->states[0] = free_;
+    }
     virt_over = 0;
     *size = v->sub[0];
     return v;
@@ -396,6 +476,8 @@ static inline int64_t locate(Virt *v, node_t n) {
             v->sums[k + 1] = v->sums[k] + v->lo + (int64_t)mulhi(draw_at(key, 0), v->width);
         else if (v->model == M_PERMUTATION)
             v->ranks[k + 1] = v->ranks[k] + i * v->unit[k + 1];
+        else if (v->model == M_TRAP)
+            v->states[k + 1] = trap_child(&v->trap, v->states[k], v->keys[k], k, i);
         if (v->order != O_RANDOM) {
             if (v->arranged_for[k] != m)
                 arrange(v, k);
@@ -415,6 +497,8 @@ double virt_val(Virt *v, node_t n) {
         return NAN;
     if (v->order != O_RANDOM)
         return (double)v->vals[k];
+    if (v->model == M_TRAP)
+        return (double)trap_leaf(v->states[k], v->keys[k], v->lo, v->hi);
     int64_t sum = v->model == M_INCREMENTAL ? v->sums[k] : 0;
     int64_t rank = v->model == M_PERMUTATION ? v->ranks[k] : 0;
     return leaf_value(v->model, v->keys[k], sum, rank, &v->perm, v->lo, v->width, v->p);

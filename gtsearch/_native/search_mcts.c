@@ -37,6 +37,30 @@ typedef struct {
     double *sq; /* the sums of squared rewards of the root (sq[0]) and of its children (1 + i) */
 } Entries;
 
+/* Ask for the lines that a walk over the children of a node will read, given its first child
+ * c, the second's number next and the node's end stop.  The walk follows the siblings one
+ * after another (each END gives the next), and on a large tree each step waits for memory;
+ * the next siblings are guessed at the first one's spacing (exact on a uniform tree, a wasted
+ * request elsewhere: a prefetch changes no result) and asked for at once.  Children that are
+ * leaves lie side by side: their values are asked for with them. */
+static inline void prefetch_children(const TreeView *t, node_t c, node_t next, node_t stop) {
+#if defined(__GNUC__) || defined(__clang__)
+    if (!t->e32)
+        return;
+    if (next == c + 1) { /* leaves: the values the playout will read, and the ends */
+        __builtin_prefetch(t->val + c);
+        __builtin_prefetch(t->val + stop - 1);
+        __builtin_prefetch(t->e32 + stop - 1);
+        return;
+    }
+    node_t step = next - c;
+    for (node_t q = next + step, j = 0; q < stop && j < 16; q += step, j++)
+        __builtin_prefetch(t->e32 + q);
+#else
+    (void)t, (void)c, (void)next, (void)stop;
+#endif
+}
+
 /* the block of n's children, made on first use: -1 with MemoryError */
 static int64_t kids_of(const TreeView *t, Entries *es, int64_t i) {
     if (es->e[i].kids >= 0)
@@ -47,6 +71,8 @@ static int64_t kids_of(const TreeView *t, Entries *es, int64_t i) {
         if (ROOM(es->e, es->len, es->cap) < 0)
             return -1;
         next = END(t, c);
+        if (c == n + 1)
+            prefetch_children(t, c, next, stop);
         Entry fresh = {c, 0, 0.0, -1, 0, 0, next == c + 1};
         es->e[es->len++] = fresh;
     }
@@ -111,6 +137,38 @@ static int64_t draw_index(Draws *d, node_t n, int64_t k) {
         }
     }
     return last;
+}
+
+/* Ask for the lines of the whole playout from m (first child m + 1 ending at first_end, m
+ * ending at stop) at once, before it is walked level by level (each level waits for memory
+ * on a large tree).  Its moves are drawn ahead from the generator (not consumed: the walk
+ * draws them again) and the tree is guessed uniform below m, every level's subtrees the size
+ * that m's first child's spacing gives: exact on a uniform tree, elsewhere wasted requests
+ * that change no result.  Trees without chance nodes (one uniform draw per move). */
+static void prefetch_playout(const TreeView *t, const Draws *d, node_t m, node_t stop,
+                             node_t first_end) {
+#if defined(__GNUC__) || defined(__clang__)
+    node_t size = first_end - (m + 1);
+    uint64_t j = d->j;
+    for (int level = 0; level < 64 && size >= 1; level++) {
+        node_t width = stop - m - 1;
+        if (width <= 0 || width % size || stop > t->size)
+            return;
+        node_t k = width / size;
+        for (node_t q = 0; q < k && q < 16; q++) /* the siblings the walk will read */
+            __builtin_prefetch(t->e32 + m + 1 + q * size);
+        node_t c = m + 1 + (node_t)mulhi(draw_at(d->key, j++), (uint64_t)k) * size;
+        if (size == 1) { /* the leaf: its value */
+            __builtin_prefetch(t->val + c);
+            return;
+        }
+        m = c;
+        stop = c + size;
+        size = (size - 1) / k;
+    }
+#else
+    (void)t, (void)d, (void)m, (void)stop, (void)first_end;
+#endif
 }
 
 static double seconds_now(void) {
@@ -219,13 +277,18 @@ static int run(Search *s, Draws *d, const Limits *lim, Entries *es, Counts *out)
         int64_t moves = 0;
         if (!es->e[path[len - 1]].leaf) {
             out->playouts++;
+            if (t->e32 && t->val && !d->chance && !IS_LEAF(t, m))
+                prefetch_playout(t, d, m, END(t, m), END(t, m + 1));
             while (!IS_LEAF(t, m) && moves != lim->playout_depth) {
                 size_t k = 0;
                 node_t stop = END(t, m);
-                for (node_t c = m + 1; c < stop; c = END(t, c)) {
+                for (node_t c = m + 1, next; c < stop; c = next) {
                     if (ROOM(kids, k, kcap) < 0)
                         goto fail;
                     kids[k++] = c;
+                    next = END(t, c);
+                    if (k == 1)
+                        prefetch_children(t, c, next, stop);
                 }
                 m = kids[draw_index(d, m, (int64_t)k)];
                 moves++;

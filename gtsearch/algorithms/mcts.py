@@ -72,19 +72,30 @@ class Numbers:
 
 class Table(Mapping[int, Sequence[float]]):
     """The search tree as the compiled core hands it back: arrays in the order the nodes were
-    reached, a node found by ``array.index`` (the PV asks for a few dozen; a dict of 100,000
-    nodes would cost a third of the search).  The squares are kept for the root and its
-    children only (what the standard error needs), NaN below."""
+    reached, a node found by a search of the nodes' bytes (the PV asks for a few dozen; a dict
+    of 100,000 nodes would cost a third of the search, and ``array.index``, which makes an int
+    of every entry it passes, a quarter).  The squares are kept for the root and its children
+    only (what the standard error needs), NaN below."""
 
     def __init__(self, nodes: array[int], *columns: Sequence[float]) -> None:
         self.nodes = nodes
         self.columns = columns
+        self.raw = b""
 
     def __getitem__(self, n: int) -> Sequence[float]:
+        if not self.raw:
+            self.raw = self.nodes.tobytes()
+        size = self.nodes.itemsize
         try:
-            i = self.nodes.index(n)
-        except ValueError:
+            needle = array(self.nodes.typecode, [n]).tobytes()
+        except OverflowError:  # not a node of this tree
             raise KeyError(n) from None
+        at = self.raw.find(needle)
+        while at > 0 and at % size:  # a match across two entries: go on
+            at = self.raw.find(needle, at + 1)
+        if at < 0:
+            raise KeyError(n)
+        i = at // size
         return [column[i] for column in self.columns]
 
     def __len__(self) -> int:

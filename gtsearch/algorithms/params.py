@@ -375,16 +375,6 @@ def refuse_chance(algo: Algorithm, tree: Tree) -> None:
         )
 
 
-def refuse_sampled(algo: Algorithm, command: str) -> None:
-    """Refuse an algorithm that samples (mcts) where a command needs an exact search's answer
-    (show and trace draw what leaves prove; exercises and experiments compare leaves)."""
-    if algo.sampled:
-        raise UsageError(
-            f"{command} does not take {algo.name} yet: its value is an estimate; "
-            f"run it with eval or compare"
-        )
-
-
 #: the numbers of an mcts run that its output shows, in this order
 MCTS_SHOWN = ("iterations", "seconds", "seed", "exploration", "playout_depth", "leaf_bounds")
 
@@ -412,12 +402,15 @@ def leaf_bounds(
         if given is None:
             return tree.leaf_bounds(), "game"  # type: ignore[attr-defined]
         return check_leaf_bounds(given), "option"
-    if given is None:
-        from .chance import tree_leaf_bounds  # the chance family, imported when it searches
+    from .chance import tree_leaf_bounds  # the chance family, imported when it searches
 
+    if given is None:
         return tree_leaf_bounds(tree), "tree"
     lo, hi = check_leaf_bounds(given)
-    end, values = tree.end, tree.values
+    least, greatest = tree_leaf_bounds(tree)
+    if lo <= least and greatest <= hi:
+        return (lo, hi), "option"
+    end, values = tree.end, tree.values  # name the first leaf outside
     for n in range(len(end)):
         if end[n] == n + 1 and not lo <= values[n] <= hi:
             raise UsageError(

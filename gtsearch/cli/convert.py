@@ -83,6 +83,7 @@ def gen_command(
     model: str,
     order: str,
     p: float | None,
+    trap_depth: int | None,
     chance: int | None,
     output_format: str | None,
     output: str | None,
@@ -101,7 +102,7 @@ def gen_command(
       gtsearch gen -b 3 -d 5 --order best --format sexp | gtsearch eval - -a all
       gtsearch gen -b 3 -d 2 --chance 6 -o dice.json
     """
-    trees = drawn(seed, value_range, order, chance, model, p)
+    trees = drawn(seed, value_range, order, chance, model, p, trap_depth)
     spec_of(branching, depth, **trees)  # every parameter checked before anything is written
     fmt = output_format
     if fmt is None:

@@ -452,7 +452,8 @@ def order_option(strong: bool = True) -> Decorator:
 
 
 def random_tree_options() -> Decorator:
-    """--model, --order and --p: how gen and experiment draw their random trees (docs/sources.md)."""
+    """--model, --order, --p and --trap-depth: how gen and experiment draw their random trees
+    (docs/sources.md)."""
     from ..sources.randomtree import MODELS
 
     return stack(
@@ -462,7 +463,7 @@ def random_tree_options() -> Decorator:
             default="iid",
             show_default=True,
             help="How leaf values are drawn (docs/sources.md): independent, a permutation of "
-            "1..B**D, sums of arc values along the path, or 0/1 leaves.",
+            "1..B**D, sums of arc values along the path, 0/1 leaves, or shallow traps.",
         ),
         order_option(),
         click.option(
@@ -471,7 +472,14 @@ def random_tree_options() -> Decorator:
             type=FloatParam(0.0, 1.0),
             default=None,
             metavar="P",
-            help="model binary: the probability that a leaf is 1 (default 0.5).",
+            help="model binary: the probability that a leaf is 1; model trap: that a move "
+            "is a trap (default 0.5).",
+        ),
+        int_option(
+            "--trap-depth",
+            minimum=1,
+            metavar="K",
+            help="model trap: the plies in which a trap is lost (default 1).",
         ),
     )
 
@@ -483,13 +491,18 @@ def drawn(
     chance: int | None,
     model: str,
     p: float | None,
+    trap_depth: int | None = None,
 ) -> dict[str, Any]:
     """gen's and experiment's options of the trees they draw as the keyword arguments of the
-    sources (``spec_of``, ``write_uniform``, ``Sweep``); --p only with --model binary."""
-    if p is not None and model != "binary":
-        raise UsageError("--p applies to --model binary only")
+    sources (``spec_of``, ``write_uniform``, ``Sweep``); --p only with --model binary or
+    trap, --trap-depth only with trap."""
+    if p is not None and model not in ("binary", "trap"):
+        raise UsageError("--p applies to --model binary and trap only")
+    if trap_depth is not None and model != "trap":
+        raise UsageError("--trap-depth applies to --model trap only")
     lo, hi = value_range
     return {
+        **({"k": trap_depth or 1} if model == "trap" else {}),
         "seed": seed,
         "lo": lo,
         "hi": hi,

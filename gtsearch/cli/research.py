@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..algorithms.params import named, refuse_sampled
+from ..algorithms.params import named
 from ..errors import UsageError
 from ..numbers import Number
 from ..render.console import console
@@ -137,6 +139,15 @@ SWEEP_OPTIONS = (
 @random_tree_options()
 @values_option()
 @algo_option("all")
+@click.option(
+    "--iterations",
+    "mcts_iterations",
+    default=None,
+    metavar="N[,N...]",
+    help="With -a mcts: measure MCTS against minimax on every tree, once per iteration count "
+    "(e.g. 10,100,1000): how often its move is minimax-optimal, its value's error, beside "
+    "alpha-beta's leaves (docs/research.md).",
+)
 @guess_option()
 @tt_option()
 @int_option(
@@ -197,8 +208,10 @@ def experiment_command(
     model: str,
     order: str,
     p: float | None,
+    trap_depth: int | None,
     value_range: tuple[int, int],
     algos: tuple[str, ...],
+    mcts_iterations: str | None,
     guess: Number | None,
     tt: int,
     jobs: int,
@@ -231,6 +244,7 @@ def experiment_command(
       gtsearch experiment -b 2..8 -d 2..6 -n 100 --shard 1/4 -o shard1.jsonl
       gtsearch experiment --merge shard*.jsonl --plot leaves.svg
       gtsearch experiment --chance 3 -b 2..4 -d 1..3 -n 50
+      gtsearch experiment -a mcts --iterations 10,100,1000 -b 4 -d 4 --model trap
     """
     from ..render.research import render_experiment, sweep_title, table_csv
     from ..research import experiment as ex
@@ -250,10 +264,12 @@ def experiment_command(
     else:
         if files:
             raise UsageError(f"unexpected argument {files[0]!r}: FILE... is for --merge")
-        trees = drawn(seed, value_range, order, chance, model, p)
+        trees = drawn(seed, value_range, order, chance, model, p, trap_depth)
         chosen = named(algos or ("all",), chance=bool(chance))
-        for algo, _explicit in chosen:
-            refuse_sampled(algo, "experiment")
+        if mcts_iterations is not None or any(a.sampled for a, _explicit in chosen):
+            sweep = _mcts_sweep(ctx, chosen, mcts_iterations, trees, branching, depth, trials)
+            _mcts_experiment(sweep, jobs, max_nodes, output, output_format, plot_path)
+            return
         names = [a.name for a, _explicit in chosen]
         sweep = ex.Sweep(
             branching, depth, trials, algorithms=tuple(names), guess=guess, tt=tt, **trees
@@ -276,16 +292,40 @@ def experiment_command(
         )
     rows = ex.summarize(records)
     title = sweep_title(records)
-    if plot_path is not None:
+
+    def draw() -> None:
         from ..render.plot import plot
 
+        assert plot_path is not None
         plot(rows, plot_path, title=title)
+
+    _summary(
+        rows,
+        ex.SUMMARY_KEYS,
+        output_format,
+        draw if plot_path is not None else None,
+        lambda: render_experiment(rows, ex.growth(rows), title, console()),
+    )
+
+
+def _summary(
+    rows: list[dict[str, Any]],
+    keys: tuple[str, ...],
+    output_format: str,
+    draw: Callable[[], None] | None,
+    table: Callable[[], None],
+) -> None:
+    """A sweep's summary rows: drawn (--plot), then as JSON lines, CSV or the table."""
+    from ..render.research import table_csv
+
+    if draw is not None:
+        draw()
     if output_format == "json":
         click.echo(json_records(rows), nl=False)
     elif output_format == "csv":
-        click.echo(table_csv(rows, ex.SUMMARY_KEYS), nl=False)
+        click.echo(table_csv(rows, keys), nl=False)
     else:
-        render_experiment(rows, ex.growth(rows), title, console())
+        table()
 
 
 def _without_full_search(sweep: Sweep, *, explicit: bool, max_nodes: int) -> Sweep:
@@ -311,3 +351,78 @@ def _without_full_search(sweep: Sweep, *, explicit: bool, max_nodes: int) -> Swe
     )
     kept = tuple(a for a in sweep.algorithms if a not in full)
     return dataclasses.replace(sweep, algorithms=kept)
+
+
+#: the options of a leaf sweep that an mcts sweep does not take
+NOT_MCTS_OPTIONS = ("order", "chance", "guess", "tt", "shard", "dask")
+
+
+def _mcts_sweep(
+    ctx: click.Context,
+    chosen: list[tuple[Any, bool]],
+    iterations: str | None,
+    trees: dict[str, Any],
+    branching: tuple[int, ...],
+    depth: tuple[int, ...],
+    trials: int,
+) -> Any:
+    """``experiment -a mcts --iterations N,...``: the sweep of MCTS against minimax, checked."""
+    from ..research.experiment import parse_range
+    from ..research.mcts_sweep import MctsSweep
+
+    names = [a.name for a, _explicit in chosen]
+    if "mcts" not in names:
+        raise UsageError("--iterations applies to -a mcts only")
+    if names != ["mcts"]:
+        raise UsageError(
+            "experiment -a mcts runs mcts alone (alpha-beta's leaves are measured beside it): "
+            "drop the other algorithms"
+        )
+    if iterations is None:
+        raise UsageError("experiment -a mcts needs --iterations N[,N...], e.g. 10,100,1000")
+    for param in ctx.command.params:
+        if (
+            param.name in NOT_MCTS_OPTIONS
+            and ctx.get_parameter_source(param.name) != click.core.ParameterSource.DEFAULT
+        ):
+            raise UsageError(f"experiment -a mcts does not take {param.opts[-1]}")
+    counts = parse_range(iterations, "--iterations", minimum=1)
+    keep = ("seed", "lo", "hi", "model", "p", "k")
+    given = {k: trees[k] for k in keep if k in trees}
+    return MctsSweep(branching, depth, trials, iterations=counts, **given)
+
+
+def _mcts_experiment(
+    sweep: Any,
+    jobs: int,
+    max_nodes: int,
+    output: str | None,
+    output_format: str,
+    plot_path: str | None,
+) -> None:
+    from ..render.mcts_sweep import mcts_title, plot_mcts, render_mcts_experiment
+    from ..render.progress import progress
+    from ..render.research import table_csv
+    from ..research import mcts_sweep as ms
+
+    sweep.check(max_nodes)
+    with progress(f"experiment: {len(sweep.cells()):,} trees x {len(sweep.iterations)} mcts runs"):
+        records = ms.run_mcts_sweep(sweep, jobs, max_nodes)
+    if output is not None:
+        if output.endswith(".csv"):
+            text = table_csv(records, ms.MCTS_RECORD_KEYS)
+        else:
+            text = "".join(
+                json.dumps({k: r[k] for k in ms.MCTS_RECORD_KEYS}) + "\n" for r in records
+            )
+        write_file(output, text)
+    rows = ms.summarize_mcts(records)
+    title = mcts_title(records)
+    path = plot_path
+    _summary(
+        rows,
+        ms.MCTS_SUMMARY_KEYS,
+        output_format,
+        (lambda: plot_mcts(rows, path, title=title)) if path is not None else None,
+        lambda: render_mcts_experiment(rows, title, console()),
+    )

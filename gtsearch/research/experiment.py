@@ -102,16 +102,36 @@ SUMMARY_KEYS = (
 
 # -- the sweep ---------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Sweep:
-    """What to run: the grid, the seed, the tree order and value range, the algorithms."""
+class Grid:
+    """The cells of a sweep, (b, d, trial), and how their trees are drawn: the seed, the value
+    range, the leaf model (docs/sources.md), its p (models binary and trap) and the depth of
+    its traps (model trap)."""
 
     branchings: tuple[int, ...]
     depths: tuple[int, ...]
     trials: int
     seed: int = 0
-    order: str = "random"
     lo: int = -100
     hi: int = 100
+    model: str = "iid"
+    p: float = 0.5
+    k: int = 1
+
+    def cells(self) -> list[tuple[int, int, int]]:
+        """Every (b, d, trial), b then d then trial ascending: the order of one run's records."""
+        return [
+            (b, d, t)
+            for b in sorted(set(self.branchings))
+            for d in sorted(set(self.depths))
+            for t in range(self.trials)
+        ]
+
+
+@dataclass(frozen=True)
+class Sweep(Grid):
+    """What to run: the grid, the tree order, the algorithms."""
+
+    order: str = "random"
     #: registry names, in the order the results are reported; empty (the default): what
     #: ``--algo all`` runs, every algorithm that needs no bound and searches the sweep's
     #: trees (on chance trees expectiminimax, star1, star2; on the others the rest)
@@ -122,9 +142,6 @@ class Sweep:
     tt: int = 0
     #: outcomes per chance node: regular *-minimax trees (0: trees without chance nodes)
     chance: int = 0
-    #: the leaf model of the trees (docs/sources.md) and its p (model binary)
-    model: str = "iid"
-    p: float = 0.5
 
     def __post_init__(self) -> None:
         if not self.algorithms:
@@ -165,6 +182,7 @@ class Sweep:
     def spec(self, b: int, d: int, seed: int) -> RandomSpec:
         """The source of one cell's tree (checked)."""
         kw: dict[str, Any] = {"model": self.model, "lo": self.lo, "hi": self.hi}
+        kw["k"] = self.k
         return RandomSpec(b, d, seed=seed, order=self.order, p=self.p, chance=self.chance, **kw)
 
     def planned(self) -> list[tuple[Algorithm, Params]]:
@@ -177,15 +195,6 @@ class Sweep:
             tt = self.tt if algo.name in TABLE_ALGORITHMS else None
             out.extend(plan([name], bound=bound, tt=tt))
         return out
-
-    def cells(self) -> list[tuple[int, int, int]]:
-        """Every (b, d, trial), b then d then trial ascending: the order of one run's records."""
-        return [
-            (b, d, t)
-            for b in sorted(set(self.branchings))
-            for d in sorted(set(self.depths))
-            for t in range(self.trials)
-        ]
 
 
 def tree_seed(seed: int, b: int, d: int, trial: int, chance: int = 0) -> int:
@@ -272,16 +281,12 @@ def _run_cell(
         records.append(
             {
                 **({"chance": sweep.chance} if sweep.chance else {}),
-                "b": b,
-                "d": d,
-                "trial": trial,
-                "seed": sweep.seed,
-                "tree_seed": seed,
+                **cell_record(sweep, b, d, trial, seed),
                 "order": sweep.order,
                 "lo": sweep.lo,
                 "hi": sweep.hi,
                 "model": sweep.model,
-                "p": sweep.p if sweep.model == "binary" else None,
+                "p": sweep.p if sweep.model in ("binary", "trap") else None,
                 "source": source,
                 "algorithm": r.algorithm,
                 "params": params or None,
@@ -297,6 +302,11 @@ def _run_cell(
         )
     check_agreement(records)
     return records
+
+
+def cell_record(grid: Grid, b: int, d: int, trial: int, seed: int) -> dict[str, Any]:
+    """The keys every record of a cell starts with: its place in the grid and its tree's seed."""
+    return {"b": b, "d": d, "trial": trial, "seed": grid.seed, "tree_seed": seed}
 
 
 def check_agreement(records: Sequence[dict[str, Any]]) -> None:

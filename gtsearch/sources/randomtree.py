@@ -14,7 +14,8 @@ the same numbers (:meth:`LazyTree.native_view`, random_source.c).
 Models (a leaf's value): ``iid`` a draw in [lo, hi]; ``permutation`` 1 + pi(r)
 for the leaf's rank r, pi a seeded Feistel bijection of 0 .. b^d - 1;
 ``incremental`` the sum of the arcs on its path, every arc a draw in [lo, hi];
-``binary`` 1 when a uniform real is below p, else 0.  Orders other than
+``binary`` 1 when a uniform real is below p, else 0; ``trap`` shallow traps of depth k
+planted with probability p (:mod:`.traps`).  Orders other than
 ``random`` (``iid`` and ``binary`` only) generate values top-down: a node's
 value first, its children's from it.
 """
@@ -28,10 +29,11 @@ from typing import Any
 from ..core import native
 from ..errors import GtsearchError, UsageError
 from ..tree import DEFAULT_MAX_NODES, Tree, index_array
+from . import traps
 from .splitmix import MASK, Feistel, child_key, draw, integer, root_key, unit
 from .virtual import Virtual
 
-MODELS = ("iid", "permutation", "incremental", "binary")
+MODELS = ("iid", "permutation", "incremental", "binary", "trap")
 #: the orders without a parameter; ``strong:P`` takes one
 ORDERS = ("random", "best", "worst")
 #: the models whose children the orders can arrange top-down
@@ -44,7 +46,7 @@ MAX_DEPTH = 1 << 24
 #: the most leaves of a source: its nodes are numbered in 64 bits
 MAX_LEAVES_LOG2 = 62
 #: the models as the compiled core numbers them (random_source.c)
-_NATIVE_MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3}
+_NATIVE_MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3, "trap": 4}
 #: the orders as the compiled core's cursor numbers them (strong:P is 3)
 _NATIVE_ORDERS = {"random": 0, "best": 1, "worst": 2}
 #: sources of up to this many nodes are built whole by the compiled core (16 bytes a node)
@@ -58,7 +60,7 @@ class NodeLimit(GtsearchError):
 class RandomSpec:
     """The parameters of a ``random:`` source (checked on construction)."""
 
-    __slots__ = ("b", "d", "seed", "model", "lo", "hi", "order", "p", "chance")
+    __slots__ = ("b", "d", "seed", "model", "lo", "hi", "order", "p", "chance", "k")
 
     def __init__(
         self,
@@ -72,10 +74,12 @@ class RandomSpec:
         order: str = "random",
         p: float = 0.5,
         chance: int = 0,
+        k: int = 1,
         checked: bool = True,
     ) -> None:
         self.b, self.d, self.seed, self.model = b, d, seed, model
         self.lo, self.hi, self.order, self.p, self.chance = lo, hi, order, p, chance
+        self.k = k
         if checked:  # False: the caller checks, with its own messages first
             self.check()
 
@@ -122,8 +126,23 @@ class RandomSpec:
                 f"random source: order {self.order} orders the children of decision nodes; "
                 "trees with chance nodes are random: drop the order"
             )
+        if self.model == "trap":
+            self.check_trap()
         if self.model == "permutation" and self.leaves() > VALUE_LIMIT:
             raise UsageError("random source: a permutation tree may have at most 2**53 leaves")
+
+    def check_trap(self) -> None:
+        if not 1 <= self.k <= MAX_DEPTH:
+            raise UsageError(
+                f"random source: k (the traps' depth) must be 1 to 2**24, got {self.k}"
+            )
+        if self.hi - self.lo < 2:
+            raise UsageError(
+                "random source: model trap needs values LO:HI with HI - LO >= 2 (LO and HI "
+                f"are the lost values), got {self.lo}:{self.hi}"
+            )
+        if self.chance:
+            raise UsageError("random source: model trap has no chance levels: drop chance")
 
     def levels(self) -> list[int]:
         """The children of a node at each level, from the root to the leaves (which have none)."""
@@ -140,8 +159,10 @@ class RandomSpec:
         if self.model != "permutation":
             parts.append(f"values={self.lo}:{self.hi}" if self.model != "binary" else "")
         parts.append(f"order={self.order}")
-        if self.model == "binary":
+        if self.model in ("binary", "trap"):
             parts.append(f"p={self.p:g}")
+        if self.model == "trap":
+            parts.append(f"k={self.k}")
         if self.chance:
             parts.append(f"chance={self.chance}")
         return "random:" + ",".join(p for p in parts if p)
@@ -159,7 +180,7 @@ def strong_p(order: str) -> float | None:
     return p if 0.0 <= p <= 1.0 else None
 
 
-_KEYS = ("b", "d", "seed", "model", "values", "order", "p", "chance")
+_KEYS = ("b", "d", "seed", "model", "values", "order", "p", "chance", "k")
 
 
 def parse_random(text: str) -> RandomSpec:
@@ -181,7 +202,7 @@ def parse_random(text: str) -> RandomSpec:
     kw: dict[str, Any] = {}
     key = ""
     try:
-        for key in ("b", "d", "seed", "chance"):
+        for key in ("b", "d", "seed", "chance", "k"):
             if key in given:
                 kw[key] = int(given[key])
         key = "p"
@@ -201,8 +222,10 @@ def parse_random(text: str) -> RandomSpec:
     for key in ("model", "order"):
         if key in given:
             kw[key] = given[key]
-    if "p" in kw and kw.get("model", "iid") != "binary":
-        raise UsageError("random source: p applies to model=binary only")
+    if "p" in kw and kw.get("model", "iid") not in ("binary", "trap"):
+        raise UsageError("random source: p applies to model=binary and model=trap only")
+    if "k" in kw and kw.get("model", "iid") != "trap":
+        raise UsageError("random source: k applies to model=trap only")
     if math.isnan(kw.get("p", 0.5)):
         raise UsageError("random source: p must lie in [0, 1], got nan")
     return RandomSpec(**kw)
@@ -227,6 +250,7 @@ class _Cursor:
         "perm",
         "ordered",
         "strength",
+        "states",
     )
 
     def __init__(self, spec: RandomSpec, sub: list[int], max_nodes: int) -> None:
@@ -242,6 +266,7 @@ class _Cursor:
         self.strength = strong_p(spec.order)
         self.vals: list[int] = [self._leaf(key) if self.ordered else 0]
         self.arranged: list[list[int] | None] = [None]
+        self.states = [traps.ROOT]
         self.visited = 1
         self.max_nodes = max_nodes
         kids = spec.levels()
@@ -270,7 +295,7 @@ class _Cursor:
             k -= 1
         if k + 1 < len(nodes):
             del nodes[k + 1 :], self.keys[k + 1 :], self.idx[k:], self.sums[k + 1 :]
-            del self.vals[k + 1 :], self.arranged[k + 1 :]
+            del self.vals[k + 1 :], self.arranged[k + 1 :], self.states[k + 1 :]
         while nodes[k] != n:
             m = nodes[k]
             s = sub[k + 1]
@@ -299,6 +324,11 @@ class _Cursor:
             self.sums.append(self.sums[k] + integer(draw(key, 0), spec.lo, spec.hi))
         else:
             self.sums.append(0)
+        if spec.model == "trap":
+            state = traps.child_state(
+                self.states[k], self.keys[k], k, i, spec.b, spec.d, spec.p, spec.k
+            )
+            self.states.append(state)
         if self.ordered:
             kids = self.arranged[k]
             if kids is None:
@@ -343,6 +373,8 @@ class _Cursor:
         model = spec.model
         if model == "incremental":
             return float(self.sums[k])
+        if model == "trap":
+            return float(traps.leaf_value(self.states[k], self.keys[k], spec.lo, spec.hi))
         if model == "permutation":
             assert self.perm is not None
             unit_ = self.rank_unit
@@ -421,7 +453,7 @@ class LazyTree(Tree):
     def native_view(self) -> tuple[Any, ...] | None:
         """The source as the compiled core computes it on demand, or None when it cannot.
 
-        ``(b, d, model, seed, lo, hi, p, order, strength, counter)``: the C searches read ``end`` and
+        ``(b, d, model, seed, lo, hi, p, order, strength, k, counter)``: the C searches read ``end`` and
         ``values`` through their own cursor (random_source.c), with the numbers of this
         one; ``counter`` is ``array('q', [visited, max_nodes])``, which the search updates
         (see :meth:`native_done`).  Every model and order, without chance levels (the C
@@ -449,6 +481,7 @@ class LazyTree(Tree):
             spec.p,
             order,
             strength or 0.0,
+            spec.k,
             counter,
         )
 
@@ -520,7 +553,7 @@ def native_whole(
     wide = index_array(size).typecode == "q"
     model = _NATIVE_MODELS[spec.model]
     end, values = core.random_tree(
-        spec.b, spec.d, model, spec.seed & MASK, spec.lo, spec.hi, spec.p, wide
+        spec.b, spec.d, model, spec.seed & MASK, spec.lo, spec.hi, spec.p, wide, spec.k
     )
     return Tree(
         end, values, root_max=root_max, source=source or spec.text(), n_leaves=spec.leaves()

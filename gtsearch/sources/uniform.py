@@ -87,7 +87,7 @@ class UniformParams(TypedDict, total=False):
     """What names a uniform tree besides its branching and depth: the keyword arguments of
     :func:`spec_of`, :func:`leaf_values`, :func:`uniform_tree` and :func:`write_uniform`,
     with the defaults of :class:`~.randomtree.RandomSpec` (seed 0, values -100..100, order
-    random, no chance levels, model iid, p 0.5)."""
+    random, no chance levels, model iid, p 0.5, k 1)."""
 
     seed: int
     lo: int
@@ -96,6 +96,7 @@ class UniformParams(TypedDict, total=False):
     chance: int
     model: str
     p: float
+    k: int
 
 
 def spec_of(branching: int, depth: int, **params: Unpack[UniformParams]) -> RandomSpec:
