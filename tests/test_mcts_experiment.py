@@ -107,8 +107,8 @@ def test_cli_table_csv_json_and_records(tmp_path: Path) -> None:
     assert [json.loads(x)["iterations"] for x in r.output.splitlines()] == [10, 100]
 
 
+@pytest.mark.extra("plot")
 def test_cli_plot(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     out = tmp_path / "mcts.png"
     r = run(
         "-a", "mcts", "--iterations", "5,50", "-b", "2", "-d", "3", "-n", "2", "--plot", str(out)
