@@ -522,3 +522,42 @@ def _same_numbers(a: dict[int, tuple[Number, ...]], b: dict[int, tuple[Number, .
         and all(x == y and type(x) is type(y) for x, y in zip(a[n], b[n], strict=True))
         for n in a
     )
+
+
+def fits(label: str) -> bool:
+    """Whether a label can be a name: 1 to 1000 printable characters."""
+    return 0 < len(label) <= 1000 and label.isprintable()
+
+
+def sibling_names(labels: Sequence[str]) -> list[str | None]:
+    """The names the action labels of one node give its children, as Gambit makes the labels
+    of one scope unique (NormalizeLabels).
+
+    Labels as written, when they differ; a label that cannot be a name (empty, or not 1 to
+    1000 printable characters) gives none; every use of a label repeated among the siblings
+    gets ``_1``, ``_2``, ... in order, skipping the names the other siblings have.
+    """
+    if len(set(labels)) == len(labels):
+        return [label if fits(label) else None for label in labels]
+    counts: dict[str, int] = {}
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    used = set(counts)
+    visited: dict[str, int] = {}
+    out: list[str | None] = []
+    for label in labels:
+        if not fits(label):
+            out.append(None)
+            continue
+        if counts[label] > 1:
+            k = visited.get(label, 0)
+            while True:
+                k += 1
+                candidate = f"{label}_{k}"
+                if candidate not in used:
+                    break
+            visited[label] = k
+            used.add(candidate)
+            label = candidate
+        out.append(label if fits(label) else None)
+    return out

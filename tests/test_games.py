@@ -17,7 +17,7 @@ from gtsearch import core
 from gtsearch.algorithms import ALGORITHMS, search
 from gtsearch.cli import cli
 from gtsearch.errors import GtsearchError
-from gtsearch.formats import loads_tree
+from gtsearch.formats import dump_tree, loads_tree
 from gtsearch.sources import games, open_source, unique_names, whole
 from gtsearch.sources.builtin_games import Nim
 from gtsearch.sources.games import Game, GameTree
@@ -385,3 +385,20 @@ def test_a_game_computed_on_demand_reads_like_its_tree() -> None:
     assert game.names[1] == "m0" and len(game.names) == 1 and list(game.names) == []
     with pytest.raises(KeyError):
         game.names[0]  # the root has no label
+
+
+def test_unique_names_tells_siblings_apart() -> None:
+    """A game that gives two moves of one position the same label is written to a file with
+    the repeats numbered among those siblings, as the .efg reader numbers Gambit's repeated
+    labels (x_1, x_2); names repeated only across other nodes stay as they are, and a label
+    with no room left for its number is dropped (a file's name has 1000 characters at most)."""
+    shape = Tree.from_nested([[1, 2], [3, 4]])
+    long = "y" * 1000
+    names = {1: "x", 4: "x", 2: "a", 3: "a", 5: "a", 6: long}
+    tree = unique_names(Tree(shape.end, shape.values, names=names))
+    assert tree.names == {1: "x_1", 4: "x_2", 2: "a_1", 3: "a_2", 5: "a", 6: long}
+    assert loads_tree(dump_tree(tree, "json"), "json").names == tree.names  # a file again
+    twice = Tree(shape.end, shape.values, names={1: "x", 4: "x", 2: long, 3: long})
+    assert unique_names(twice).names == {1: "x_1", 4: "x_2"}
+    same = Tree(shape.end, shape.values, names={1: "x", 4: "y", 2: "a", 5: "a"})
+    assert unique_names(same) is same

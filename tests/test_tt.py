@@ -224,3 +224,20 @@ def test_star2_with_a_table_reads_no_more_than_star1() -> None:
         totals["star2"] += search(tree, "star2").leaves
         totals["star2 tt"] += search(tree, "star2", tt=1).leaves
     assert totals["star2 tt"] <= totals["star1"] < totals["star2"]
+
+
+@pytest.mark.parametrize("name", ["star1", "star2"])
+def test_star_with_a_table_on_a_game_with_transpositions(name: str) -> None:
+    """Pig reaches one position (scores, turn total, who moves) along many lines: keyed by
+    position, Star1's and Star2's table answers leaves and windows it has seen (cuts), the
+    exact value unchanged, each with fewer evaluations than without it and than
+    expectiminimax."""
+    game = open_source("game:pig:target=5,die=4,horizon=6")
+    plain = search(game, name)
+    tabled = search(game, name, tt=16)
+    full = search(game, "expectiminimax")
+    assert tabled.value == plain.value == full.value == 0.373046875  # 191/512
+    assert tabled.pv == plain.pv
+    counts = tabled.extra["tt"]
+    assert counts["cuts"] > 0 and counts["hits"] >= counts["cuts"] and counts["overwrites"] == 0
+    assert tabled.leaves < plain.leaves and tabled.leaves < full.leaves == 2063

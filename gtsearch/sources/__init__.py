@@ -17,7 +17,7 @@ docs/sources.md defines every model exactly.
 
 from __future__ import annotations
 
-from ..tree import DEFAULT_MAX_NODES, Tree
+from ..tree import DEFAULT_MAX_NODES, Tree, sibling_names
 
 #: the prefixes that make a FILE argument a source (``./random:x`` is a file)
 PREFIXES = ("random:", "game:")
@@ -75,22 +75,25 @@ def whole(tree: Tree, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
 
 def unique_names(tree: Tree) -> Tree:
     """The tree with names that differ among siblings, as files need them: when a game gives
-    two moves of one position the same label, every node is named by the names from the root
-    down to it, joined by ``/``."""
+    two moves of one position the same label, each use of it among those siblings gets
+    ``_1``, ``_2``, ... in order (:func:`gtsearch.tree.sibling_names`, as the .efg reader
+    names Gambit's repeated labels)."""
     names = tree.names
     parent = tree.parent
     if len({(parent[n], name) for n, name in names.items()}) == len(names):
         return tree
-    full: dict[int, str] = {}
-    for n in range(len(tree.end)):  # preorder: a parent is named before its children
-        p = parent[n]
-        own = names.get(n)
-        above = full.get(p) if p >= 0 else None
-        if own is not None:
-            full[n] = own if above is None else f"{above}/{own}"
-        elif above is not None:
-            full[n] = above + "/"
-    full = {n: v for n, v in full.items() if names.get(n) is not None}
+    named: dict[int, list[int]] = {}
+    for n in sorted(names):  # preorder: siblings in their order
+        named.setdefault(parent[n], []).append(n)
+    full = dict(names)
+    for kids in named.values():
+        labels = [names[n] for n in kids]
+        if len(set(labels)) < len(labels):
+            for n, name in zip(kids, sibling_names(labels), strict=True):
+                if name is None:  # a label of 1000 characters has no room for its _k
+                    del full[n]
+                else:
+                    full[n] = name
     return Tree(
         tree.end,
         tree.values,
