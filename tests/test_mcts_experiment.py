@@ -134,3 +134,41 @@ def test_cli_plot(tmp_path: Path) -> None:
 def test_cli_refusals(args: list[str], message: str) -> None:
     r = run("-b", "2", "-d", "2", *args)
     assert r.exit_code == 2 and message in r.output, r.output
+
+
+def test_the_library_refuses_what_the_command_line_does() -> None:
+    """MctsSweep checks itself before a tree is built: trials, iterations, jobs."""
+    from gtsearch.errors import UsageError
+
+    with pytest.raises(UsageError, match="--trials must be 1 or more, got 0"):
+        run_mcts_sweep(MctsSweep((2,), (2,), 0, iterations=(5,)))
+    with pytest.raises(UsageError, match="needs --iterations"):
+        run_mcts_sweep(MctsSweep((2,), (2,), 1, iterations=()))
+    with pytest.raises(UsageError, match="--jobs must be 0"):
+        run_mcts_sweep(MctsSweep((2,), (2,), 1, iterations=(5,)), jobs=-1)
+
+
+def test_jobs_give_the_records_of_one_process() -> None:
+    """--jobs 2: the cells searched in two processes, the records as one process makes them,
+    in cell order."""
+    sweep = MctsSweep((2, 3), (2,), 2, iterations=(5, 20), seed=4, model="binary")
+    assert run_mcts_sweep(sweep, jobs=2) == run_mcts_sweep(sweep)
+
+
+@pytest.mark.extra("plot")
+def test_cli_plot_of_traps_and_its_errors(tmp_path: Path) -> None:
+    """The trap model's plot draws mcts's and alpha-beta's trap shares too; a plot that
+    cannot be written, or of nothing, is one line."""
+    from gtsearch.errors import GtsearchError, UsageError
+    from gtsearch.render.mcts_sweep import plot_mcts
+
+    out = tmp_path / "traps.png"
+    args = ["-a", "mcts", "--iterations", "5,50", "-b", "2", "-d", "3", "-n", "2"]
+    r = run(*args, "--model", "trap", "--trap-depth", "2", "--plot", str(out))
+    assert r.exit_code == 0, r.output
+    assert out.read_bytes()[:4] == b"\x89PNG"
+    r = run(*args, "--plot", str(tmp_path / "no" / "such" / "dir.png"))
+    assert r.exit_code != 0 and "cannot write the plot" in r.output
+    with pytest.raises(UsageError, match="nothing to plot"):
+        plot_mcts([], str(out))
+    assert issubclass(UsageError, GtsearchError)
