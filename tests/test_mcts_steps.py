@@ -237,3 +237,47 @@ def test_a_search_stopped_by_the_clock_is_drawn_to_its_count() -> None:
     view = build_view(load_tree(AIMA), "mcts", seconds=0.002)
     assert view.tallies is not None
     assert view.tallies[0].visits == view.result.extra["iterations"]
+
+
+def test_trace_at_chance_nodes_static_values_and_a_lone_root(tmp_path: Any) -> None:
+    """The worked chance tree (outcomes drawn by their weights), --playout-depth on a tree with
+    static values (the playout stops at one), and a root that is a leaf (no move to play)."""
+
+    def traced(*args: str) -> list[str]:
+        run = CliRunner().invoke(cli, ["trace", *args, "-a", "mcts", "--seed", "1"])
+        assert run.exit_code == 0, run.output
+        return run.output.splitlines()
+
+    lines = traced("sample_trees/chance-worked.yaml", "--iterations", "4")
+    assert "   8    select at C2 (CHANCE, n=1): outcome m4 drawn" in lines
+    static = tmp_path / "static.yaml"
+    static.write_text(
+        "tree:\n  name: A\n  value: 5\n  children:\n"
+        "  - name: B\n    value: 4\n    children:\n"
+        "    - {name: b1, value: 2, children: [1, 7]}\n"
+        "    - {name: b2, value: 3, children: [3, 9]}\n"
+        "  - name: C\n    value: 6\n    children:\n"
+        "    - {name: c1, value: 8, children: [1, 7]}\n"
+        "    - {name: c2, value: 1, children: [3, 9]}\n"
+    )
+    lines = traced(str(static), "--iterations", "3", "--playout-depth", "1")
+    assert "   2    playout: B → b2 static value 3, reward 0.250" in lines  # (3 - 1) / (9 - 1)
+    lone = tmp_path / "lone.json"
+    lone.write_text("7\n")
+    lines = traced(str(lone), "--iterations", "2")
+    assert lines[-2:] == [
+        "   5  final move: none (the root is a leaf or a chance node)",
+        "      result: value ≈ 7 (estimate), 2 leaf evaluations",
+    ]
+
+
+def test_mcts_renderers_refuse_other_events() -> None:
+    from gtsearch.algorithms.events import Enter
+    from gtsearch.render import mcts as drawn
+    from gtsearch.render.trace import Labels
+
+    labels = Labels(load_tree(AIMA))
+    with pytest.raises(TypeError, match="not an event of mcts"):
+        drawn.mcts_text(Enter(0, 0.0, 1.0), labels)
+    with pytest.raises(TypeError, match="not an event of mcts"):
+        drawn.mcts_dict(Enter(0, 0.0, 1.0), {}, labels)
