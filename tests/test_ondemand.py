@@ -312,3 +312,26 @@ def test_mcts_draws_a_games_chance_by_its_weights() -> None:
         ]
     assert len({(r.value, r.pv, r.nodes) for r in results}) == 1
     assert abs(results[0].value - 1.4) < 0.15
+
+
+def test_the_on_demand_tree_reads_as_far_as_it_is_numbered() -> None:
+    """Its arrays hold the nodes numbered so far (indexed, iterated, out of range as a
+    sequence is); children are numbered once; what needs the whole tree refuses."""
+    counted, tree = both("nim", None)
+    values = tree.values
+    assert len(values) == 1 and list(values) == [values[0]]  # the root alone, so far
+    kids = tree.kids(0)
+    assert kids == list(tree.children(0)) == [tree.child(0, i) for i in range(len(kids))]
+    assert len(values) == 1 + len(kids) and list(values)[1:] == [values[k] for k in kids]
+    for bad in (len(values), -1, "0"):
+        with pytest.raises(IndexError):
+            values[bad]
+    with pytest.raises(IndexError, match="has no child"):
+        tree.child(0, len(kids))
+    assert tree.name_at(0) == counted.name_at(0) and tree.max_depth() == 1
+    assert tree.chance_nodes() == 0 and tree.with_root(tree.root_max) is tree
+    with pytest.raises(UsageError, match="--root needs the game's states counted"):
+        tree.with_root(not tree.root_max)
+    again = tree.reopened(source=tree.source)  # small: counted again
+    assert type(again) is GameTree and len(list(again.children(0))) == len(kids)
+    assert search(again, "alphabeta").value == search(counted, "alphabeta").value
