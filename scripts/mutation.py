@@ -57,6 +57,11 @@ TESTS = {
         "tests/test_scout.py",
         "tests/test_counts.py::test_negascout_and_scout_counts",
     ],
+    "gtsearch/formats/sexp.py": [
+        "tests/test_formats.py",
+        "tests/test_golden.py",
+        "tests/test_fuzzing.py",
+    ],
 }
 
 #: mutmut's command line with the test selection given (mutmut reads it from pyproject.toml
