@@ -196,8 +196,8 @@ class Iteration(NamedTuple):
     """One iteration of a deepening search with a table in C, and the table's counts after it."""
 
     value: float
-    #: the line (solve: of the last iteration only, else None)
-    line: list[int] | None
+    #: the iteration's line, nodes from the root
+    line: list[int]
     leaves: int
     entered: int
     expanded: int

@@ -70,7 +70,7 @@ def iterate(
         for depth, it in enumerate(iterations, 1):
             table.take(it.counts)
             counted = (it.leaves, it.entered, it.expanded, it.seconds)
-            out.append(_result(tree, tt, depth, it.value, it.line or [0], counted, table))
+            out.append(_result(tree, tt, depth, it.value, it.line, counted, table))
         return out
     for search in deepening(tree, table, moves, horizon=lambda n: static(tree, n)):
         depth, stats = search.limit or 0, search.stats

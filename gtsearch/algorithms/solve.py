@@ -94,7 +94,7 @@ def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> S
         done, distinct, _ = found
         for depth, it in enumerate(done, 1):
             counted = (it.entered, it.leaves, it.seconds, it.expanded)
-            iterations.append(Iteration(depth, int(it.value), *counted, tuple(it.line or [0])))
+            iterations.append(Iteration(depth, int(it.value), *counted, tuple(it.line)))
         table.take(done[-1].counts)
         return _solution(int(done[-1].value), distinct, iterations, table, t0)
     positions: set[Any] = set()
