@@ -196,6 +196,20 @@ def searched(tree: Callable[[], Tree], name: str, **params: Any) -> Callable[[],
     return work
 
 
+def unkept(work: Callable[[], Any]) -> Callable[[], Any]:
+    """work() with no table's memory kept (keep_tables(0)): each table a block of its own."""
+
+    def run() -> Any:
+        assert native is not None
+        was = native.keep_tables(0)
+        try:
+            return work()
+        finally:
+            native.keep_tables(was)
+
+    return run
+
+
 TWO_PLAYER = [a.name for a in ALGORITHMS if not a.chance]
 #: the bounds the bounded searches need
 BOUND = {"sss-bounded": {"bound": 3}, "dual-bounded": {"bound": 2}}
@@ -330,6 +344,8 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
         for id_, t in (("ties", lambda: TIES), ("random", lazy), ("game", game))
     ],
     ("search-tt-alphabeta-deep", searched(lambda: COMBS[0], "alphabeta", tt=1)),
+    # every table a block of its own (table.c's kept blocks off), MTD(f)'s line's table too
+    ("search-tt-unkept", unkept(searched(game, "mtdf", tt=1))),
     ("iterate-tt", deepened),
     ("solve-tt-game", solved),
     # mcts: its entries, the logs and paths that grow, chance nodes drawn by their weights, a
@@ -360,6 +376,9 @@ def counted(work: Callable[[], Any], **faults: Any) -> tuple[Any, int, int]:
     # other tests registered (hypothesis's), whose MemoryError Python could only print
     collecting = gc.isenabled()
     gc.disable()
+    # each run starts and ends with no table's memory kept (table.c), so that every run makes
+    # the same allocations, and holds nothing after
+    native.release_tables()
     native._faults(**faults)
     try:
         result = work()
@@ -367,6 +386,7 @@ def counted(work: Callable[[], Any], **faults: Any) -> tuple[Any, int, int]:
         result = e
     allocations, ticks, _ = native._counts()
     native._faults()
+    native.release_tables()
     if collecting:
         gc.enable()
     return result, allocations, ticks

@@ -109,13 +109,21 @@ def test_two_tier_replacement() -> None:
         Table(0)
 
 
-def test_the_bucket_of_an_int_key_is_splitmix64() -> None:
+def test_the_bucket_of_an_int_key_is_the_key() -> None:
+    """Keys are numbers given in order: key mod buckets (docs/algorithms.md, "The layout")."""
     from gtsearch.algorithms.table import bucket_hash
-    from gtsearch.sources.splitmix import splitmix64
 
     for k in (0, 1, 12345, 2**64 - 1):
-        assert bucket_hash(k) == splitmix64(k)
-    assert bucket_hash(-1) == splitmix64(2**64 - 1)
+        assert bucket_hash(k) == k
+    assert bucket_hash(-1) == 2**64 - 1
+    t = Table(1)
+    assert [t.slot(k) for k in (0, 1, t.buckets - 1, t.buckets, t.buckets + 7)] == [
+        0,
+        2,
+        2 * (t.buckets - 1),
+        0,
+        14,
+    ]
 
 
 # -- games: transpositions -----------------------------------------------------------------------

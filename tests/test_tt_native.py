@@ -335,3 +335,66 @@ def test_iterative_deepening_with_no_time_left_stops_after_one_iteration() -> No
     tree = Tree(array("i", [7, 4, 3, 4, 7, 6, 7]), array("d", [0, 1, 2, 3, 4, 5, 6]), root_max=True)
     c, p = both(lambda: len(iterative.iterate(tree, 1, seconds=0.0)))
     assert c == p == 1
+
+
+# -- the memory kept from one table to the next (table.c) ---------------------------------------
+def _searched(tree: Tree, tt: int) -> tuple[Any, ...]:
+    return seen(search(tree, "alphabeta", tt=tt, leaf_order=True))
+
+
+def test_a_kept_table_is_empty_to_the_next_search() -> None:
+    """Each table is the next generation of a kept block: what the searches before wrote is
+    not there (the same results as in a fresh process), whatever sizes came before."""
+    native = core.native()
+    assert native is not None
+    a = Tree.from_nested([[[1, 5], [2, 7]], [[3, 4], [9, 0]], [[8, 2], [6, 6]]])
+    b = Tree.from_nested([[[4, 2], [8, 1]], [[5, 5], [0, 3]]], root_max=False)
+    native.release_tables()
+    fresh = {tt: _searched(b, tt) for tt in (1, 3)}
+    for before in (1, 3, 4):  # the same block, a larger one, one larger than b's
+        native.release_tables()
+        _searched(a, before)
+        for tt in (1, 3):
+            assert _searched(b, tt) == fresh[tt]
+    was = native.keep_tables(0)  # nothing kept: a block of its own for every table
+    try:
+        assert [_searched(b, tt) for tt in (1, 3)] == [fresh[1], fresh[3]]
+        assert native.keep_tables(1) == 0
+        assert [_searched(b, tt) for tt in (1, 3)] == [fresh[1], fresh[3]]
+    finally:
+        native.keep_tables(was)
+    for bad in (-1, 4):
+        with pytest.raises(ValueError, match="0 to 3"):
+            native.keep_tables(bad)
+    with pytest.raises(TypeError):
+        native.keep_tables("1")
+
+
+def test_a_kept_tables_generation_goes_round() -> None:
+    """65,536 tables on one block: the 16-bit generation goes round, the block is cleared, and
+    the entries of the table before are still not seen."""
+    native = core.native()
+    assert native is not None
+    tree = Tree.from_nested([[3, 1], [2, 5]])
+    args = (tree.end, tree.values, True, None, 1, 0, float("-inf"), float("inf"), False, None)
+    native.release_tables()
+    first = native.tabled(*args)
+    for _ in range(65_536):
+        again = native.tabled(*args)
+    assert again == first
+    assert first[-1][:2] == (7, 0)  # every probe missed: nothing was left of the tables before
+
+
+def test_a_table_opened_while_the_kept_blocks_are_in_use_gets_a_block_of_its_own() -> None:
+    """MTD(f)'s line comes from a search with a table of its own, opened while the search's
+    table is open: with one block kept, that table gets a block of its own (as would a search
+    started by another thread while this one lets the interpreter go at a tick)."""
+    native = core.native()
+    assert native is not None
+    game = open_source("game:nim:7")
+    alone = agree(lambda: game, "mtdf", 1)
+    was = native.keep_tables(1)
+    try:
+        assert seen(search(game, "mtdf", tt=1, leaf_order=True)) == seen(alone)
+    finally:
+        native.keep_tables(was)

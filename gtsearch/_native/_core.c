@@ -395,6 +395,11 @@ static PyMethodDef methods[] = {
     {"tabled_iterate", GT_ENTRY(gt_tabled_iterate), METH_VARARGS,
      "tabled_iterate(end, values, root_max, keys, buckets, solve, last, seconds, progress) -> "
      "(iterations, positions, bad): gtsearch.algorithms.iterative.iterate and solve.solve"},
+    {"release_tables", GT_ENTRY(gt_release_tables), METH_NOARGS,
+     "release_tables(): give back the memory kept for the next transposition tables"},
+    {"keep_tables", GT_ENTRY(gt_keep_tables), METH_VARARGS,
+     "keep_tables(n) -> the former n: keep the memory of n tables (0 to 3) for the next "
+     "searches, and give back what is kept now"},
     {"mcts", GT_ENTRY(gt_mcts), METH_VARARGS,
      "mcts(end, values, root_max, chance, wnodes, woff, wval, lo, span, iterations, seconds, "
      "seed, exploration, playout_depth, progress) -> (nodes, visits, sums, squares, leaves, "

@@ -273,37 +273,43 @@ void *map_put(Map *m, int64_t key, int *fresh);
 /* -- the transposition table (table.c): gtsearch.algorithms.table -------------------------------
  * An entry is the key + 1 (0: empty, so that zeroed memory is an empty table), the bounds in
  * MAX's terms, the draft (TT_FULL: searched to the leaves) and the best move (a child's index,
- * -1: none): 32 bytes, as the Python table counts them.  The buckets (two entries each) are
- * kept in a Map by bucket number, as the Python table keeps its entries in a dict by slot: a
- * search costs what it stores, not the size of the table (a table of 16 MiB whose few
- * thousand entries were spread over it by the hash would otherwise touch all of its pages). */
+ * -1: none): 32 bytes, as the Python table counts them.  The table is an array of buckets
+ * (two entries each), its memory kept from one table to the next (table.c). */
 #define TT_FULL 65535
 typedef struct {
     uint64_t key1;
     double lo, hi;
-    int32_t draft, move;
+    uint16_t draft; /* TT_FULL, or less: the drafts of iterative deepening stay below it */
+    uint16_t gen;   /* the table's generation that wrote it (table.c): others' are empty */
+    int32_t move;
 } TTEntry;
 
 typedef struct {
-    Map buckets_used; /* bucket number -> its two entries */
+    TTEntry *slots; /* bucket b's entries: slots[2b], slots[2b + 1] */
     uint64_t buckets;
+    uint64_t mask;  /* buckets - 1 when they are a power of two (a mask for the mod), else 0 */
+    int own;        /* the kept block it uses (table.c), -1: a block of its own */
+    uint16_t gen;   /* its generation: the entries it wrote */
     int64_t probes, hits, cuts, orders, stores, overwrites, used;
 } Table;
 
 /* 0, or -1 with MemoryError */
 int tt_init(Table *t, uint64_t buckets);
 void tt_free(Table *t);
-/* key's bucket: splitmix64(key) mod buckets (Table.slot's half) */
-static inline int64_t tt_bucket(const Table *t, int64_t key) {
-    return (int64_t)(sm64((uint64_t)key) % t->buckets);
+/* the kept blocks not in use given back (core._release_tables) */
+void tt_forget(void);
+/* key's bucket: key mod buckets (Table.slot's half), a mask when they are a power of two, as
+ * they are for a power of two of MiB (a division costs a fifth of a search of a b=4 d=10 tree) */
+static inline uint64_t tt_bucket(const Table *t, int64_t key) {
+    return t->mask ? (uint64_t)key & t->mask : (uint64_t)key % t->buckets;
 }
 /* key's entry, or NULL; not counted (Table.peek) */
 static inline TTEntry *tt_peek(const Table *t, int64_t key) {
-    TTEntry *e = map_get(&t->buckets_used, tt_bucket(t, key));
-    if (!e)
-        return NULL;
+    TTEntry *e = t->slots + 2 * tt_bucket(t, key);
     const uint64_t k1 = (uint64_t)key + 1;
-    return e->key1 == k1 ? e : e[1].key1 == k1 ? e + 1 : NULL;
+    return e->key1 == k1 && e->gen == t->gen           ? e
+           : e[1].key1 == k1 && e[1].gen == t->gen ? e + 1
+                                                     : NULL;
 }
 /* key's entry, or NULL: one probe, and a hit when found (Table.probe) */
 static inline TTEntry *tt_probe(Table *t, int64_t key) {
@@ -312,9 +318,45 @@ static inline TTEntry *tt_probe(Table *t, int64_t key) {
     t->hits += e != NULL;
     return e;
 }
-/* Table.store (merging): bounds in MAX's terms, draft, move; 0, or -1 with MemoryError (an
- * entry found before a store may move: read it first) */
-int tt_store(Table *t, int64_t key, double lo, double hi, int32_t draft, int32_t move);
+/* Table.store (merging): bounds in MAX's terms, draft, move (an entry found before a store may
+ * move: read it first) */
+static inline void tt_store(Table *t, int64_t key, double lo, double hi, int32_t draft,
+                            int32_t move) {
+    t->stores++;
+    TTEntry *first = t->slots + 2 * tt_bucket(t, key);
+    TTEntry *second = first + 1;
+    const uint64_t k1 = (uint64_t)key + 1;
+    const uint16_t gen = t->gen;
+    for (TTEntry *e = first; e <= second; e++)
+        if (e->key1 == k1 && e->gen == gen) {
+            if (e->draft == draft) { /* merged: both bounds hold (Python's max() and min()) */
+                if (e->lo > lo)
+                    lo = e->lo;
+                if (e->hi < hi)
+                    hi = e->hi;
+                if (move < 0)
+                    move = e->move;
+            }
+            *e = (TTEntry){k1, lo, hi, (uint16_t)draft, gen, move};
+            return;
+        }
+    const TTEntry fresh = {k1, lo, hi, (uint16_t)draft, gen, move};
+    if (first->gen != gen) { /* empty */
+        t->used++;
+        *first = fresh;
+        return;
+    }
+    const int lost = second->gen == gen;
+    t->used += !lost;
+    t->overwrites += lost;
+    if (first->draft <= draft) { /* depth-preferred: the first moves to the second place */
+        *second = *first;
+        *first = fresh;
+    } else {
+        *second = fresh;
+    }
+}
+
 /* (probes, hits, cuts, orders, stores, overwrites, used), or NULL */
 PyObject *tt_counts(const Table *t);
 
@@ -443,6 +485,8 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
     X(gt_mtd)                                                                                      \
     X(gt_tabled)                                                                                   \
     X(gt_tabled_iterate)                                                                           \
+    X(gt_release_tables)                                                                           \
+    X(gt_keep_tables)                                                                              \
     X(gt_mcts)                                                                                     \
     X(gt_principal_variation)                                                                      \
     X(gt_random_tree)                                                                              \

@@ -35,7 +35,8 @@ static int prove(MT *s, node_t n, double lo, double hi) {
         int64_t key = s->keys ? s->keys[n] : n;
         if (!map_put(&s->table, key, NULL))
             return -1;
-        return tt_store(s->tt, key, lo, hi, TT_FULL, -1);
+        tt_store(s->tt, key, lo, hi, TT_FULL, -1);
+        return 0;
     }
     int fresh;
     Bounds *entry = map_put(&s->table, n, &fresh);

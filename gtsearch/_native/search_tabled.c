@@ -42,7 +42,7 @@ typedef struct {
     Search *S;         /* the tree, the ticker */
     const int64_t *keys;
     Table *tt;
-    Map *best;         /* node -> its best child (self.best) */
+    PairLog *best;     /* (node, its best child) as nodes finish: self.best, the last pair */
     NodeList *leaves;  /* the leaves evaluated; NULL in the PV's uncounted searches */
     Map *seen;         /* the positions entered (solve), or NULL */
     int scout, order, horizon, solve;
@@ -83,11 +83,63 @@ static inline void stored(const TS *x, double lo, double hi, double s, int32_t d
     *thi = s > 0 ? hi : -lo;
 }
 
-static int put_best(TS *x, node_t n, node_t c) {
-    node_t *slot = map_put(x->best, n, NULL);
-    if (!slot)
+static inline int put_best(TS *x, node_t n, node_t c) { return log_pair(x->best, n, c); }
+
+/* what the table knows of n (key) in the window (alpha, beta) for the mover s at depth:
+ * ANSWERED with *v and *ex when its entry decides n (a cut), else 0 with the entry's move to
+ * search first in *first (-1: none); -1 on error.  `plain`: x has no horizon, solving or move
+ * ordering (ab_plain's searches; a constant, so that the tests go at compile time). */
+static inline int recall(TS *x, node_t n, int64_t key, double alpha, double beta, double s,
+                         int32_t depth, double *v, int *ex, int32_t *first, const int plain) {
+    Table *tt = x->tt;
+    const TTEntry *e = tt_probe(tt, key);
+    *first = -1;
+    if (!e)
+        return 0;
+    const int32_t move = e->move;
+    if (e->draft >= (plain || x->limit < 0 ? TT_FULL : x->limit - depth)) {
+        double lo = e->lo, hi = e->hi; /* _recalled() */
+        if (s < 0) {
+            lo = -e->hi;
+            hi = -e->lo;
+        }
+        if (!plain && x->solve) {
+            lo = relative(lo, -depth);
+            hi = relative(hi, -depth);
+        }
+        if (lo >= beta || hi <= alpha || lo == hi) {
+            tt->cuts++;
+            *v = hi <= alpha ? hi : lo;
+            *ex = e->draft == TT_FULL;
+            node_t c = move >= 0 ? child_at(&x->S->t, n, move) : -1;
+            return c >= 0 && put_best(x, n, c) < 0 ? -1 : ANSWERED;
+        }
+    }
+    if (!plain && x->order && move >= 0) {
+        tt->orders++;
+        *first = move;
+    }
+    return 0;
+}
+
+/* leaf n (key) read for the mover s at depth, its value in *v and kept as [v, v]; 0 or -1
+ * (plain: as recall's) */
+static inline int read_leaf(TS *x, node_t n, int64_t key, double s, int32_t depth, double *v,
+                            const int plain, const double *vals) {
+    double lo, hi, val = s * VALS(vals, &x->S->t, n);
+    if (!plain) /* ab_plain counts its own */
+        x->entered++;
+    if (x->leaves && nl_push(x->leaves, n) < 0)
         return -1;
-    *slot = c;
+    if (!plain && x->solve) /* solve.py's _score() */
+        val = val > 0 ? SOLVE_W - depth : val < 0 ? depth - SOLVE_W : 0.0;
+    if (plain) {
+        lo = hi = s * val;
+    } else {
+        stored(x, val, val, s, depth, &lo, &hi);
+    }
+    *v = val;
+    tt_store(x->tt, key, lo, hi, TT_FULL, -1);
     return 0;
 }
 
@@ -97,56 +149,22 @@ static int put_best(TS *x, node_t n, node_t c) {
 static int enter(TS *x, size_t *len, node_t n, double alpha, double beta, double s, int32_t depth,
                  double *v, int *ex) {
     const TreeView *t = &x->S->t;
-    Table *tt = x->tt;
     const int64_t key = KEY(x, n);
-    const int32_t need = x->limit < 0 ? TT_FULL : x->limit - depth;
-    int32_t first = -1;
-    const TTEntry *e = tt_probe(tt, key);
-    if (e) {
-        const int32_t move = e->move;
-        if (e->draft >= need) {
-            double lo = e->lo, hi = e->hi; /* _recalled() */
-            if (s < 0) {
-                lo = -e->hi;
-                hi = -e->lo;
-            }
-            if (x->solve) {
-                lo = relative(lo, -depth);
-                hi = relative(hi, -depth);
-            }
-            if (lo >= beta || hi <= alpha || lo == hi) {
-                tt->cuts++;
-                *v = hi <= alpha ? hi : lo;
-                *ex = e->draft == TT_FULL;
-                node_t c = move >= 0 ? child_at(t, n, move) : -1;
-                return c >= 0 && put_best(x, n, c) < 0 ? -1 : ANSWERED;
-            }
-        }
-        if (x->order && move >= 0) {
-            tt->orders++;
-            first = move;
-        }
-    }
+    int32_t first;
+    int r = recall(x, n, key, alpha, beta, s, depth, v, ex, &first, 0);
+    if (r)
+        return r;
     if (x->seen && !map_put(x->seen, key, NULL))
         return -1;
     const node_t stop = END(t, n);
     double lo, hi;
     if (stop == n + 1) { /* a leaf: read, and kept as [v, v] */
-        x->entered++;
-        if (x->leaves && nl_push(x->leaves, n) < 0)
-            return -1;
-        double val = s * VAL(t, n);
-        if (x->solve) /* solve.py's _score() */
-            val = val > 0 ? SOLVE_W - depth : val < 0 ? depth - SOLVE_W : 0.0;
-        stored(x, val, val, s, depth, &lo, &hi);
-        if (tt_store(tt, key, lo, hi, TT_FULL, -1) < 0)
-            return -1;
-        *v = val;
         *ex = 1;
-        return ANSWERED;
+        return read_leaf(x, n, key, s, depth, v, 0, t->val) < 0 ? -1 : ANSWERED;
     }
     if (x->limit >= 0 && depth >= x->limit) { /* the horizon: its static value, or 0 */
         *ex = 0;
+        Table *tt = x->tt;
         if (!x->horizon) {
             *v = 0.0;
             return ANSWERED;
@@ -160,8 +178,7 @@ static int enter(TS *x, size_t *len, node_t n, double alpha, double beta, double
             return -1;
         double val = s * h;
         stored(x, val, val, s, depth, &lo, &hi);
-        if (tt_store(tt, key, lo, hi, 0, -1) < 0)
-            return -1;
+        tt_store(tt, key, lo, hi, 0, -1);
         *v = val;
         return ANSWERED;
     }
@@ -170,9 +187,23 @@ static int enter(TS *x, size_t *len, node_t n, double alpha, double beta, double
     if (ROOM(x->st, *len, x->cap) < 0)
         return -1;
     TFrame *f = &x->st[(*len)++];
-    *f = (TFrame){.n = n, .stop = stop, .c = -1, .bc = -1, .sc = n + 1, .key = key,
-                  .alpha = alpha, .beta = beta, .s = s, .m = -INF, .depth = depth, .bi = -1,
-                  .skip = -1, .done = 1};
+    /* field by field: a compound literal zeroes the whole frame first (rep stos), which cost
+     * a fifth of a search of the b=4 d=10 tree */
+    f->n = n;
+    f->stop = stop;
+    f->c = f->bc = -1;
+    f->sc = n + 1;
+    f->key = key;
+    f->alpha = alpha;
+    f->beta = beta;
+    f->s = s;
+    f->m = -INF;
+    f->a = 0.0;
+    f->depth = depth;
+    f->i = f->si = f->k = 0;
+    f->bi = f->skip = -1;
+    f->done = 1;
+    f->phase = f->ready = 0;
     if (first > 0) { /* the entry's move first, then the others in file order */
         node_t c = child_at(t, n, first);
         if (c >= 0) {
@@ -201,6 +232,186 @@ static int next_child(const TreeView *t, TFrame *f) {
     f->sc = END(t, f->sc);
     return 1;
 }
+
+/* what a finished node (key) proved, its value m in the window (alpha, beta) for the mover s at
+ * depth, to the table with its draft and best move bi */
+static inline void keep(TS *x, int64_t key, double m, double alpha, double beta, double s,
+                        int32_t depth, int32_t draft, int32_t bi, const int plain) {
+    double lo = -INF, hi = INF, slo, shi;
+    if (m >= beta)
+        lo = m;
+    else if (m <= alpha)
+        hi = m;
+    else
+        lo = hi = m;
+    if (plain) { /* stored() without solving */
+        slo = s > 0 ? lo : -hi;
+        shi = s > 0 ? hi : -lo;
+    } else {
+        stored(x, lo, hi, s, depth, &slo, &shi);
+    }
+    tt_store(x->tt, key, slo, shi, draft, bi);
+}
+
+/* ts_node() for plain alpha-beta (no null windows, horizon, move ordering, solving or
+ * positions kept: `eval -a alphabeta --tt`), step for step, with the same counts, pairs and
+ * stores in the same order, but with the node being searched in registers and a small frame
+ * for each of its ancestors, as search_depthfirst.c's negamax: ts_node()'s frames cost this
+ * search three times the time of the search without a table on a b=4 d=10 tree. */
+typedef struct {
+    node_t n, c, stop, bc;
+    int64_t key;
+    double m, alpha, beta, s;
+    int32_t i, bi;
+} PFrame;
+
+/* node n (key; a leaf or not) entered by plain alpha-beta for the mover s in the window
+ * (alpha, beta): ANSWERED with *v when the table decides it or it is a leaf (read), 0 when it
+ * is to be searched, -1 on error */
+static inline int ab_enter(TS *x, node_t n, int64_t key, int leaf, double alpha, double beta,
+                           double s, double *v, const double *vals, int64_t *read) {
+    int ex;
+    int32_t first;
+    int r = recall(x, n, key, alpha, beta, s, 0, v, &ex, &first, 1);
+    if (!r && leaf) {
+        ++*read;
+        r = read_leaf(x, n, key, s, 0, v, 1, vals) < 0 ? -1 : ANSWERED;
+    }
+    return r;
+}
+
+/* child c (number i) of value v raises its parent's value m, and is its best child (bc, bi);
+ * 1 when that cuts the parent off (m >= beta): negamax's raises() */
+static inline int ab_raises(double v, node_t c, int32_t i, double *m, node_t *bc, int32_t *bi,
+                            double beta) {
+    if (!(v > *m))
+        return 0;
+    *m = v;
+    *bc = c;
+    *bi = i;
+    return *m >= beta;
+}
+
+static int ab_plain(TS *x, node_t root, double alpha, double beta, double s, double *out) {
+    const TreeView *t = &x->S->t;
+    const double *vals = t->val; /* held in locals, as in negamax */
+    const int32_t *e32 = t->e32;
+    const int64_t *keys = x->keys;
+    const Table *tt = x->tt;
+#define PKEY(n) (keys ? keys[n] : (n))
+    struct {
+        PFrame *p;
+        size_t len, cap;
+    } st = {NULL, 0, 0};
+    double v = 0.0;
+    int64_t key = KEY(x, root), read = 0, expanded = 1; /* x's counts, added at the end */
+    int r = ab_enter(x, root, key, END(t, root) == root + 1, alpha, beta, s, &v, vals, &read);
+    if (r) {
+        x->entered += read;
+        *out = v;
+        return r < 0 ? -1 : 0;
+    }
+    node_t n = root, c = root + 1, stop = END(t, root), bc = -1;
+    int32_t i = 0, bi = -1;
+    double m = -INF;
+    for (;;) {
+        while (c < stop) { /* the children of n, from c (child i) */
+            if (tick(&x->S->tk, (int64_t)x->S->leaves.len) < 0)
+                goto fail;
+            const double ca = -beta, cb = -(alpha > m ? alpha : m);
+            const int64_t ckey = PKEY(c);
+            const node_t e = ENDS(e32, t, c);
+            r = ab_enter(x, c, ckey, e == c + 1, ca, cb, -s, &v, vals, &read);
+            if (r < 0)
+                goto fail;
+            if (!r) { /* c is searched: its children in place while they are leaves (with no
+                       * tick of their own, as in negamax) */
+                if (e < stop) /* the next sibling's entry, read once c is done */
+                    __builtin_prefetch(tt->slots + 2 * tt_bucket(tt, PKEY(e)));
+                expanded++;
+                node_t k = c + 1, kbc = -1;
+                int32_t ki = 0, kbi = -1;
+                double km = -INF, kv;
+                while (k < e) {
+                    const node_t ek = ENDS(e32, t, k);
+                    if (ek != k + 1)
+                        break;
+                    if (ab_enter(x, k, PKEY(k), 1, -cb, -(ca > km ? ca : km), s, &kv, vals,
+                                 &read) < 0)
+                        goto fail;
+                    if (ab_raises(-kv, k, ki, &km, &kbc, &kbi, cb)) {
+                        k = e;
+                        break;
+                    }
+                    k = ek;
+                    ki++;
+                }
+                if (k < e) { /* a child of c that is not a leaf: n waits on the stack */
+                    if (ROOM(st.p, st.len, st.cap) < 0)
+                        goto fail;
+                    st.p[st.len++] = (PFrame){n, c, stop, bc, key, m, alpha, beta, s, i, bi};
+                    n = c;
+                    key = ckey;
+                    stop = e;
+                    c = k;
+                    bc = kbc;
+                    i = ki;
+                    bi = kbi;
+                    m = km;
+                    alpha = ca;
+                    beta = cb;
+                    s = -s;
+                    continue;
+                }
+                /* c is finished */
+                if (kbi >= 0 && put_best(x, c, kbc) < 0)
+                    goto fail;
+                keep(x, ckey, km, ca, cb, -s, 0, TT_FULL, kbi, 1);
+                v = km;
+            }
+            if (ab_raises(-v, c, i, &m, &bc, &bi, beta))
+                break;
+            c = e;
+            i++;
+        }
+        for (;;) { /* n is finished: kept, and its value goes to its parent */
+            if (bi >= 0 && put_best(x, n, bc) < 0)
+                goto fail;
+            keep(x, key, m, alpha, beta, s, 0, TT_FULL, bi, 1);
+            if (!st.len) {
+                gt_free(st.p);
+                x->entered += expanded + read;
+                x->expanded += expanded;
+                *out = m;
+                return 0;
+            }
+            v = m;
+            const PFrame *f = &st.p[--st.len];
+            n = f->n;
+            c = f->c;
+            stop = f->stop;
+            bc = f->bc;
+            key = f->key;
+            m = f->m;
+            alpha = f->alpha;
+            beta = f->beta;
+            s = f->s;
+            i = f->i;
+            bi = f->bi;
+            if (ab_raises(-v, c, i, &m, &bc, &bi, beta))
+                continue;
+            c = END(t, c);
+            i++;
+            break;
+        }
+    }
+fail:
+    gt_free(st.p);
+    x->entered += expanded + read;
+    x->expanded += expanded;
+    return -1;
+}
+#undef PKEY
 
 /* TableSearch.node(n, alpha, beta, s, depth): *out and *out_ex; 0, -1 or BAD_HORIZON */
 static int ts_node(TS *x, node_t n, double alpha, double beta, double s, int32_t depth,
@@ -247,17 +458,8 @@ static int ts_node(TS *x, node_t n, double alpha, double beta, double s, int32_t
     finished:
         if (f->bi >= 0 && put_best(x, f->n, f->bc) < 0)
             return -1;
-        double lo = -INF, hi = INF, slo, shi;
-        if (f->m >= f->beta)
-            lo = f->m;
-        else if (f->m <= f->alpha)
-            hi = f->m;
-        else
-            lo = hi = f->m;
         int32_t draft = f->done || x->limit < 0 ? TT_FULL : x->limit - f->depth;
-        stored(x, lo, hi, f->s, f->depth, &slo, &shi);
-        if (tt_store(x->tt, f->key, slo, shi, draft, f->bi) < 0)
-            return -1;
+        keep(x, f->key, f->m, f->alpha, f->beta, f->s, f->depth, draft, f->bi, 0);
         v = f->m;
         ex = f->done;
         len--;
@@ -274,7 +476,11 @@ static int ts_node(TS *x, node_t n, double alpha, double beta, double s, int32_t
 static int ts_value(TS *x, node_t n, int32_t depth, double alpha, double beta, double *out) {
     double s = x->S->t.root_max == (depth % 2 == 0) ? 1.0 : -1.0, v;
     int ex;
-    int r = s > 0 ? ts_node(x, n, alpha, beta, s, depth, &v, &ex)
+    int r;
+    if (depth == 0 && !x->scout && x->limit < 0 && !x->order && !x->solve && !x->seen)
+        r = s > 0 ? ab_plain(x, n, alpha, beta, s, &v) : ab_plain(x, n, -beta, -alpha, s, &v);
+    else
+        r = s > 0 ? ts_node(x, n, alpha, beta, s, depth, &v, &ex)
                   : ts_node(x, n, -beta, -alpha, s, depth, &v, &ex);
     if (r == 0)
         *out = s * v;
@@ -284,30 +490,24 @@ static int ts_value(TS *x, node_t n, int32_t depth, double alpha, double beta, d
 /* a search with a table and maps of its own (the PV's uncounted searches, MT's line) */
 typedef struct {
     Table tt;
-    Map best;
+    PairLog best;
 } Own;
 
 static int own_open(Own *o) {
     memset(o, 0, sizeof *o);
-    if (tt_init(&o->tt, PV_BUCKETS) < 0)
-        return -1;
-    if (map_init(&o->best, sizeof(node_t)) < 0) {
-        tt_free(&o->tt);
-        return -1;
-    }
-    return 0;
+    return tt_init(&o->tt, PV_BUCKETS);
 }
 
 static void own_close(Own *o) {
     tt_free(&o->tt);
-    map_free(&o->best);
+    gt_free(o->best.p);
 }
 
 /* TableSearch.line(n, depth): the line of best children from n, in *line (malloc'd); 0, -1
  * or BAD_HORIZON (an uncounted search met a node at the horizon without a static value) */
 static int ts_line(TS *x, node_t n, int32_t depth, int64_t **line, size_t *len) {
     const TreeView *t = &x->S->t;
-    size_t cap = 0;
+    size_t cap = 0, at = x->best->len;
     *len = 0;
     for (;;) {
         if (ROOM(*line, *len, cap) < 0)
@@ -315,8 +515,16 @@ static int ts_line(TS *x, node_t n, int32_t depth, int64_t **line, size_t *len) 
         (*line)[(*len)++] = n;
         if (END(t, n) == n + 1 || (x->limit >= 0 && depth >= x->limit))
             return 0;
-        const node_t *known = map_get(x->best, n);
-        node_t c = known ? *known : -1;
+        /* n's last pair: before the pair of its parent, found last (a node finishes after
+         * its descendants), else, when there is none there, anywhere */
+        size_t found = at;
+        node_t c = log_last(x->best, &found, n);
+        if (c < 0) {
+            found = x->best->len;
+            c = log_last(x->best, &found, n);
+        }
+        if (c >= 0)
+            at = found;
         if (c < 0) {
             const TTEntry *e = tt_peek(x->tt, KEY(x, n));
             if (e && e->move >= 0 && e->draft == TT_FULL)
@@ -338,7 +546,8 @@ static int ts_line(TS *x, node_t n, int32_t depth, int64_t **line, size_t *len) 
                 x->bad = helper.bad;
             if (r != 0)
                 return r;
-            c = *(const node_t *)map_get(x->best, n);
+            at = x->best->len; /* n finished last */
+            c = log_last(x->best, &at, n);
         }
         n = c;
         depth++;
@@ -410,10 +619,22 @@ static PyObject *line_or_none(const Search *S, int want) {
     return line_to_list(S->line, S->line_len);
 }
 
-/* (value, line, leaves, a, b, c, d, counts), or NULL: each object made only once the one
- * before was (a call made with an exception set is CPython's SystemError) */
+/* (value, line, leaves, distinct, a, b, c, d, counts) with the leaves (with_leaves 1:
+ * distinct, how many different ones; 2: all of them, a search that reads none twice), else
+ * (value, line, leaves, a, b, c, d, counts) with their number; or NULL: each object made only
+ * once the one before was (a call made with an exception set is CPython's SystemError) */
 static PyObject *outcome(const Search *S, int want_line, int with_leaves, int64_t a, int64_t b,
                          int64_t c, int64_t d, const Table *tt) {
+    size_t distinct = S->leaves.len, i = 1;
+    while (with_leaves == 1 && i < S->leaves.len &&
+           nl_get(&S->leaves, i - 1) < nl_get(&S->leaves, i))
+        i++;
+    if (with_leaves == 1 && i < S->leaves.len) { /* not in increasing order: maybe repeats */
+        int64_t *u;
+        if (nl_sorted_unique(&S->leaves, &u, &distinct) < 0)
+            return NULL;
+        gt_free(u);
+    }
     PyObject *line = line_or_none(S, want_line), *leaves = NULL, *counts = NULL;
     if (line)
         leaves = with_leaves ? nl_to_array(&S->leaves) : PyLong_FromSize_t(S->leaves.len);
@@ -424,12 +645,15 @@ static PyObject *outcome(const Search *S, int want_line, int with_leaves, int64_
         Py_XDECREF(leaves);
         return NULL;
     }
+    if (with_leaves)
+        return Py_BuildValue("(dNNnLLLLN)", S->value, line, leaves, (Py_ssize_t)distinct,
+                             (long long)a, (long long)b, (long long)c, (long long)d, counts);
     return Py_BuildValue("(dNNLLLLN)", S->value, line, leaves, (long long)a, (long long)b,
                          (long long)c, (long long)d, counts);
 }
 
 /* tabled(end, values, root_max, keys, buckets, kind, x, y, line, progress) -> (value, line,
- * leaves, entered, expanded, nodes, passes, counts): kind 0 alphabeta with the window (x, y),
+ * leaves, distinct, entered, expanded, nodes, passes, counts): kind 0 alphabeta with the window (x, y),
  * 1 negascout, 2 MTD(x) */
 PyObject *gt_tabled(PyObject *self, PyObject *args) {
     (void)self;
@@ -441,7 +665,7 @@ PyObject *gt_tabled(PyObject *self, PyObject *args) {
                           &xa, &yb, &want_line, &progress))
         return NULL;
     Run R;
-    Map best = {0};
+    PairLog best = {NULL, 0, 0};
     PyObject *result = NULL;
     int rc = run_open(&R, end, values, root_max, keys, buckets, progress);
     Search *S = &R.S;
@@ -454,16 +678,17 @@ PyObject *gt_tabled(PyObject *self, PyObject *args) {
             (want_line && fresh_line(S, R.keys, &S->line, &S->line_len) < 0))
             goto done;
     } else {
-        if (map_init(&best, sizeof(node_t)) < 0 ||
-            ts_value(&x, 0, 0, kind == KIND_ALPHABETA ? xa : -INF,
+        if (ts_value(&x, 0, 0, kind == KIND_ALPHABETA ? xa : -INF,
                      kind == KIND_ALPHABETA ? yb : INF, &S->value) < 0 ||
             (want_line && ts_line(&x, 0, 0, &S->line, &S->line_len) < 0))
             goto done;
     }
-    result = outcome(S, want_line, 1, x.entered, x.expanded, S->counts[0], S->counts[1], &R.tt);
+    /* alpha-beta is one depth-first pass: its leaves come in preorder, none twice */
+    result = outcome(S, want_line, kind == KIND_ALPHABETA ? 2 : 1, x.entered, x.expanded,
+                     S->counts[0], S->counts[1], &R.tt);
 done:
     gt_free(x.st);
-    map_free(&best);
+    gt_free(best.p);
     run_close(&R);
     return result;
 }
@@ -480,9 +705,7 @@ static double now(void) {
 static PyObject *iteration(Run *R, Map *seen, int solve, int32_t depth, int32_t last, int *stop,
                            node_t *bad) {
     Search *S = &R->S;
-    Map best;
-    if (map_init(&best, sizeof(node_t)) < 0)
-        return NULL;
+    PairLog best = {NULL, 0, 0};
     S->leaves.len = 0;
     TS x = {.S = S, .keys = R->keys, .tt = &R->tt, .best = &best, .leaves = &S->leaves,
             .seen = seen, .order = 1, .horizon = !solve, .solve = solve, .limit = depth,
@@ -510,7 +733,7 @@ static PyObject *iteration(Run *R, Map *seen, int solve, int32_t depth, int32_t 
         result = it ? Py_BuildValue("(Nd)", it, solve ? took : now() - t0) : NULL;
     }
     gt_free(x.st);
-    map_free(&best);
+    gt_free(best.p);
     return result;
 }
 

@@ -154,6 +154,8 @@ class Tabled(NamedTuple):
 
     value: float
     line: list[int] | None
+    #: the different leaves among those the search added to its Stats
+    distinct: int
     entered: int
     expanded: int
     #: the MT family's: the positions its passes proved, and the passes
@@ -175,7 +177,7 @@ def tabled(
     core = takes(tree)
     if core is None:
         return None
-    value, pv, leaves, *figures, counts = _call(
+    value, pv, leaves, distinct, *figures, counts = _call(
         tree,
         core.tabled,
         tree.root_max,
@@ -187,9 +189,10 @@ def tabled(
         line,
         stats.progress,
     )
-    _record(stats, leaves)
+    if _record(stats, leaves):
+        distinct = len(set(stats.leaves))
     table.take(counts)
-    return Tabled(value, pv, *figures)
+    return Tabled(value, pv, distinct, *figures)
 
 
 class Iteration(NamedTuple):

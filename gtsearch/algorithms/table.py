@@ -2,7 +2,7 @@
 
 docs/algorithms.md ("Transposition tables") defines it: a size in MiB gives
 MIB * 32,768 entries of 32 bytes, in buckets of two; a key goes to bucket
-splitmix64(k) mod buckets; the first entry of a bucket keeps the deeper draft,
+k mod buckets; the first entry of a bucket keeps the deeper draft,
 the second whatever came last.  An entry is ``[key, lower, upper, draft,
 move]``: bounds in MAX's terms, the draft (:data:`FULL` when the search below
 went to the leaves) and the best move as a child index (-1: none).  The
@@ -35,16 +35,14 @@ _MASK = (1 << 64) - 1
 
 
 def bucket_hash(key: Hashable) -> int:
-    """splitmix64 of the key: the key itself when it is an int (mod 2**64), else hash(key).
+    """The number a key is placed by: the key itself when it is an int (mod 2**64), else
+    hash(key) (the searches' keys are ints: nodes, and positions numbered as they were met).
 
-    SplitMix64's first output for the state k (Steele, Lea & Flood 2014; the
-    same function as docs/sources.md's splitmix64).
+    Dense numbers go to buckets in turn (no two share one before every bucket has one), and a
+    search that meets its keys nearly in order walks the table nearly in order, from cache
+    line to cache line (docs/algorithms.md, "The layout").
     """
-    k = (key if type(key) is int else hash(key)) & _MASK
-    z = (k + 0x9E3779B97F4A7C15) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
+    return (key if type(key) is int else hash(key)) & _MASK
 
 
 class Table:

@@ -276,13 +276,28 @@ class TableSearch:
         return path
 
 
+def _rereadings(stats: Stats, distinct: int | None) -> None:
+    """count_rereadings(stats), or its figures from the ``distinct`` leaves the core counted."""
+    if distinct is None:
+        count_rereadings(stats)
+    else:
+        stats.extra["distinct_leaves"] = distinct
+        stats.extra["re_evaluations"] = len(stats.leaves) - distinct
+
+
 def _result(
-    stats: Stats, entered: int, expanded: int, table: Table, moves: MoveOrder | None = None
+    stats: Stats,
+    entered: int,
+    expanded: int,
+    table: Table,
+    moves: MoveOrder | None = None,
+    distinct: int | None = None,
 ) -> None:
     """The counts of a search with a table (docs/algorithms.md, "The counts"), and those of
-    its move ordering (``moves``)."""
+    its move ordering (``moves``); ``distinct``: the different leaves, when the compiled core
+    counted them."""
     stats.nodes += entered
-    count_rereadings(stats)
+    _rereadings(stats, distinct)
     stats.extra["expanded"] = expanded
     stats.extra["tt"] = table.counts()
     stats.extra.update(counts(moves))
@@ -306,7 +321,7 @@ def alphabeta(
     # in C, but not with the history heuristic or killers (Python's)
     done = compiled.tabled(tree, stats, table, "alphabeta", lo, hi) if moves is None else None
     if done is not None:
-        _result(stats, done.entered, done.expanded, table)
+        _result(stats, done.entered, done.expanded, table, distinct=done.distinct)
         return window_outcome(done.value, lo, hi, done.line)
     search = TableSearch(tree, stats, table, moves=moves)
     v = search.value(0, 0, lo, hi)
@@ -319,7 +334,7 @@ def negascout(tree: Tree, stats: Stats, tt: int) -> Outcome:
     table = Table(tt)
     done = compiled.tabled(tree, stats, table, "negascout", line=tree.transpositions)
     if done is not None:
-        _result(stats, done.entered, done.expanded, table)
+        _result(stats, done.entered, done.expanded, table, distinct=done.distinct)
         return Outcome(done.value, pv=done.line)
     search = TableSearch(tree, stats, table, scout=True)
     v = search.value(0, 0)
@@ -342,10 +357,11 @@ def mt_family(tree: Tree, stats: Stats, tt: int, first: float) -> Outcome:
         v, pv = done.value, done.line
         stats.nodes = done.positions
         stats.extra["passes"] = done.passes
+        _rereadings(stats, done.distinct)
     else:
         v = mtd(tree, stats, first, TableMemory(tree, table))
         pv = TableSearch(tree, Stats(), Table(PV_TABLE_MIB)).line() if tree.transpositions else None
-    count_rereadings(stats)
+        count_rereadings(stats)
     stats.extra["tt"] = table.counts()
     return Outcome(v, pv=pv)
 
