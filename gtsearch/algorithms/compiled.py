@@ -267,7 +267,8 @@ def mcts(
     weights: Mapping[int, Sequence[float]],
 ) -> tuple[Any, ...] | None:
     """mcts.iterate in C: (nodes, visits, reward sums, square sums) of the search tree, then
-    iterations, playouts, node visits and the node a playout cut without a static value (-1)."""
+    iterations, playouts, node visits, the node a playout cut without a static value (-1), the
+    distinct leaves, the PV by visits (principal_line's) and its nodes' rows in the arrays."""
     core = takes(tree, chance=True)
     if core is None:
         return None
@@ -294,6 +295,6 @@ def mcts(
         -1 if playout_depth is None else playout_depth,
         stats.progress,
     )
-    nodes, visits, sums, squares, leaves, *counts = result
+    nodes, visits, sums, squares, leaves, *counts, line, rows = result
     _record(stats, leaves)
-    return (nodes, visits, sums, squares, *counts)
+    return (nodes, visits, sums, squares, *counts, line, rows)

@@ -77,12 +77,19 @@ class Table(Mapping[int, Sequence[float]]):
     of every entry it passes, a quarter).  The squares are kept for the root and its children
     only (what the standard error needs), NaN below."""
 
-    def __init__(self, nodes: array[int], *columns: Sequence[float]) -> None:
+    def __init__(
+        self, nodes: array[int], *columns: Sequence[float], rows: dict[int, int] | None = None
+    ) -> None:
         self.nodes = nodes
         self.columns = columns
         self.raw = b""
+        #: the rows of some nodes, known (the PV's, from the compiled core)
+        self.rows = rows or {}
 
     def __getitem__(self, n: int) -> Sequence[float]:
+        i = self.rows.get(n)
+        if i is not None:
+            return [column[i] for column in self.columns]
         if not self.raw:
             self.raw = self.nodes.tobytes()
         size = self.nodes.itemsize
@@ -352,11 +359,12 @@ def mcts(
     if done is None:
         searched = iterate(*args)
     else:
-        nodes, n, w, sq, count, playouts, visits, cut, distinct = done
+        nodes, n, w, sq, count, playouts, visits, cut, distinct, pv, rows = done
         if cut >= 0:
             raise no_static(tree, cut)
-        searched = Searched(Table(nodes, n, w, sq), count, playouts, visits)
-    line = principal_line(tree, searched)
+        table = Table(nodes, n, w, sq, rows=dict(zip(pv, rows, strict=True)))
+        searched = Searched(table, count, playouts, visits)
+    line = principal_line(tree, searched) if done is None else pv
     value, se = estimate(searched, line, leaf_bounds)
     stats.nodes = searched.visits
     if done is None:
