@@ -196,16 +196,17 @@ def searched(tree: Callable[[], Tree], name: str, **params: Any) -> Callable[[],
     return work
 
 
-def unkept(work: Callable[[], Any]) -> Callable[[], Any]:
-    """work() with no table's memory kept (keep_tables(0)): each table a block of its own."""
+def setting(name: str, value: int, work: Callable[[], Any]) -> Callable[[], Any]:
+    """work() with the core's setting ``name`` (a function of the module that sets it and
+    returns the former value) at ``value``, the former value put back after."""
 
     def run() -> Any:
         assert native is not None
-        was = native.keep_tables(0)
+        former = getattr(native, name)(value)
         try:
             return work()
         finally:
-            native.keep_tables(was)
+            getattr(native, name)(former)
 
     return run
 
@@ -262,17 +263,7 @@ def expand_star() -> Any:
 def sparse(name: str) -> Callable[[], Any]:
     """SSS* or DUAL* with their sets of parked nodes kept sparse (a hash map), as on a tree of
     more than 2**33 nodes."""
-    work = searched(lambda: LazyTree(RandomSpec(4, 5, seed=3)), name)
-
-    def sparse_work() -> Any:
-        assert native is not None
-        former = native.sss_dense_limit(1)
-        try:
-            return work()
-        finally:
-            native.sss_dense_limit(former)
-
-    return sparse_work
+    return setting("sss_dense_limit", 1, searched(lambda: LazyTree(RandomSpec(4, 5, seed=3)), name))
 
 
 #: the random: source's models as the C generator numbers them
@@ -345,7 +336,7 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     ],
     ("search-tt-alphabeta-deep", searched(lambda: COMBS[0], "alphabeta", tt=1)),
     # every table a block of its own (table.c's kept blocks off), MTD(f)'s line's table too
-    ("search-tt-unkept", unkept(searched(game, "mtdf", tt=1))),
+    ("search-tt-unkept", setting("keep_tables", 0, searched(game, "mtdf", tt=1))),
     ("iterate-tt", deepened),
     ("solve-tt-game", solved),
     # mcts: its entries, the logs and paths that grow, chance nodes drawn by their weights, a
