@@ -136,6 +136,10 @@ def test_connect4_searched_whole_by_mcts_reproducibly() -> None:
     assert runs[0].params["leaf_bounds_from"] == "game"
     same(runs[0], runs[1])
     assert runs[0].pv and runs[0].pv_labels[0] == str(runs[0].pv[0] + 1)
+    # a notebook's table of it: the leaves not counted are "?" (was a TypeError)
+    from gtsearch.render.notebook import result_table
+
+    assert "300 of ? evaluated" in result_table(runs[0])
 
 
 def test_othello_searched_whole_by_iterative_deepening() -> None:

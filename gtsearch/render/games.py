@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .labels import format_seconds
-from .tables import registry_table, registry_text, total_text
+from .labels import format_seconds, total_text
+from .tables import registry_table, registry_text
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -167,3 +167,9 @@ def range_text(lo: Number | Fraction, hi: Number | Fraction) -> str:
     if lo == -INF:
         return f"≤ {format_extended(hi)}"
     return f"∈ [{format_extended(lo)}, {format_extended(hi)}]"
+
+
+def total_text(total: int | None, spec: str) -> str:
+    """A tree's leaves formatted, or ``?`` where they were not counted (a game searched on
+    demand)."""
+    return "?" if total is None else format(total, spec)

@@ -21,7 +21,7 @@ from ..algorithms.params import PARAM_NAMES
 from ..result import SearchResult
 from ..tree import Tree
 from .focus import collapsed
-from .labels import format_pv, format_seconds, format_value, params_text
+from .labels import format_pv, format_seconds, format_value, params_text, total_text
 from .svg import MAX_PICTURE_NODES, fits, to_svg
 from .view import bare_view, build_view
 
@@ -62,7 +62,7 @@ def result_table(result: SearchResult) -> str:
         ),
         ("value", format_value(result) + kind_text(result)),
         ("PV", format_pv(result)),
-        ("leaves", f"{result.leaves:,} of {result.leaves_total:,} evaluated"),
+        ("leaves", f"{result.leaves:,} of {total_text(result.leaves_total, ',')} evaluated"),
         ("nodes", f"{result.nodes:,}"),
     ]
     rows += [(k.replace("_", " "), str(v)) for k, v in result.extra.items()]

@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..result import SearchResult
-from .labels import format_seconds, format_value, params_text
-from .tables import csv_cell, total_text
+from .labels import format_seconds, format_value, params_text, total_text
+from .tables import csv_cell
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -13,7 +13,14 @@ from ..core import PURE
 from ..core import name as core_name
 from ..numbers import format_number
 from ..result import SearchResult
-from .labels import format_path, format_pv, format_seconds, format_value, params_text
+from .labels import (
+    format_path,
+    format_pv,
+    format_seconds,
+    format_value,
+    params_text,
+    total_text,
+)
 
 if TYPE_CHECKING:  # rich is imported only when a table is drawn
     from rich.console import Console
@@ -103,12 +110,6 @@ def json_records(records: Iterable[Mapping[str, Any]], *, ascii_only: bool = Tru
     import json
 
     return "".join(json.dumps(r, ensure_ascii=ascii_only, allow_nan=False) + "\n" for r in records)
-
-
-def total_text(total: int | None, spec: str) -> str:
-    """A tree's leaves formatted, or ``?`` where they were not counted (a game searched on
-    demand)."""
-    return "?" if total is None else format(total, spec)
 
 
 def json_lines(rows: Iterable[Row]) -> str:

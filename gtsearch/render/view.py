@@ -31,7 +31,7 @@ from ..errors import UsageError
 from ..numbers import exact
 from ..result import SearchResult
 from ..tree import Tree
-from .labels import Labels, format_pv, param_texts, range_text
+from .labels import Labels, format_pv, param_texts, range_text, total_text
 from .trace import event_dict, event_text
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ class SearchView:
             )
         return (
             f"{head}: value {r.value_text()}{kind}, PV {pv}, "
-            f"{r.leaves} of {r.leaves_total} leaves evaluated"
+            f"{r.leaves} of {total_text(r.leaves_total, '')} leaves evaluated"
         )
 
 
