@@ -114,3 +114,16 @@ def test_games_trace_their_counts(game: str) -> None:
     assert {k: c[k] for k in ("probes", "hits", "cuts", "stores")} == {
         k: tt[k] for k in ("probes", "hits", "cuts", "stores")
     }
+
+
+@pytest.mark.parametrize("game", ["game:nim:4", "game:nim:7"])
+def test_show_draws_a_game_searched_with_a_table_by_its_positions(game: str) -> None:
+    """show --tt on a game searches it as eval does, keyed by positions (it drew the game
+    built whole, every node a position of its own: nim:4 read 7 leaves there, eval 2)."""
+    found = search(open_source(game), tt=1)
+    out = run("show", "--tt", "1", game)
+    assert out.exit_code == 0, out.output
+    assert f"{found.leaves} of {found.leaves_total} leaves evaluated" in out.output
+    assert found.leaves < found.leaves_total
+    svg = run("show", "--tt", "1", game, "--svg", "-")
+    assert svg.exit_code == 0 and f"{found.leaves} of {found.leaves_total}" in svg.output

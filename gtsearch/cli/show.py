@@ -247,7 +247,10 @@ def searched(
     # mcts's --iterations, --seed, --exploration, --playout-depth, when given
     numbers.update(cast(SearchParams, {k: v for k, v in mcts.items() if v is not None}))
     algorithm, params = check_one([algo or default], **numbers)
-    tree = load_with_root(file, root, input_format, max_nodes)
+    # a game searched with a table is kept as the game, keyed by its positions (as eval
+    # searches it): built whole, its nodes would be positions of their own
+    whole = not (tt and file.startswith("game:"))
+    tree = load_with_root(file, root, input_format, max_nodes, whole)
     if algo is None and tree.has_chance and default != "star1":
         algorithm, params = check_one(["star1"], **numbers)
     return tree, algorithm, dict(params), display_name(file)
@@ -320,8 +323,6 @@ def trace_command(output_format: str, open_lists: bool, **options: Any) -> None:
     from ..render.trace import event_dict, trace_text
 
     tree, algorithm, params, name = searched(**options)
-    if params.get("tt") and options["file"].startswith("game:"):  # keyed by its positions
-        tree = load_with_root(options["file"], options["root"], None, options["max_nodes"], False)
     events = trace(tree, algorithm, open_lists=open_lists, **params)
     if output_format == "text":
         for line in trace_text(events, tree, algorithm.name, name):
