@@ -233,7 +233,8 @@ def test_interrupt_ends_cleanly() -> None:
     then never turns SIGINT into KeyboardInterrupt."""
     child = (
         "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-        "from gtsearch.cli import cli; cli(sys.argv[1:], prog_name='gtsearch')"
+        "from gtsearch.cli import cli; print('ready', file=sys.stderr, flush=True); "
+        "cli(sys.argv[1:], prog_name='gtsearch')"
     )
     argv = ["eval", "game:connect4", "-a", "mcts", "--time", "60"]
     proc = subprocess.Popen(
@@ -244,7 +245,10 @@ def test_interrupt_ends_cleanly() -> None:
         text=True,
     )
     try:
-        time.sleep(4)
+        # the handler is in place once the child says so (a SIGINT before it, on a loaded
+        # machine, would be ignored as the child inherited it); then the search starts
+        assert proc.stderr is not None and proc.stderr.readline() == "ready\n"
+        time.sleep(2)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:

@@ -326,8 +326,10 @@ static int ab_plain(TS *x, node_t root, double alpha, double beta, double s, dou
                 goto fail;
             if (!r) { /* c is searched: its children in place while they are leaves (with no
                        * tick of their own, as in negamax) */
+#if defined(__GNUC__) || defined(__clang__)
                 if (e < stop) /* the next sibling's entry, read once c is done */
                     __builtin_prefetch(tt->slots + 2 * tt_bucket(tt, PKEY(e)));
+#endif
                 expanded++;
                 node_t k = c + 1, kbc = -1;
                 int32_t ki = 0, kbi = -1;
