@@ -78,6 +78,11 @@ class UsageError(GtsearchError):
     """Options that make no sense together (a window with alpha >= beta, ...)."""
 
 
+class NodeLimit(GtsearchError):
+    """A search of a lazy source, or of a game on demand, visited more nodes than
+    --max-nodes allows."""
+
+
 class CheckFailed(GtsearchError):
     """A regression check failed (``--expect``, a file's ``expect:``, ``compare``).
 

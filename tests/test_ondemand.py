@@ -21,13 +21,12 @@ from gtsearch import core
 from gtsearch.algorithms import search
 from gtsearch.algorithms.iterative import iterate
 from gtsearch.cli import cli
-from gtsearch.errors import UsageError
+from gtsearch.errors import NodeLimit, UsageError
 from gtsearch.sources import open_source, whole
 from gtsearch.sources.games import GameTree
 from gtsearch.sources.gamespec import load_game
 from gtsearch.sources.ondemand import OnDemandTree
 from gtsearch.sources.protocol import Game
-from gtsearch.sources.randomtree import NodeLimit
 
 from .test_play import PROMPT, Terminal
 
@@ -170,6 +169,32 @@ def test_eval_of_a_huge_game_on_demand() -> None:
     )
     assert r.exit_code == 2 and "visited more than --max-nodes 2,000 nodes" in r.output
     assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_max_nodes_ends_the_deepening_on_demand_as_time_does() -> None:
+    """eval --iterative on a game searched on demand: the depth that would pass --max-nodes is
+    dropped, the depths before it are printed (the last marked), one line on stderr, exit 0;
+    when not even depth 1 fits, the error of --max-nodes."""
+    tree = open_source("game:connect4", on_demand=True, max_nodes=2000)
+    found = iterate(tree, 1)
+    whole = iterate(open_source("game:connect4", on_demand=True), 1, max_depth=len(found))
+    assert [r.params["iteration"] for r in found] == list(range(1, len(found) + 1))
+    assert found[-1].extra["stopped"] == "max_nodes" and len(found) >= 3
+    assert all("stopped" not in r.extra for r in found[:-1])
+    for x, y in zip(found, whole, strict=True):  # the same depths as without the budget
+        assert (x.value, x.pv, x.leaves, x.nodes) == (y.value, y.pv, y.leaves, y.nodes)
+    r = CliRunner().invoke(
+        cli, ["eval", "game:connect4", "--iterative", "--max-nodes", "2000", "--format", "json"]
+    )
+    assert r.exit_code == 0, r.output
+    lines = r.output.strip().splitlines()
+    stop = f"depth {len(found) + 1} would number more than --max-nodes 2,000 nodes"
+    assert stop in lines[0] and f"stops at depth {len(found)}" in lines[0]
+    assert len(lines) == 1 + len(found) and '"stopped": "max_nodes"' in lines[-1]
+    r = CliRunner().invoke(cli, ["eval", "game:connect4", "--iterative", "--max-nodes", "5"])
+    assert r.exit_code == 2 and "visited more than --max-nodes 5 nodes" in r.output
+    with pytest.raises(NodeLimit):
+        iterate(open_source("game:connect4", on_demand=True, max_nodes=5), 1)
 
 
 @pytest.mark.parametrize(

@@ -17,10 +17,10 @@ from gtsearch import core
 from gtsearch.algorithms import ALGORITHMS, search
 from gtsearch.algorithms.compiled import takes
 from gtsearch.cli import cli
-from gtsearch.errors import UsageError
+from gtsearch.errors import NodeLimit, UsageError
 from gtsearch.formats import loads_tree
 from gtsearch.sources import is_source, open_source
-from gtsearch.sources.randomtree import LazyTree, NodeLimit, RandomSpec, materialize, parse_random
+from gtsearch.sources.randomtree import LazyTree, RandomSpec, materialize, parse_random
 from gtsearch.sources.splitmix import Feistel, child_key, draw, integer, root_key, splitmix64, unit
 from gtsearch.sources.uniform import write_uniform
 from gtsearch.tree import Tree

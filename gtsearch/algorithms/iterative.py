@@ -10,7 +10,9 @@ one iteration to the next and each node's best move from it is searched
 first.  The iterations stop at the tree's height, at ``max_depth``, or when
 ``seconds`` have passed (an iteration that has started is finished); on a
 game searched on demand, whose height is not known, at the first iteration
-that reached no horizon.
+that reached no horizon, or at the first that would number more nodes than
+--max-nodes: the iterations before it are the result, the last marked
+``extra["stopped"] = "max_nodes"`` (with none before it, the error).
 docs/algorithms.md ("Iterative deepening") defines it.
 """
 
@@ -21,7 +23,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import NodeLimit, UsageError
 from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
@@ -75,7 +77,13 @@ def iterate(
     for search in deepening(tree, table, moves, horizon=lambda n: static(tree, n)):
         depth, stats = search.limit or 0, search.stats
         t1 = time.perf_counter()
-        score, exhausted = search.root()
+        try:
+            score, exhausted = search.root()
+        except NodeLimit:  # on demand: --max-nodes ends the deepening, as --time does
+            if not (tree.on_demand and out):
+                raise
+            out[-1] = out[-1]._replace(extra={**out[-1].extra, "stopped": "max_nodes"})
+            break
         value = score if tree.root_max else -score
         line = search.line()
         counted = (len(stats.leaves), search.entered, search.expanded, time.perf_counter() - t1)

@@ -95,6 +95,12 @@ def eval_command(
 
                 moves = move_order(f.tree, dict(params))
                 found = iterate(f.tree, options["tt"], seconds=time_limit, moves=moves)
+                if found and found[-1].extra.get("stopped") == "max_nodes":
+                    click.echo(
+                        f"{f.name}: depth {len(found) + 1} would number more than --max-nodes "
+                        f"{evaluation.max_nodes:,} nodes; the deepening stops at depth {len(found)}",
+                        err=True,
+                    )
             else:
                 found = [run_search(f.name, f.tree, algo, params, leaves)]
             for result in found:

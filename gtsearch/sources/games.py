@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core import native
-from ..errors import UsageError
+from ..errors import NodeLimit, UsageError
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree, index_array
 from .gamekeys import PositionKeys
 from .gameviews import (
@@ -43,7 +43,7 @@ from .gameviews import (
     as_floats,
 )
 from .protocol import CHANCE, MAX, MIN, PASS, Game, GameError
-from .randomtree import NATIVE_WHOLE_MAX_NODES, NodeLimit
+from .randomtree import NATIVE_WHOLE_MAX_NODES
 
 __all__ = ["MAX_STATES", "Game", "GameError", "GameTree", "TooMany"]
 

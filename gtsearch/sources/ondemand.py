@@ -24,12 +24,12 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import NodeLimit, UsageError
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree
 from .games import MAX_STATES, Entry, GameTree, TooMany
 from .gameviews import CHANCE_NODE, Lookup
 from .protocol import Game, GameError
-from .randomtree import NATIVE_WHOLE_MAX_NODES, NodeLimit
+from .randomtree import NATIVE_WHOLE_MAX_NODES
 
 __all__ = [
     "ON_DEMAND_NODES",

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..core import native
-from ..errors import GtsearchError, UsageError
+from ..errors import NodeLimit, UsageError
 from ..tree import DEFAULT_MAX_NODES, Tree, index_array
 from . import traps
 from .splitmix import MASK, Feistel, child_key, draw, integer, root_key, unit
@@ -51,10 +51,6 @@ _NATIVE_MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3, "tr
 _NATIVE_ORDERS = {"random": 0, "best": 1, "worst": 2}
 #: sources of up to this many nodes are built whole by the compiled core (16 bytes a node)
 NATIVE_WHOLE_MAX_NODES = 1 << 23
-
-
-class NodeLimit(GtsearchError):
-    """A search of a lazy source visited more nodes than --max-nodes allows."""
 
 
 class RandomSpec:
