@@ -296,10 +296,10 @@ typedef struct {
 /* 0, or -1 with MemoryError */
 int tt_init(Table *t, uint64_t buckets);
 void tt_free(Table *t);
-/* the kept blocks not in use given back (core._release_tables) */
+/* the kept blocks not in use given back (release_tables) */
 void tt_forget(void);
-/* key's bucket: key mod buckets (Table.slot's half), a mask when they are a power of two, as
- * they are for a power of two of MiB (a division costs a fifth of a search of a b=4 d=10 tree) */
+/* key's bucket: key mod buckets (Table.slot's half), by a mask when they are a power of two,
+ * as they are for a power of two of MiB */
 static inline uint64_t tt_bucket(const Table *t, int64_t key) {
     return t->mask ? (uint64_t)key & t->mask : (uint64_t)key % t->buckets;
 }

@@ -16,7 +16,8 @@
  * 16-bit generation wraps round).  KEPT blocks are kept (keep_tables(n): n of them, for the
  * tests and for a process that would rather give its memory back): a search's table and
  * those of the PV's uncounted searches, opened while it is open; a table opened while they are
- * all in use (a search started by a progress callback) gets a block of its own.
+ * all in use (by a search another thread starts while this one lets the interpreter go at a
+ * tick) gets a block of its own.
  */
 #include "core.h"
 
