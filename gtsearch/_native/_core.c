@@ -201,6 +201,21 @@ int nl_sorted_unique(const NodeList *l, int64_t **out, size_t *count) {
     return 0;
 }
 
+int nl_distinct(const NodeList *l, size_t *count) {
+    size_t i = 1;
+    while (i < l->len && nl_get(l, i - 1) < nl_get(l, i))
+        i++;
+    if (i >= l->len) {
+        *count = l->len;
+        return 0;
+    }
+    int64_t *u;
+    if (nl_sorted_unique(l, &u, count) < 0)
+        return -1;
+    gt_free(u);
+    return 0;
+}
+
 /* -- the hash map ---------------------------------------------------------------------------------- */
 static int map_alloc(Map *m, int bits) {
     size_t cap = (size_t)1 << bits;
@@ -390,7 +405,7 @@ static PyMethodDef methods[] = {
      "mtd(end, values, root_max, first, progress) -> (lower, leaves, table_size, passes)"},
     {"tabled", GT_ENTRY(gt_tabled), METH_VARARGS,
      "tabled(end, values, root_max, keys, buckets, kind, x, y, line, progress) -> (value, line, "
-     "leaves, entered, expanded, nodes, passes, counts): gtsearch.algorithms.tabled's "
+     "leaves, distinct, entered, expanded, nodes, passes, counts): gtsearch.algorithms.tabled's "
      "alphabeta (kind 0, window (x, y)), negascout (1) and MTD(x) (2) with a table"},
     {"tabled_iterate", GT_ENTRY(gt_tabled_iterate), METH_VARARGS,
      "tabled_iterate(end, values, root_max, keys, buckets, solve, last, seconds, progress) -> "
@@ -403,7 +418,8 @@ static PyMethodDef methods[] = {
     {"mcts", GT_ENTRY(gt_mcts), METH_VARARGS,
      "mcts(end, values, root_max, chance, wnodes, woff, wval, lo, span, iterations, seconds, "
      "seed, exploration, playout_depth, progress) -> (nodes, visits, sums, squares, leaves, "
-     "iterations, playouts, node_visits, cut, distinct): gtsearch.algorithms.mcts.iterate"},
+     "iterations, playouts, node_visits, cut, distinct, line, rows): "
+     "gtsearch.algorithms.mcts.iterate, and the PV by visits with its rows"},
     {"principal_variation", GT_ENTRY(gt_principal_variation), METH_VARARGS,
      "principal_variation(end, values, root_max, leaves, value, bound) -> line or None"},
     {"random_tree", GT_ENTRY(gt_random_tree), METH_VARARGS,

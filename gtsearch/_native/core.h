@@ -233,6 +233,9 @@ static inline node_t nl_get(const NodeList *l, size_t i) {
 PyObject *nl_to_array(const NodeList *l);
 /* A sorted copy without repeats, or -1 (MemoryError). */
 int nl_sorted_unique(const NodeList *l, int64_t **out, size_t *count);
+/* How many different nodes the list holds, in *count: its length when they come in increasing
+ * order (no repeats then; no copy made), else by nl_sorted_unique.  0, or -1 (MemoryError). */
+int nl_distinct(const NodeList *l, size_t *count);
 
 /* -- a hash map from node numbers to fixed-size values (open addressing, no deletion) -------
  * Each slot holds the key + 1 (0: empty, so that calloc'd memory is an empty map) and then

@@ -446,10 +446,9 @@ PyObject *gt_mcts(PyObject *self, PyObject *args) {
                sm64(seed),
                0};
     Counts counts = {0, 0, 0, -1};
-    int64_t *unique = NULL, *line = NULL;
+    int64_t *line = NULL;
     size_t distinct = 0, len = 0;
-    if (run(&s, &d, &lim, &es, &counts) == 0 &&
-        nl_sorted_unique(&s.leaves, &unique, &distinct) == 0 &&
+    if (run(&s, &d, &lim, &es, &counts) == 0 && nl_distinct(&s.leaves, &distinct) == 0 &&
         visit_line(&es, &d, &line, &len) == 0) {
         /* the line's nodes, and their rows in the arrays (tree_arrays marks them -1 - row) */
         int64_t *rows = gt_malloc(2 * len * sizeof *rows);
@@ -483,7 +482,6 @@ PyObject *gt_mcts(PyObject *self, PyObject *args) {
         }
     }
     gt_free(line);
-    gt_free(unique);
     gt_free(es.e);
     gt_free(es.sq);
     nl_free(&s.leaves);

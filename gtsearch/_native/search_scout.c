@@ -282,11 +282,9 @@ static int with_distinct(Search *S, int (*fn)(Search *)) {
     } else if (fn(S) < 0) {
         return -1;
     }
-    int64_t *u;
     size_t count;
-    if (nl_sorted_unique(&S->leaves, &u, &count) < 0)
+    if (nl_distinct(&S->leaves, &count) < 0)
         return -1;
-    gt_free(u);
     S->counts[1] = (int64_t)count;
     return 0;
 }

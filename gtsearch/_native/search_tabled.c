@@ -523,7 +523,7 @@ static int ts_line(TS *x, node_t n, int32_t depth, int64_t **line, size_t *len) 
          * its descendants), else, when there is none there, anywhere */
         size_t found = at;
         node_t c = log_last(x->best, &found, n);
-        if (c < 0) {
+        if (c < 0 && at < x->best->len) { /* the part after the parent's pair, not yet read */
             found = x->best->len;
             c = log_last(x->best, &found, n);
         }
@@ -629,16 +629,9 @@ static PyObject *line_or_none(const Search *S, int want) {
  * once the one before was (a call made with an exception set is CPython's SystemError) */
 static PyObject *outcome(const Search *S, int want_line, int with_leaves, int64_t a, int64_t b,
                          int64_t c, int64_t d, const Table *tt) {
-    size_t distinct = S->leaves.len, i = 1;
-    while (with_leaves == 1 && i < S->leaves.len &&
-           nl_get(&S->leaves, i - 1) < nl_get(&S->leaves, i))
-        i++;
-    if (with_leaves == 1 && i < S->leaves.len) { /* not in increasing order: maybe repeats */
-        int64_t *u;
-        if (nl_sorted_unique(&S->leaves, &u, &distinct) < 0)
-            return NULL;
-        gt_free(u);
-    }
+    size_t distinct = S->leaves.len;
+    if (with_leaves == 1 && nl_distinct(&S->leaves, &distinct) < 0)
+        return NULL;
     PyObject *line = line_or_none(S, want_line), *leaves = NULL, *counts = NULL;
     if (line)
         leaves = with_leaves ? nl_to_array(&S->leaves) : PyLong_FromSize_t(S->leaves.len);
