@@ -66,10 +66,12 @@ class Outcome(NamedTuple):
         return float(v)
 
 
-def count_rereadings(stats: Stats) -> None:
+def count_rereadings(stats: Stats, distinct: int | None = None) -> None:
     """``distinct_leaves`` and ``re_evaluations`` (the readings beyond the first) among the extra
-    figures: the searches that may read a leaf more than once report them."""
-    distinct = len(set(stats.leaves))
+    figures: the searches that may read a leaf more than once report them.  ``distinct``: the
+    different leaves, when the compiled core counted them."""
+    if distinct is None:
+        distinct = len(set(stats.leaves))
     stats.extra["distinct_leaves"] = distinct
     stats.extra["re_evaluations"] = len(stats.leaves) - distinct
 

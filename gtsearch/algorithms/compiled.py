@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..core import native
 from ..numbers import INF, Number
 from ..tree import Tree, index_array
-from .base import Outcome, Stats
+from .base import Outcome, Stats, count_rereadings
 
 if TYPE_CHECKING:
     from .table import Table
@@ -79,6 +79,12 @@ def _record(stats: Stats, leaves: array[int]) -> int:
     return prior
 
 
+def _distinct(stats: Stats, leaves: array[int], distinct: int) -> int:
+    """Record a search's leaves; the different ones among all of ``stats``'s: the core's count
+    of its own, or counted again when leaves were recorded before."""
+    return len(set(stats.leaves)) if _record(stats, leaves) else distinct
+
+
 def negamax(
     tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, prune: bool
 ) -> tuple[float, list[int]] | None:
@@ -115,11 +121,8 @@ def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:
     value, leaves, nodes, distinct = _call(
         tree, getattr(core, which), tree.root_max, stats.progress
     )
-    if _record(stats, leaves):
-        distinct = len(set(stats.leaves))
     stats.nodes += nodes
-    stats.extra["distinct_leaves"] = distinct
-    stats.extra["re_evaluations"] = len(stats.leaves) - distinct
+    count_rereadings(stats, _distinct(stats, leaves, distinct))
     return Outcome(value)
 
 
@@ -189,8 +192,7 @@ def tabled(
         line,
         stats.progress,
     )
-    if _record(stats, leaves):
-        distinct = len(set(stats.leaves))
+    distinct = _distinct(stats, leaves, distinct)
     table.take(counts)
     return Tabled(value, pv, distinct, *figures)
 

@@ -367,11 +367,7 @@ def mcts(
     line = principal_line(tree, searched) if done is None else pv
     value, se = estimate(searched, line, leaf_bounds)
     stats.nodes = searched.visits
-    if done is None:
-        count_rereadings(stats)
-    else:
-        stats.extra["distinct_leaves"] = distinct
-        stats.extra["re_evaluations"] = len(stats.leaves) - distinct
+    count_rereadings(stats, None if done is None else distinct)
     stats.extra.update(
         iterations=searched.iterations,
         playouts=searched.playouts,

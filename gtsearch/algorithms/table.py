@@ -34,7 +34,7 @@ ENTRIES_PER_MIB = 2**20 // ENTRY_BYTES
 _MASK = (1 << 64) - 1
 
 
-def bucket_hash(key: Hashable) -> int:
+def key_number(key: Hashable) -> int:
     """The number a key is placed by: the key itself when it is an int (mod 2**64), else
     hash(key) (the searches' keys are ints: nodes, and positions numbered as they were met).
 
@@ -76,7 +76,7 @@ class Table:
 
     def slot(self, key: Hashable) -> int:
         """The first slot of the key's bucket."""
-        return 2 * (bucket_hash(key) % self.buckets)
+        return 2 * (key_number(key) % self.buckets)
 
     def peek(self, key: Hashable) -> list[Any] | None:
         """The entry of ``key``, or None; not counted (the PV's walk, a store's merge)."""

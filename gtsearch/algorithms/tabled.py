@@ -276,15 +276,6 @@ class TableSearch:
         return path
 
 
-def _rereadings(stats: Stats, distinct: int | None) -> None:
-    """count_rereadings(stats), or its figures from the ``distinct`` leaves the core counted."""
-    if distinct is None:
-        count_rereadings(stats)
-    else:
-        stats.extra["distinct_leaves"] = distinct
-        stats.extra["re_evaluations"] = len(stats.leaves) - distinct
-
-
 def _result(
     stats: Stats,
     entered: int,
@@ -297,7 +288,7 @@ def _result(
     its move ordering (``moves``); ``distinct``: the different leaves, when the compiled core
     counted them."""
     stats.nodes += entered
-    _rereadings(stats, distinct)
+    count_rereadings(stats, distinct)
     stats.extra["expanded"] = expanded
     stats.extra["tt"] = table.counts()
     stats.extra.update(counts(moves))
@@ -357,11 +348,10 @@ def mt_family(tree: Tree, stats: Stats, tt: int, first: float) -> Outcome:
         v, pv = done.value, done.line
         stats.nodes = done.positions
         stats.extra["passes"] = done.passes
-        _rereadings(stats, done.distinct)
     else:
         v = mtd(tree, stats, first, TableMemory(tree, table))
         pv = TableSearch(tree, Stats(), Table(PV_TABLE_MIB)).line() if tree.transpositions else None
-        count_rereadings(stats)
+    count_rereadings(stats, None if done is None else done.distinct)
     stats.extra["tt"] = table.counts()
     return Outcome(v, pv=pv)
 
