@@ -253,6 +253,24 @@ def solved() -> Any:
     return done._replace(seconds=0.0, iterations=[i._replace(seconds=0.0) for i in done.iterations])
 
 
+def kernel_game() -> Tree:
+    """Tic-tac-toe from X 5, O 1, X 9 (its entries counted in C): the C searches read its
+    tree from their graph (game_graph.c)."""
+    return open_game("tictactoe").reopened(
+        source="game:tictactoe", start=0b100010000 | 1 << 9 | 1 << 19
+    )
+
+
+def kernel_count(room: int) -> Callable[[], Any]:
+    """Tic-tac-toe's entries counted in C from X 5, the arrays first as large as `room`."""
+
+    def work() -> Any:
+        assert native is not None
+        return native.count_game(0, 1 << 4 | 1 << 19, 10**6, room)
+
+    return work
+
+
 def expand_star() -> Any:
     """A game's states written out: a root with 70 moves to one state (a stack that grows)."""
     assert native is not None
@@ -310,6 +328,13 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     ("search-alphabeta-window", searched(lambda: TIES, "alphabeta", alpha=2, beta=3)),
     ("search-mtdf-guess", searched(lambda: TIES, "mtdf", bound=2)),
     ("game", searched(game, "alphabeta")),
+    # a built-in game counted in C, its arrays grown or not, and searched from its graph
+    ("game-kernel", kernel_count(0)),
+    ("game-kernel-grown", kernel_count(1)),
+    *[
+        (f"search-{name}-graph", searched(kernel_game, name, **params))
+        for name, params in (("alphabeta", {}), ("sss", {}), ("alphabeta", {"tt": 1}))
+    ],
     ("game-wide-node", expand_star),
     *[(f"search-{name}-sparse", sparse(name)) for name in ("sss", "dual", "mt-sss")],
     *[

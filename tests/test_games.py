@@ -148,12 +148,18 @@ def test_games_beyond_max_nodes_stay_on_demand() -> None:
         search(big, "minimax")
 
 
-def test_tictactoe_is_written_out_in_c() -> None:
+def test_tictactoe_is_counted_and_read_from_its_graph_in_c() -> None:
+    """Under the C core its states are counted in C and its tree is never written out: the C
+    searches read it from the graph of its states (tests/test_game_kernels.py); nim is written
+    out, as any game the core has no kernel for."""
     tree = open_source("game:tictactoe")
-    assert isinstance(tree, GameTree)
-    assert tree.lazy is (core.native() is None)
-    if not tree.lazy:
-        assert (tree.end.typecode, tree.values.typecode) == ("i", "d")  # type: ignore[attr-defined]
+    assert isinstance(tree, GameTree) and tree.lazy
+    assert (tree.native_view() is not None) is (core.native() is not None)
+    nim = open_source("game:nim:5")
+    assert isinstance(nim, GameTree) and nim.native_view() is None
+    assert nim.lazy is (core.native() is None)
+    if not nim.lazy:
+        assert (nim.end.typecode, nim.values.typecode) == ("i", "d")  # type: ignore[attr-defined]
 
 
 # -- the built-in games -------------------------------------------------------------------------

@@ -10,9 +10,13 @@ static PyObject *array_type; /* array.array */
 /* -- the tree -------------------------------------------------------------------------------- */
 int tree_open(TreeView *t, PyObject *end, PyObject *values, int root_max) {
     memset(t, 0, sizeof *t);
-    if (values == Py_None) {
-        t->virt = virt_open(end, &t->size);
+    if (values == Py_None) { /* a spec: ("graph", ...) a game's graph, else a random: source */
         t->root_max = root_max;
+        if (PyTuple_Check(end) && PyTuple_GET_SIZE(end) && PyUnicode_Check(PyTuple_GET_ITEM(end, 0))) {
+            t->graph = graph_open(end, &t->size);
+            return t->graph ? 0 : -1;
+        }
+        t->virt = virt_open(end, &t->size);
         return t->virt ? 0 : -1;
     }
     if (PyObject_GetBuffer(end, &t->end_view, PyBUF_FORMAT | PyBUF_ND) < 0)
@@ -59,6 +63,8 @@ void tree_close(TreeView *t) {
     if (t->virt)
         virt_free(t->virt);
     t->virt = NULL;
+    graph_free(t->graph);
+    t->graph = NULL;
 }
 
 /* -- growable arrays -------------------------------------------------------------------------- */
@@ -430,6 +436,10 @@ static PyMethodDef methods[] = {
     {"expand_states", GT_ENTRY(gt_expand_states), METH_VARARGS,
      "expand_states(first, kids, sizes, values, root, wide) -> (end, values): a game's "
      "distinct states written out as its tree, in preorder"},
+    {"count_game", GT_ENTRY(gt_count_game), METH_VARARGS,
+     "count_game(kernel, root, most, room=0) -> (states, first, kids, sizes, leaves, heights, "
+     "values), or None beyond most entries: a built-in game's entries counted as GameTree "
+     "counts them"},
     {"load_mapping", GT_ENTRY(gt_load_mapping), METH_VARARGS,
      "load_mapping(text, yaml, max_nodes, wide) -> tree parts, or None"},
     {"load_sexp", GT_ENTRY(gt_load_sexp), METH_VARARGS,

@@ -89,22 +89,49 @@ double virt_val(Virt *v, node_t n);
 extern int virt_over;
 extern PyObject *VisitLimit;
 
+/* -- a game's tree unfolded on demand from the graph of its entries (game_graph.c) -------- */
+typedef struct Graph Graph;
+/* The graph of a game's entries as gtsearch.sources.games counts them, checked: for entry s
+ * (of n_states >= 1, first[] n_states + 1 long), its children's numbers kids[first[s]:first[s+1]]
+ * and its subtree's size sizes[s], at most limit.  NULL when a walk of it stays inside the
+ * arrays and ends, else the reason.  offs, when not NULL, receives each child slot's offset
+ * from its parent's node (1 + the sizes of the children before it). */
+const char *graph_check(const int64_t *first, int64_t n_states, const int64_t *kids,
+                        int64_t n_kids, const int64_t *sizes, int64_t limit, int64_t *offs);
+/* The tree of spec = ("graph", first, kids, sizes, values, positions, root, parity, counter)
+ * (GameTree.native_view), counter as virt_open's; NULL with an exception when it is not one. */
+Graph *graph_open(PyObject *spec, node_t *size);
+void graph_free(Graph *g);
+node_t graph_end(Graph *g, node_t n);
+double graph_val(Graph *g, node_t n);
+/* node n's position, the transposition table's key (GameTree.position) */
+int64_t graph_key(Graph *g, node_t n);
+
 /* -- the tree, read from the arrays of a gtsearch.tree.Tree ------------------------------ */
 typedef struct {
     const int32_t *e32; /* end[], when the array holds 4-byte ints */
     const int64_t *e64; /* end[], when it holds 8-byte ints */
     const double *val;  /* values[] (NaN: an internal node without a static value) */
     Virt *virt;         /* instead of the three above: a random: source computed on demand */
+    Graph *graph;       /* or a game's tree unfolded from its graph on demand */
     node_t size;
     int root_max;
     Py_buffer end_view, val_view;
 } TreeView;
 
 static inline node_t END(const TreeView *t, node_t n) {
-    return t->e32 ? (node_t)t->e32[n] : t->e64 ? t->e64[n] : virt_end(t->virt, n);
+    return t->e32   ? (node_t)t->e32[n]
+           : t->e64 ? t->e64[n]
+           : t->virt ? virt_end(t->virt, n)
+                     : graph_end(t->graph, n);
 }
 static inline double VAL(const TreeView *t, node_t n) {
-    return t->val ? t->val[n] : virt_val(t->virt, n);
+    return t->val ? t->val[n] : t->virt ? virt_val(t->virt, n) : graph_val(t->graph, n);
+}
+/* node n's key in a transposition table: keys[n] when given, a game graph's position of n,
+ * else the node itself */
+static inline int64_t TREE_KEY(const TreeView *t, const int64_t *keys, node_t n) {
+    return keys ? keys[n] : t->graph ? graph_key(t->graph, n) : n;
 }
 /* END with t->e32 held in a local, as VALS below */
 static inline node_t ENDS(const int32_t *e32, const TreeView *t, node_t n) {
@@ -113,7 +140,7 @@ static inline node_t ENDS(const int32_t *e32, const TreeView *t, node_t n) {
 /* VAL with t->val held in a local, for the hottest loops (stores to the search's own lists
  * would otherwise make the compiler load t->val again at every leaf) */
 static inline double VALS(const double *vals, const TreeView *t, node_t n) {
-    return vals ? vals[n] : virt_val(t->virt, n);
+    return vals ? vals[n] : VAL(t, n);
 }
 static inline int IS_LEAF(const TreeView *t, node_t n) { return END(t, n) == n + 1; }
 
@@ -139,7 +166,8 @@ static inline void prefetch_subtree(const TreeView *t, node_t n, node_t stop) {
 }
 
 /* Borrow the arrays (end, values); -1 with TypeError/ValueError when they are not flat arrays.
- * With values None, end is the spec of a random: source (virt_open), computed on demand. */
+ * With values None, end is the spec of a random: source (virt_open) or of a game's graph
+ * (graph_open), computed on demand. */
 int tree_open(TreeView *t, PyObject *end, PyObject *values, int root_max);
 void tree_close(TreeView *t);
 
@@ -494,6 +522,7 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
     X(gt_principal_variation)                                                                      \
     X(gt_random_tree)                                                                              \
     X(gt_expand_states)                                                                            \
+    X(gt_count_game)                                                                               \
     X(gt_load_mapping)                                                                             \
     X(gt_load_sexp)                                                                                \
     X(gt_load_efg)

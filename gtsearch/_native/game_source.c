@@ -74,26 +74,10 @@ PyObject *gt_expand_states(PyObject *self, PyObject *args) {
     memset(&tk, 0, sizeof tk);
 
     /* the graph, checked: then every walk below stays inside the arrays and ends */
-    if (fv.len / 8 != n_states + 1 || vv.len / 8 != n_states || root < 0 || root >= n_states ||
-        first[0] != 0 || first[n_states] != n_kids)
+    if (fv.len / 8 != n_states + 1 || vv.len / 8 != n_states || root < 0 || root >= n_states)
         bad = "the arrays do not fit one another";
-    for (int64_t s = 0; !bad && s < n_states; s++) {
-        if (first[s + 1] < first[s] || sizes[s] < 1 || sizes[s] > limit) {
-            bad = "a state's children or size are out of range";
-            break;
-        }
-        int64_t total = 1;
-        for (int64_t j = first[s]; j < first[s + 1]; j++) {
-            int64_t k = kids[j];
-            if (k < 0 || k >= n_states || sizes[k] > limit - total) {
-                bad = "a child's number or size is out of range";
-                break;
-            }
-            total += sizes[k];
-        }
-        if (!bad && total != sizes[s])
-            bad = "a state's size is not 1 + its children's sizes";
-    }
+    else
+        bad = graph_check(first, n_states, kids, n_kids, sizes, limit, NULL);
     if (bad) {
         PyErr_Format(PyExc_ValueError, "expand_states: %s", bad);
         goto done;

@@ -23,7 +23,7 @@ typedef struct {
     const TreeView *t;
     Map table;       /* MT's own: node -> Bounds */
     Table *tt;       /* or a transposition table (then `table` holds the positions proved) */
-    const int64_t *keys; /* the positions of the nodes (NULL: the node itself) */
+    const int64_t *keys; /* the positions of the nodes (NULL: TREE_KEY's) */
     MTFrame *stack;
     size_t cap;
     int64_t passes;
@@ -32,7 +32,7 @@ typedef struct {
 /* prove(): node n's value lies in [lo, hi], kept with what was known; -1 on MemoryError */
 static int prove(MT *s, node_t n, double lo, double hi) {
     if (s->tt) { /* TableMemory.prove */
-        int64_t key = s->keys ? s->keys[n] : n;
+        int64_t key = TREE_KEY(s->t, s->keys, n);
         if (!map_put(&s->table, key, NULL))
             return -1;
         tt_store(s->tt, key, lo, hi, TT_FULL, -1);
@@ -56,7 +56,7 @@ static int prove(MT *s, node_t n, double lo, double hi) {
 /* recall(): 1 with [lo, hi] known of n in *out, or 0 */
 static int recall(MT *s, node_t n, Bounds *out) {
     if (s->tt) {
-        const TTEntry *e = tt_probe(s->tt, s->keys ? s->keys[n] : n);
+        const TTEntry *e = tt_probe(s->tt, TREE_KEY(s->t, s->keys, n));
         if (e)
             *out = (Bounds){e->lo, e->hi};
         return e != NULL;

@@ -9,8 +9,8 @@
  * kept relative to their position).  TableSearch.line() is ts_line(): each node's best child
  * (a map, as the Python dict), else the table's move, else an uncounted search with a table
  * of its own below the node.  The MT family runs search_mt.c's passes over the same table
- * (mt_tabled).  Keys are positions: the node itself, or the game's position numbers
- * (GameTree.position_keys) in `keys`.
+ * (mt_tabled).  Keys are positions: the node itself, the game's position numbers
+ * (GameTree.position_keys) in `keys`, or a game's graph's (TREE_KEY).
  */
 #include "core.h"
 
@@ -53,7 +53,7 @@ typedef struct {
     size_t cap;
 } TS;
 
-static inline int64_t KEY(const TS *x, node_t n) { return x->keys ? x->keys[n] : n; }
+static inline int64_t KEY(const TS *x, node_t n) { return TREE_KEY(&x->S->t, x->keys, n); }
 
 /* child i of n, or -1 */
 static node_t child_at(const TreeView *t, node_t n, int32_t i) {
@@ -300,7 +300,7 @@ static int ab_plain(TS *x, node_t root, double alpha, double beta, double s, dou
     const int32_t *e32 = t->e32;
     const int64_t *keys = x->keys;
     const Table *tt = x->tt;
-#define PKEY(n) (keys ? keys[n] : (n))
+#define PKEY(n) TREE_KEY(t, keys, n)
     struct {
         PFrame *p;
         size_t len, cap;
@@ -329,7 +329,8 @@ static int ab_plain(TS *x, node_t root, double alpha, double beta, double s, dou
             if (!r) { /* c is searched: its children in place while they are leaves (with no
                        * tick of their own, as in negamax) */
 #if defined(__GNUC__) || defined(__clang__)
-                if (e < stop) /* the next sibling's entry, read once c is done */
+                if (e < stop && !t->graph) /* the next sibling's entry, read once c is done
+                                            * (a graph's key would move its cursor there) */
                     __builtin_prefetch(tt->slots + 2 * tt_bucket(tt, PKEY(e)));
 #endif
                 expanded++;

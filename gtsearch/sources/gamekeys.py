@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..core import native
 
 if TYPE_CHECKING:
+    from .gamecount import Counted
     from .protocol import Game
 
 
@@ -35,6 +36,7 @@ class PositionKeys:
         numbers: tuple[dict[Any, int], dict[Any, int]]
         key_array: array[int] | None
         graph: tuple[array[int], array[int], array[int], int] | None
+        counted: Counted | None
         path_keys: list[Any]
 
         def locate(self, n: int) -> int: ...
@@ -54,6 +56,8 @@ class PositionKeys:
     def position_numbers(self) -> dict[Any, int]:
         """Each entry's position number, in the order the entries were counted (the same in
         every run and both cores, as Python's hash() of a string is not)."""
+        if self.counted is not None:  # counted in C: an entry is its own position
+            return self.counted.ids()
         entries, positions = self.numbers
         info = self.info
         if len(entries) < len(info):

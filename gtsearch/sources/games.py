@@ -25,8 +25,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core import native
-from ..errors import NodeLimit, UsageError
+from ..errors import UsageError
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree, index_array
+from .gamecount import MAX_STATES, UNLIMITED, Counted, CountedInC, Entry, TooMany
 from .gamekeys import PositionKeys
 from .gameviews import (
     CHANCE_NODE,
@@ -55,38 +56,6 @@ _EXPECTED = {4: MAX, 5: MIN}
 _OTHER = {MAX: MIN, MIN: MAX}
 
 
-class TooMany(NodeLimit):
-    """A game with more distinct states than are counted (``most``, --max-nodes)."""
-
-    def __init__(self, game: str, most: int) -> None:
-        self.game, self.most = game, most
-        super().__init__(
-            f"{game}: more than {most:,} distinct states; a game's states are counted before it "
-            f"is searched, at most --max-nodes and {MAX_STATES:,} of them: raise --max-nodes, "
-            "cut the game with --depth, take a smaller game or search it on demand (-a mcts, "
-            "--iterative, --tt)"
-        )
-
-
-class Entry:
-    """One entry: its state, moves, child entries, child offsets, subtree size, leaves, height."""
-
-    __slots__ = ("state", "moves", "kids", "kind", "weights", "starts", "size", "leaves", "height")
-
-    def __init__(
-        self, state: Any, moves: tuple[Any, ...], kids: tuple[Any, ...], kind: int = DECIDE
-    ) -> None:
-        self.state = state
-        self.moves = moves
-        self.kids = kids
-        self.kind = kind
-        self.weights: tuple[int, ...] | tuple[float, ...] | None = None
-        self.starts: list[int] = []
-        self.size = 0
-        self.leaves = 0
-        self.height = 0
-
-
 class _State:
     """A state's answers, asked once: who moves, the moves (or outcomes and weights), children."""
 
@@ -99,11 +68,7 @@ class _State:
         self.kids: tuple[Any, ...] | None = None
 
 
-#: the most distinct entries of a game counted (each keeps its moves and children: memory)
-MAX_STATES = 1_000_000
-
-
-class GameTree(PositionKeys, Tree):
+class GameTree(PositionKeys, CountedInC, Tree):
     """A game as a Tree numbered in preorder, its nodes computed on demand."""
 
     __slots__ = (
@@ -122,6 +87,8 @@ class GameTree(PositionKeys, Tree):
         "numbers",
         "key_array",
         "graph",
+        "counted",
+        "most_visits",
     )
 
     def __init__(
@@ -150,6 +117,12 @@ class GameTree(PositionKeys, Tree):
         self.key_array: array[int] | None = None
         #: the entries' graph (first, kids, sizes, the root's number) when written out in C
         self.graph: tuple[array[int], array[int], array[int], int] | None = None
+        #: the entries when counted in C (a built-in game's kernel): the C searches read the
+        #: tree from their graph (native_view)
+        self.counted: Counted | None = None
+        #: the most nodes the cursors may visit (--max-nodes; UNLIMITED where the tree is
+        #: searched as if written out)
+        self.most_visits = max_nodes
         state = game.key(game.call("initial") if start is None else start, "initial")
         root_max = game.root_max if start_max is None else start_max
         if self.general:
@@ -162,10 +135,13 @@ class GameTree(PositionKeys, Tree):
         """Number the nodes: in preorder, from the sizes of the entries' subtrees, counted
         (at most ``most`` entries); the Tree's arrays."""
         game = self.game
-        self._count(self.root_key, most)
+        if not self._count_in_c(most):
+            self._count(self.root_key, most)
         root = self.info[self.root_key]
         size = root.size
-        flat = self._flat()
+        flat = None if self.counted is not None else self._flat()
+        if self.counted is not None and size <= min(self.max_nodes, NATIVE_WHOLE_MAX_NODES):
+            self.most_visits = UNLIMITED  # as the tree written out (_flat) is searched
         end, values, chance, weights = flat or (End(self, size), Values(self, size), None, None)
         super().__init__(
             end,
@@ -421,11 +397,8 @@ class GameTree(PositionKeys, Tree):
             off = n - m
             i = 0 if off == 1 else bisect_right(starts, off) - 1
             self.visited += 1
-            if self.visited > self.max_nodes:
-                raise NodeLimit(
-                    f"{self.source}: the search visited more than --max-nodes "
-                    f"{self.max_nodes:,} nodes; raise --max-nodes"
-                )
+            if self.visited > self.most_visits:
+                raise self.limit_error()
             kid = node.kids[i]
             nodes.append(m + starts[i])
             keys.append(kid)
@@ -516,7 +489,17 @@ class GameTree(PositionKeys, Tree):
 
     def with_root(self, root_max: bool) -> Tree:
         t = GameTree.__new__(GameTree)
-        for slot in ("game", "info", "states", "limit", "general", "root_key", "visited"):
+        for slot in (
+            "game",
+            "info",
+            "states",
+            "limit",
+            "general",
+            "root_key",
+            "visited",
+            "counted",
+            "most_visits",
+        ):
             setattr(t, slot, getattr(self, slot))
         t.has_chance_nodes, t.max_nodes = self.has_chance_nodes, self.max_nodes
         size = len(self.end)
@@ -548,7 +531,7 @@ class GameTree(PositionKeys, Tree):
             )
         fresh = self.with_root(self.root_max)
         assert isinstance(fresh, GameTree)
-        fresh.max_nodes = 2**62
+        fresh.max_nodes = fresh.most_visits = UNLIMITED
         end = index_array(size)
         vals = array("d")
         floats = bytearray(size)

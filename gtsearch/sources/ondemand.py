@@ -26,7 +26,8 @@ from typing import Any
 
 from ..errors import NodeLimit, UsageError
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree
-from .games import MAX_STATES, Entry, GameTree, TooMany
+from .gamecount import MAX_STATES, Entry, TooMany
+from .games import GameTree
 from .gameviews import CHANCE_NODE, Lookup
 from .protocol import Game, GameError
 from .randomtree import NATIVE_WHOLE_MAX_NODES
