@@ -20,6 +20,7 @@
 typedef struct {
     int64_t states; /* the states are 0 .. states - 1 */
     size_t entries; /* the entries counted from the initial state: the arrays' first size */
+    size_t edges;   /* and their children */
     /* the moves from a state (its children's states, in the order of its moves): how many */
     int (*kids)(int64_t state, int64_t *out);
     /* the utility of a state without moves, in MAX's terms */
@@ -29,16 +30,25 @@ typedef struct {
 /* -- tic-tac-toe ------------------------------------------------------------------------------ */
 enum { T_O_SHIFT = 9, T_WON = 1 << 18, T_O_TO_MOVE = 1 << 19, T_SQUARES = (1 << 9) - 1 };
 
-static int ttt_line(int64_t bits) {
+/* whether a player's nine squares hold a line: a table of the 512 sets, made at the first count */
+static unsigned char ttt_wins[512];
+static int ttt_ready;
+
+static void ttt_init(void) {
     static const int lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
-    for (int i = 0; i < 8; i++)
-        if ((bits & lines[i]) == lines[i])
-            return 1;
-    return 0;
+    for (int bits = 0; bits < 512; bits++)
+        for (int i = 0; i < 8; i++)
+            if ((bits & lines[i]) == lines[i])
+                ttt_wins[bits] = 1;
+    ttt_ready = 1;
 }
+
+static inline int ttt_line(int64_t bits) { return ttt_wins[bits]; }
 
 /* TicTacToe.moves and .play */
 static int ttt_kids(int64_t state, int64_t *out) {
+    if (!ttt_ready)
+        ttt_init();
     if (state & T_WON)
         return 0;
     const int64_t x = state & T_SQUARES, o = state >> T_O_SHIFT & T_SQUARES;
@@ -64,7 +74,7 @@ static double ttt_utility(int64_t state) {
     return state & T_O_TO_MOVE ? 1.0 : -1.0;
 }
 
-static const Kernel KERNELS[] = {{(int64_t)1 << 20, 5478, ttt_kids, ttt_utility}};
+static const Kernel KERNELS[] = {{(int64_t)1 << 20, 5478, 16167, ttt_kids, ttt_utility}};
 #define N_KERNELS (int)(sizeof KERNELS / sizeof KERNELS[0])
 
 typedef struct {
@@ -159,7 +169,7 @@ PyObject *gt_count_game(PyObject *self, PyObject *args) {
     /* sized for the game from its initial state (the most it can hold): nothing grows then */
     const size_t first = room ? (size_t)room : k->entries;
     c.cap = (size_t)most < first ? (size_t)most + 1 : first + 1;
-    c.cap_kids = MAX_MOVES * c.cap;
+    c.cap_kids = c.cap == k->entries + 1 ? k->edges : MAX_MOVES * c.cap;
     c.kids = gt_malloc(c.cap_kids * sizeof *c.kids);
     c.states = gt_malloc(c.cap * sizeof *c.states);
     c.first = gt_malloc(c.cap * sizeof *c.first);
@@ -181,20 +191,23 @@ PyObject *gt_count_game(PyObject *self, PyObject *args) {
         Visit *v = &c.stack[c.top - 1];
         const int64_t e = v->entry, lo = c.first[e], hi = c.first[e + 1];
         /* the first child not counted yet (a kernel's game ends: every move fills a square, so
-         * no child is an entry on the current line, which GameTree._count looks for) */
+         * no child is an entry on the current line, which GameTree._count looks for); each
+         * child's state is replaced by -(its entry's number + 1) once that is known */
         while (lo + v->next < hi) {
-            if (!map_get(&c.ids, c.kids[lo + v->next]))
+            const int64_t *id = map_get(&c.ids, c.kids[lo + v->next]);
+            if (!id)
                 break;
-            v->next++;
+            c.kids[lo + v->next++] = -*id;
         }
         if (lo + v->next < hi) {
-            const int64_t state = c.kids[lo + v->next++];
+            const int64_t j = lo + v->next++, state = c.kids[j];
             if ((long long)c.n >= most) {
                 result = Py_NewRef(Py_None);
                 goto done;
             }
             if (expand(&c, k, state) < 0 || ROOM(c.stack, c.top, c.cap_stack) < 0)
                 goto nomem;
+            c.kids[j] = -(int64_t)c.n; /* expand() may have moved the array: written after */
             c.stack[c.top++] = (Visit){(int64_t)c.n - 1, 0};
             if (tick(&tk, 0) < 0)
                 goto done;
@@ -203,7 +216,7 @@ PyObject *gt_count_game(PyObject *self, PyObject *args) {
         /* every child counted: this entry's size, leaves and height */
         int64_t size = 1, leaves = 0, height = -1;
         for (int64_t j = lo; j < hi; j++) {
-            const int64_t kid = *(int64_t *)map_get(&c.ids, c.kids[j]) - 1;
+            const int64_t kid = -c.kids[j] - 1;
             size += c.sizes[kid];
             leaves += c.leaves[kid];
             if (c.heights[kid] > height)
@@ -214,9 +227,9 @@ PyObject *gt_count_game(PyObject *self, PyObject *args) {
         c.heights[e] = height + 1;
         c.top--;
     }
-    /* the children's states as their entries' numbers */
+    /* the children as their entries' numbers */
     for (size_t j = 0; j < c.n_kids; j++)
-        c.kids[j] = *(int64_t *)map_get(&c.ids, c.kids[j]) - 1;
+        c.kids[j] = -c.kids[j] - 1;
     const size_t n = c.n, bytes = n * sizeof(int64_t);
     void *bufs[7] = {&c.states, &c.first, &c.kids, &c.sizes, &c.leaves, &c.heights, &c.values};
     const size_t sizes[7] = {bytes, bytes + sizeof(int64_t), c.n_kids * sizeof(int64_t), bytes,

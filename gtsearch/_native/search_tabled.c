@@ -294,13 +294,19 @@ static inline int ab_raises(double v, node_t c, int32_t i, double *m, node_t *bc
     return *m >= beta;
 }
 
-static int ab_plain(TS *x, node_t root, double alpha, double beta, double s, double *out) {
+/* ab_plain's loop, compiled twice (always inlined, `graph` a constant NULL in one): a tree
+ * in arrays pays nothing for the keys of a game's graph */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int ab_plain_on(TS *x, node_t root, double alpha, double beta, double s,
+                              double *out, Graph *const graph) {
     const TreeView *t = &x->S->t;
     const double *vals = t->val; /* held in locals, as in negamax */
     const int32_t *e32 = t->e32;
     const int64_t *keys = x->keys;
     const Table *tt = x->tt;
-#define PKEY(n) TREE_KEY(t, keys, n)
+#define PKEY(n) (keys ? keys[n] : graph ? graph_key(graph, n) : (n))
     struct {
         PFrame *p;
         size_t len, cap;
@@ -329,8 +335,8 @@ static int ab_plain(TS *x, node_t root, double alpha, double beta, double s, dou
             if (!r) { /* c is searched: its children in place while they are leaves (with no
                        * tick of their own, as in negamax) */
 #if defined(__GNUC__) || defined(__clang__)
-                if (e < stop && !t->graph) /* the next sibling's entry, read once c is done
-                                            * (a graph's key would move its cursor there) */
+                if (e < stop && !graph) /* the next sibling's entry, read once c is done
+                                         * (a graph's key would move its cursor there) */
                     __builtin_prefetch(tt->slots + 2 * tt_bucket(tt, PKEY(e)));
 #endif
                 expanded++;
@@ -417,6 +423,12 @@ fail:
     return -1;
 }
 #undef PKEY
+
+static int ab_plain(TS *x, node_t root, double alpha, double beta, double s, double *out) {
+    Graph *const graph = x->S->t.graph;
+    return graph ? ab_plain_on(x, root, alpha, beta, s, out, graph)
+                 : ab_plain_on(x, root, alpha, beta, s, out, NULL);
+}
 
 /* TableSearch.node(n, alpha, beta, s, depth): *out and *out_ex; 0, -1 or BAD_HORIZON */
 static int ts_node(TS *x, node_t n, double alpha, double beta, double s, int32_t depth,
