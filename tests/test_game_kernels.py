@@ -184,6 +184,17 @@ def test_a_state_the_kernel_does_not_hold_is_counted_in_python() -> None:
     assert (len(tree.info), len(tree.end)) == (5_478, 549_946)
 
 
+def test_a_game_with_a_key_or_an_estimate_is_counted_in_python() -> None:
+    """The kernel counts states as entries, without values inside: a tic-tac-toe given its own
+    key() or estimate() is another count, Python's."""
+    keyed, estimated = TicTacToe(), TicTacToe()
+    keyed.key = lambda state: state & 0x3FFFF  # type: ignore[attr-defined]
+    estimated.estimate = lambda state: 0  # type: ignore[attr-defined]
+    for obj in (keyed, estimated):
+        tree = tree_of(obj, start=played(4, 0, 8))
+        assert tree.counted is None and tree.native_view() is None
+
+
 # -- the searches -------------------------------------------------------------------------------------
 def both_trees(**where: Any) -> tuple[GameTree, GameTree]:
     """The game counted in C (read from its graph) and in Python (written out)."""
@@ -351,8 +362,11 @@ def test_a_graph_is_searched_as_its_tree() -> None:
     ],
 )
 def test_a_bad_graph_is_refused(change: dict[str, Any], error: str) -> None:
+    counter = array("q", [7, 2**62])
+    change = {"counter": counter, **change}
     with pytest.raises(ValueError, match=error):
         native.negamax(spec(**change), None, True, -math.inf, math.inf, False, True, None)
+    assert change["counter"] is not counter or counter[0] == 7  # no visits written back
 
 
 @pytest.mark.parametrize(

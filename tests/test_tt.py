@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from array import array
 from typing import Any
 
 import pytest
@@ -11,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gtsearch.algorithms import search
+from gtsearch.algorithms.base import Stats
 from gtsearch.algorithms.registry import TABLE_ALGORITHMS
 from gtsearch.algorithms.table import FULL, Table
+from gtsearch.algorithms.tabled import TableSearch
 from gtsearch.cli import cli
 from gtsearch.sources import open_source
 from gtsearch.tree import Tree
@@ -249,3 +252,17 @@ def test_star_with_a_table_on_a_game_with_transpositions(name: str) -> None:
     counts = tabled.extra["tt"]
     assert counts["cuts"] > 0 and counts["hits"] >= counts["cuts"] and counts["overwrites"] == 0
     assert tabled.leaves < plain.leaves and tabled.leaves < full.leaves == 2063
+
+
+def test_a_horizon_full_or_more_plies_down_is_not_kept_as_searched_to_the_leaves() -> None:
+    """A draft of FULL means searched to the leaves: a depth-limited search whose horizon lies
+    FULL or more plies below a node keeps it as FULL - 1 (search_tabled.c does the same)."""
+    depth = FULL + 20  # a chain: node i holds nodes i..depth, each with a static value
+    tree = Tree(
+        array("i", [depth + 1] * (depth + 1)), array("d", [i % 7 for i in range(depth + 1)])
+    )
+    search = TableSearch(tree, Stats(), Table(1), limit=FULL + 10, horizon=tree.values.__getitem__)
+    score, exhausted = search.root()
+    assert (score, exhausted) == ((FULL + 10) % 7, False)
+    drafts = sorted({entry[3] for entry in search.table.slots.values()})
+    assert drafts[-1] == FULL - 1 and FULL not in drafts

@@ -47,6 +47,7 @@ struct Graph {
     int64_t k;              /* the depth of the path's last node */
     int64_t *nodes, *ents;  /* the path: each depth's node and entry */
     int64_t visited, most;
+    int open; /* opened: its visits are written back to the counter when it is freed */
 };
 
 static void release(Py_buffer *b) {
@@ -58,7 +59,7 @@ void graph_free(Graph *g) {
     if (!g)
         return;
     virt_over = 0; /* the next search, of any tree, starts afresh */
-    if (g->counter.obj)
+    if (g->open)
         ((int64_t *)g->counter.buf)[0] = g->visited;
     release(&g->fv);
     release(&g->kv);
@@ -139,6 +140,7 @@ Graph *graph_open(PyObject *spec, node_t *size) {
     g->visited = ((int64_t *)g->counter.buf)[0];
     g->most = ((int64_t *)g->counter.buf)[1];
     virt_over = 0;
+    g->open = 1;
     *size = g->sizes[root];
     return g;
 }

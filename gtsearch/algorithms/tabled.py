@@ -238,7 +238,8 @@ class TableSearch:
                 togo = (limit if limit is not None else self.height) - depth
                 heuristics.credit(moves, bi, depth, togo, cut)
         lo, hi = (m, INF) if m >= beta else (-INF, m) if m <= alpha else (m, m)
-        draft = FULL if done else need
+        # a horizon FULL or more plies down is kept as FULL - 1, not as searched to the leaves
+        draft = FULL if done else min(need, FULL - 1)
         table.store(key, *self._stored(lo, hi, s, depth), draft, bi)
         if obs is not None:
             obs.store(n, key)

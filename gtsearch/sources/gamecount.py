@@ -146,10 +146,14 @@ class CountedInC:
         is a built-in one whose rules are one of its kernels (``kernel``, on the game's own
         class: a subclass may change the rules), not cut by --depth; False otherwise (and for
         a start state the kernel does not hold)."""
-        core = native()
-        kernel = vars(type(self.game.obj)).get("kernel")
+        core, game = native(), self.game
+        kernel = vars(type(game.obj)).get("kernel")
         state = self.root_key
         if core is None or kernel is None or self.general or type(state) is not int:
+            return False
+        # the kernel's entries are the states and its inner nodes have no value: a game
+        # with key() or estimate() would be another count
+        if callable(getattr(game.obj, "key", None)) or game.has_estimate:
             return False
         limit = min(self.max_nodes, most)
         try:
