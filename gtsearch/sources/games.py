@@ -489,17 +489,8 @@ class GameTree(PositionKeys, CountedInC, Tree):
 
     def with_root(self, root_max: bool) -> Tree:
         t = GameTree.__new__(GameTree)
-        for slot in (
-            "game",
-            "info",
-            "states",
-            "limit",
-            "general",
-            "root_key",
-            "visited",
-            "counted",
-            "most_visits",
-        ):
+        shared = "game info states limit general root_key visited counted most_visits"
+        for slot in shared.split():  # the game, its entries and the cursor's count
             setattr(t, slot, getattr(self, slot))
         t.has_chance_nodes, t.max_nodes = self.has_chance_nodes, self.max_nodes
         size = len(self.end)
