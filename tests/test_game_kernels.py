@@ -338,11 +338,32 @@ def test_a_graph_is_searched_as_its_tree() -> None:
     assert found[0] == 2.0 and found[1] == [0, 2]
 
 
+def test_a_graph_of_one_leaf_and_positions_as_given() -> None:
+    """A game over at its root (no child at all); positions kept as they are (parity -1: a
+    game whose entries say who moves), and keys given by node, which come first."""
+    leaf = spec(
+        first=array("q", [0, 0]),
+        kids=array("q"),
+        sizes=array("q", [1]),
+        values=array("d", [3.0]),
+    )
+    assert native.negamax(leaf, None, True, -math.inf, math.inf, False, True, None)[0] == 3.0
+    same = array("q", [4, 9, 9])  # both leaves one position: the second is the first's
+    kept = spec(positions=same, parity=-1)
+    found = native.tabled(kept, None, True, None, 4, 0, -math.inf, math.inf, True, None)
+    assert (found[0], list(found[2])) == (1.0, [1])
+    by_node = array("q", [0, 1, 2])  # keys by node: every node a position of its own
+    found = native.tabled(kept, None, True, by_node, 4, 0, -math.inf, math.inf, True, None)
+    assert (found[0], list(found[2])) == (2.0, [1, 2])
+
+
 @pytest.mark.parametrize(
     ("change", "error"),
     [
         ({"first": array("q", [0, 2, 2])}, "do not fit"),
         ({"first": array("q", [1, 2, 2, 2])}, "do not fit"),
+        ({"first": array("q", [0, 2, 2, 1])}, "do not fit"),
+        ({"sizes": array("q", [3, 2**62 - 1, 1])}, "child's number or size"),
         ({"first": array("q", [0, 2, 1, 2])}, "children or size"),
         ({"sizes": array("q", [0, 1, 1])}, "children or size"),
         ({"kids": array("q", [1, 3])}, "child's number"),
@@ -388,6 +409,8 @@ def test_arrays_of_another_type_are_refused(change: dict[str, Any]) -> None:
 def test_a_spec_that_is_not_a_graph_is_refused() -> None:
     with pytest.raises(TypeError):
         native.negamax(("graph", 1, 2), None, True, -math.inf, math.inf, False, True, None)
+    with pytest.raises(TypeError):
+        native.count_game("tictactoe", 0, 10)
 
 
 def test_the_counter_counts_the_visits() -> None:

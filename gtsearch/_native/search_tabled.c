@@ -475,11 +475,14 @@ static int ts_node(TS *x, node_t n, double alpha, double beta, double s, int32_t
     finished:
         if (f->bi >= 0 && put_best(x, f->n, f->bc) < 0)
             return -1;
-        /* a horizon FULL or more plies down is stored as FULL - 1: not as searched to the
-         * leaves (tabled.py's min(need, FULL - 1)) */
-        int32_t draft = f->done || x->limit < 0 ? TT_FULL : x->limit - f->depth;
-        if (draft > TT_FULL - 1 && !(f->done || x->limit < 0))
-            draft = TT_FULL - 1;
+        int32_t draft = TT_FULL; /* searched to the leaves */
+        if (!f->done && x->limit >= 0) {
+            /* the horizon's distance; FULL or more plies down is stored as FULL - 1, not as
+             * searched to the leaves (tabled.py's min(need, FULL - 1)) */
+            draft = x->limit - f->depth;
+            if (draft > TT_FULL - 1)
+                draft = TT_FULL - 1;
+        }
         keep(x, f->key, f->m, f->alpha, f->beta, f->s, f->depth, draft, f->bi, 0);
         v = f->m;
         ex = f->done;
