@@ -57,7 +57,7 @@ Edge = Exact | float
 
 def tree_leaf_bounds(tree: Tree) -> tuple[Number, Number]:
     """The least and the greatest leaf value of the tree, as written (the first of equal ones)."""
-    own = getattr(tree, "leaf_extremes", None)  # a game counted in C: from its entries
+    own = getattr(tree, "leaf_extremes", None)  # a game's: from its distinct entries
     found = own() if own is not None else None
     if found is not None:
         return found  # type: ignore[no-any-return]

@@ -140,6 +140,9 @@ class CountedInC:
         most_visits: int
         source: str
         counted: Counted | None
+        on_demand: bool
+
+        def _value(self, node: Entry) -> Number: ...
 
     def _count_in_c(self, most: int) -> bool:
         """Count the entries in C (:class:`Counted`) when the compiled core runs and the game
@@ -191,22 +194,34 @@ class CountedInC:
         )
 
     def leaf_extremes(self) -> tuple[Number, Number] | None:
-        """The least and the greatest leaf value, as the game gives them (the first of equal
-        ones in preorder: the entries are numbered in the order the preorder first meets
-        them), read from the entries counted in C; None when they were not."""
-        c = self.counted
-        if c is None:
+        """The least and the greatest leaf value (chance.tree_leaf_bounds), read from the
+        entries, each distinct one once, as the game gives them: the first of equal ones in
+        preorder, since the entries are numbered in the order the preorder first meets them.
+        (The tree's leaves, one by one through the cursor, are a million on tic-tac-toe.)
+        None on demand, where not every entry is known."""
+        if self.on_demand:
             return None
+        c = self.counted
+        if c is None:  # counted in Python: every entry is in info
+            lo = hi = None
+            for node in self.info.values():
+                if not node.kids:  # the end of the game, or a position at the --depth cut
+                    v = self._value(node)
+                    if lo is None or v < lo:
+                        lo = v
+                    if hi is None or v > hi:
+                        hi = v
+            return lo, hi  # type: ignore[return-value]  # a game has a leaf
         first, values = c.first, c.entry_values
-        lo = hi = -1
+        i_lo = i_hi = -1
         for i in range(len(values)):
             if first[i] == first[i + 1]:  # a leaf: the end of the game
-                if lo < 0 or values[i] < values[lo]:
-                    lo = i
-                if hi < 0 or values[i] > values[hi]:
-                    hi = i
+                if i_lo < 0 or values[i] < values[i_lo]:
+                    i_lo = i
+                if i_hi < 0 or values[i] > values[i_hi]:
+                    i_hi = i
         utility = self.game.number
-        return utility("utility", c.states[lo]), utility("utility", c.states[hi])
+        return utility("utility", c.states[i_lo]), utility("utility", c.states[i_hi])
 
     def native_done(self, view: tuple[Any, ...]) -> None:
         """Count the nodes a C search of :meth:`native_view` visited as the cursor's own."""
