@@ -189,6 +189,12 @@ def test_leaf_bounds_are_read_from_the_entries(spec: str, depth: int | None) -> 
     assert [type(v) for v in found] == [type(tree.number(least)), type(tree.number(greatest))]
 
 
+def test_a_game_on_demand_has_no_leaf_bounds_from_its_entries() -> None:
+    """Searched on demand, not every entry is known: the bounds are the game's own (mcts)."""
+    tree = open_source("game:connect4", on_demand=True)
+    assert tree.on_demand and tree.leaf_extremes() is None  # type: ignore[attr-defined]
+
+
 # -- the built-in games -------------------------------------------------------------------------
 def test_tictactoe_counts() -> None:
     tree = open_source("game:tictactoe")
