@@ -12,7 +12,8 @@ int tree_open(TreeView *t, PyObject *end, PyObject *values, int root_max) {
     memset(t, 0, sizeof *t);
     if (values == Py_None) { /* a spec: ("graph", ...) a game's graph, else a random: source */
         t->root_max = root_max;
-        if (PyTuple_Check(end) && PyTuple_GET_SIZE(end) && PyUnicode_Check(PyTuple_GET_ITEM(end, 0))) {
+        if (PyTuple_Check(end) && PyTuple_GET_SIZE(end) &&
+            PyUnicode_Check(PyTuple_GET_ITEM(end, 0))) {
             t->graph = graph_open(end, &t->size);
             return t->graph ? 0 : -1;
         }
