@@ -334,6 +334,20 @@ int tick_slow(Ticker *tk, int64_t count) {
     Py_BEGIN_ALLOW_THREADS Py_END_ALLOW_THREADS return 0;
 }
 
+/* -- arrays handed in -------------------------------------------------------------------------------- */
+int borrow_array(PyObject *obj, Py_buffer *view, const char *fmt, int writable,
+                 const char *message) {
+    if (PyObject_GetBuffer(obj, view,
+                           PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    if (view->itemsize != 8 || !view->format || strcmp(view->format, fmt) != 0) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, message, fmt);
+        return -1;
+    }
+    return 0;
+}
+
 /* -- results ----------------------------------------------------------------------------------------- */
 PyObject *make_array(const char *typecode, const void *data, size_t nbytes) {
     PyObject *arr = PyObject_CallFunction(array_type, "s", typecode);

@@ -413,6 +413,13 @@ static inline int tick(Ticker *tk, int64_t count) {
     return (++tk->steps & TICK_MASK) ? 0 : tick_slow(tk, count);
 }
 
+/* -- arrays handed in ------------------------------------------------------------------------------ */
+/* obj's buffer in *view: C-contiguous 8-byte items of typecode fmt ("q" or "d"), writable
+ * when asked; 0, or -1 with the buffer released and an exception set (TypeError: `message`,
+ * formatted with fmt, when it is some other array) */
+int borrow_array(PyObject *obj, Py_buffer *view, const char *fmt, int writable,
+                 const char *message);
+
 /* -- helpers for building results -------------------------------------------------------------- */
 /* An array.array of the given typecode holding a copy of nbytes at data, or NULL. */
 PyObject *make_array(const char *typecode, const void *data, size_t nbytes);

@@ -73,16 +73,9 @@ void graph_free(Graph *g) {
     gt_free(g);
 }
 
-/* obj as a C-contiguous array of typecode fmt (8-byte items); -1 with TypeError */
+/* obj as an array of typecode fmt (borrow_array()), with the graph's own message */
 static int borrow(PyObject *obj, Py_buffer *view, const char *fmt, int writable) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS |
-                                          (writable ? PyBUF_WRITABLE : 0)) < 0)
-        return -1;
-    if (view->itemsize != 8 || !view->format || strcmp(view->format, fmt) != 0) {
-        PyErr_Format(PyExc_TypeError, "a game's graph: an array('%s') expected", fmt);
-        return -1;
-    }
-    return 0;
+    return borrow_array(obj, view, fmt, writable, "a game's graph: an array('%s') expected");
 }
 
 Graph *graph_open(PyObject *spec, node_t *size) {

@@ -17,15 +17,9 @@ typedef struct {
     int64_t state, node, depth;
 } Todo;
 
-static int view_of(PyObject *obj, Py_buffer *view, const char *fmt, Py_ssize_t item) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
-        return -1;
-    if (view->itemsize != item || !view->format || strcmp(view->format, fmt) != 0) {
-        PyBuffer_Release(view);
-        PyErr_SetString(PyExc_TypeError, "expand_states: arrays of typecodes q, q, q and d expected");
-        return -1;
-    }
-    return 0;
+static int view_of(PyObject *obj, Py_buffer *view, const char *fmt) {
+    return borrow_array(obj, view, fmt, 0,
+                        "expand_states: arrays of typecodes q, q, q and d expected");
 }
 
 /* expand_states(first, kids, sizes, values, root, wide) -> (end, values); with values None,
@@ -40,20 +34,20 @@ PyObject *gt_expand_states(PyObject *self, PyObject *args) {
                           &wide, &pos_obj, &root_max))
         return NULL;
     Py_buffer fv, kv, sv, vv;
-    if (view_of(first_obj, &fv, "q", 8) < 0)
+    if (view_of(first_obj, &fv, "q") < 0)
         return NULL;
-    if (view_of(kids_obj, &kv, "q", 8) < 0) {
+    if (view_of(kids_obj, &kv, "q") < 0) {
         PyBuffer_Release(&fv);
         return NULL;
     }
-    if (view_of(sizes_obj, &sv, "q", 8) < 0) {
+    if (view_of(sizes_obj, &sv, "q") < 0) {
         PyBuffer_Release(&fv);
         PyBuffer_Release(&kv);
         return NULL;
     }
     /* the values, or (values None) the positions */
     const int keys_only = values_obj == Py_None;
-    if (keys_only ? view_of(pos_obj, &vv, "q", 8) : view_of(values_obj, &vv, "d", 8)) {
+    if (keys_only ? view_of(pos_obj, &vv, "q") : view_of(values_obj, &vv, "d")) {
         PyBuffer_Release(&fv);
         PyBuffer_Release(&kv);
         PyBuffer_Release(&sv);

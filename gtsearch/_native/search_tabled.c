@@ -594,11 +594,11 @@ static int open_keys(PyObject *obj, Py_buffer *buf, node_t size, const int64_t *
     *keys = NULL;
     if (obj == Py_None)
         return 0;
-    if (PyObject_GetBuffer(obj, buf, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+    static const char *const wrong = "keys must be an array('q') of one key per node";
+    if (borrow_array(obj, buf, "q", 0, wrong) < 0)
         return -1;
-    if (buf->itemsize != 8 || !buf->format || strcmp(buf->format, "q") != 0 ||
-        buf->len / 8 != size) {
-        PyErr_SetString(PyExc_TypeError, "keys must be an array('q') of one key per node");
+    if (buf->len / 8 != size) {
+        PyErr_SetString(PyExc_TypeError, wrong);
         return -1;
     }
     *keys = buf->buf;
