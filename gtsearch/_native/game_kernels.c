@@ -103,11 +103,8 @@ static void count_free(Count *c) {
     map_free(&c->ids);
 }
 
-/* one more entry's room in every per-entry array (first[] has one item more) */
-static int room_entry(Count *c) {
-    if (c->n + 1 < c->cap)
-        return 0;
-    size_t cap = c->cap * 2;
+/* every per-entry array made to hold cap items (first[] holds one entry fewer); 0, or -1 */
+static int entries_to(Count *c, size_t cap) {
     int64_t **arrays[] = {&c->states, &c->first, &c->sizes, &c->leaves, &c->heights};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) {
         int64_t *grown = gt_realloc(*arrays[i], cap * sizeof **arrays[i]);
@@ -122,6 +119,9 @@ static int room_entry(Count *c) {
     c->cap = cap;
     return 0;
 }
+
+/* one more entry's room in every per-entry array (first[] has one item more) */
+static int room_entry(Count *c) { return c->n + 1 < c->cap ? 0 : entries_to(c, c->cap * 2); }
 
 /* the entry of `state`, expanded: its number, its children's states listed (their numbers
  * are written once every entry is known); -1 on MemoryError */
@@ -168,17 +168,10 @@ PyObject *gt_count_game(PyObject *self, PyObject *args) {
     memset(&tk, 0, sizeof tk);
     /* sized for the game from its initial state (the most it can hold): nothing grows then */
     const size_t first = room ? (size_t)room : k->entries;
-    c.cap = (size_t)most < first ? (size_t)most + 1 : first + 1;
-    c.cap_kids = c.cap == k->entries + 1 ? k->edges : MAX_MOVES * c.cap;
+    const size_t cap = (size_t)most < first ? (size_t)most + 1 : first + 1;
+    c.cap_kids = cap == k->entries + 1 ? k->edges : MAX_MOVES * cap;
     c.kids = gt_malloc(c.cap_kids * sizeof *c.kids);
-    c.states = gt_malloc(c.cap * sizeof *c.states);
-    c.first = gt_malloc(c.cap * sizeof *c.first);
-    c.sizes = gt_malloc(c.cap * sizeof *c.sizes);
-    c.leaves = gt_malloc(c.cap * sizeof *c.leaves);
-    c.heights = gt_malloc(c.cap * sizeof *c.heights);
-    c.values = gt_malloc(c.cap * sizeof *c.values);
-    if (!c.kids || !c.states || !c.first || !c.sizes || !c.leaves || !c.heights || !c.values ||
-        map_init(&c.ids, sizeof(int64_t)) < 0)
+    if (!c.kids || entries_to(&c, cap) < 0 || map_init(&c.ids, sizeof(int64_t)) < 0)
         goto nomem;
     while (c.ids.cap < 2 * c.cap) /* the map's room, made while it is empty */
         if (map_grow(&c.ids) < 0)
