@@ -203,25 +203,15 @@ class CountedInC:
             return None
         c = self.counted
         if c is None:  # counted in Python: every entry is in info
-            lo = hi = None
-            for node in self.info.values():
-                if not node.kids:  # the end of the game, or a position at the --depth cut
-                    v = self._value(node)
-                    if lo is None or v < lo:
-                        lo = v
-                    if hi is None or v > hi:
-                        hi = v
-            return lo, hi  # type: ignore[return-value]  # a game has a leaf
+            # the end of the game, or a position at the --depth cut; min() and max() keep
+            # the first of equal ones
+            found = [self._value(node) for node in self.info.values() if not node.kids]
+            return min(found), max(found)
         first, values = c.first, c.entry_values
-        i_lo = i_hi = -1
-        for i in range(len(values)):
-            if first[i] == first[i + 1]:  # a leaf: the end of the game
-                if i_lo < 0 or values[i] < values[i_lo]:
-                    i_lo = i
-                if i_hi < 0 or values[i] > values[i_hi]:
-                    i_hi = i
+        leaves = [i for i in range(len(values)) if first[i] == first[i + 1]]
+        lo, hi = min(leaves, key=values.__getitem__), max(leaves, key=values.__getitem__)
         utility = self.game.number
-        return utility("utility", c.states[i_lo]), utility("utility", c.states[i_hi])
+        return utility("utility", c.states[lo]), utility("utility", c.states[hi])
 
     def native_done(self, view: tuple[Any, ...]) -> None:
         """Count the nodes a C search of :meth:`native_view` visited as the cursor's own."""
