@@ -82,6 +82,13 @@ class NodeLimit(GtsearchError):
     """A search of a lazy source, or of a game on demand, visited more nodes than
     --max-nodes allows."""
 
+    @classmethod
+    def visited(cls, source: str, most: int) -> NodeLimit:
+        """The error of a search of ``source`` that visited more than ``most`` nodes."""
+        return cls(
+            f"{source}: the search visited more than --max-nodes {most:,} nodes; raise --max-nodes"
+        )
+
 
 class CheckFailed(GtsearchError):
     """A regression check failed (``--expect``, a file's ``expect:``, ``compare``).

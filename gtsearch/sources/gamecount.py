@@ -219,7 +219,4 @@ class CountedInC:
 
     def limit_error(self) -> NodeLimit:
         """The error of a search that visited more than --max-nodes nodes."""
-        return NodeLimit(
-            f"{self.source}: the search visited more than --max-nodes "
-            f"{self.max_nodes:,} nodes; raise --max-nodes"
-        )
+        return NodeLimit.visited(self.source, self.max_nodes)

@@ -24,7 +24,7 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ..errors import NodeLimit, UsageError
+from ..errors import UsageError
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree
 from .gamecount import MAX_STATES, Entry, TooMany
 from .games import GameTree
@@ -195,10 +195,7 @@ class OnDemandTree(GameTree):
         node = self.expand(n)
         first = len(self.keys)
         if first + len(node.kids) > self.max_nodes:
-            raise NodeLimit(
-                f"{self.source}: the search visited more than --max-nodes "
-                f"{self.max_nodes:,} nodes; raise --max-nodes"
-            )
+            raise self.limit_error()
         self._check_line(n, node)
         depth = self.depths[n] + 1
         turns = self.turn_counts[n] + (node.kind != CHANCE_NODE)

@@ -302,10 +302,7 @@ class _Cursor:
 
     def limit_error(self) -> NodeLimit:
         """The error of a search that visited more than ``max_nodes`` nodes."""
-        return NodeLimit(
-            f"{self.spec.text()}: the search visited more than --max-nodes "
-            f"{self.max_nodes:,} nodes; raise --max-nodes"
-        )
+        return NodeLimit.visited(self.spec.text(), self.max_nodes)
 
     def _push(self, k: int, i: int, c: int) -> None:
         self.visited += 1
