@@ -126,10 +126,12 @@ def silence_stdout() -> None:
 
 
 def write_file(path: str, text: str) -> None:
-    """Write ``text`` to the file ``path`` (UTF-8, ``\\n`` line ends)."""
+    """Write ``text`` to the file ``path`` (UTF-8, ``\\n`` line ends), whole or not at all
+    (:mod:`gtsearch.files`: a temporary file beside it, renamed over it when whole)."""
+    from ..files import write_text_file
+
     try:
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        write_text_file(path, text)
     except OSError as e:
         raise GtsearchError(f"{path}: cannot write: {os_reason(e)}") from None
 

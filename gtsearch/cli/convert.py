@@ -9,6 +9,7 @@ from typing import TextIO
 import click
 
 from ..errors import UsageError, os_reason
+from ..files import replacing, replacing_text
 from ..formats import dump_tree, format_for_path
 from ..sources import is_source, unique_names
 from ..sources.uniform import spec_of, write_uniform
@@ -116,11 +117,15 @@ def gen_command(
         write(sys.stdout)
         return
     try:
+        # whole or not at all: a temporary file beside OUT, renamed over it when complete
         if output.endswith(".gz"):
-            with gzip.open(output, "wt", encoding="utf-8", compresslevel=6) as out:
-                write(out)
+            with (
+                replacing(output) as raw,
+                gzip.open(raw, "wt", encoding="utf-8", compresslevel=6) as zipped,
+            ):
+                write(zipped)
         else:
-            with open(output, "w", encoding="utf-8") as out:
-                write(out)
+            with replacing_text(output) as text:
+                write(text)
     except OSError as e:
         raise UsageError(f"{output}: cannot write: {os_reason(e)}") from None

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GtsearchError, UsageError
+from .plot import save_figure
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -130,7 +131,4 @@ def plot_mcts(rows: Sequence[dict[str, Any]], path: str, title: str | None = Non
         fig.suptitle(title, fontsize=8)
     rows_of_legend = (len(labels) + 2) // 3
     fig.tight_layout(rect=(0, 0.04 * rows_of_legend + 0.02, 1, 1))
-    try:
-        fig.savefig(path, dpi=90)
-    except (OSError, ValueError) as e:
-        raise GtsearchError(f"{path}: cannot write the plot: {e}") from None
+    save_figure(fig, path, 90)

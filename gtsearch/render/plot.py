@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -103,7 +104,17 @@ def plot(rows: Sequence[dict[str, Any]], path: str, title: str | None = None) ->
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout(rect=(0, 0, 1.0 - legend_width, 1))
+    save_figure(fig, path, 130)
+
+
+def save_figure(fig: Any, path: str, dpi: int) -> None:
+    """Write a matplotlib figure to ``path`` in the format its extension names, whole or not
+    at all (:mod:`gtsearch.files`); one GtsearchError when it cannot be written."""
+    from ..files import replacing
+
+    kind = os.path.splitext(path)[1][1:].lower() or None
     try:
-        fig.savefig(path, dpi=130)
+        with replacing(path) as f:
+            fig.savefig(f, dpi=dpi, format=kind)
     except (OSError, ValueError) as e:
         raise GtsearchError(f"{path}: cannot write the plot: {e}") from None
