@@ -120,7 +120,7 @@ def test_play_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
     assert saved["game"] == "game:tictactoe" and saved["moves"][:2] == ["5", "1"]
     middle = json.loads((tmp_path / "middle.json").read_text(encoding="utf-8"))
     assert middle == {"game": "game:tictactoe", "moves": ["5", "1"]}
-    r = CliRunner().invoke(cli, ["play", "x", "--load", str(tmp_path / "final.json")])
+    r = CliRunner().invoke(cli, ["play", "--load", str(tmp_path / "final.json")])
     assert r.exit_code == 0 and "game over" in r.output
 
 
@@ -191,11 +191,11 @@ def test_play_says_what_is_wrong(args: list[str], typed: str, message: str) -> N
 def test_a_saved_game_is_checked(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"game": "game:nim:3", "moves": ["take 1", "take 5"]}', encoding="utf-8")
-    r = CliRunner().invoke(cli, ["play", "x", "--load", str(bad)])
+    r = CliRunner().invoke(cli, ["play", "nim:3", "--load", str(bad)])
     assert r.exit_code == 2
     assert "move 2, 'take 5', is not among the moves: take 1, take 2" in r.output
     bad.write_text('{"game": 3}', encoding="utf-8")
-    r = CliRunner().invoke(cli, ["play", "x", "--load", str(bad)])
+    r = CliRunner().invoke(cli, ["play", "--load", str(bad)])
     assert r.exit_code == 2 and 'a saved game is {"game": SPEC, "moves": [NAMES]}' in r.output
 
 
@@ -223,3 +223,164 @@ def test_positions_skip_a_forced_pass() -> None:
     assert r.pv_labels is not None and "pass" in r.pv_labels
     drawn = positions(tree, r.pv)
     assert len(drawn) == len(r.pv) and not any(d.startswith("after pass") for d in drawn)
+
+
+# -- a saved game is data (issue 37) -------------------------------------------------------
+#: a module whose import leaves a mark: nothing may import it because a file names it
+MARKING_MODULE = """
+import pathlib
+pathlib.Path("imported").write_text("the module ran")
+
+
+class Game:
+    def initial(self):
+        return 2
+
+    def moves(self, state):
+        return [1] if state else []
+
+    def play(self, state, move):
+        return state - move
+
+    def utility(self, state):
+        return 1
+"""
+
+
+def play_in(tmp_path: Path, *args: str, typed: str = "q\n") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gtsearch", "play", *args],
+        cwd=tmp_path,
+        input=typed,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("saved", "given", "message"),
+    [
+        # the hostile file of the issue: a shell command through subprocess.Popen's keywords
+        (
+            "game:subprocess:Popen:args=touch popened,shell=true",
+            None,
+            "is a game of a module, imported only when the command line names it",
+        ),
+        (
+            "game:subprocess:Popen:args=touch popened,shell=true",
+            "tictactoe",
+            "a saved game of 'game:subprocess:Popen:args=touch popened,shell=true', not of "
+            "'tictactoe'",
+        ),
+        ("game:marking:Game", None, "is a game of a module"),
+        ("game:marking:Game", "nim:3", "a saved game of 'game:marking:Game', not of 'nim:3'"),
+        ("marking:Game", "marking:Other", "not of 'marking:Other'"),
+        ("game:nim:heap=5", "nim:heap=7", "a saved game of 'game:nim:heap=5', not of 'nim:heap=7'"),
+        ("game:nim:heap=-1", None, "the saved game 'game:nim:heap=-1': heap must be"),
+    ],
+)
+def test_a_saved_game_runs_no_code(
+    tmp_path: Path, saved: str, given: str | None, message: str
+) -> None:
+    """Loading a saved game never imports a module the command line did not name: the
+    file's game must be GAME, or without GAME a built-in or OpenSpiel game; one line, exit 2,
+    and nothing ran (no file made by the command, no module imported)."""
+    (tmp_path / "marking.py").write_text(MARKING_MODULE, encoding="utf-8")
+    (tmp_path / "game.json").write_text(json.dumps({"game": saved, "moves": []}), encoding="utf-8")
+    r = play_in(tmp_path, *([given] if given else []), "--load", "game.json")
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.startswith("game.json: ") and message in r.stderr
+    assert len(r.stderr.splitlines()) == 1 and r.stdout == ""
+    assert not (tmp_path / "popened").exists() and not (tmp_path / "imported").exists()
+
+
+def test_a_saved_game_of_the_users_module_named_on_the_command_line(tmp_path: Path) -> None:
+    """The same game named by GAME (with or without 'game:') is played: the command line
+    named the module."""
+    (tmp_path / "marking.py").write_text(MARKING_MODULE, encoding="utf-8")
+    (tmp_path / "game.json").write_text(
+        '{"game": "game:marking:Game", "moves": ["1"]}', encoding="utf-8"
+    )
+    r = play_in(tmp_path, "marking:Game", "--load", "game.json")
+    assert r.returncode == 0, r.stderr
+    assert "game over: MAX wins (1)" in r.stdout and (tmp_path / "imported").exists()
+
+
+@pytest.mark.parametrize(
+    ("saved", "given"),
+    [
+        ("game:nim:heap=6", "nim:6"),
+        ("nim:6", "game:nim:heap=6"),
+        ("game:connect4:columns=5,rows=4", "connect4:rows=4,columns=5"),
+        ("game:connect4:rows=6", "connect4"),
+        ("game:tictactoe", None),
+    ],
+)
+def test_a_saved_game_is_the_same_game_however_written(
+    tmp_path: Path, saved: str, given: str | None
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"game": saved, "moves": []}), encoding="utf-8")
+    args = [*([given] if given else []), "--load", str(path), "--human", "none"]
+    if "connect4" in saved:
+        args += ["--depth", "2"]
+    r = CliRunner().invoke(cli, ["play", *args])
+    assert r.exit_code == 0, r.output
+    assert "game over" in r.output
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'{"game": "game:nim:3", "moves": [], "module": "os"}', "and nothing else: 'module'"),
+        (b"[" * 100_000 + b"]" * 100_000, "not a saved game: JSON nested too deeply"),
+        (b'{"game": "game:nim:3", "moves": [' + b"[" * 50_000, "JSON nested too deeply"),
+        (b'{"game": "game:nim:3", "moves": [1]}', 'a saved game is {"game": SPEC'),
+        (b'{"game": "game:nim:3", "moves": ["take 1"]} x', "not JSON: Extra data"),
+        (b'{"game": "\xff"}', "not UTF-8 (byte 11)"),
+        (b" " * (1 << 20) + b"{}", "a saved game is at most 1,048,576 bytes"),
+        (b'{"game": "game:nim:3", "moves": ["' + b"x" * 5000 + b'"]}', "move 1, 'xxxx"),
+    ],
+)
+def test_a_hostile_saved_game_is_one_line(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(content)
+    r = CliRunner().invoke(cli, ["play", "--load", str(path)])
+    assert r.exit_code == 2, r.output
+    assert message in r.output and len(r.output.splitlines()) == 1
+    assert len(r.output) < 400 and "Traceback" not in r.output
+
+
+def test_play_needs_a_game(tmp_path: Path) -> None:
+    r = CliRunner().invoke(cli, ["play"])
+    assert r.exit_code == 2
+    assert r.output.strip() == "play needs GAME (gtsearch play tictactoe), or --load FILE"
+
+
+def test_a_typed_number_is_a_name_not_a_place_in_the_list() -> None:
+    """Tic-tac-toe's squares are named 1 to 9: typing a taken square is refused, never read
+    as the n-th move left (issue 35)."""
+    r = CliRunner().invoke(cli, ["play", "tictactoe"], input="5\n5\n9\nq\n")
+    assert "not a move here: '5' (the moves: " in r.output
+    out = r.output.split("not a move here")[1]
+    assert "5" not in out.split("(the moves: ")[1].split(")")[0].split(", ")
+
+
+def test_play_with_standard_input_closed(tmp_path: Path) -> None:
+    r = subprocess.run(
+        ["sh", "-c", f'exec "{sys.executable}" -m gtsearch play nim:3 <&-'],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2
+    assert r.stderr == "<stdin>: cannot read standard input: it is closed\n"
+
+
+def test_a_huge_typed_line_is_not_echoed() -> None:
+    r = CliRunner().invoke(cli, ["play", "nim:3"], input="x" * 5_000_000 + "\ntake 1\nq\n")
+    assert r.exit_code == 0
+    assert "not a move here: 'xxxx" in r.output and len(r.output) < 2000
+    assert "MIN (alphabeta) plays" in r.output  # the next line is read as it was typed

@@ -9,7 +9,7 @@ import click
 
 from ..algorithms import find_algorithm
 from ..algorithms.params import SearchParams, check_one
-from ..errors import UsageError
+from ..errors import UsageError, shown
 from ..numbers import Number
 from ..render.games import engine_line, game_dict, games_text, render_games
 from .common import echo_registry
@@ -55,7 +55,7 @@ SIDES = {"max": ("max",), "min": ("min",), "both": ("max", "min"), "none": ()}
 
 
 @click.command("play")
-@click.argument("game", metavar="GAME")
+@click.argument("game", metavar="[GAME]", required=False)
 @algo_option("alphabeta, or star1 on a game with chance", several=False)
 @depth_option
 @click.option(
@@ -88,7 +88,7 @@ SIDES = {"max": ("max",), "min": ("min",), "both": ("max", "min"), "none": ()}
 )
 @max_nodes_option
 def play_command(
-    game: str,
+    game: str | None,
     algo: str | None,
     depth: int | None,
     seconds: float | None,
@@ -112,10 +112,12 @@ def play_command(
     GAME is a game source without 'game:' (tictactoe, connect4:rows=4,
     openspiel:tic_tac_toe, mymodule:MyGame) or with it. The board is drawn
     when the game draws it; after each of the engine's moves come its value,
-    principal variation and counts. Type a move by its name or its number in
-    the list; 'u' takes back your last move, 's [FILE]' saves the game,
-    'q' quits. Chance's moves (dice) are drawn from --seed; mcts's search
-    for the n-th move of the game (n = 0, 1, ...) is seeded with --seed + n.
+    principal variation and counts. Type a move by its name, as the list
+    shows it; 'u' takes back your last move, 's [FILE]' saves the game,
+    'q' quits. A saved game (--load) is data: its game must be GAME, and
+    without GAME it must be a built-in or an OpenSpiel game. Chance's moves
+    (dice) are drawn from --seed; mcts's search for the n-th move of the
+    game (n = 0, 1, ...) is seeded with --seed + n.
 
     \b
     Examples:
@@ -150,7 +152,9 @@ def play_command(
     if depth is not None and seconds is not None:
         raise UsageError("give --depth or --time, not both")
     if load is not None:
-        match = load_match(load, max_nodes=max_nodes, seed=seed)
+        match = load_match(load, game, max_nodes=max_nodes, seed=seed)
+    elif game is None:
+        raise UsageError("play needs GAME (gtsearch play tictactoe), or --load FILE")
     else:
         match = Match(game, max_nodes=max_nodes, seed=seed)
     match.check_cut(depth, seconds)
@@ -208,12 +212,37 @@ def _ask(match: Any, who: str) -> str | None:
     """One line typed by the person to move (None at the end of the input)."""
     names = ", ".join(name for _, name in match.moves())
     click.echo(f"{who.upper()} to move [{names}] (u undo, s save, q quit): ", nl=False)
-    line = sys.stdin.readline()
-    if not line:
+    line = _read_line()
+    if line is None:
         click.echo()
         return None
     text = line.strip()
     return None if text in ("q", "quit") else text
+
+
+#: the longest line a person types that is read as a move or a command
+MAX_TYPED = 4096
+
+
+def _read_line() -> str | None:
+    """One line of standard input, None at its end; a line longer than MAX_TYPED characters is
+    read to its end and handed back cut (it is then no move); a closed standard input is one
+    GtsearchError, as for every command (docs/commands.md, "Pipes, signals and closed
+    streams")."""
+    closed = UsageError("<stdin>: cannot read standard input: it is closed")
+    stream = sys.stdin
+    if stream is None:
+        raise closed
+    try:
+        line = stream.readline(MAX_TYPED + 1)
+        if len(line) > MAX_TYPED and not line.endswith("\n"):
+            while True:  # the rest of an over-long line, read and dropped a block at a time
+                rest = stream.readline(1 << 16)
+                if not rest or rest.endswith("\n"):
+                    break
+    except (OSError, ValueError):  # a closed descriptor (EBADF), or a closed file object
+        raise closed from None
+    return line or None
 
 
 def _command(match: Any, typed: str, people: frozenset[str], output: str | None) -> bool:
@@ -232,7 +261,8 @@ def _command(match: Any, typed: str, people: frozenset[str], output: str | None)
         return False
     found = match.find(typed)
     if found is None:
-        click.echo(f"not a move here: {typed!r}")
+        names = ", ".join(name for _, name in match.moves())
+        click.echo(f"not a move here: {shown(typed)} (the moves: {names})")
         return False
     match.play(*found)
     return True

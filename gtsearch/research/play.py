@@ -21,10 +21,11 @@ from typing import Any, NamedTuple
 from ..algorithms import Algorithm, run
 from ..algorithms.base import Stats
 from ..algorithms.params import Params
-from ..errors import GtsearchError, UsageError, os_reason
+from ..errors import GtsearchError, UsageError, os_reason, shown
+from ..files import write_text_file
 from ..result import SearchResult
 from ..sources.games import GameTree, TooMany
-from ..sources.gamespec import load_game
+from ..sources.gamespec import load_game, spec_identity
 from ..sources.ondemand import open_game_tree, searched_on_demand
 from ..sources.protocol import CHANCE, MAX, MIN, Game
 from ..sources.splitmix import draw, root_key, unit
@@ -88,15 +89,10 @@ class Match:
         return [(m, game.label(self.state, m)) for m in moves]
 
     def find(self, text: str) -> tuple[Any, str] | None:
-        """The move a person typed: its name, else its number in the list (1, 2, ...)."""
-        moves = self.moves()
+        """The move a person typed, by its name (never by its place in the list: a number
+        typed is a name, the square 5 of tic-tac-toe, not the fifth move left)."""
         text = text.strip()
-        for move, name in moves:
-            if name == text:
-                return move, name
-        if text.isdigit() and 1 <= int(text) <= len(moves):
-            return moves[int(text) - 1]
-        return None
+        return next(((move, name) for move, name in self.moves() if name == text), None)
 
     def play(self, move: Any, name: str) -> None:
         mover = self.to_move()
@@ -201,8 +197,7 @@ class Match:
     def save(self, path: str) -> None:
         text = json.dumps(self.record(), ensure_ascii=False) + "\n"
         try:
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
+            write_text_file(path, text)  # whole or not at all
         except OSError as e:
             raise GtsearchError(f"{path}: cannot write: {os_reason(e)}") from None
 
@@ -210,32 +205,92 @@ class Match:
         """Play saved moves, each by its name, each checked against the position's moves."""
         for k, name in enumerate(names, 1):
             if self.to_move() is None:
-                raise UsageError(f"{where}: move {k}, {name!r}: the game is already over")
+                raise UsageError(f"{where}: move {k}, {shown(name)}: the game is already over")
             found = next(((m, n) for m, n in self.moves() if n == name), None)
             if found is None:
                 names_here = ", ".join(n for _, n in self.moves())
                 raise UsageError(
-                    f"{where}: move {k}, {name!r}, is not among the moves: {names_here}"
+                    f"{where}: move {k}, {shown(name)}, is not among the moves: {names_here}"
                 )
             self.play(*found)
 
 
-def load_match(path: str, *, max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0) -> Match:
-    """A saved game (JSON: ``{"game": SPEC, "moves": [NAMES]}``), played to where it stopped."""
+#: the largest saved game read (a game of thousands of moves is a few tens of kilobytes)
+MAX_SAVED_BYTES = 1 << 20
+#: the keys of a saved game, and nothing else
+SAVED_KEYS = ("game", "moves")
+SAVED_SHAPE = '{"game": SPEC, "moves": [NAMES]}'
+
+
+def read_saved(path: str) -> tuple[str, list[str]]:
+    """The game spec and the moves' names of a saved game (docs/commands.md, "A saved game"):
+    a JSON object of exactly the keys ``game`` (a string) and ``moves`` (a list of strings),
+    at most 1 MiB; anything else is one UsageError naming the file."""
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        with open(path, "rb") as f:
+            raw = f.read(MAX_SAVED_BYTES + 1)
     except OSError as e:
         raise UsageError(f"{path}: cannot read: {os_reason(e)}") from None
+    if len(raw) > MAX_SAVED_BYTES:
+        raise UsageError(f"{path}: a saved game is at most {MAX_SAVED_BYTES:,} bytes")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise UsageError(f"{path}: not UTF-8 (byte {e.start + 1})") from None
+    except RecursionError:
+        raise UsageError(f"{path}: not a saved game: JSON nested too deeply") from None
     except ValueError as e:
         raise UsageError(f"{path}: not JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: a saved game is {SAVED_SHAPE}")
+    extra = [key for key in data if key not in SAVED_KEYS]
+    if extra:
+        names = ", ".join(shown(key) for key in extra[:3]) + (", ..." if len(extra) > 3 else "")
+        raise UsageError(f"{path}: a saved game is {SAVED_SHAPE}, and nothing else: {names}")
+    game, moves = data.get("game"), data.get("moves")
     if (
-        not isinstance(data, dict)
-        or not isinstance(data.get("game"), str)
-        or not isinstance(data.get("moves"), list)
-        or not all(isinstance(m, str) for m in data["moves"])
+        not isinstance(game, str)
+        or not isinstance(moves, list)
+        or not all(isinstance(m, str) for m in moves)
     ):
-        raise UsageError(f'{path}: a saved game is {{"game": SPEC, "moves": [NAMES]}}')
-    match = Match(data["game"], max_nodes=max_nodes, seed=seed)
-    match.replay(data["moves"], path)
+        raise UsageError(f"{path}: a saved game is {SAVED_SHAPE}")
+    return game, moves
+
+
+def saved_spec(path: str, saved: str, given: str | None) -> str:
+    """The spec to play a saved game of ``saved`` with: ``given`` (the command line's GAME)
+    when it names the same game, else a UsageError; without GAME, the saved one only when it
+    is a built-in or an OpenSpiel game, which load no code of anyone's: a saved game is data,
+    and a module of the user's is imported only when the command line names it."""
+    try:
+        identity = spec_identity(saved)
+    except ValueError as e:
+        raise UsageError(f"{path}: the saved game {shown(saved, 80)}: {e}") from None
+    if given is None:
+        if identity.kind == "user":
+            raise UsageError(
+                f"{path}: the saved game {shown(saved, 80)} is a game of a module, imported only "
+                f"when the command line names it: gtsearch play GAME --load {path}"
+            )
+        return saved
+    try:
+        same = spec_identity(given) == identity
+    except ValueError:
+        same = False
+    if not same:
+        raise UsageError(f"{path}: a saved game of {shown(saved, 80)}, not of {shown(given, 80)}")
+    return given
+
+
+def load_match(
+    path: str, game: str | None = None, *, max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0
+) -> Match:
+    """A saved game (JSON: ``{"game": SPEC, "moves": [NAMES]}``), played to where it stopped.
+
+    ``game``, the GAME of the command line, must name the saved game; without it the saved
+    game must be a built-in or an OpenSpiel game (:func:`saved_spec`): nothing in the file
+    decides which code runs."""
+    saved, moves = read_saved(path)
+    match = Match(saved_spec(path, saved, game), max_nodes=max_nodes, seed=seed)
+    match.replay(moves, path)
     return match

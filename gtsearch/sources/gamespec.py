@@ -200,6 +200,45 @@ def load_game(spec: str) -> tuple[Any, str]:
     return _import_user_game(spec, name, attr, text), f"game:{spec}"
 
 
+def strip_game(spec: str) -> str:
+    """A game source as ``play`` takes it (``game:`` optional) as the text after ``game:``."""
+    return spec.strip().removeprefix("game:")
+
+
+class SpecIdentity(NamedTuple):
+    """Which game a spec names, read without importing anything: ``kind`` is ``"builtin"``,
+    ``"openspiel"`` or ``"user"``; ``name`` the built-in game, OpenSpiel's game text or the
+    user's ``MODULE:ATTRIBUTE``; ``params`` the parameters (a built-in game's every one, its
+    default filled in; a user's game's ``KEY=VALUE`` pairs as written)."""
+
+    kind: str
+    name: str
+    params: tuple[tuple[str, Any], ...]
+
+
+def spec_identity(spec: str) -> SpecIdentity:
+    """The game ``spec`` names (``game:`` optional), so that two specs of the same game compare
+    equal (``nim:6`` and ``game:nim:heap=6``); no module is imported and no game built.
+    A built-in game's parameters out of range are a ValueError; a user's game is known only
+    by its text."""
+    from .builtin_games import find_game
+
+    text = strip_game(spec)
+    name, _, rest = text.partition(":")
+    if name == "openspiel":
+        return SpecIdentity("openspiel", "".join(rest.split()), ())
+    found = find_game(name)
+    if found is not None:
+        kwargs = builtin_arguments(found.params, rest, found.positional)
+        return SpecIdentity("builtin", found.name, tuple(sorted(kwargs.items())))
+    attr, _, params = rest.partition(":")
+    pairs = sorted(
+        (key.strip(), value.strip())
+        for key, _, value in (item.partition("=") for item in params.split(",") if item.strip())
+    )
+    return SpecIdentity("user", f"{name}:{attr}", tuple(pairs))
+
+
 def open_game(
     spec: str,
     *,
