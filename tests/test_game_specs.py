@@ -65,8 +65,8 @@ GAMES = textwrap.dedent(
     class Chance:
         '''A chance node with the given weights, leaves 0, 1, 2, ...'''
 
-        def __init__(self, odds="1/2"):
-            self.odds = odds
+        def __init__(self, odds="1/2", moves="3"):
+            self.odds, self.moves_text = odds, moves
 
         def initial(self):
             return "start"
@@ -116,6 +116,10 @@ def test_a_users_class_takes_parameters(user_games: Path) -> None:
         assert load_game(f"usergames:Race:anything={text}")[0].anything == value
     obj, _ = load_game("usergames:Annotated:size=2,ratio=0.5,flag=true,text=t,other=7")
     assert obj.args == (2, 0.5, True, "t", 7)
+    # a str default that reads as a number is still a str (it arrived as the int 51: issue 35)
+    obj, _ = load_game("usergames:Chance:moves=51,odds=2")
+    assert (obj.moves_text, obj.odds) == ("51", "2")
+    assert load_game("usergames:Race:name=007")[0].name == "007"
     assert search(open_source("game:usergames:Race:goal=4"), "alphabeta").value == 1
 
 
@@ -255,9 +259,10 @@ def test_play_to_the_end_of_the_input_and_files_it_cannot_use(
     runner = CliRunner()
     r = runner.invoke(cli, ["play", "usergames:Race", "--human", "min"], input="1\n2\n")
     assert "MIN to move [1, 2]" in r.output  # a game without labels: its moves by number
-    r = runner.invoke(cli, ["play", "nim:9"], input="2\n")  # a move by its number, then EOF
+    r = runner.invoke(cli, ["play", "nim:9"], input="2\ntake 2\n")  # a name, never a number
     assert r.exit_code == 0 and r.output.rstrip().endswith("quit")
-    assert "plays take" in r.output
+    assert "not a move here: '2' (the moves: take 1, take 2, take 3)" in r.output
+    assert r.output.count("plays take") == 1
     r = runner.invoke(cli, ["play", "nim:3", "-o", str(tmp_path / "no" / "x.json")], input="q\n")
     assert r.exit_code != 0 and "cannot write" in r.output
     r = runner.invoke(cli, ["play", "x", "--load", str(tmp_path / "missing.json")])
@@ -268,5 +273,5 @@ def test_play_to_the_end_of_the_input_and_files_it_cannot_use(
     (tmp_path / "over.json").write_text(
         '{"game": "game:nim:1", "moves": ["take 1", "take 1"]}', encoding="utf-8"
     )
-    r = runner.invoke(cli, ["play", "x", "--load", str(tmp_path / "over.json")])
+    r = runner.invoke(cli, ["play", "nim:1", "--load", str(tmp_path / "over.json")])
     assert r.exit_code == 2 and "move 2, 'take 1': the game is already over" in r.output

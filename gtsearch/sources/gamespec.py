@@ -132,9 +132,12 @@ def user_arguments(cls: type, text: str) -> dict[str, Any]:
     out = {}
     for name, value in given.items():
         p = named[name]
-        like = p.default if p.default is not p.empty else p.annotation
-        if isinstance(like, str):  # an annotation under `from __future__ import annotations`
-            like = {"int": int, "float": float, "bool": bool, "str": str}.get(like, p.empty)
+        if p.default is not p.empty:
+            like = p.default  # a str default is a str, even "51"
+        elif isinstance(p.annotation, str):  # under `from __future__ import annotations`
+            like = {"int": int, "float": float, "bool": bool, "str": str}.get(p.annotation, p.empty)
+        else:
+            like = p.annotation
         out[name] = _user_value(name, value, like)
     return out
 
