@@ -167,3 +167,24 @@ def test_each_iteration_has_its_line_and_counts() -> None:
     assert all(it["expanded"] <= it["nodes"] for it in its)
     text = CliRunner().invoke(cli, ["solve", "game:nim:7"]).output
     assert text.splitlines()[-1].endswith("PV take 3 → take 1 → take 3")
+
+
+@pytest.mark.parametrize("algo", ["alphabeta", "pns"])
+@pytest.mark.parametrize(
+    "source", ["game:pig:target=4,die=3,horizon=4", "sample_trees/chance-worked.yaml"]
+)
+def test_solve_refuses_chance_nodes(algo: str, source: str) -> None:
+    """A die decides no win, draw or loss: solve read a chance node as a player ("draw" for a
+    pig whose value is 8/27, "win for MAX" with a PV choosing the die's roll). One line, exit
+    2, naming the command that gives the exact expected value (issue 35)."""
+    r = CliRunner().invoke(cli, ["solve", source, "-a", algo])
+    assert r.exit_code == 2
+    assert r.output == (
+        f"{source}: the tree has chance nodes: solve{' -a pns' if algo == 'pns' else ''} "
+        "proves wins, draws and losses, which dice do not; its exact expected value is "
+        f"gtsearch eval {source} -a expectiminimax\n"
+    )
+    value = CliRunner().invoke(cli, ["eval", source, "-a", "expectiminimax", "--format", "json"])
+    assert value.exit_code == 0
+    if source.startswith("game:pig"):
+        assert json.loads(value.output)["value_exact"] == "8/27"

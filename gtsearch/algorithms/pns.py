@@ -27,6 +27,7 @@ from typing import Any
 
 from ..tree import Tree
 from .base import Step, drive
+from .solve import refuse_chance_nodes
 from .table import FULL, Table
 
 #: a proof or disproof number that means proved (the other is 0)
@@ -119,7 +120,9 @@ class ProofSearch:
 
 
 def solve_pns(tree: Tree, tt: int) -> dict[str, Any]:
-    """Win, draw or loss for the player to move by df-pn: the result, its proof line and counts."""
+    """Win, draw or loss for the player to move by df-pn: the result, its proof line and counts.
+    A tree with chance nodes is a UsageError, as for :func:`.solve.solve`."""
+    refuse_chance_nodes(tree, "solve -a pns")
     t0 = time.perf_counter()
     positions: set[Any] = set()
     win = ProofSearch(tree, Table(tt), 1, positions)

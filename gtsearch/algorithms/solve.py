@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from typing import Any, NamedTuple
 
+from ..errors import UsageError
 from ..tree import Tree
 from . import compiled
 from .iterative import deepening
@@ -81,9 +82,22 @@ def _relative(score: float, depth: int) -> float:
     return score
 
 
+def refuse_chance_nodes(tree: Tree, how: str) -> None:
+    """A UsageError for a tree with chance nodes: a win, a draw or a loss is not what a die
+    decides, and reading a chance node as a player gave wrong results (docs/algorithms.md)."""
+    if tree.has_chance:
+        raise UsageError(
+            f"{tree.source}: the tree has chance nodes: {how} proves wins, draws and losses, "
+            "which dice do not; its exact expected value is "
+            f"gtsearch eval {tree.source} -a expectiminimax"
+        )
+
+
 def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> Solution:
     """The game-theoretic result of ``tree`` for the player to move at its root; ``moves``:
-    the history heuristic and killers (docs/algorithms.md)."""
+    the history heuristic and killers (docs/algorithms.md).  A tree with chance nodes is a
+    UsageError (:func:`refuse_chance_nodes`)."""
+    refuse_chance_nodes(tree, "solve")
     t0 = time.perf_counter()
     table = Table(tt)
     height = tree.max_depth()
