@@ -7,6 +7,7 @@ also has give OpenSpiel's values and counts."""
 from __future__ import annotations
 
 import contextlib
+import json
 from typing import Any
 
 import pytest
@@ -203,3 +204,44 @@ def test_no_descriptor_2(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(openspiel.os, "dup", no_dup)
     r = CliRunner().invoke(cli, ["eval", "game:openspiel:no_such_game"])
     assert r.exit_code == 2 and r.output.startswith("game:openspiel:no_such_game: OpenSpiel: ")
+
+
+VALUE_FUNCTION = '''
+def value(state):
+    """A made-up evaluation of an OpenSpiel tic-tac-toe state, as pyspiel.State."""
+    text = str(state)
+    return text.count("x") * 0.5 - text.count("o") * 0.25 + ("x" in text.splitlines()[1])
+'''
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+@pytest.mark.parametrize("moves", ["", "x(1,1) o(0,0)"])
+def test_an_estimate_is_openspiels_value_function(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, depth: int, moves: str
+) -> None:
+    """--estimate hands the function OpenSpiel's own state: the function its alpha_beta_search
+    takes as value_function gives the same value at the same depth, from the start and from a
+    position named by --moves in OpenSpiel's action strings (issue 35)."""
+    import sys
+
+    (tmp_path / "osvalue.py").write_text(VALUE_FUNCTION, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "osvalue", raising=False)
+    import osvalue
+
+    game = pyspiel.load_game("tic_tac_toe")
+    state = game.new_initial_state()
+    for name in moves.split():
+        state.apply_action(
+            next(a for a in state.legal_actions() if state.action_to_string(a) == name)
+        )
+    theirs, _ = minimax.alpha_beta_search(
+        game, state=state, value_function=osvalue.value, maximum_depth=depth,
+        maximizing_player_id=0,
+    )  # fmt: skip
+    args = ["eval", "game:openspiel:tic_tac_toe", "--depth", str(depth)]
+    args += ["--estimate", "osvalue:value", "--format", "json", "-a", "alphabeta,minimax"]
+    r = CliRunner().invoke(cli, [*args, *(["--moves", moves] if moves else [])])
+    assert r.exit_code == 0, r.output
+    assert [float(json.loads(line)["value"]) for line in r.output.splitlines()] == [theirs] * 2

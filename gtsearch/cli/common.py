@@ -196,6 +196,8 @@ def load(
     whole: bool = False,
     depth: int | None = None,
     on_demand: bool = False,
+    moves: str | None = None,
+    estimate: str | None = None,
 ) -> tuple[Tree, float]:
     """Load one tree file and time it (the time goes into every result for that file).
 
@@ -203,29 +205,47 @@ def load(
     the search reaches it, --max-nodes bounding the nodes visited; ``whole``
     (show, trace, convert, validate) builds it in full, bounded by --max-nodes.
     ``depth`` (--depth) cuts a game before its states are counted; ``on_demand``: a game with
-    too many states to count is searched on demand (the searches to run can).
+    too many states to count is searched on demand (the searches to run can).  ``moves`` and
+    ``estimate`` (--moves, --estimate) apply to a game only.
     """
     from ..render.progress import progress
-    from ..sources import is_source, open_source
+    from ..sources import is_source, open_source, refuse_position
 
     t0 = time.perf_counter()
     if is_source(path):
-        tree = open_source(path, max_nodes=max_nodes, depth=depth, on_demand=on_demand)
+        tree = open_source(
+            path,
+            max_nodes=max_nodes,
+            depth=depth,
+            on_demand=on_demand,
+            moves=moves,
+            estimate=estimate,
+        )
         if whole:
             from ..sources import whole as build_whole
 
             tree = build_whole(tree, max_nodes)
         return tree, time.perf_counter() - t0
+    refuse_position(display_name(path), moves, estimate)
     with progress(f"loading {display_name(path)}"):
         tree = load_tree(path, input_format=input_format, max_nodes=max_nodes)
     return tree, time.perf_counter() - t0
 
 
 def load_with_root(
-    path: str, root: str | None, input_format: str | None, max_nodes: int, whole: bool = True
+    path: str,
+    root: str | None,
+    input_format: str | None,
+    max_nodes: int,
+    whole: bool = True,
+    moves: str | None = None,
+    estimate: str | None = None,
 ) -> Tree:
-    """Load one tree file (a source in full, unless not ``whole``) and apply --root."""
-    tree, _seconds = load(path, input_format, max_nodes, whole=whole)
+    """Load one tree file (a source in full, unless not ``whole``) and apply --root;
+    ``moves`` and ``estimate``: --moves and --estimate of a game."""
+    tree, _seconds = load(
+        path, input_format, max_nodes, whole=whole, moves=moves, estimate=estimate
+    )
     if root is not None:
         tree = tree.with_root(root.lower() == "max")
     return tree
@@ -273,9 +293,12 @@ class Evaluation:
         tt: int = 0,
         history: bool = False,
         killers: bool = False,
+        moves: str | None = None,
+        estimate: str | None = None,
         **mcts: Any,
     ) -> None:
         check_stdin_once(files)
+        self.moves, self.estimate = moves, estimate  # a game's position and estimate
         self.files, self.algos = files, algos
         self.numbers = SearchParams(
             bound=bound, alpha=alpha, beta=beta, variant=variant, leaf_bounds=leaf_bounds, tt=tt
@@ -312,6 +335,8 @@ class Evaluation:
             self.max_nodes,
             depth=depth if game else None,
             on_demand=on_demand,
+            moves=self.moves,
+            estimate=self.estimate,
         )
         expected, at = self.expect, None
         if expected is None and tree.meta.expect is not None:

@@ -24,6 +24,7 @@ from .options import (
     mcts_search_options,
     output_option,
     path_option,
+    position_options,
     seed_option,
     window_options,
 )
@@ -82,6 +83,7 @@ SIDES = {"max": ("max",), "min": ("min",), "both": ("max", "min"), "none": ()}
 @leaf_bounds_option
 @seed_option("rolls of the dice (chance's moves) and mcts's moves")
 @path_option("--load", metavar="FILE", help="Go on with a game saved by 'gtsearch play -o FILE'.")
+@position_options
 @output_option(
     "the game played (JSON: the game and its moves by name)",
     more=" Written at the end and by the command 's'. Default: no file.",
@@ -103,6 +105,8 @@ def play_command(
     leaf_bounds: tuple[Number, Number] | None,
     seed: int,
     load: str | None,
+    moves: str | None,
+    estimate: str | None,
     output: str | None,
     max_nodes: int,
 ) -> None:
@@ -127,6 +131,7 @@ def play_command(
       gtsearch play pig -a expectiminimax --human none --seed 7
       gtsearch play tictactoe -a mcts --iterations 5000
       gtsearch play connect4 --load game.json -o game.json
+      gtsearch play connect4:rows=4,columns=5 --moves "3 3 2" --depth 4
     """
     from ..research.play import Match, load_match
     from ..sources.protocol import CHANCE
@@ -152,11 +157,13 @@ def play_command(
     if depth is not None and seconds is not None:
         raise UsageError("give --depth or --time, not both")
     if load is not None:
-        match = load_match(load, game, max_nodes=max_nodes, seed=seed)
+        match = load_match(load, game, max_nodes=max_nodes, seed=seed, estimate=estimate)
     elif game is None:
         raise UsageError("play needs GAME (gtsearch play tictactoe), or --load FILE")
     else:
-        match = Match(game, max_nodes=max_nodes, seed=seed)
+        match = Match(game, max_nodes=max_nodes, seed=seed, estimate=estimate)
+    if moves is not None:  # from the position after them (after the saved game's)
+        match.play_named(moves)
     match.check_cut(depth, seconds)
     people = frozenset(SIDES[human])
     out = click.echo

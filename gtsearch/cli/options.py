@@ -141,8 +141,28 @@ depth_option = int_option(
     "--depth",
     help="Cut the tree at depth N: nodes there count as leaves worth their static value.",
 )
-#: what eval and compare do to the tree before they search it: --root, and --depth to cut it
-tree_options = stack(root_option, depth_option)
+#: a game's position (docs/sources.md, "A position: --moves")
+moves_option = click.option(
+    "--moves",
+    default=None,
+    metavar='"M1 M2 ..."',
+    help="A game from the position after these moves, named as the game names them "
+    "(the names 'gtsearch play' lists; OpenSpiel's action strings), from the start.",
+)
+#: a game's position and the estimate its --depth cut takes
+position_options = stack(
+    moves_option,
+    click.option(
+        "--estimate",
+        default=None,
+        metavar="MODULE:ATTR",
+        help="A game's positions at the --depth cut valued by this function of the state "
+        "(MAX's terms), in place of the game's own estimate.",
+    ),
+)
+#: what eval and compare do to the tree before they search it: --root, --depth to cut it,
+#: and a game's position and estimate
+tree_options = stack(root_option, depth_option, position_options)
 
 
 # -- algorithms and their numbers -------------------------------------------------------------

@@ -21,6 +21,7 @@ from .options import (
     int_option,
     leaf_bounds_option,
     mcts_shown_options,
+    moves_option,
     ordering_options,
     path_option,
     picture_options,
@@ -45,6 +46,7 @@ search_options = stack(
     mcts_shown_options,
     tt_option(),
     root_option,
+    moves_option,
 )
 
 
@@ -209,7 +211,7 @@ def show_command(
             Options(max_depth=max_depth, max_lines=max_lines or None, fold=fold),
             source=name,
         )
-        for block in game_positions(options["file"], options["max_nodes"], view.result.pv):
+        for block in game_positions(options, view.result.pv):
             click.echo(block)
     for out, text in texts:
         write_output(out, text)
@@ -229,6 +231,8 @@ def searched(
     tt: int = 0,
     history: bool = False,
     killers: bool = False,
+    moves: str | None = None,
+    estimate: str | None = None,
     **mcts: Any,
 ) -> tuple[Tree, Algorithm, dict[str, Any], str]:
     """The tree (a source built whole, --root applied), the algorithm and its parameters, and
@@ -250,21 +254,29 @@ def searched(
     # a game searched with a table is kept as the game, keyed by its positions (as eval
     # searches it): built whole, its nodes would be positions of their own
     whole = not (tt and file.startswith("game:"))
-    tree = load_with_root(file, root, input_format, max_nodes, whole)
+    tree = load_with_root(file, root, input_format, max_nodes, whole, moves, estimate)
     if algo is None and tree.has_chance and default != "star1":
         algorithm, params = check_one(["star1"], **numbers)
     return tree, algorithm, dict(params), display_name(file)
 
 
-def game_positions(file: str, max_nodes: int, path: tuple[int, ...]) -> list[str]:
+def game_positions(options: dict[str, Any], path: tuple[int, ...]) -> list[str]:
     """The positions along the PV of a game that draws them (docs/sources.md), under a heading;
-    nothing for a file or a game that does not draw."""
+    nothing for a file or a game that does not draw.  ``options``: the command's, its FILE,
+    --max-nodes, --moves and --estimate."""
+    file = options["file"]
     if not file.startswith("game:"):
         return []
     from ..render.games import positions
     from ..sources import open_source
 
-    drawn = positions(open_source(file, max_nodes=max_nodes), path)
+    game = open_source(
+        file,
+        max_nodes=options["max_nodes"],
+        moves=options.get("moves"),
+        estimate=options.get("estimate"),
+    )
+    drawn = positions(game, path)
     return ["Positions along the PV:", *drawn] if drawn else []
 
 
@@ -331,7 +343,7 @@ def trace_command(output_format: str, open_lists: bool, **options: Any) -> None:
             from ..algorithms import search
 
             pv = search(tree, algorithm, **params).pv
-            for block in game_positions(options["file"], options["max_nodes"], pv):
+            for block in game_positions(options, pv):
                 click.echo(block)
         return
     labels = Labels(tree)

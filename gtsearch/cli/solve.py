@@ -15,6 +15,7 @@ from .options import (
     format_option,
     input_options,
     ordering_options,
+    position_options,
     root_option,
     tt_option,
 )
@@ -34,6 +35,7 @@ from .options import (
 @tt_option(16)
 @ordering_options
 @root_option
+@position_options
 @format_option(["text", "json"], "Lines of text, or one JSON object.", "text")
 @input_options
 def solve_command(
@@ -46,6 +48,8 @@ def solve_command(
     output_format: str,
     input_format: str | None,
     max_nodes: int,
+    moves: str | None,
+    estimate: str | None,
 ) -> None:
     """Solve a game (or a tree) whose leaves are wins, draws and losses.
 
@@ -59,11 +63,12 @@ def solve_command(
       gtsearch solve game:tictactoe
       gtsearch solve game:nim:12 --format json
       gtsearch solve game:tictactoe -a pns
+      gtsearch solve game:connect4:rows=4,columns=4 --moves "3 2 3"
     """
     from ..algorithms.solve import solve
     from ..render.tables import json_records
 
-    tree, _seconds = load(file, input_format, max_nodes)
+    tree, _seconds = load(file, input_format, max_nodes, moves=moves, estimate=estimate)
     if root is not None:
         tree = tree.with_root(root.lower() == "max")
     name = display_name(file)

@@ -27,7 +27,8 @@ from ..result import SearchResult
 from ..sources.games import GameTree, TooMany
 from ..sources.gamespec import load_game, spec_identity
 from ..sources.ondemand import open_game_tree, searched_on_demand
-from ..sources.protocol import CHANCE, MAX, MIN, Game
+from ..sources.position import EstimatedGame, load_estimate, mover, named_moves, take_move
+from ..sources.protocol import CHANCE, Game
 from ..sources.splitmix import draw, root_key, unit
 from ..tree import DEFAULT_MAX_NODES
 
@@ -57,9 +58,18 @@ class Thought(NamedTuple):
 class Match:
     """A game from its start (or a saved game) with the moves played so far."""
 
-    def __init__(self, spec: str, *, max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0) -> None:
+    def __init__(
+        self,
+        spec: str,
+        *,
+        max_nodes: int = DEFAULT_MAX_NODES,
+        seed: int = 0,
+        estimate: str | None = None,
+    ) -> None:
         text = spec.removeprefix("game:")
         obj, self.name = load_game(text)
+        if estimate is not None:  # --estimate MODULE:ATTRIBUTE, in the game's place
+            obj = EstimatedGame(obj, load_estimate(estimate))
         self.game = Game(obj, self.name)
         self.max_nodes = max_nodes
         self.seed = seed
@@ -71,22 +81,23 @@ class Match:
     # -- the position ----------------------------------------------------------------------
     def to_move(self) -> str | None:
         """MAX, MIN or CHANCE, or None when the game is over."""
-        game = self.game
-        who = game.player(self.state) if game.has_player else (MAX if self.max_to_move else MIN)
-        if who is None or (who != CHANCE and not game.moves(self.state)):
-            return None
-        return who
+        return mover(self.game, self.state, self.max_to_move)
 
     def moves(self) -> list[tuple[Any, str]]:
         """The moves of the position with their names (a chance state's outcomes)."""
-        game = self.game
-        if self.to_move() == CHANCE:
-            moves = game.outcomes(self.state)[0]
-        else:
-            moves = game.moves(self.state)
-        if not game.has_label:
-            return [(m, str(i + 1)) for i, m in enumerate(moves)]
-        return [(m, game.label(self.state, m)) for m in moves]
+        return named_moves(self.game, self.state, self.to_move())
+
+    def play_named(self, text: str, where: str = "--moves") -> None:
+        """Play the moves ``text`` names, as --moves names them (:func:`after_moves`: names
+        separated by spaces, each the longest of the position's that fits)."""
+        rest = " ".join(text.split())
+        while rest:
+            who = self.to_move()
+            here = f"{self.name}: {where}: move {len(self.turns) + 1}, {shown(rest)}"
+            if who is None:
+                raise UsageError(f"{here}: the game is over")
+            move, name, rest = take_move(rest, self.moves(), here)
+            self.play(move, name)
 
     def find(self, text: str) -> tuple[Any, str] | None:
         """The move a person typed, by its name (never by its place in the list: a number
@@ -283,7 +294,12 @@ def saved_spec(path: str, saved: str, given: str | None) -> str:
 
 
 def load_match(
-    path: str, game: str | None = None, *, max_nodes: int = DEFAULT_MAX_NODES, seed: int = 0
+    path: str,
+    game: str | None = None,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    seed: int = 0,
+    estimate: str | None = None,
 ) -> Match:
     """A saved game (JSON: ``{"game": SPEC, "moves": [NAMES]}``), played to where it stopped.
 
@@ -291,6 +307,7 @@ def load_match(
     game must be a built-in or an OpenSpiel game (:func:`saved_spec`): nothing in the file
     decides which code runs."""
     saved, moves = read_saved(path)
-    match = Match(saved_spec(path, saved, game), max_nodes=max_nodes, seed=seed)
+    spec = saved_spec(path, saved, game)
+    match = Match(spec, max_nodes=max_nodes, seed=seed, estimate=estimate)
     match.replay(moves, path)
     return match

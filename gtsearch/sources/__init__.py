@@ -34,6 +34,8 @@ def open_source(
     max_nodes: int = DEFAULT_MAX_NODES,
     depth: int | None = None,
     on_demand: bool = False,
+    moves: str | None = None,
+    estimate: str | None = None,
 ) -> Tree:
     """The tree a source spec names, expanded lazily; ``max_nodes`` bounds the nodes visited.
 
@@ -44,13 +46,24 @@ def open_source(
     count whole may be searched to a depth); it does not apply to ``random:``.  ``on_demand``:
     a game with more distinct states than are counted is searched on demand instead
     (:mod:`.ondemand`: the searches that can, mcts and those with a table, are to run).
+    ``moves`` (--moves) starts a game from the position after those moves, ``estimate``
+    (--estimate MODULE:ATTRIBUTE) values its positions at the --depth cut (:mod:`.position`).
     """
+    from ..errors import UsageError
+
     if text.startswith("game:"):
         from .gamespec import open_game
 
         game = text[len("game:") :]
-        return open_game(game, max_nodes=max_nodes, depth=depth, on_demand=on_demand)
-    from ..errors import UsageError
+        return open_game(
+            game,
+            max_nodes=max_nodes,
+            depth=depth,
+            on_demand=on_demand,
+            moves=moves,
+            estimate=estimate,
+        )
+    refuse_position(text, moves, estimate)
     from .randomtree import LazyTree, native_whole, parse_random
 
     try:
@@ -61,6 +74,16 @@ def open_source(
     if len(tree.end) <= max_nodes:  # built whole in C when it can: the C searches take it
         return native_whole(spec, source=text) or tree
     return tree
+
+
+def refuse_position(name: str, moves: str | None, estimate: str | None) -> None:
+    """A UsageError when --moves or --estimate is given for what is not a game."""
+    from ..errors import UsageError
+
+    given = [o for o, v in (("--moves", moves), ("--estimate", estimate)) if v is not None]
+    if given:
+        verb = "apply" if len(given) > 1 else "applies"
+        raise UsageError(f"{name}: {' and '.join(given)} {verb} to game: sources only")
 
 
 def whole(tree: Tree, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:

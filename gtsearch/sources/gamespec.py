@@ -248,14 +248,34 @@ def open_game(
     max_nodes: int = DEFAULT_MAX_NODES,
     depth: int | None = None,
     on_demand: bool = False,
+    moves: str | None = None,
+    estimate: str | None = None,
 ) -> GameTree:
     """The GameTree of a spec; ``depth`` cuts it at that depth before it is counted;
     ``on_demand``: searched on demand when it has too many states to count
-    (:func:`.ondemand.open_game_tree`)."""
+    (:func:`.ondemand.open_game_tree`); ``moves``: from the position after those moves,
+    named as the game names them; ``estimate``: the callable MODULE:ATTRIBUTE values a
+    position at the cut in the game's place (:mod:`.position`)."""
     from .ondemand import open_game_tree
+    from .position import EstimatedGame, after_moves, load_estimate
 
     obj, name = load_game(spec)
+    if estimate is not None:
+        obj = EstimatedGame(obj, load_estimate(estimate))
     game = Game(obj, name)
     if depth is not None and not game.has_estimate:
-        raise UsageError(f"{name}: --depth needs the game's estimate(state)")
-    return open_game_tree(game, source=name, max_nodes=max_nodes, limit=depth, on_demand=on_demand)
+        raise UsageError(
+            f"{name}: --depth needs the game's estimate(state), or --estimate MODULE:ATTRIBUTE"
+        )
+    start = start_max = None
+    if moves is not None:
+        start, start_max, _ = after_moves(game, moves)
+    return open_game_tree(
+        game,
+        source=name,
+        max_nodes=max_nodes,
+        limit=depth,
+        on_demand=on_demand,
+        start=start,
+        start_max=start_max,
+    )

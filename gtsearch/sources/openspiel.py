@@ -153,3 +153,9 @@ class OpenSpielGame:
 
     def render(self, position: Position) -> str:
         return str(position.state).rstrip("\n")
+
+    def user_state(self, position: Position) -> Any:
+        """The state a function of the user's is given (--estimate): OpenSpiel's own
+        ``pyspiel.State``, as its ``alpha_beta_search`` gives its ``value_function``; a copy,
+        so that the function cannot change the search's."""
+        return position.state.clone()
