@@ -384,3 +384,27 @@ def test_a_huge_typed_line_is_not_echoed() -> None:
     assert r.exit_code == 0
     assert "not a move here: 'xxxx" in r.output and len(r.output) < 2000
     assert "MIN (alphabeta) plays" in r.output  # the next line is read as it was typed
+
+
+def test_the_engine_reports_its_whole_think(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The time printed is the whole think (the tree counted and every depth), and the think
+    runs under a progress display (a spinner on a terminal after a second; issue 35)."""
+    import contextlib
+
+    import gtsearch.render.progress as progress_module
+
+    shown: list[str] = []
+
+    @contextlib.contextmanager
+    def recording(description: str, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        shown.append(description)
+        yield
+
+    monkeypatch.setattr(progress_module, "progress", recording)
+    r = CliRunner().invoke(cli, ["play", "nim:5", "--human", "none", "-a", "sss"])
+    assert r.exit_code == 0, r.output
+    assert shown == ["MAX (sss) is thinking", "MIN (sss) is thinking", "MAX (sss) is thinking"]
+    match = Match("othello:rows=4,columns=4")
+    algorithm, params = check_one(["alphabeta"])
+    thought = match.think(algorithm, params, None, 0.05)  # deepening: several searches
+    assert thought.seconds > thought.result.seconds > 0

@@ -133,6 +133,7 @@ def play_command(
       gtsearch play connect4 --load game.json -o game.json
       gtsearch play connect4:rows=4,columns=5 --moves "3 3 2" --depth 4
     """
+    from ..render.progress import progress
     from ..research.play import Match, load_match
     from ..sources.protocol import CHANCE
 
@@ -189,11 +190,18 @@ def play_command(
             if not _command(match, typed, people, output):
                 continue
         else:
-            thought = match.think(algorithm, params, depth, seconds, on_chance)
+            # a spinner on standard error (a terminal only) while the engine thinks over 1 s
+            with progress(f"{who.upper()} ({algorithm.name}) is thinking"):
+                thought = match.think(algorithm, params, depth, seconds, on_chance)
             match.play(thought.move, thought.name)
             out(
                 engine_line(
-                    who.upper(), thought.result, thought.name, thought.line, thought.settings
+                    who.upper(),
+                    thought.result,
+                    thought.name,
+                    thought.line,
+                    thought.settings,
+                    thought.seconds,
                 )
             )
         board = match.game.render(match.state)

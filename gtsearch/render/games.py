@@ -83,13 +83,20 @@ def positions(tree: GameTree, path: Sequence[int]) -> list[str]:
 
 
 def engine_line(
-    who: str, result: SearchResult, move: str, line: Sequence[str | None], settings: str
+    who: str,
+    result: SearchResult,
+    move: str,
+    line: Sequence[str | None],
+    settings: str,
+    seconds: float | None = None,
 ) -> str:
-    """What an engine's search found: its move, value, PV (the moves' names) and counts."""
+    """What an engine's search found: its move, value, PV (the moves' names) and counts, and
+    the time it took: ``seconds``, the whole think (the tree counted, every depth of the
+    deepening), else the search's."""
     pv = " ".join(name if name is not None else "-" for name in line) or "-"
-    seconds = format_seconds(result.seconds)
+    took = format_seconds(result.seconds if seconds is None else seconds)
     return (
         f"{who} ({result.algorithm}{settings}) plays {move}: value {result.value_text()}, "
         f"PV {pv}, {result.leaves:,} of {total_text(result.leaves_total, ',')} leaves, "
-        f"{result.nodes:,} nodes, {seconds}"
+        f"{result.nodes:,} nodes, {took}"
     )

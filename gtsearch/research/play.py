@@ -53,6 +53,8 @@ class Thought(NamedTuple):
     line: list[str | None]
     #: the settings that applied, for people (", depth 4")
     settings: str
+    #: the whole think in seconds: the game's tree counted and every search of the deepening
+    seconds: float = 0.0
 
 
 class Match:
@@ -198,7 +200,8 @@ class Match:
             limit = (limit or 0) + 1
         move, name = self.moves()[result.pv[0] if result.pv else 0]
         settings = f", depth {limit}" if limit is not None else ""
-        return Thought(move, name, result, tree.move_names(result.pv), settings)
+        thought = time.perf_counter() - start
+        return Thought(move, name, result, tree.move_names(result.pv), settings, thought)
 
     # -- saved games -----------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
