@@ -207,7 +207,7 @@ def test_chance_nodes_become_chance_nodes() -> None:
     assert (r.value, r.pv_labels) == (4.75, ("safe", "high"))  # weights 1, 3: "high"
     assert search(t, "star2").exact_value() == Fraction(19, 4)
     # a chance root: the player of the first decision node below it is the root player
-    under = read('c "" 1 "" { "x" 1 "y" 2 } 0\np "" 2 1 "" { "m" "n" } 0\n'
+    under = read('c "" 1 "" { "x" 1/3 "y" 2/3 } 0\np "" 2 1 "" { "m" "n" } 0\n'
                  't "" 1 "1" { 1, -1 }\nt "" 2 "2" { 2, -2 }\nt "" 3 "5" { 5, -5 }\n')  # fmt: skip
     assert not under.root_max and not under.is_max(1)
     assert search(under, "expectiminimax").exact_value() == Fraction(1, 3) + Fraction(2, 3) * 5
@@ -216,6 +216,49 @@ def test_chance_nodes_become_chance_nodes() -> None:
         read('c "" 1 "" { "hi" x "lo" 2/3 } 0\n')
     with pytest.raises(TreeFormatError, match="probability '-1/3' is negative"):
         read('c "" 1 "" { "hi" -1/3 "lo" 2/3 } 0\n')
+
+
+@pytest.mark.parametrize(
+    "probabilities, said",
+    [
+        ('"h" 1/2 "l" 1/3', "add up to 5/6, not 1: 1/2, 1/3"),
+        ('"x" 1 "y" 2', "add up to 3, not 1: 1, 2"),  # weights are not probabilities
+        ('"a" 0.3333333333333333 "b" 0.6666666666666666',
+         "add up to 9999999999999999/10000000000000000, not 1"),
+        ('"a" 0 "b" 0/3', "add up to 0, not 1: 0, 0/3"),
+        ('"a" 1/2 "b" 1/2 "c" 1e-30', "add up to 1000000000000000000000000000001/10000..., not 1"),
+        (" ".join(f'"a{i}" 1/20' for i in range(12)), "add up to 3/5, not 1: 1/20, 1/20, 1/20, 1/20, "
+         "1/20, 1/20, 1/20, 1/20, 1/20, 1/20, ... (12 in all)"),
+    ],
+)  # fmt: skip
+def test_chance_probabilities_must_add_up_to_one(probabilities: str, said: str) -> None:
+    """5/6 is not read as 3:2: a chance node's probabilities add up to 1 exactly, as a game's
+    outcomes must; the place is the brace of the probabilities."""
+    body = f'c "roll" 1 "" {{ {probabilities} }} 0\n' + "".join(
+        f't "" {i + 1} "{i}" {{ {i}, -{i} }}\n' for i in range(12)
+    )
+    with pytest.raises(TreeFormatError) as e:
+        read(body)
+    assert str(e.value).startswith(f"g.efg:4:15: the probabilities {said}")
+    assert str(e.value).endswith("; a chance node's probabilities must add up to 1 exactly")
+    assert len(str(e.value)) < 400
+
+
+@pytest.mark.parametrize(
+    "probabilities",
+    [
+        '"a" 1/3 "b" 1/3 "c" 1/3',
+        '"a" 0.1 "b" 0.2 "c" 0.7',
+        '"a" 1 "b" 0 "c" 0',
+        '"a" .25 "b" 3/4 "c" 0e5',
+    ],
+)
+def test_probabilities_that_add_up_to_one_exactly_are_read(probabilities: str) -> None:
+    body = f'c "roll" 1 "" {{ {probabilities} }} 0\n' + "".join(
+        f't "" {i + 1} "{i}" {{ {i}, -{i} }}\n' for i in range(3)
+    )
+    t = read(body)
+    assert sum(t.probabilities(0)) == 1 and len(t.probabilities(0)) == 3
 
 
 def test_gtsearch_writes_chance_nodes_with_exact_probabilities() -> None:

@@ -134,7 +134,7 @@ def test_merge_refuses_overlaps_and_mixed_sweeps() -> None:
     with pytest.raises(UsageError, match="twice"):
         ex.merge_records([a, a])
     other = ex.run_sweep(ex.Sweep(branchings=(2,), depths=(1,), trials=1, seed=8))
-    with pytest.raises(UsageError, match="different sweeps: seed 7 .* and seed 8"):
+    with pytest.raises(UsageError, match="different sweeps: -s 7 .* in file 1, -s 8 .* in file 2"):
         ex.merge_records([a, other])
     forged = [dict(r, tree_seed=1) if i == 0 else r for i, r in enumerate(a)]
     with pytest.raises(UsageError, match="does not follow"):

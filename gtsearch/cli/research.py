@@ -168,7 +168,14 @@ SWEEP_OPTIONS = (
     "--merge",
     is_flag=True,
     help="Run nothing: merge and summarise the records in FILE... (JSON lines "
-    "written by -o), e.g. the shards of a sweep.",
+    "written by -o), e.g. the shards of a sweep. Refuses files of different sweeps, "
+    "and a part of a sweep (a shard missing) without --partial.",
+)
+@click.option(
+    "--partial",
+    is_flag=True,
+    help="With --merge: summarise the files even if they hold only part of the sweep; "
+    "the output then says which shards are missing.",
 )
 @results_format_option(
     "the summary per (b, d, algorithm), the table with the growth per ply beside Pearl's R(b)"
@@ -217,6 +224,7 @@ def experiment_command(
     jobs: int,
     shard: str | None,
     merge: bool,
+    partial: bool,
     output_format: str,
     output: str | None,
     plot_path: str | None,
@@ -258,10 +266,16 @@ def experiment_command(
                 raise UsageError(f"--merge summarises the files as they are; drop {param.opts[-1]}")
         if not files:
             raise UsageError("--merge needs the record files to merge: FILE...")
-        records = ex.merge_records(ex.read_records(path) for path in files)
+        records = ex.merge_records(
+            (ex.read_records(path) for path in files), partial=partial, names=files
+        )
         if not records:
             raise UsageError("the files hold no records")
+        missing = ex.missing_part(records)
     else:
+        if partial:
+            raise UsageError("--partial is for --merge: it summarises part of a sweep's records")
+        missing = None
         if files:
             raise UsageError(f"unexpected argument {files[0]!r}: FILE... is for --merge")
         trees = drawn(seed, value_range, order, chance, model, p, trap_depth)
@@ -288,10 +302,19 @@ def experiment_command(
         csv = output.endswith(".csv")
         write_file(
             output,
-            table_csv(records, ex.record_keys(records)) if csv else ex.records_jsonl(records),
+            table_csv(ex.csv_records(records), ex.record_keys(records))
+            if csv
+            else ex.records_jsonl(records),
         )
     rows = ex.summarize(records)
     title = sweep_title(records)
+    keys: tuple[str, ...] = ex.SUMMARY_KEYS
+    if missing is not None:
+        # a part: every output says so (the records keep their shards, I/N)
+        click.echo(f"note: a part of the sweep: {missing}", err=True)
+        title += f"; PART of the sweep: {missing}"
+        rows = [row | {"partial": missing} for row in rows]
+        keys += ("partial",)
 
     def draw() -> None:
         from ..render.plot import plot
@@ -301,7 +324,7 @@ def experiment_command(
 
     _summary(
         rows,
-        ex.SUMMARY_KEYS,
+        keys,
         output_format,
         draw if plot_path is not None else None,
         lambda: render_experiment(rows, ex.growth(rows), title, console()),

@@ -501,6 +501,7 @@ class Reader:
             self.next("'}'")
             if not actions:
                 raise OffsetError("a chance node needs at least one action", brace)
+            _check_total(probabilities, brace)
             known = self.chance_sets.setdefault(number, (actions, probabilities))
             if known != (actions, probabilities):
                 raise OffsetError(
@@ -515,6 +516,23 @@ class Reader:
                 f"chance information set {number} is used before its actions are given", at
             )
         return given
+
+
+def _check_total(probabilities: Sequence[str], at: int) -> None:
+    """Refuse a chance node's probabilities that do not add up to 1 exactly (as rationals:
+    decimals count as written, 0.1 is 1/10), as a game's chance outcomes are refused: read
+    as weights, 1/2 and 1/3 would be 3:2, not the odds written."""
+    total = sum((Fraction(_payoff(p)[0]) for p in probabilities), Fraction(0))
+    if total == 1:
+        return
+    said = str(total) if len(str(total)) <= 40 else str(total)[:37] + "..."
+    listed = ", ".join(p if len(p) <= 40 else p[:37] + "..." for p in probabilities[:10])
+    more = f", ... ({len(probabilities):,} in all)" if len(probabilities) > 10 else ""
+    raise OffsetError(
+        f"the probabilities add up to {said}, not 1: {listed}{more}; a chance node's "
+        "probabilities must add up to 1 exactly",
+        at,
+    )
 
 
 def _root_name(label: str) -> str | None:
