@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
@@ -83,6 +84,23 @@ def fraction_text(q: Exact) -> str:
     if isinstance(q, int) or q.denominator == 1:
         return str(int(q))
     return f"{q.numerator}/{q.denominator}"
+
+
+#: the longest ``p/q`` a probability prints as; a longer one prints as a decimal
+PROBABILITY_TEXT = 12
+
+
+def format_probability(q: Exact) -> str:
+    """A probability for people: ``p/q`` when short (``1/6``, ``8/27``, ``1/1000000``), else
+    about four significant digits (``≈1e-300``, ``≈0.3333``), never a fraction of hundreds of
+    digits (a float probability of 1e-300 is the fraction 1/10**300 exactly)."""
+    text = fraction_text(q)
+    if len(text) <= PROBABILITY_TEXT:
+        return text
+    with localcontext() as ctx:
+        ctx.prec = 4
+        near = Decimal(q.numerator) / Decimal(q.denominator)
+    return f"≈{near.normalize():g}"
 
 
 def nearest(q: Exact) -> Number:
