@@ -27,6 +27,11 @@ Exact = int | Fraction
 INF = float("inf")
 #: integers beyond this (in absolute value) would not survive the float64 arrays exactly
 MAX_EXACT_INT = 2**53
+#: the greatest count the compiled core holds (a signed 64-bit integer): every integer option
+#: (iterations, --depth, --max-nodes, -b, ...) is at most this (docs/commands.md)
+MAX_COUNT = 2**63 - 1
+#: how messages write MAX_COUNT
+MAX_COUNT_TEXT = "2**63 - 1"
 
 _INT = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
 
