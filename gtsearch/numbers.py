@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
@@ -26,6 +27,11 @@ Exact = int | Fraction
 INF = float("inf")
 #: integers beyond this (in absolute value) would not survive the float64 arrays exactly
 MAX_EXACT_INT = 2**53
+#: the greatest count the compiled core holds (a signed 64-bit integer): every integer option
+#: (iterations, --depth, --max-nodes, -b, ...) is at most this (docs/commands.md)
+MAX_COUNT = 2**63 - 1
+#: how messages write MAX_COUNT
+MAX_COUNT_TEXT = "2**63 - 1"
 
 _INT = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
 
@@ -83,6 +89,23 @@ def fraction_text(q: Exact) -> str:
     if isinstance(q, int) or q.denominator == 1:
         return str(int(q))
     return f"{q.numerator}/{q.denominator}"
+
+
+#: the longest ``p/q`` a probability prints as; a longer one prints as a decimal
+PROBABILITY_TEXT = 12
+
+
+def format_probability(q: Exact) -> str:
+    """A probability for people: ``p/q`` when short (``1/6``, ``8/27``, ``1/1000000``), else
+    about four significant digits (``≈1e-300``, ``≈0.3333``), never a fraction of hundreds of
+    digits (a float probability of 1e-300 is the fraction 1/10**300 exactly)."""
+    text = fraction_text(q)
+    if len(text) <= PROBABILITY_TEXT:
+        return text
+    with localcontext() as ctx:
+        ctx.prec = 4
+        near = Decimal(q.numerator) / Decimal(q.denominator)
+    return f"≈{near.normalize():g}"
 
 
 def nearest(q: Exact) -> Number:

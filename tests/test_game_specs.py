@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -275,3 +276,122 @@ def test_play_to_the_end_of_the_input_and_files_it_cannot_use(
     )
     r = runner.invoke(cli, ["play", "nim:1", "--load", str(tmp_path / "over.json")])
     assert r.exit_code == 2 and "move 2, 'take 1': the game is already over" in r.output
+
+
+# -- user code that throws anything, answers anything (tests/cases/games/hostile_games.py) -------
+HOSTILE = Path(__file__).parent / "cases" / "games"
+
+
+@pytest.fixture
+def hostile(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.syspath_prepend(str(HOSTILE))
+    for name in ("hostile_games", "hostile_import_exit", "hostile_getattr"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    import hostile_games
+
+    return hostile_games
+
+
+def test_every_hostile_game_is_one_line_exit_2(hostile: Any) -> None:
+    """sys.exit(), GeneratorExit, StopIteration, RecursionError, MemoryError, an int of 1,329
+    bits, bounds that are NaN, text or reversed, names holding a newline or NUL: one line that
+    names the game, the method and the place, exit status 2, in both cores."""
+    for name, message in hostile.CASES.items():
+        r = CliRunner().invoke(cli, ["eval", f"game:hostile_games:{name}"])
+        assert r.exit_code == 2 and not isinstance(r.exception, AssertionError), (name, r.output)
+        assert r.output.startswith(f"game:hostile_games:{name}: ") and message in r.output, (
+            name,
+            r.output,
+        )
+        assert len(r.output.splitlines()) == 1, r.output
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("game:hostile_import_exit:G", "importing hostile_import_exit raised SystemExit: 7 ("),
+        ("game:hostile_getattr:G", "hostile_getattr.G raised RuntimeError: no G here ("),
+    ],
+)
+def test_modules_that_exit_or_raise_as_they_are_read(hostile: Any, spec: str, message: str) -> None:
+    r = CliRunner().invoke(cli, ["eval", spec])
+    assert r.exit_code == 2 and r.output.startswith(f"{spec}: {message}"), r.output
+
+
+def test_ctrl_c_in_a_games_code_stays_ctrl_c(hostile: Any) -> None:
+    class Interrupted(hostile.Heap):  # type: ignore[name-defined]
+        def moves(self, s: Any) -> Any:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        search(GameTree(Game(Interrupted(), "game:t"), source="game:t"), "minimax")
+
+
+def test_a_constructor_or_signature_that_exits(hostile: Any) -> None:
+    from gtsearch.sources.gamespec import _import_user_game
+
+    class Meta(type):
+        @property
+        def __signature__(cls) -> Any:
+            raise SystemExit(4)
+
+    class Exits(metaclass=Meta):
+        def __init__(self) -> None:
+            raise SystemExit(5)
+
+    hostile.Exits, hostile.Fails = Exits, type("Fails", (), {"__init__": Exits.__init__})
+    with pytest.raises(GtsearchError, match=r"reading the parameters of Exits raised SystemExit"):
+        _import_user_game("hostile_games:Exits", "hostile_games", "Exits", "")
+    with pytest.raises(GtsearchError, match=r"Fails\(\) raised SystemExit: 5 \("):
+        _import_user_game("hostile_games:Fails", "hostile_games", "Fails", "")
+
+
+def test_answers_read_without_running_their_own_code(hostile: Any) -> None:
+    """A number's or a name's subclass is read as the plain value (numpy.float64 is a float);
+    a state whose repr() raises is still named; titles and root labels are one line."""
+
+    class Score(float):
+        def __repr__(self) -> str:
+            raise ValueError("mine")
+
+    class Name(str):
+        def __eq__(self, other: object) -> bool:
+            raise ValueError("mine")
+
+        __hash__ = str.__hash__
+
+    game = answers(utility=lambda s: Score(0.5), label=lambda s, m: Name("one"))
+    assert search(GameTree(Game(game, "game:t"), source="game:t"), "minimax").value == 0.5
+    with pytest.raises(GtsearchError, match=r"^game:t: title must be one line of text"):
+        Game(answers(title="a\nb"), "game:t")
+    with pytest.raises(GtsearchError, match=r"not equal to itself: <a Odd whose repr"):
+
+        class Odd(hostile.Unprintable):  # type: ignore[name-defined]
+            __hash__ = object.__hash__
+
+            def __eq__(self, other: object) -> bool:
+                return False
+
+        GameTree(Game(answers(initial=Odd), "game:t"), source="game:t")
+    with pytest.raises(GtsearchError, match=r"must give \(move, probability\) pairs, got 3"):
+        tree = GameTree(
+            Game(answers(player=lambda s: "chance", outcomes=lambda s: [3]), "game:t"),
+            source="game:t",
+        )
+    many = [(i, Fraction(1, 20)) for i in range(10)]
+    with pytest.raises(
+        GtsearchError, match=r"add up to 1/2, not 1: 1/20, .*, \.\.\. \(10 of them\)"
+    ):
+        tree = GameTree(
+            Game(answers(player=lambda s: "chance", outcomes=lambda s: many), "game:t"),
+            source="game:t",
+        )
+        whole(tree)
+
+
+def test_a_tiny_exact_probability_prints_as_a_decimal(hostile: Any) -> None:
+    """A probability of 1/10**300 is shown as ≈1e-300, not as 300 digits."""
+    r = CliRunner().invoke(
+        cli, ["show", "game:hostile_games:ExactTinyProbability", "-a", "expectiminimax"]
+    )
+    assert r.exit_code == 0 and "p=≈1e-300" in r.output and "0000000000" not in r.output, r.output

@@ -66,3 +66,20 @@ def test_agrees() -> None:
 def test_exact_values_as_text() -> None:
     assert fraction_text(Fraction(4, 2)) == "2" and fraction_text(7) == "7"
     assert fraction_text(Fraction(13, 3)) == "13/3"
+
+
+def test_probabilities_print_short() -> None:
+    """p/q when short; about four significant digits when the fraction would be long."""
+    from fractions import Fraction
+
+    from gtsearch.numbers import format_probability
+
+    cases = {
+        Fraction(1, 6): "1/6",
+        Fraction(1, 10**6): "1/1000000",
+        Fraction(1, 10**300): "≈1e-300",
+        1 - Fraction(1, 10**300): "≈1",
+        Fraction(123456789, 1000000007): "≈0.1235",
+        1: "1",
+    }
+    assert {q: format_probability(q) for q in cases} == cases

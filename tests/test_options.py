@@ -198,9 +198,71 @@ def test_csv_of_a_bad_and_a_good_file_has_the_header_and_the_rows(
 
 
 def test_a_sweep_that_cannot_run_is_one_line_without_a_note_before_it() -> None:
-    result = run(["experiment", "-b", "99999999999999999999", "-d", "1", "-n", "1"])
+    result = run(["experiment", "-b", "9999999999", "-d", "2", "-n", "1"])
     assert (result.exit_code, result.stdout) == (2, ""), result.stderr
     assert result.stderr == (
-        "random source: b=99999999999999999999, d=1 make more than 2**62 leaves "
+        "random source: b=9999999999, d=2 make more than 2**62 leaves "
         "(the nodes are numbered in 64 bits)\n"
     )
+
+
+# -- every integer within what the compiled core holds ---------------------------------------
+HUGE = "1" + "0" * 23  # 10**23
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["eval", AIMA, "-a", "mcts", "--iterations", HUGE], "--iterations"),
+        (["eval", AIMA, "-a", "mcts", "--playout-depth", str(2**63)], "--playout-depth"),
+        (["show", AIMA, "-a", "mcts", "--iterations", HUGE], "--iterations"),
+        (["exercise", "-a", "mcts", "--iterations", HUGE], "--iterations"),
+        (["eval", AIMA, "--depth", "9" * 5000], "--depth"),
+        (["show", AIMA, "--max-lines", HUGE], "--max-lines"),
+        (["gen", "-b", HUGE, "-d", "2"], "--branching"),
+        (["experiment", "-b", f"2..{HUGE}", "-d", "2"], "--branching"),
+        (["experiment", "-j", HUGE], "--jobs"),
+    ],
+)
+def test_counts_beyond_64_bits_are_one_line(args: list[str], message: str) -> None:
+    """Not an OverflowError of the C core, nor a search that never ends in the pure one."""
+    result = run(args)
+    assert result.exit_code == 2 and result.stdout == "", result.stderr
+    assert result.stderr.startswith(f"{message} must be at most 2**63 - 1, the greatest count, ")
+
+
+def test_the_library_refuses_the_same_counts() -> None:
+    from gtsearch.algorithms.params import plan
+    from gtsearch.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"^--iterations must be at most 2\*\*63 - 1, the gre"):
+        plan(["mcts"], iterations=10**23)
+    with pytest.raises(UsageError, match=r"^--playout-depth .* got a larger integer$"):
+        plan(["mcts"], playout_depth=10**5000)
+
+
+def test_seeds_take_any_integer_a_table_the_memory() -> None:
+    """A seed is taken modulo 2**64 (docs/sources.md); a table larger than the machine's memory
+    is refused by both cores (the C one would run out of memory, the pure one would run)."""
+    from gtsearch.algorithms.table import memory_mib
+
+    assert run(["eval", AIMA, "-a", "mcts", "--seed", HUGE]).exit_code == 0
+    result = run(["gen", "-b", "2", "-d", "1", "-s", "9" * 5000])
+    assert result.exit_code == 2 and "--seed takes an integer of at most" in result.stderr
+    for command in (["eval", AIMA], ["solve", AIMA], ["compare", AIMA]):
+        result = run([*command, "--tt", "1000000000"])
+        assert result.exit_code == 2 and result.stderr == (
+            f"--tt 1,000,000,000 MiB is more than this machine's memory ({memory_mib():,} MiB)\n"
+        )
+
+
+def test_memory_unknown_is_a_tebibyte(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from gtsearch.algorithms import table
+
+    def unknown(name: str) -> int:
+        raise ValueError(name)
+
+    monkeypatch.setattr(os, "sysconf", unknown)
+    assert table.memory_mib() == table.UNKNOWN_MEMORY_MIB == 2**20

@@ -16,10 +16,11 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict, cast
 
-from ..errors import UsageError
-from ..numbers import MAX_EXACT_INT, Number, format_number, too_large
+from ..errors import UsageError, clipped
+from ..numbers import MAX_COUNT, MAX_COUNT_TEXT, MAX_EXACT_INT, Number, format_number, too_large
 from ..tree import Tree
 from .registry import ALGORITHMS, CHANCE_NAMES, TABLE_ALGORITHMS, Algorithm, find_algorithm
+from .table import check_table_size
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -179,6 +180,11 @@ def check_mcts(given: SearchParams) -> None:
         least = 1 if key == "iterations" else 0
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < least):
             raise UsageError(f"{MCTS_OPTIONS[key]} must be an integer >= {least}, got {v!r}")
+        if v is not None and v > MAX_COUNT:  # what the compiled core's 64-bit counts hold
+            raise UsageError(
+                f"{MCTS_OPTIONS[key]} must be at most {MAX_COUNT_TEXT}, the greatest count, got "
+                f"{clipped(str(v)) if v.bit_length() < 14_000 else 'a larger integer'}"
+            )
     seed = given.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise UsageError(f"--seed must be an integer, got {seed!r}")
@@ -299,6 +305,7 @@ def plan(
     if tt is not None:
         if isinstance(tt, bool) or not isinstance(tt, int) or tt < 0:
             raise UsageError(f"--tt must be a whole number of MiB, 0 or more, got {tt!r}")
+        check_table_size(tt)
         if variant == "fail-hard" and tt:
             raise UsageError("--tt searches the fail-soft alphabeta only: drop --variant fail-hard")
         tt = tt or None

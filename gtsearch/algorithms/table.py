@@ -16,9 +16,11 @@ transposition tables, ICCA Journal 17(4), describe the two-tier scheme.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Hashable
 from typing import Any
 
+from ..errors import UsageError
 from ..numbers import Exact
 
 #: a bound an entry keeps: a float (infinities included), or an exact rational (chance nodes)
@@ -32,6 +34,29 @@ ENTRY_BYTES = 32
 ENTRIES_PER_MIB = 2**20 // ENTRY_BYTES
 
 _MASK = (1 << 64) - 1
+#: the most MiB a table may take where the machine does not say how much memory it has (1 TiB)
+UNKNOWN_MEMORY_MIB = 2**20
+
+
+def memory_mib() -> int:
+    """The machine's physical memory in MiB (1 TiB where the system does not say)."""
+    try:
+        pages, size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows), or no such name
+        return UNKNOWN_MEMORY_MIB
+    return pages * size // 2**20 if pages > 0 and size > 0 else UNKNOWN_MEMORY_MIB
+
+
+def check_table_size(mib: int) -> int:
+    """``mib`` if a table of that size fits in the machine's memory, else one line (exit 2).
+
+    The compiled core allocates the whole table at once and the pure one only what it fills;
+    both refuse a table larger than the memory, so that ``--tt`` means the same in both."""
+    if mib > memory_mib():
+        raise UsageError(
+            f"--tt {mib:,} MiB is more than this machine's memory ({memory_mib():,} MiB)"
+        )
+    return mib
 
 
 def key_number(key: Hashable) -> int:

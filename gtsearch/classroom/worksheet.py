@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from html import escape as html_escape
 from typing import Any
 
-from ..numbers import fraction_text
+from ..numbers import format_probability
 from ..render.labels import Labels, format_extended, param_texts
 from ..render.svg import to_svg
 from ..render.terminal import draw_text
@@ -57,7 +57,7 @@ def tree_text(tree: Tree) -> str:
     while stack:
         n, first, rest = stack.pop()
         p = labels.probability(n)
-        name = tree.names.get(n, str(n)) + ("" if p is None else f"  p={fraction_text(p)}")
+        name = tree.names.get(n, str(n)) + ("" if p is None else f"  p={format_probability(p)}")
         if tree.is_leaf(n):
             lines.append(f"{first}{name}  {format_extended(tree.number(n))}")
             continue

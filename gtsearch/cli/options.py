@@ -11,15 +11,16 @@ a command or a completion uses them.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..algorithms.params import VARIANTS
+from ..algorithms.table import check_table_size
 from ..errors import UsageError
 from ..formats import FORMATS
+from ..numbers import MAX_COUNT
 from ..render.paper import LAYOUTS, PAGES
 from ..tree import DEFAULT_MAX_NODES
 from .values import NUMBER, FloatParam, IntParam, PairParam, PathParam, RangesParam
@@ -80,13 +81,20 @@ def complete_algorithms(
 
 # -- how options are declared -------------------------------------------------------------------
 def int_option(
-    *decls: str, help: str, minimum: int | None = 0, default: int | None = None, **attrs: Any
+    *decls: str,
+    help: str,
+    minimum: int | None = 0,
+    maximum: int | None = MAX_COUNT,
+    default: int | None = None,
+    **attrs: Any,
 ) -> Decorator:
-    """An option that takes one integer, ``minimum`` or more (any, for None)."""
+    """An option that takes one integer from ``minimum`` to ``maximum`` (None: no end); by
+    default at most 2**63 - 1, the greatest count the compiled core holds, so that both cores
+    refuse the same numbers in the same words (docs/commands.md)."""
     attrs.setdefault("metavar", "N")
     return click.option(
         *decls,
-        type=IntParam(min=minimum),
+        type=IntParam(min=minimum, max=maximum),
         default=default,
         show_default=default is not None,
         help=help,
@@ -115,9 +123,10 @@ file_argument = click.argument("file", metavar="FILE", type=PathParam())
 max_nodes_option = int_option(
     "--max-nodes",
     minimum=1,
+    maximum=None,
     default=DEFAULT_MAX_NODES,
-    # no tree has 2**63 nodes: a larger limit is no limit, and the C core takes 64 bits
-    callback=lambda ctx, param, value: min(value, sys.maxsize),
+    # a limit larger than any tree (2**63 nodes) is no limit, and the C core takes 64 bits
+    callback=lambda ctx, param, value: min(value, MAX_COUNT),
     help="Refuse trees with more nodes than this (YAML aliases expanded).",
 )
 #: --input-format and --max-nodes, of every command that reads tree files
@@ -282,6 +291,7 @@ def mcts_options(iterative: bool = False) -> Decorator:
 mcts_seed_option = int_option(
     "--seed",
     minimum=None,
+    maximum=None,  # any integer, taken modulo 2**64
     metavar="S",
     help="mcts: the seed of its random numbers (default 0); the same seed gives the same "
     "search, byte for byte, in both cores.",
@@ -305,7 +315,8 @@ def tt_option(default: int = 0) -> Decorator:
         minimum=1 if default else 0,
         default=default,
         metavar="MIB",
-        help="A transposition table of MIB mebibytes, " + more,
+        callback=lambda ctx, param, value: check_table_size(value),
+        help="A transposition table of MIB mebibytes (at most the machine's memory), " + more,
     )
 
 
@@ -432,6 +443,7 @@ def seed_option(same: str) -> Decorator:
         "-s",
         "--seed",
         minimum=None,
+        maximum=None,  # any integer, taken modulo 2**64
         default=0,
         metavar="S",
         help=f"Seed: the same arguments always give the same {same}.",

@@ -14,13 +14,14 @@ for an integer beyond ±2**53 the words of a file's leaves
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from ..errors import UsageError, clipped, shown
-from ..numbers import MAX_EXACT_INT, Number, parse_number, too_large
+from ..numbers import MAX_COUNT, MAX_COUNT_TEXT, MAX_EXACT_INT, Number, parse_number, too_large
 
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
@@ -91,8 +92,11 @@ class Bounded:
     parse: Callable[[str], Number] = float
 
     def span(self) -> str:
-        """The allowed values: ``1 or more``, ``from 0 to 1``, "" (any)."""
+        """The allowed values: ``1 or more``, ``from 0 to 1``, "" (any); a count's end, 2**63 - 1,
+        goes without saying (:meth:`convert` says it of a number beyond it)."""
         low, high = (f"{b:g}" if isinstance(b, float) else b for b in (self.min, self.max))
+        if self.max == MAX_COUNT and not isinstance(self.max, float):
+            return "" if self.min is None else f"{low} or more"
         if self.min is not None and self.max is not None:
             return f"from {low} to {high}"
         if self.min is not None:
@@ -104,7 +108,20 @@ class Bounded:
         try:
             number = self.parse(text)
         except ValueError:
+            if _DIGITS.fullmatch(text):  # beyond what int() converts (4,300 digits)
+                if self.max == MAX_COUNT and text.lstrip("+-")[:1] != "-":
+                    refuse(
+                        param,
+                        f"must be at most {MAX_COUNT_TEXT}, the greatest count",
+                        clipped(text),
+                    )
+                if self.span():
+                    refuse(param, f"must be {self.span()}", clipped(text))
+                digits = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+                refuse(param, f"takes an integer of at most {digits:,} digits", clipped(text))
             refuse(param, f"takes {self.kind} {self.span()}".rstrip(), shown(text))
+        if self.max == MAX_COUNT and number > MAX_COUNT:
+            refuse(param, f"must be at most {MAX_COUNT_TEXT}, the greatest count", clipped(text))
         low_ok = self.min is None or self.min <= number  # False for NaN, as it should be
         if not (low_ok and (self.max is None or number <= self.max)):
             refuse(param, f"must be {self.span()}", clipped(text))
@@ -112,12 +129,19 @@ class Bounded:
 
 
 class IntParam(Bounded, click.IntRange):
-    """An integer option, with its range (``IntParam(min=0)``; ``IntParam()``: any integer)."""
+    """An integer option, with its range: ``IntParam(min=0)`` is 0 to 2**63 - 1 (a count the
+    compiled core holds: :data:`~gtsearch.numbers.MAX_COUNT`), ``IntParam(max=None)`` any
+    integer (a seed, taken modulo 2**64)."""
 
     kind = "an integer"
     parse = int
 
+    def __init__(self, min: int | None = None, max: int | None = MAX_COUNT) -> None:
+        super().__init__(min=min, max=max)
+
     def _describe_range(self) -> str:  # what --help shows: nothing for any integer
+        if self.max == MAX_COUNT:  # the core's limit goes without saying in --help
+            return "" if self.min is None else f"x>={self.min}"
         return "" if self.min is None and self.max is None else super()._describe_range()
 
 
@@ -182,4 +206,10 @@ class RangesParam(click.ParamType):  # type: ignore[type-arg]  # generic in clic
             return value
         from ..research.experiment import parse_range
 
-        return parse_range(str(value), option_name(param), self.minimum)
+        text = str(value)
+        for number in re.findall(r"[0-9]+", text):  # a count the core holds, as every option's
+            if len(number) > 19 or int(number) > MAX_COUNT:
+                refuse(
+                    param, f"must be at most {MAX_COUNT_TEXT}, the greatest count", clipped(text)
+                )
+        return parse_range(text, option_name(param), self.minimum)

@@ -159,10 +159,10 @@ class Painter:
         return format_extended(self.tree.number(n))
 
     def prob(self, n: int) -> str:
-        from ..numbers import fraction_text
+        from ..numbers import format_probability
 
         p = self.labels.probability(n)
-        return "" if p is None else fraction_text(p)
+        return "" if p is None else format_probability(p)
 
     def pruned_head(self, n: int) -> bool:
         return self.state and self.view.is_cut(n)

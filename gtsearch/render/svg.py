@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from ..numbers import fraction_text
+from ..numbers import format_probability
 from ..tree import Tree
 from .geometry import Line, Scene, Shape, Text
 from .labels import format_extended
@@ -309,7 +309,7 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
             style = ""
         prob = labels.probability(n)
         if prob is not None:
-            label = f'label="{fraction_text(prob)}", fontcolor="{COLOR_CHANCE}", fontsize=10'
+            label = f'label="{format_probability(prob)}", fontcolor="{COLOR_CHANCE}", fontsize=10'
             style = f"{style}, {label}" if style else label
         lines.append(f"  n{p} -> n{n}{f' [{style}]' if style else ''};")
     lines.append("}")

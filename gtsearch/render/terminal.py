@@ -6,7 +6,7 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..numbers import fraction_text
+from ..numbers import format_probability
 from ..tree import Tree
 from .labels import Labels, format_extended
 from .view import SearchView
@@ -259,7 +259,7 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
     text.append(labels.label(n), style=base)
     p = labels.probability(n)
     if p is not None:
-        text.append(f"  p={fraction_text(p)}", style=base)
+        text.append(f"  p={format_probability(p)}", style=base)
     if tree.end[n] == n + 1:
         text.append("  " + format_extended(tree.number(n)), style=base)
         rank = view.rank.get(n)

@@ -156,7 +156,7 @@ class CountedInC:
             return False
         # the kernel's entries are the states and its inner nodes have no value: a game
         # with key() or estimate() would be another count
-        if callable(getattr(game.obj, "key", None)) or game.has_estimate:
+        if callable(game.attribute("key")) or game.has_estimate:
             return False
         limit = min(self.max_nodes, most)
         try:

@@ -276,7 +276,7 @@ class GameTree(PositionKeys, CountedInC, Tree):
             play = game.obj.play
             try:
                 kids = tuple([play(state, m) for m in st.moves])
-            except Exception as e:  # the user's code
+            except BaseException as e:  # the user's code
                 raise game.error("play", e) from None
             st.kids = kids
         return st.kids
@@ -301,7 +301,7 @@ class GameTree(PositionKeys, CountedInC, Tree):
             play = game.obj.play
             try:
                 kids = tuple([play(key, m) for m in moves])
-            except Exception as e:  # the user's code
+            except BaseException as e:  # the user's code
                 raise game.error("play", e) from None
             return Entry(key, moves, kids)
         tag, state, depth = key

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import UsageError
 from ..tree import DEFAULT_MAX_NODES
-from .protocol import Game, GameError, place
+from .protocol import Game, caught, said
 
 if TYPE_CHECKING:
     from .games import GameTree
@@ -148,15 +148,17 @@ def _import_user_game(spec: str, module_name: str, attr: str, text: str) -> Any:
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:
-        raise UsageError(f"game:{spec}: cannot import module {module_name!r}: {e}") from None
-    except Exception as e:  # the user's module raised while it was imported
-        raise GameError(
-            f"game:{spec}: importing {module_name} raised {type(e).__name__}: {e} ({place(e)})"
-        ) from None
-    obj = getattr(module, attr, None)
+        raise UsageError(f"game:{spec}: cannot import module {module_name!r}{said(e)}") from None
+    except BaseException as e:  # the user's module, as it is imported (sys.exit() included)
+        raise caught(e, f"game:{spec}: importing {module_name} raised") from None
+    try:  # a module's __getattr__ is the user's code
+        obj = getattr(module, attr, None)
+        is_class = isinstance(obj, type)
+    except BaseException as e:
+        raise caught(e, f"game:{spec}: {module_name}.{attr} raised") from None
     if obj is None:
         raise UsageError(f"game:{spec}: module {module_name} has no attribute {attr!r}")
-    if not isinstance(obj, type):
+    if not is_class:
         if text:
             raise UsageError(
                 f"game:{spec}: {module_name}.{attr} is an object, not a class: it takes no "
@@ -167,12 +169,12 @@ def _import_user_game(spec: str, module_name: str, attr: str, text: str) -> Any:
         kwargs = user_arguments(obj, text)
     except ValueError as e:
         raise UsageError(f"game:{spec}: {e}") from None
+    except BaseException as e:  # the class's signature, as its metaclass tells it
+        raise caught(e, f"game:{spec}: reading the parameters of {attr} raised") from None
     try:
         return obj(**kwargs)
-    except Exception as e:  # the user's constructor
-        raise GameError(
-            f"game:{spec}: {attr}() raised {type(e).__name__}: {e} ({place(e)})"
-        ) from None
+    except BaseException as e:  # the user's constructor
+        raise caught(e, f"game:{spec}: {attr}() raised") from None
 
 
 def load_game(spec: str) -> tuple[Any, str]:

@@ -150,7 +150,7 @@ class OnDemandTree(GameTree):
         self.names = Lookup(self.name_at)  # type: ignore[assignment]
         self.floats = Grown(self, self._float)  # type: ignore[assignment]
         self.expand(0)
-        if self.has_chance_nodes or callable(getattr(game.obj, "outcomes", None)):
+        if self.has_chance_nodes or callable(game.attribute("outcomes")):
             self.chance = Grown(self, self._chance)  # type: ignore[assignment]
             self.weights = Lookup(self._weights_at)  # type: ignore[assignment]
             self._turns = self.turn_counts
@@ -257,24 +257,14 @@ class OnDemandTree(GameTree):
     def leaf_bounds(self) -> tuple[int | float, int | float]:
         """The least and the greatest utility as the game gives them (``bounds``): mcts's
         rewards are scaled by them, since the leaves of a game searched on demand are unknown."""
-        bounds = getattr(self.game.obj, "bounds", None)
+        bounds = self.game.bounds  # checked as the game was opened (protocol.Game.check_bounds)
         if bounds is None:
             raise UsageError(
                 f"{self.source}: searched on demand, the game's leaves are not known: mcts "
                 "needs --leaf-bounds L:U (the least and the greatest utility), or the game's "
                 "bounds"
             )
-        ok = isinstance(bounds, (tuple, list)) and len(bounds) == 2
-        if (
-            ok
-            and all(type(b) in (int, float) and b == b for b in bounds)
-            and bounds[0] <= bounds[1]
-        ):
-            return bounds[0], bounds[1]
-        raise GameError(
-            f"{self.game.name}: bounds must be (least, greatest) utility, two numbers, got "
-            f"{bounds!r}"
-        )
+        return bounds
 
     def position(self, n: int) -> Any:
         self.expand(n)

@@ -8,9 +8,12 @@ and ``utility(state)``, and optionally ``player(state)`` (who is to move:
 question through one checked call: an exception raised by the game's code is
 reported on one line naming the method and the place in the user's file, and
 an answer that breaks the protocol (a probability that is not a number, odds
-that do not add up to 1, a state that cannot be a key) on one line naming the
-method and where it is defined.  This module is the boundary with code that
-is not ours, the one place that catches every exception of a call.
+that do not add up to 1, a state that cannot be a key, a name holding a
+newline) on one line naming the method and where it is defined.  This module
+is the boundary with code that is not ours, the one place that catches every
+exception of a call: BaseException too (``sys.exit()``, GeneratorExit,
+StopIteration, RecursionError, MemoryError), all but KeyboardInterrupt, which
+stays ^C (:func:`caught`).
 """
 
 from __future__ import annotations
@@ -18,13 +21,14 @@ from __future__ import annotations
 import inspect
 import math
 import os
+import re
 import traceback
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from ..errors import GtsearchError, shown
-from ..numbers import MAX_EXACT_INT
+from ..errors import GtsearchError, clipped, shown
+from ..numbers import MAX_EXACT_INT, format_probability
 
 MAX, MIN, CHANCE = "max", "min", "chance"
 #: the name of the move of a player who has no choice but to let the other move again
@@ -36,9 +40,43 @@ class GameError(GtsearchError):
     """The game's code raised, or broke the protocol (docs/sources.md)."""
 
 
+#: characters a move's name may not hold: it is printed on one line (the PV, CSV, a drawing)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def ours(err: BaseException) -> bool:
+    """Whether ``err`` is not the user's to see as a game's error: ^C (exit status 130) and the
+    errors gtsearch words itself."""
+    return isinstance(err, (KeyboardInterrupt, GtsearchError))
+
+
+def described(obj: Any, limit: int = 60) -> str:
+    """``repr(obj)`` of a value a game gave, for a message: shortened, and never raising (the
+    object's own ``__repr__`` is the user's code)."""
+    try:
+        return shown(obj, limit)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # the user's __repr__: any failure is theirs
+        return f"<a {type(obj).__name__} whose repr() raised>"
+
+
+def said(err: BaseException, limit: int = 200) -> str:
+    """What an exception of the user's code says, ``: message`` (nothing when it says nothing),
+    on one line and shortened; its ``__str__`` is the user's code too."""
+    try:
+        text = str(err)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # the user's __str__
+        return ""
+    text = " ".join(text.split())
+    return f": {clipped(text, limit)}" if text else ""
+
+
 def place(err: BaseException) -> str:
     """file:line of the innermost frame of the traceback outside gtsearch."""
-    frames = [f for f in traceback.extract_tb(err.__traceback__) if f.filename]
+    frames = [f for f in _frames(err) if f.filename]
     for frame in reversed(frames):
         if not os.path.abspath(frame.filename).startswith(_PACKAGE + os.sep):
             return f"{frame.filename}:{frame.lineno}"
@@ -46,9 +84,33 @@ def place(err: BaseException) -> str:
     return f"{last.filename}:{last.lineno}" if last else "?"
 
 
+def _frames(err: BaseException) -> list[traceback.FrameSummary]:
+    # the lines of the files are not read: a file may be gone, huge, or not text
+    return list(
+        traceback.StackSummary.extract(traceback.walk_tb(err.__traceback__), lookup_lines=False)
+    )
+
+
+def caught(err: BaseException, what: str) -> BaseException:
+    """The exception to raise for ``err``, raised by the user's code while it ``what`` (``moves()
+    raised``, ``importing takeaway raised``): ``err`` itself when it is :func:`ours`, else one
+    line naming the exception, what it said and the place in the user's file (a MemoryError:
+    out of memory, and where)."""
+    if ours(err):
+        return err
+    if isinstance(err, MemoryError):
+        return GameError(f"{what.rsplit(' ', 1)[0]} ran out of memory ({place(err)})")
+    return GameError(f"{what} {type(err).__name__}{said(err)} ({place(err)})")
+
+
 def defined_at(function: Any) -> str:
     """file:line where a method of the game is defined ('?' for one that is not Python's)."""
-    code = getattr(inspect.unwrap(getattr(function, "__func__", function)), "__code__", None)
+    try:
+        code = getattr(inspect.unwrap(getattr(function, "__func__", function)), "__code__", None)
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # the user's __getattr__ on a callable of theirs
+        return "?"
     if code is None:
         return "?"
     return f"{code.co_filename}:{code.co_firstlineno}"
@@ -106,55 +168,105 @@ class Game:
         self.obj = obj
         self.name = name
         for method in ("initial", "moves", "play", "utility"):
-            if not callable(getattr(obj, method, None)):
+            if not callable(self.attribute(method)):
                 raise GameError(f"{name}: the game has no method {method}(); docs/sources.md")
-        self.has_label = callable(getattr(obj, "label", None))
-        self.has_estimate = callable(getattr(obj, "estimate", None))
-        self.has_render = callable(getattr(obj, "render", None))
+        self.has_label = callable(self.attribute("label"))
+        self.has_estimate = callable(self.attribute("estimate"))
+        self.has_render = callable(self.attribute("render"))
         #: whether the game says who moves (player()), else the players alternate
-        self.has_player = callable(getattr(obj, "player", None))
-        root = getattr(obj, "root", None)
+        self.has_player = callable(self.attribute("player"))
+        root = self.attribute("root")
         if root is not None and self.has_player:
             raise GameError(
                 f"{name}: root and player() both say who moves first; drop root "
                 f"({defined_at(obj.player)})"
             )
-        if root not in (None, MAX, MIN):
-            raise GameError(f"{name}: root must be 'max' or 'min', got {shown(str(root))}")
+        if not (type(root) is str and root in (MAX, MIN)) and root is not None:
+            raise GameError(f"{name}: root must be 'max' or 'min', got {described(root)}")
         self.root_max = root != MIN
         #: built-in games' names are the moves so far (tic-tac-toe: "5", "51", ...)
-        self.cumulative = bool(getattr(obj, "cumulative_labels", False))
-        self.root_label: str | None = getattr(obj, "root_label", None)
-        self.title: str | None = getattr(obj, "title", None)
+        self.cumulative = self.attribute("cumulative_labels") is True
+        self.root_label: str | None = self.text_attribute("root_label")
+        self.title: str | None = self.text_attribute("title")
         #: built-in games are trusted to give distinct labels (checked by the tests)
-        self.trusted = bool(getattr(obj, "trusted", False))
+        self.trusted = self.attribute("trusted") is True
+        #: the least and the greatest utility (``bounds``), checked; None when not given
+        self.bounds = self.check_bounds(self.attribute("bounds"))
+
+    def attribute(self, name: str) -> Any:
+        """The game's attribute ``name``, None when it has none (its ``__getattr__`` is the
+        user's code: what it raises is reported as any call's exception)."""
+        try:
+            return getattr(self.obj, name, None)
+        except BaseException as e:  # the user's __getattr__ or property
+            raise caught(e, f"{self.name}: reading the game's {name} raised") from None
+
+    def text_attribute(self, name: str) -> str | None:
+        """An attribute that must be one line of text (``title``, ``root_label``), or None."""
+        value = self.attribute(name)
+        if value is None or (type(value) is str and not _CONTROL.search(value)):
+            return value
+        raise GameError(
+            f"{self.name}: {name} must be one line of text (a str without control characters), "
+            f"got {described(value)}"
+        )
+
+    def check_bounds(self, bounds: Any) -> tuple[int | float, int | float] | None:
+        """``bounds``: two numbers as utilities are (finite, integers within ±2**53), least
+        first; one line saying what is wrong, else."""
+        if bounds is None:
+            return None
+        ok = type(bounds) in (tuple, list) and len(bounds) == 2
+        if ok:
+            lo, hi = bounds
+            ok = all(
+                type(b) is float and math.isfinite(b) or type(b) is int and abs(b) <= MAX_EXACT_INT
+                for b in (lo, hi)
+            )
+            if ok and not lo <= hi:
+                raise GameError(
+                    f"{self.name}: bounds must be (least, greatest) utility, the least first, "
+                    f"got {described(bounds)}"
+                )
+        if not ok:
+            raise GameError(
+                f"{self.name}: bounds must be (least, greatest) utility, two finite numbers "
+                f"(integers within ±2**53), got {described(bounds)}"
+            )
+        return bounds[0], bounds[1]
 
     # -- calls ---------------------------------------------------------------------------------
     def call(self, method: str, *args: Any) -> Any:
         try:
             return getattr(self.obj, method)(*args)
-        except GtsearchError:
-            raise
-        except Exception as e:  # the user's code: any exception is theirs to see, on one line
+        except BaseException as e:  # the user's code: theirs to see, on one line
             raise self.error(method, e) from None
 
-    def error(self, method: str, e: Exception) -> GameError:
-        """The one line that reports an exception of the game's ``method``."""
-        return GameError(f"{self.name}: {method}() raised {type(e).__name__}: {e} ({place(e)})")
+    def error(self, method: str, e: BaseException) -> BaseException:
+        """What to raise for an exception of the game's ``method``: one line naming it, what it
+        said and the place (^C and gtsearch's own errors as they are: :func:`caught`)."""
+        return caught(e, f"{self.name}: {method}() raised")
 
     def broken(self, method: str, what: str) -> GameError:
         """The one line that reports an answer of ``method`` that breaks the protocol."""
-        return GameError(
-            f"{self.name}: {method}() {what} ({defined_at(getattr(self.obj, method))})"
-        )
+        return GameError(f"{self.name}: {method}() {what} ({defined_at(self.attribute(method))})")
 
     def number(self, method: str, state: Any) -> int | float:
         v = self.call(method, state)
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise self.broken(method, f"must return a finite number, got {v!r}")
-        if isinstance(v, int) and abs(v) > MAX_EXACT_INT:
-            raise self.broken(method, f"returned {v}, beyond 2**53")
-        return v
+        # a subclass (numpy.float64, an IntEnum) as the plain number, none of its own code run
+        if isinstance(v, int) and not isinstance(v, bool):
+            v = int.__int__(v)
+        elif isinstance(v, float):
+            v = float.__float__(v)
+        if type(v) is int:
+            if -MAX_EXACT_INT <= v <= MAX_EXACT_INT:
+                return v
+            # within ±2**128 the digits as they are; beyond, how long it is (10**400 has 1,329 bits)
+            text = str(v) if v.bit_length() <= 128 else f"an integer of {v.bit_length():,} bits"
+            raise self.broken(method, f"returned {text}, beyond 2**53")
+        if type(v) is float and math.isfinite(v):
+            return v
+        raise self.broken(method, f"must return a finite number, got {described(v)}")
 
     def key(self, state: Any, method: str) -> Any:
         """``state`` checked as a key of the states' table (hashable, equal to itself)."""
@@ -166,10 +278,12 @@ class Game:
             )
         try:
             same = hash(state) == hash(state) and bool(state == state)
-        except Exception as e:  # the state's own __hash__ or __eq__ raised
+        except BaseException as e:  # the state's own __hash__ or __eq__ raised
             raise self.error(method, e) from None
         if not same:
-            raise self.broken(method, f"gave a state that is not equal to itself: {state!r}")
+            raise self.broken(
+                method, f"gave a state that is not equal to itself: {described(state)}"
+            )
         return state
 
     def sequence(self, method: str, moves: Any) -> tuple[Any, ...]:
@@ -179,6 +293,19 @@ class Game:
                     method,
                     "must return a sequence (a list or a tuple), got " + type(moves).__name__,
                 )
+            try:  # the user's own sequence: its __len__, __getitem__ and __iter__ are theirs
+                return tuple(moves)
+            except BaseException as e:
+                if ours(e):
+                    raise
+                what = (
+                    "more items than memory holds"
+                    if isinstance(e, MemoryError)
+                    else f"items that cannot be read: {type(e).__name__}{said(e)}"
+                )
+                raise self.broken(
+                    method, f"gave a sequence of {what}, {described(moves)}"
+                ) from None
         return tuple(moves)
 
     def moves(self, state: Any) -> tuple[Any, ...]:
@@ -198,14 +325,16 @@ class Game:
         pairs = self.sequence("outcomes", self.call("outcomes", state))
         moves, probs = [], []
         for pair in pairs:
-            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-                raise self.broken("outcomes", f"must give (move, probability) pairs, got {pair!r}")
+            if type(pair) not in (tuple, list) or len(pair) != 2:
+                raise self.broken(
+                    "outcomes", f"must give (move, probability) pairs, got {described(pair)}"
+                )
             p = probability(pair[1])
             if p is None or p < 0:
                 raise self.broken(
                     "outcomes",
-                    f"gave the move {pair[0]!r} the probability {pair[1]!r}: a probability is "
-                    "a number from 0 to 1 (an int, a Fraction or a float)",
+                    f"gave the move {described(pair[0])} the probability {described(pair[1])}: "
+                    "a probability is a number from 0 to 1 (an int, a Fraction or a float)",
                 )
             moves.append(pair[0])
             probs.append(p)
@@ -213,17 +342,26 @@ class Game:
             raise self.broken("outcomes", "gave no outcome at a chance state")
         total = sum(probs, Fraction(0))
         if total != 1:
+            shown_probs = ", ".join(format_probability(p) for p in probs[:8])
             raise self.broken(
                 "outcomes",
-                f"gave probabilities that add up to {total}, not 1: "
-                + ", ".join(str(p) for p in probs),
+                f"gave probabilities that add up to {format_probability(total)}, not 1: "
+                + shown_probs
+                + (f", ... ({len(probs)} of them)" if len(probs) > 8 else ""),
             )
         return tuple(moves), integer_weights(probs)
 
     def label(self, state: Any, move: Any) -> str:
         label = self.call("label", state, move)
         if not isinstance(label, str):
-            raise self.broken("label", f"must return a str, got {label!r}")
+            raise self.broken("label", f"must return a str, got {described(label)}")
+        label = str.__str__(label)  # a subclass as the plain str: its __eq__ is not ours to run
+        if _CONTROL.search(label):
+            raise self.broken(
+                "label",
+                f"gave the move {described(move)} the name {described(label)}, which holds a "
+                "control character (a newline, a tab, NUL...): a move's name is one line",
+            )
         return label
 
     def check_labels(self, state: Any, moves: Sequence[Any]) -> None:
@@ -231,7 +369,8 @@ class Game:
         if self.has_label and moves and not self.trusted:
             labels = [self.label(state, m) for m in moves]
             if len(set(labels)) != len(labels):
-                raise self.broken("label", f"gives two moves the same name: {labels}")
+                twice = next(x for i, x in enumerate(labels) if x in labels[:i])
+                raise self.broken("label", f"gives two moves the same name: {described(twice)}")
 
     def render(self, state: Any) -> str | None:
         """The position drawn as text, or None when the game does not draw."""
