@@ -221,6 +221,7 @@ def test_an_estimate_takes_the_place_of_the_games(estimates: Path) -> None:
     ("estimate", "message"),
     [
         ("myestimates:broken", "game:tictactoe: estimate() raised ValueError: no idea ("),
+        ("myestimates:leaves_early", "game:tictactoe: estimate() raised SystemExit: 7 ("),
         ("myestimates:word", "game:tictactoe: estimate() must return a finite number, got 'high'"),
         ("myestimates:NOT_CALLABLE", "--estimate myestimates:NOT_CALLABLE: myestimates."),
         ("myestimates:nothing", "--estimate myestimates:nothing: module myestimates has no"),
@@ -232,7 +233,7 @@ def test_a_bad_estimate_is_one_line(estimates: Path, estimate: str, message: str
     r = CliRunner().invoke(cli, ["eval", "game:tictactoe", "--depth", "2", "--estimate", estimate])
     assert r.exit_code == 2, r.output
     assert r.output.startswith(message) and len(r.output.splitlines()) == 1
-    if "raised" in message or "finite" in message:  # the place in the user's file
+    if "() raised" in message or "finite" in message:  # the place in the user's file
         assert "myestimates.py:" in r.output
 
 

@@ -142,20 +142,27 @@ def user_arguments(cls: type, text: str) -> dict[str, Any]:
     return out
 
 
-def _import_user_game(spec: str, module_name: str, attr: str, text: str) -> Any:
+def import_attribute(module_name: str, attr: str, where: str) -> Any:
+    """``MODULE.ATTRIBUTE`` of the user's (None when the module has no such attribute),
+    imported from the current folder because the command line names it; what the module
+    raises as it is imported, or its ``__getattr__``, is one error starting with ``where``."""
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:
-        raise UsageError(f"game:{spec}: cannot import module {module_name!r}{said(e)}") from None
+        raise UsageError(f"{where}: cannot import module {module_name!r}{said(e)}") from None
     except BaseException as e:  # the user's module, as it is imported (sys.exit() included)
-        raise caught(e, f"game:{spec}: importing {module_name} raised") from None
+        raise caught(e, f"{where}: importing {module_name} raised") from None
     try:  # a module's __getattr__ is the user's code
-        obj = getattr(module, attr, None)
-        is_class = isinstance(obj, type)
+        return getattr(module, attr, None)
     except BaseException as e:
-        raise caught(e, f"game:{spec}: {module_name}.{attr} raised") from None
+        raise caught(e, f"{where}: {module_name}.{attr} raised") from None
+
+
+def _import_user_game(spec: str, module_name: str, attr: str, text: str) -> Any:
+    obj = import_attribute(module_name, attr, f"game:{spec}")
+    is_class = isinstance(obj, type)
     if obj is None:
         raise UsageError(f"game:{spec}: module {module_name} has no attribute {attr!r}")
     if not is_class:

@@ -12,13 +12,11 @@ read whole, the longest name of the position's moves that the text starts with.
 from __future__ import annotations
 
 import functools
-import importlib
-import os
-import sys
 from typing import Any
 
 from ..errors import UsageError, shown
-from .protocol import CHANCE, MAX, MIN, Game, GameError, place
+from .gamespec import import_attribute
+from .protocol import CHANCE, MAX, MIN, Game
 
 __all__ = [
     "EstimatedGame",
@@ -82,25 +80,14 @@ def take_move(rest: str, moves: list[tuple[Any, str]], here: str) -> tuple[Any, 
 
 def load_estimate(spec: str) -> Any:
     """The callable ``--estimate MODULE:ATTRIBUTE`` names (imported because the command line
-    names it, from the current folder as a game module is); a UsageError when it is not one."""
+    names it, from the current folder as a game module is); a UsageError when it is not one,
+    one line for what the module raises as it is imported."""
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise UsageError(f"--estimate takes MODULE:ATTRIBUTE, got {shown(spec)}")
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as e:
-        raise UsageError(f"--estimate {spec}: cannot import module {module_name!r}: {e}") from None
-    except Exception as e:  # the user's module raised while it was imported
-        raise GameError(
-            f"--estimate {spec}: importing {module_name} raised {type(e).__name__}: {e} "
-            f"({place(e)})"
-        ) from None
-    try:
-        fn = getattr(module, attr)
-    except AttributeError:
-        raise UsageError(f"--estimate {spec}: module {module_name} has no {attr!r}") from None
+    fn = import_attribute(module_name, attr, f"--estimate {spec}")
+    if fn is None:
+        raise UsageError(f"--estimate {spec}: module {module_name} has no {attr!r}")
     if not callable(fn):
         raise UsageError(f"--estimate {spec}: {module_name}.{attr} is not callable")
     return fn
