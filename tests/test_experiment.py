@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import gtsearch.research.experiment as ex
+import gtsearch.research.records as er
 from gtsearch.cli import cli
 from gtsearch.errors import CheckFailed, GtsearchError, UsageError
 from gtsearch.render.plot import plot
@@ -118,7 +119,7 @@ def test_shards_partition_the_cells(count: int) -> None:
 def test_merged_shards_equal_one_run() -> None:
     whole = ex.run_sweep(SMALL)
     shards = [ex.run_sweep(SMALL, shard=(i, 3)) for i in (1, 2, 3)]
-    merged = ex.merge_records([shards[2], shards[0], shards[1]])
+    merged = er.merge_records([shards[2], shards[0], shards[1]])
     assert merged == whole
     assert ex.summarize(merged) == ex.summarize(whole)
     assert [(r["b"], r["d"], r["trial"]) for r in whole[:: len(SMALL.algorithms)]] == SMALL.cells()
@@ -132,13 +133,13 @@ def test_jobs_do_not_change_the_records() -> None:
 def test_merge_refuses_overlaps_and_mixed_sweeps() -> None:
     a = ex.run_sweep(SMALL, shard=(1, 2))
     with pytest.raises(UsageError, match="twice"):
-        ex.merge_records([a, a])
+        er.merge_records([a, a])
     other = ex.run_sweep(ex.Sweep(branchings=(2,), depths=(1,), trials=1, seed=8))
     with pytest.raises(UsageError, match="different sweeps: -s 7 .* in file 1, -s 8 .* in file 2"):
-        ex.merge_records([a, other])
+        er.merge_records([a, other])
     forged = [dict(r, tree_seed=1) if i == 0 else r for i, r in enumerate(a)]
     with pytest.raises(UsageError, match="does not follow"):
-        ex.merge_records([forged])
+        er.merge_records([forged])
 
 
 def test_sweep_check() -> None:
@@ -309,7 +310,7 @@ def test_sss_and_dual_never_evaluate_more_than_alphabeta() -> None:
             algorithms=("alphabeta", "sss", "dual", "mt-sss", "mt-dual", "negascout"),
         )
         records = ex.run_sweep(sweep)
-        for cell in ex._cells_of(records):
+        for cell in ex.cells_of(records):
             leaves = {r["algorithm"]: r for r in cell}
             ab = leaves["alphabeta"]["leaves"]
             for name in ("sss", "dual", "mt-sss", "mt-dual"):
@@ -489,5 +490,5 @@ def test_dask_local_equals_jobs_1() -> None:
     sweep = ex.Sweep(branchings=(2, 3), depths=(2, 3), trials=2, seed=3, algorithms=("ab", "sss"))
     alone = ex.run_sweep(sweep)
     spread = ex.run_sweep(sweep, jobs=2, dask="local")
-    assert ex.records_jsonl(spread) == ex.records_jsonl(alone)
+    assert er.records_jsonl(spread) == er.records_jsonl(alone)
     assert ex.summarize(spread) == ex.summarize(alone)

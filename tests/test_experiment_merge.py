@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 import gtsearch.research.experiment as ex
+import gtsearch.research.records as er
 from gtsearch.cli import cli
 from gtsearch.errors import UsageError
 
@@ -38,7 +39,7 @@ def one_line(result: Result, *fragments: str) -> str:
 
 
 def write(path: str, records: list[dict[str, Any]]) -> str:
-    Path(path).write_text(ex.records_jsonl(records), encoding="utf-8")
+    Path(path).write_text(er.records_jsonl(records), encoding="utf-8")
     return path
 
 
@@ -66,21 +67,21 @@ def test_records_say_their_sweep_and_shard(shards: dict[int, list[dict[str, Any]
         "tt": 0,
         "k": None,
     }
-    assert ex.sweep_options(whole[0]["sweep"]) == "-b 2,3 -d 1,2 -n 3 -a alphabeta,mtdf"
+    assert er.sweep_options(whole[0]["sweep"]) == "-b 2,3 -d 1,2 -n 3 -a alphabeta,mtdf"
     trap = ex.Sweep((2, 3, 4, 8), (2,), 1, model="trap", k=2, guess=1, tt=4, algorithms=("mtdf",))
     assert (
-        ex.sweep_options(trap.settings())
+        er.sweep_options(trap.settings())
         == "-b 2..4,8 -d 2 -n 1 -a mtdf --guess 1 --tt 4 --trap-depth 2"
     )
     # every record read back passes every check
-    assert all(ex.record_problem(json.loads(ex.records_jsonl([r]))) is None for r in whole)
+    assert all(er.record_problem(json.loads(er.records_jsonl([r]))) is None for r in whole)
 
 
 def test_whole_merge_is_one_run(shards: dict[int, list[dict[str, Any]]]) -> None:
     whole = ex.run_sweep(BASE)
-    merged = ex.merge_records([shards[3], shards[1], shards[2]])
-    assert merged == whole and ex.missing_part(merged) is None
-    assert ex.records_jsonl(merged) == ex.records_jsonl(whole)
+    merged = er.merge_records([shards[3], shards[1], shards[2]])
+    assert merged == whole and er.missing_part(merged) is None
+    assert er.records_jsonl(merged) == er.records_jsonl(whole)
 
 
 # -- parts -------------------------------------------------------------------------------------------
@@ -88,32 +89,32 @@ def test_a_part_is_refused_unless_partial(shards: dict[int, list[dict[str, Any]]
     with pytest.raises(
         UsageError, match=r"^the files hold part of the sweep: shard 2/3 is missing; "
     ):
-        ex.merge_records([shards[1], shards[3]])
+        er.merge_records([shards[1], shards[3]])
     with pytest.raises(UsageError, match=r"part of the sweep: shards 2 and 3 of 3 are missing"):
-        ex.merge_records([shards[1]])
-    part = ex.merge_records([shards[1], shards[3]], partial=True)
+        er.merge_records([shards[1]])
+    part = er.merge_records([shards[1], shards[3]], partial=True)
     assert len(part) == len(shards[1]) + len(shards[3])
     assert {r["shard"] for r in part} == {"1/3", "3/3"}  # a part keeps its shards
-    assert ex.missing_part(part) == "shard 2/3 is missing"
+    assert er.missing_part(part) == "shard 2/3 is missing"
     # the part and the missing shard merge into the whole
-    assert ex.merge_records([part, shards[2]]) == ex.run_sweep(BASE)
+    assert er.merge_records([part, shards[2]]) == ex.run_sweep(BASE)
 
 
 def test_a_shard_short_of_records(shards: dict[int, list[dict[str, Any]]]) -> None:
     short = shards[2][:-3]
     with pytest.raises(UsageError, match="shard 2/3 lacks 3 of its 8 records"):
-        ex.merge_records([shards[1], short, shards[3]])
+        er.merge_records([shards[1], short, shards[3]])
     whole = ex.run_sweep(BASE)
-    assert ex.missing_part(whole[1:]) == "1 of its 24 records are missing"
+    assert er.missing_part(whole[1:]) == "1 of its 24 records are missing"
 
 
 def test_many_missing_shards_are_counted() -> None:
     sweep = dataclasses.replace(BASE, algorithms=("alphabeta",))
     part = ex.run_sweep(sweep, shard=(3, 10))
-    assert ex.missing_part(part) == "shards 1, 2, 4, 5, 6, 7 and 3 more of 10 are missing"
+    assert er.missing_part(part) == "shards 1, 2, 4, 5, 6, 7 and 3 more of 10 are missing"
     # shards past the cells (12 cells in 20 shards) hold nothing, and are not missed
     part = ex.run_sweep(sweep, shard=(12, 20))
-    text = ex.missing_part(part)
+    text = er.missing_part(part)
     assert text == "shards 1, 2, 3, 4, 5, 6 and 5 more of 20 are missing"
 
 
@@ -138,7 +139,7 @@ def test_mixed_sweeps_are_refused_even_as_a_part(
     other = ex.run_sweep(dataclasses.replace(BASE, **change), shard=(2, 3))
     for partial in (False, True):
         with pytest.raises(UsageError) as e:
-            ex.merge_records([shards[1], other, shards[3]], partial=partial)
+            er.merge_records([shards[1], other, shards[3]], partial=partial)
         assert str(e.value) == f"the files come from different sweeps: {said}"
 
 
@@ -147,7 +148,7 @@ def test_trap_depths_differ() -> None:
     a = ex.run_sweep(sweep, shard=(1, 2))
     b = ex.run_sweep(dataclasses.replace(sweep, k=2), shard=(2, 2))
     with pytest.raises(UsageError, match="--trap-depth 1 in file 1, --trap-depth 2 in file 2"):
-        ex.merge_records([a, b])
+        er.merge_records([a, b])
 
 
 def test_different_splits_are_refused(shards: dict[int, list[dict[str, Any]]]) -> None:
@@ -155,7 +156,7 @@ def test_different_splits_are_refused(shards: dict[int, list[dict[str, Any]]]) -
     with pytest.raises(
         UsageError, match="split the sweep in different ways: shard 1/3 in a, shard 2/4 in b"
     ):
-        ex.merge_records([shards[1], other], partial=True, names=["a", "b"])
+        er.merge_records([shards[1], other], partial=True, names=["a", "b"])
 
 
 # -- the command: every output says it is a part -----------------------------------------------
@@ -279,7 +280,7 @@ def test_older_records_merge_only_as_a_part() -> None:
 
 # -- hostile record files -------------------------------------------------------------------------
 def _record() -> dict[str, Any]:
-    return json.loads(ex.records_jsonl(ex.run_sweep(BASE)[:1]))
+    return json.loads(er.records_jsonl(ex.run_sweep(BASE)[:1]))
 
 
 @pytest.mark.parametrize("opening, closing", [("[", "]"), ('{"a": ', "}")])

@@ -256,6 +256,7 @@ def experiment_command(
     """
     from ..render.research import render_experiment, sweep_title, table_csv
     from ..research import experiment as ex
+    from ..research import records as er
 
     if merge:
         for param in ctx.command.params:
@@ -266,12 +267,12 @@ def experiment_command(
                 raise UsageError(f"--merge summarises the files as they are; drop {param.opts[-1]}")
         if not files:
             raise UsageError("--merge needs the record files to merge: FILE...")
-        records = ex.merge_records(
-            (ex.read_records(path) for path in files), partial=partial, names=files
+        records = er.merge_records(
+            (er.read_records(path) for path in files), partial=partial, names=files
         )
         if not records:
             raise UsageError("the files hold no records")
-        missing = ex.missing_part(records)
+        missing = er.missing_part(records)
     else:
         if partial:
             raise UsageError("--partial is for --merge: it summarises part of a sweep's records")
@@ -302,9 +303,9 @@ def experiment_command(
         csv = output.endswith(".csv")
         write_file(
             output,
-            table_csv(ex.csv_records(records), ex.record_keys(records))
+            table_csv(er.csv_records(records), er.record_keys(records))
             if csv
-            else ex.records_jsonl(records),
+            else er.records_jsonl(records),
         )
     rows = ex.summarize(records)
     title = sweep_title(records)
