@@ -85,6 +85,7 @@ SIDES = {"max": ("max",), "min": ("min",), "both": ("max", "min"), "none": ()}
 @output_option(
     "the game played (JSON: the game and its moves by name)",
     more=" Written at the end and by the command 's'. Default: no file.",
+    instead=None,
 )
 @max_nodes_option
 def play_command(

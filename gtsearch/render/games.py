@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .labels import format_seconds, total_text
+from .labels import ARROW, format_seconds, total_text
 from .tables import registry_table, registry_text
 
 if TYPE_CHECKING:
@@ -85,8 +85,9 @@ def positions(tree: GameTree, path: Sequence[int]) -> list[str]:
 def engine_line(
     who: str, result: SearchResult, move: str, line: Sequence[str | None], settings: str
 ) -> str:
-    """What an engine's search found: its move, value, PV (the moves' names) and counts."""
-    pv = " ".join(name if name is not None else "-" for name in line) or "-"
+    """What an engine's search found: its move, value, PV (the moves' names, as eval gives
+    them: ``1 → 5 → 2``) and counts."""
+    pv = ARROW.join(name if name is not None else "-" for name in line) or "-"
     seconds = format_seconds(result.seconds)
     return (
         f"{who} ({result.algorithm}{settings}) plays {move}: value {result.value_text()}, "
