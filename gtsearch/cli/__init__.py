@@ -205,8 +205,9 @@ def cli() -> None:
 
     \b
     Examples:
-      gtsearch eval tree.yaml
-      gtsearch eval -a all --format json trees/*.json
+      gtsearch eval sample_trees/aima-fig5-2.yaml
+      gtsearch eval sample:aima-fig5-2
+      gtsearch eval -a all --format json sample_trees/*.json
       echo '((3 12 8) (2 4 6) (14 5 2))' | gtsearch eval -
       gtsearch compare random:b=3,d=4,seed=1
       gtsearch algorithms

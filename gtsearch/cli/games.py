@@ -121,11 +121,11 @@ def play_command(
     \b
     Examples:
       gtsearch play tictactoe
-      gtsearch play connect4:rows=5,columns=6 --depth 6
+      gtsearch play connect4:rows=5,columns=6 --depth 6 -o game.json
       gtsearch play othello --human min -a sss --time 2
       gtsearch play pig -a expectiminimax --human none --seed 7
       gtsearch play tictactoe -a mcts --iterations 5000
-      gtsearch play connect4 --load game.json -o game.json
+      gtsearch play connect4:rows=5,columns=6 --load game.json -o game.json
     """
     from ..research.play import Match, load_match
     from ..sources.protocol import CHANCE
