@@ -2,7 +2,8 @@
 
 The metadata lives in pyproject.toml; this file only declares the extension.  When the
 extension cannot be built (no C compiler, no Python headers), the install goes on with a
-one-line warning and the pure-Python core runs (``gtsearch --version`` says which).
+one-line warning, shown on pip's terminal even without -v, and the pure-Python core runs
+(``gtsearch --version`` says which).  build_py ships sample_trees/ in the package.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 from setuptools.errors import CCompilerError, CompileError, ExecError, LinkError, PlatformError
 
 SOURCES = sorted(str(p.as_posix()) for p in Path("gtsearch/_native").glob("*.c"))
@@ -51,10 +53,40 @@ class OptionalBuildExt(build_ext):
         reason = " ".join(str(e).split()) or type(e).__name__
         if len(reason) > 160:
             reason = reason[:157] + "..."
-        print(
-            f"WARNING: gtsearch's C core was not built ({reason}); the pure-Python core will run",
-            file=sys.stderr,
+        line = (
+            f"WARNING: gtsearch's C core was not built ({reason}); the pure-Python core is "
+            "installed ('gtsearch --version' says which core runs)"
         )
+        print(line, file=sys.stderr)
+        tell_the_terminal(line)
+
+
+def tell_the_terminal(line: str) -> None:
+    """Show ``line`` on the terminal that pip runs in: pip keeps a build's output to itself
+    unless -v is given (or the build fails), and a core that was not built is no failure."""
+    if sys.stderr.isatty():  # the build writes to the terminal itself (setup.py, pip -v ...)
+        return
+    try:
+        with open("/dev/tty", "w", encoding="utf-8") as tty:
+            tty.write(line + "\n")
+    except OSError:  # no terminal (CI, a pipe, Windows): stderr alone has the line
+        pass
+
+
+class BuildPyWithSamples(build_py):
+    """build_py that ships the repository's sample_trees/ inside the package
+    (gtsearch/sample_trees/), so that ``sample:NAME`` works after ``pip install``
+    (gtsearch/samples.py); a clone reads sample_trees/ itself, the one copy kept."""
+
+    def run(self) -> None:
+        super().run()
+        if self.editable_mode:  # an editable install reads the repository's own
+            return
+        target = Path(self.build_lib) / "gtsearch" / "sample_trees"
+        self.mkpath(str(target))
+        for sample in sorted(Path("sample_trees").iterdir()):
+            if sample.is_file():
+                self.copy_file(str(sample), str(target / sample.name))
 
 
 setup(
@@ -66,5 +98,5 @@ setup(
             optional=True,
         )
     ],
-    cmdclass={"build_ext": OptionalBuildExt},
+    cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithSamples},
 )

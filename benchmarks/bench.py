@@ -1064,6 +1064,10 @@ def main() -> None:
                 "pure": (evals["json"], env_for("pure")),
                 "flow": (evals["flow"], env_for("C")),
                 "block": (evals["block"], env_for("C")),
+                # the README's first command, and the help a newcomer asks for first
+                "readme": ([*cmd, "eval", str(block), "--algo", "alphabeta"], env_for("C")),
+                "help": ([*cmd, "--help"], env_for("C")),
+                "eval-h": ([*cmd, "eval", "-h"], env_for("C")),
             },
             21,
         )
@@ -1099,7 +1103,17 @@ def main() -> None:
                     for key, what in (
                         ("flow", "tiny.yaml (9 leaves, flow YAML)"),
                         ("block", "aima-fig5-2.yaml (9 leaves, block YAML)"),
+                        ("readme", "aima-fig5-2.yaml --algo alphabeta (the README's)"),
                     )
+                ),
+                *(
+                    [
+                        f"gtsearch {what}",
+                        f"{t[key]:.4f}",
+                        ratio(key),
+                        f"target ≤ 3x: {verdict(t[key] <= 3 * t['pass'])}",
+                    ]
+                    for key, what in (("help", "--help"), ("eval-h", "eval -h"))
                 ),
             ],
         )

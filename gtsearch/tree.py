@@ -315,6 +315,15 @@ class Tree:
     def name(self, n: int) -> str | None:
         return self.names.get(n)
 
+    def line_labels(self, line: Sequence[int]) -> tuple[str | None, ...]:
+        """The names of the moves along a line of nodes from the root (``line[0]``), for a PV.
+
+        A file's node is named by the move that leads to it, so these are the nodes' names;
+        a game's node may be named as a position (tic-tac-toe's by every square so far) and
+        a game answers with its moves' own labels (:class:`gtsearch.sources.games.GameTree`).
+        """
+        return tuple(map(self.names.get, line[1:]))
+
     def path_of(self, n: int) -> list[int]:
         """Child indices from the root down to node n (a descent: no parent array needed)."""
         end = self.end

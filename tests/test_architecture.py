@@ -13,7 +13,7 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 #: the layer of each top-level name under gtsearch/, lowest first (docs/development.md)
 LAYERS = {
     "errors": 0, "numbers": 0, "result": 0, "tree": 0, "builder": 0, "flat": 0, "summary": 0,
-    "core": 0, "_native": 0, "splitmix": 0, "files": 0,
+    "core": 0, "_native": 0, "splitmix": 0, "files": 0, "samples": 0,
     "algorithms": 1, "formats": 1, "sources": 1,
     "render": 2, "research": 2,
     "classroom": 3,

@@ -10,15 +10,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
 import gtsearch
-import gtsearch.cli.common as cli_module
+import gtsearch.formats
 from gtsearch import ALGORITHMS, core, dump_tree, load_tree
 from gtsearch.algorithms import EVERY
 from gtsearch.builder import TreeBuilder
-from gtsearch.cli import cli
+from gtsearch.cli import COMMANDS as LAZY
+from gtsearch.cli import SUMMARIES, cli
 from gtsearch.formats import format_for_path
 from gtsearch.tree import Meta, Tree
 
@@ -562,7 +564,7 @@ def test_convert_errors(named: str) -> None:
 
 # -- help, version, errors ----------------------------------------------------------------
 #: every command, those loaded lazily from modules of their own included
-COMMANDS = sorted({*cli.commands, *getattr(cli_module, "LAZY_COMMANDS", {})})
+COMMANDS = sorted({*cli.commands, *LAZY})
 
 
 @pytest.mark.parametrize("command", [[], *([c] for c in COMMANDS)])
@@ -573,6 +575,26 @@ def test_help_with_example(command: list[str], flag: str) -> None:
     assert "Usage:" in result.stdout
     assert "Example" in result.stdout
     assert "gtsearch " + (command[0] if command else "") in result.stdout.split("Example")[1]
+
+
+def test_help_lists_the_commands_by_their_summaries() -> None:
+    """``gtsearch --help`` lists the commands from SUMMARIES without importing them: each is
+    its command's first sentence, and the list is the one click would write from the
+    commands themselves, at any width."""
+    assert sorted(SUMMARIES) == COMMANDS == sorted(LAZY)
+    ctx = click.Context(cli, info_name="gtsearch")
+    for name in COMMANDS:
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        first = click.Command(name, help=SUMMARIES[name]).get_short_help_str(10**6)
+        assert command.get_short_help_str(10**6) == first, name
+    for width in (60, 100):
+        ours, clicks = click.HelpFormatter(width=width), click.HelpFormatter(width=width)
+        cli.format_commands(ctx, ours)
+        click.Group.format_commands(cli, ctx, clicks)
+        assert ours.getvalue() == clicks.getvalue()
+    listed = run("--help").stdout.split("Commands:\n")[1].splitlines()
+    assert [line.split()[0] for line in listed] == COMMANDS
 
 
 def test_eval_help_documents_the_default_format() -> None:
@@ -599,7 +621,7 @@ def test_keyboard_interrupt(aima: str, monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupt(*args: object, **kwargs: object) -> Tree:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli_module, "load_tree", interrupt)
+    monkeypatch.setattr(gtsearch.formats, "load_tree", interrupt)  # as cli.common reads it
     result = run("eval", aima)
     assert result.exit_code == 130
     assert result.stderr == "interrupted\n"

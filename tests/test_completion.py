@@ -115,8 +115,9 @@ def test_zsh_and_fish(shell: str) -> None:
     assert complete("gtsearch eval sam", shell) == [("file", "sam")]
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
 def test_in_a_real_bash() -> None:
+    if shutil.which("bash") is None:  # looked up as the test runs, not at import
+        pytest.skip("no bash")
     gtsearch = Path(sys.executable).parent / "gtsearch"
     if not gtsearch.exists():
         pytest.skip("the gtsearch script is not installed next to this Python")

@@ -238,7 +238,7 @@ def test_the_golden_figures_hold_on_the_graph() -> None:
         517,
         2693,
         2176,
-        ("1", "15"),
+        ("1", "5"),
     )
     done = solve.solve(tree)
     assert (done.result, done.distance, done.positions) == ("draw", 9, 2510)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import textwrap
 from array import array
 from itertools import islice
@@ -20,7 +21,7 @@ from gtsearch.cli import cli
 from gtsearch.errors import GtsearchError
 from gtsearch.formats import dump_tree, loads_tree
 from gtsearch.sources import games, open_source, unique_names, whole
-from gtsearch.sources.builtin_games import Nim
+from gtsearch.sources.builtin_games import Nim, TicTacToe
 from gtsearch.sources.games import Game, GameTree
 from gtsearch.tree import Tree
 
@@ -202,7 +203,7 @@ def test_tictactoe_counts() -> None:
     counts = {a: search(tree, a).leaves for a in ("alphabeta", "f1", "sss", "dual")}
     assert counts == {"alphabeta": 7330, "f1": 12352, "sss": 7153, "dual": 6792}
     r = search(tree, "alphabeta")
-    assert r.value == 0 and r.pv_labels[:2] == ("1", "15")
+    assert r.value == 0 and r.pv_labels[:2] == ("1", "5")
 
 
 def test_tictactoe_is_the_scripts_tree() -> None:
@@ -441,3 +442,52 @@ def test_unique_names_tells_siblings_apart() -> None:
     assert unique_names(twice).names == {1: "x_1", 4: "x_2"}
     same = Tree(shape.end, shape.values, names={1: "x", 4: "y", 2: "a", 5: "a"})
     assert unique_names(same) is same
+
+
+#: tic-tac-toe's PV from the empty board, the moves' own names
+TICTACTOE_PV = ["1", "5", "2", "3", "7", "4", "6", "8", "9"]
+
+
+def cli_output(*args: str) -> str:
+    r = CliRunner().invoke(cli, list(args))
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+def test_a_games_pv_is_its_moves_everywhere() -> None:
+    """Tic-tac-toe's nodes are named as positions, by every square so far (``15``); its PV is
+    the moves' own names in eval (text and JSON), solve and play alike, whether the game is
+    counted or built whole, and a node keeps its own name."""
+    line = " → ".join(TICTACTOE_PV)
+    assert json.loads(cli_output("eval", "game:tictactoe"))["pv_labels"] == TICTACTOE_PV
+    assert f"│ {line} │" in cli_output("eval", "game:tictactoe", "--format", "table")
+    solved = cli_output("solve", "game:tictactoe", "--format", "json")
+    assert json.loads(solved)["pv_labels"] == TICTACTOE_PV
+    assert f"PV: {line}\n" in cli_output("solve", "game:tictactoe")
+    played = cli_output("play", "tictactoe", "--human", "none")
+    assert f"MAX (alphabeta) plays 1: value 0, PV {line}, " in played
+    tree = open_source("game:tictactoe")
+    one = tree.child(0, 0)
+    node = tree.child(one, 3)
+    assert (tree.names.get(node), tree.line_labels([0, one, node])) == ("15", ("1", "5"))
+    # built whole (show, trace): from a position after 1 and 5, the moves from there
+    start = GameTree(Game(TicTacToe(), "ttt"), source="ttt", start=0b10000 << 9 | 1)
+    built = whole(start)
+    assert type(built).__name__ == "CumulativeTree"
+    r = search(built, "alphabeta")
+    assert r.pv_labels == tuple(TICTACTOE_PV[2:]) == search(start, "alphabeta").pv_labels
+    assert built.names.get(built.child(0, 0)) == "2"
+    assert built.names.get(built.child(built.child(0, 0), 0)) == "23"
+
+
+@pytest.mark.slow  # show and trace build the whole game: 549,946 nodes, seconds
+def test_show_and_trace_tell_a_games_pv_in_its_moves() -> None:
+    line = " → ".join(TICTACTOE_PV)
+    shown = cli_output("show", "game:tictactoe")
+    assert f"alphabeta: value 0, PV {line}, 7330 of" in shown
+    assert "after 15:\n" in shown  # a position keeps its name
+    traced = cli_output(
+        "trace", "game:tictactoe", "-a", "mcts", "--iterations", "30", "--format", "json"
+    )
+    decide = [json.loads(t) for t in traced.splitlines() if '"decide"' in t][-1]
+    assert len(decide["pv_labels"]) >= 2 and all(len(m) == 1 for m in decide["pv_labels"])

@@ -36,7 +36,7 @@ def section(text: str, heading: str) -> str:
 def test_starts_with_the_two_setup_commands() -> None:
     first, second = fenced_blocks(README)[:2]
     assert first.strip() == (
-        "python -m pip install -e . && gtsearch eval sample_trees/aima-fig5-2.yaml --algo alphabeta"
+        "python -m pip install -e . && gtsearch eval sample:aima-fig5-2 --algo alphabeta"
     )
     assert second.strip() == (
         "python -m pip install -e '.[test]' && ruff check . && ruff format --check . && mypy "

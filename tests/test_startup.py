@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from gtsearch import core
+from gtsearch.cli import COMMANDS
 
 REPO = Path(__file__).resolve().parent.parent
 AIMA = str(REPO / "sample_trees" / "aima-fig5-2.yaml")
@@ -63,6 +64,7 @@ NEVER = {
     "gtsearch.formats.schema",
     "gtsearch.flat",
     "numpy",
+    "dataclasses",  # render.paper's pages are named tuples
     # the other commands and what only they use
     "gtsearch.cli.show",
     "gtsearch.cli.research",
@@ -141,3 +143,15 @@ def test_a_source_imports_the_sources(tmp_path: Path) -> None:
     modules = imported(tmp_path, "eval", "random:b=2,d=3,seed=1", "--format", "json")
     assert "gtsearch.sources.randomtree" in modules
     assert not modules & {"gtsearch.sources.games", "gtsearch.formats.yamlfmt", "yaml"}
+
+
+def test_help_imports_no_command(tmp_path: Path) -> None:
+    """``gtsearch --help`` lists the commands from cli.SUMMARIES: it imports none of their
+    modules, and nothing of the library but its errors."""
+    modules = imported(tmp_path, "--help")
+    assert "click" in modules and "gtsearch.cli.common" in modules  # the test sees
+    commands = {target.split(":")[0] for target in COMMANDS.values()}
+    assert not modules & commands, sorted(modules & commands)
+    library = {m for m in modules if m.startswith("gtsearch.")} - {"gtsearch.errors"}
+    assert {m for m in library if not m.startswith("gtsearch.cli")} == set(), sorted(library)
+    assert not modules & {"rich", "yaml", "numpy", "json", "fractions", "dataclasses"}

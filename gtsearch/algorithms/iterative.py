@@ -118,7 +118,7 @@ def _result(
         exact=True,
         bound=None,
         pv=tuple(tree.path_of(line[-1])) if len(line) > 1 else (),
-        pv_labels=tuple(map(tree.names.get, line[1:])),
+        pv_labels=tree.line_labels(line),
         leaves=leaves,
         leaves_total=tree.n_leaves,
         seconds=seconds,

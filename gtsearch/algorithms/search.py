@@ -82,7 +82,7 @@ def run(
         exact=outcome.bound is None,
         bound=outcome.bound,
         pv=tuple(tree.path_of(pv[-1])) if pv else (),
-        pv_labels=tuple(map(tree.names.get, pv[1:])),
+        pv_labels=tree.line_labels(pv),
         leaves=len(stats.leaves),
         leaves_total=tree.n_leaves,
         seconds=seconds,

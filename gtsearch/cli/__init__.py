@@ -53,11 +53,52 @@ COMMANDS: dict[str, str] = {
 }
 
 
+#: each command's first sentence, as ``gtsearch --help`` lists it without importing the
+#: command (tests/test_cli.py checks it against the command's own help)
+SUMMARIES: dict[str, str] = {
+    "algorithms": "List the algorithms: name, aliases, the options they take, and what they do.",
+    "compare": "Run every algorithm on each FILE, side by side, and check that they agree.",
+    "completion": "Print the completion script of SHELL: bash, zsh or fish.",
+    "convert": "Convert a tree file to another format.",
+    "eval": "Evaluate each FILE with each algorithm.",
+    "exercise": "Make exercises: trees to search by hand, their questions and the answer key.",
+    "experiment": "Run the algorithms over seeded random trees and report mean leaves ± "
+    "standard error.",
+    "games": "List the built-in games: name, parameters with their defaults, what they are.",
+    "gen": "Write a uniform random (or ordered) tree, streaming in constant memory.",
+    "play": "Play GAME against an engine: any algorithm, to a depth, for a time or (mcts) for "
+    "a number of iterations.",
+    "schema": "Print the JSON Schema (draft 2020-12) of JSON and YAML tree files.",
+    "show": "Draw the tree as one algorithm searched it.",
+    "solve": "Solve a game (or a tree) whose leaves are wins, draws and losses.",
+    "trace": "Follow one search step by step.",
+    "validate": "Check tree files and summarise each: nodes, leaves, depth, branching.",
+}
+
+
 class GtsearchGroup(click.Group):
     """The command group; it turns errors, ^C and a closed or failing output into exit statuses."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands of ``--help`` from :data:`SUMMARIES`: listing them imports none."""
+        names = self.list_commands(ctx)
+        width = formatter.width - 6 - max(map(len, names))
+        rows = []
+        for name in names:
+            if name in self.commands or name not in SUMMARIES:
+                command = self.get_command(ctx, name)
+                if command is None or command.hidden:
+                    continue
+                rows.append((name, command.get_short_help_str(width)))
+            else:
+                summary = click.Command(name, help=SUMMARIES[name])  # its first sentence
+                rows.append((name, summary.get_short_help_str(width)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
@@ -164,8 +205,9 @@ def cli() -> None:
 
     \b
     Examples:
-      gtsearch eval tree.yaml
-      gtsearch eval -a all --format json trees/*.json
+      gtsearch eval sample_trees/aima-fig5-2.yaml
+      gtsearch eval sample:aima-fig5-2
+      gtsearch eval -a all --format json sample_trees/*.json
       echo '((3 12 8) (2 4 6) (14 5 2))' | gtsearch eval -
       gtsearch compare random:b=3,d=4,seed=1
       gtsearch algorithms
@@ -180,4 +222,4 @@ def cli() -> None:
     """
 
 
-__all__ = ["COMMANDS", "GtsearchGroup", "cli"]
+__all__ = ["COMMANDS", "SUMMARIES", "GtsearchGroup", "cli"]

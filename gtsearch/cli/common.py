@@ -14,19 +14,18 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import click
 
-from ..algorithms import Algorithm, plan, run
-from ..algorithms.base import Stats
-from ..algorithms.params import Params, SearchParams, refuse_chance
 from ..errors import GtsearchError, UsageError, os_reason
-from ..formats import format_for_path, load_tree
-from ..numbers import Number
-from ..result import SearchResult
-from ..tree import Tree
-from .options import FORMAT_NAMES
+
+if TYPE_CHECKING:  # the group imports this module: --help and --version need none of these
+    from ..algorithms import Algorithm
+    from ..algorithms.params import Params
+    from ..numbers import Number
+    from ..result import SearchResult
+    from ..tree import Tree
 
 #: exit statuses (docs/commands.md "Exit status"); GtsearchError subclasses carry theirs
 EXIT_BROKEN_PIPE = 141  # what a shell reports for a writer killed by SIGPIPE
@@ -167,6 +166,9 @@ def echo_registry(
 
 def format_of_output(output: str | None) -> str:
     """The format named by OUT's extension, or a usage error saying to give --to."""
+    from ..formats import format_for_path
+    from .options import FORMAT_NAMES
+
     choices = ", ".join(FORMAT_NAMES)
     if output is None or output == STDIN:
         raise UsageError(f"give the output format with --to ({choices})")
@@ -208,6 +210,7 @@ def load(
     too many states to count is searched on demand (the searches to run can).  ``moves`` and
     ``estimate`` (--moves, --estimate) apply to a game only.
     """
+    from ..formats import load_tree
     from ..render.progress import progress
     from ..sources import is_source, open_source, refuse_position
 
@@ -297,6 +300,9 @@ class Evaluation:
         estimate: str | None = None,
         **mcts: Any,
     ) -> None:
+        from ..algorithms import plan
+        from ..algorithms.params import SearchParams
+
         check_stdin_once(files)
         self.moves, self.estimate = moves, estimate  # a game's position and estimate
         self.files, self.algos = files, algos
@@ -348,6 +354,9 @@ class Evaluation:
             tree = tree.with_root(root.lower() == "max")
         if depth is not None and not game:
             tree = tree.truncated(depth)
+        from ..algorithms import plan
+        from ..algorithms.params import refuse_chance
+
         searches = self.planned
         if tree.has_chance:
             searches = plan(self.algos, chance=True, **self.numbers)
@@ -376,6 +385,8 @@ def run_search(
     name: str, tree: Tree, algo: Algorithm, params: Params, leaves: bool = False
 ) -> SearchResult:
     """search(), with a progress display on a terminal's stderr when it takes a while."""
+    from ..algorithms import run
+    from ..algorithms.base import Stats
     from ..render.progress import progress
 
     stats = Stats()

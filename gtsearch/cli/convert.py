@@ -52,10 +52,10 @@ def convert_command(
 
     \b
     Examples:
-      gtsearch convert tree.yaml --to sexp
-      gtsearch convert tree.json -o tree.yaml
-      cat tree.sexp | gtsearch convert - --to json -o tree.json
-      gtsearch convert tree.yaml -o game.efg
+      gtsearch convert sample_trees/aima-fig5-2.yaml --to sexp
+      gtsearch convert sample_trees/wikipedia-alphabeta.json -o tree.yaml
+      cat sample_trees/stockman-binary-d4.sexp | gtsearch convert - --to json -o tree.json
+      gtsearch convert sample_trees/aima-fig5-2.yaml -o game.efg
     """
     if to_format is None:
         to_format = format_of_output(output)
@@ -99,7 +99,7 @@ def gen_command(
 
     \b
     Examples:
-      gtsearch gen -b 4 -d 11 --seed 1 -o b4d11.json
+      gtsearch gen -b 4 -d 8 --seed 1 -o b4d8.json
       gtsearch gen -b 3 -d 5 --order best --format sexp | gtsearch eval - -a all
       gtsearch gen -b 3 -d 2 --chance 6 -o dice.json
     """

@@ -65,14 +65,14 @@ def eval_command(
 
     \b
     Examples:
-      gtsearch eval tree.yaml
-      gtsearch eval -a alphabeta -a sss --leaves tree.sexp
-      gtsearch eval -a all --format csv a.json b.yaml > results.csv
-      gtsearch eval -a f1 --bound 5 --root min tree.json
-      gtsearch eval --expect 3 --format json tests/*.yaml
-      gtsearch eval -a star1,star2 --leaf-bounds -100:100 dice.yaml
+      gtsearch eval sample_trees/aima-fig5-2.yaml
+      gtsearch eval -a alphabeta -a sss --leaves sample_trees/stockman-binary-d4.sexp
+      gtsearch eval -a all --format csv sample_trees/*.json sample_trees/*.sexp > results.csv
+      gtsearch eval -a f1 --bound 5 --root min sample_trees/wikipedia-alphabeta.json
+      gtsearch eval --expect 3 --format json sample_trees/aima-fig5-2*.yaml
+      gtsearch eval -a star1,star2 --leaf-bounds -10:10 sample_trees/chance-worked.yaml
       gtsearch eval -a alphabeta,mtdf --tt 16 game:tictactoe
-      gtsearch eval --iterative --time 2 --format json game:tictactoe
+      gtsearch eval --iterative --time 1 --format json game:connect4
     """
     time_limit = None
     chosen = {a.name for a, _ in named(options["algos"] or ("alphabeta",))}

@@ -87,6 +87,7 @@ SIDES = {"max": ("max",), "min": ("min",), "both": ("max", "min"), "none": ()}
 @output_option(
     "the game played (JSON: the game and its moves by name)",
     more=" Written at the end and by the command 's'. Default: no file.",
+    instead=None,
 )
 @max_nodes_option
 def play_command(
@@ -126,11 +127,11 @@ def play_command(
     \b
     Examples:
       gtsearch play tictactoe
-      gtsearch play connect4:rows=5,columns=6 --depth 6
+      gtsearch play connect4:rows=5,columns=6 --depth 6 -o game.json
       gtsearch play othello --human min -a sss --time 2
       gtsearch play pig -a expectiminimax --human none --seed 7
       gtsearch play tictactoe -a mcts --iterations 5000
-      gtsearch play connect4 --load game.json -o game.json
+      gtsearch play connect4:rows=5,columns=6 --load game.json -o game.json
       gtsearch play connect4:rows=4,columns=5 --moves "3 3 2" --depth 4
     """
     from ..render.progress import progress

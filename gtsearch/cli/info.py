@@ -49,8 +49,8 @@ def validate_command(
 
     \b
     Examples:
-      gtsearch validate tree.yaml
-      gtsearch validate --format json trees/*
+      gtsearch validate sample_trees/aima-fig5-2.yaml
+      gtsearch validate --format json sample_trees/*
     """
     from ..summary import summarize
 

@@ -53,6 +53,11 @@ def completion_command(shell: str) -> None:
       bash:  echo 'eval "$(gtsearch completion bash)"' >> ~/.bashrc
       zsh:   echo 'eval "$(gtsearch completion zsh)"' >> ~/.zshrc
       fish:  gtsearch completion fish > ~/.config/fish/completions/gtsearch.fish
+
+    \b
+    Examples:
+      gtsearch completion bash
+      gtsearch completion zsh > gtsearch.zsh
     """
     from click.shell_completion import get_completion_class
 

@@ -395,10 +395,16 @@ def results_format_option(records: str) -> Decorator:
 
 
 def output_option(
-    what: str, metavar: str = "FILE", more: str = "", default: str | None = None
+    what: str,
+    metavar: str = "FILE",
+    more: str = "",
+    default: str | None = None,
+    instead: str | None = "standard output",
 ) -> Decorator:
-    """-o/--output: where a command writes ``what`` instead of standard output."""
-    help = f"Write {what} to {metavar} instead of standard output." + more
+    """-o/--output: where a command writes ``what`` (``instead`` of standard output, or of
+    nothing: ``instead=None`` for a command that writes ``what`` only to the file)."""
+    place = "" if instead is None else f" instead of {instead}"
+    help = f"Write {what} to {metavar}{place}." + more
     return path_option("-o", "--output", metavar=metavar, help=help, default=default)
 
 

@@ -75,8 +75,8 @@ def compare_command(guess: Number | None, output_format: str, **options: Any) ->
     \b
     Examples:
       gtsearch compare sample_trees/*
-      gtsearch compare -a alphabeta,negascout,sss,mt-sss tree.yaml
-      gtsearch compare --guess 3 --format json tree.json
+      gtsearch compare -a alphabeta,negascout,sss,mt-sss sample_trees/aima-fig5-2.yaml
+      gtsearch compare --guess 3 --format json sample_trees/wikipedia-alphabeta.json
     """
     from ..render.research import render_compare
 

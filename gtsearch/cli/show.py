@@ -165,13 +165,13 @@ def show_command(
 
     \b
     Examples:
-      gtsearch show tree.yaml
-      gtsearch show tree.yaml --algo sss --svg tree.svg --html replay.html
-      gtsearch show tree.yaml --node-types --tikz tree.tex
-      gtsearch show big.json --focus 0.2
-      gtsearch show game.efg --focus 'take 2/take 1'
-      gtsearch show big.json --max-depth 3
-      gtsearch show tree.json -a alphabeta --dot - | dot -Tpng -o tree.png
+      gtsearch show sample_trees/aima-fig5-2.yaml
+      gtsearch show sample:aima-fig5-2 --algo sss --svg tree.svg --html replay.html
+      gtsearch show sample_trees/aima-fig5-2.yaml --node-types --tikz tree.tex
+      gtsearch show random:b=3,d=6,seed=1 --focus 0.2
+      gtsearch show sample_trees/nim-5.efg --focus 'take 2/take 1'
+      gtsearch show random:b=3,d=6,seed=1 --max-depth 3
+      gtsearch show sample_trees/wikipedia-alphabeta.json -a alphabeta --dot - | dot -Tpng -o tree.png
     """
     from ..render.focus import collapsed, focus_view, parse_path, too_large_note
     from ..render.view import build_view
@@ -324,9 +324,9 @@ def trace_command(output_format: str, open_lists: bool, **options: Any) -> None:
 
     \b
     Examples:
-      gtsearch trace tree.yaml
-      gtsearch trace tree.yaml --algo sss
-      gtsearch trace tree.json -a dual-bounded --bound 4 --format json
+      gtsearch trace sample_trees/aima-fig5-2.yaml
+      gtsearch trace sample_trees/aima-fig5-2.yaml --algo sss
+      gtsearch trace sample_trees/wikipedia-alphabeta.json -a dual-bounded --bound 4 --format json
       gtsearch trace --tt 1 game:nim:5
     """
     from ..algorithms.steps import trace

@@ -127,7 +127,7 @@ def _line(tree: Tree, pv: list[int]) -> dict[str, Any]:
     """A PV given as nodes, as the JSON output gives it: child indices and names."""
     return {
         "pv": tree.path_of(pv[-1]) if len(pv) > 1 else [],
-        "pv_labels": [tree.names.get(n) for n in pv[1:]],
+        "pv_labels": list(tree.line_labels(pv)),
     }
 
 

@@ -291,13 +291,19 @@ def load_tree(
 ) -> Tree:
     """Read a tree file: the format comes from ``input_format``, else the extension, else sniffing.
 
-    ``-`` reads standard input (the tree's source is then ``<stdin>``).
+    ``-`` reads standard input (the tree's source is then ``<stdin>``); ``sample:NAME``
+    reads a sample tree shipped with the package (:mod:`gtsearch.samples`; its source is
+    then ``sample:NAME``).
     """
+    source = "<stdin>" if path == "-" else path
+    if path.startswith("sample:"):
+        from ..samples import sample_path
+
+        path = sample_path(path)
     fmt = find_format(input_format) if input_format else format_for_path(path)
     text = read_text(path)
     if fmt is None:
         fmt = sniff_format(text)
-    source = "<stdin>" if path == "-" else path
     return fmt.parse(text, source, max_nodes=max_nodes)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .labels import format_seconds, total_text
+from .labels import ARROW, format_seconds, total_text
 from .tables import registry_table, registry_text
 
 if TYPE_CHECKING:
@@ -90,10 +90,10 @@ def engine_line(
     settings: str,
     seconds: float | None = None,
 ) -> str:
-    """What an engine's search found: its move, value, PV (the moves' names) and counts, and
-    the time it took: ``seconds``, the whole think (the tree counted, every depth of the
-    deepening), else the search's."""
-    pv = " ".join(name if name is not None else "-" for name in line) or "-"
+    """What an engine's search found: its move, value, PV (the moves' names, as eval gives
+    them: ``1 → 5 → 2``) and counts, and the time it took: ``seconds``, the whole think (the
+    tree counted, every depth of the deepening), else the search's."""
+    pv = ARROW.join(name if name is not None else "-" for name in line) or "-"
     took = format_seconds(result.seconds if seconds is None else seconds)
     return (
         f"{who} ({result.algorithm}{settings}) plays {move}: value {result.value_text()}, "

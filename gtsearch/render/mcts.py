@@ -81,7 +81,7 @@ def mcts_text(ev: kinds.Event, labels: Labels) -> str:
         if ev.child is None:
             return "final move: none (the root is a leaf or a chance node)"
         visits = ", ".join(f"{lab(a.node)} {a.visits}" for a in ev.arms)
-        pv = ARROW.join(lab(n) for n in ev.pv[1:])
+        pv = ARROW.join(pv_moves(labels, ev.pv))
         return f"final move: {lab(ev.child)} (most visits: {visits}); PV by visits {pv}"
     raise TypeError(f"not an event of mcts: {ev!r}")
 
@@ -101,6 +101,12 @@ def arm_dict(labels: Labels, parent: int | None, arm: kinds.Arm) -> dict[str, An
     return d
 
 
+def pv_moves(labels: Labels, pv: Any) -> list[str]:
+    """A PV of nodes as its moves' names (a game's own labels), else the nodes' labels."""
+    moves = labels.tree.line_labels(pv)
+    return [labels.label(n) if m is None else m for n, m in zip(pv[1:], moves, strict=True)]
+
+
 def named(key: str, n: int, labels: Labels) -> dict[str, Any]:
     """A node under ``key`` and its label under ``key_label`` (``child``, ``child_label``)."""
     return {key: n, f"{key}_label": labels.label(n)}
@@ -115,7 +121,7 @@ def mcts_dict(ev: kinds.Event, d: dict[str, Any], labels: Labels) -> dict[str, A
             child=ev.child,
             child_label=None if ev.child is None else lab(ev.child),
             pv=list(ev.pv),
-            pv_labels=[lab(n) for n in ev.pv[1:]],
+            pv_labels=pv_moves(labels, ev.pv),
         )
         return d
     if not isinstance(ev, (kinds.Select, kinds.Expand, kinds.Playout, kinds.Backup)):

@@ -68,6 +68,22 @@ class _State:
         self.kids: tuple[Any, ...] | None = None
 
 
+class CumulativeTree(Tree):
+    """A game built whole whose nodes are named by every move so far (tic-tac-toe's ``15``):
+    a move's own name is its node's name after its parent's, and a PV is told in those."""
+
+    __slots__ = ()
+
+    def line_labels(self, line: Sequence[int]) -> tuple[str | None, ...]:
+        labels: list[str | None] = []
+        before = ""  # the root's name is not part of its children's
+        for n in line[1:]:
+            name = self.names.get(n) or ""
+            labels.append(name[len(before) :] if name.startswith(before) else name or None)
+            before = name
+        return tuple(labels)
+
+
 class GameTree(PositionKeys, CountedInC, Tree):
     """A game as a Tree numbered in preorder, its nodes computed on demand."""
 
@@ -461,6 +477,10 @@ class GameTree(PositionKeys, CountedInC, Tree):
             names.append(self._move_name(self.locate(node)) if self.game.has_label else None)
         return names
 
+    def line_labels(self, line: Sequence[int]) -> tuple[str | None, ...]:
+        """The moves' own labels along the line (tic-tac-toe: ``5``, not ``15``)."""
+        return tuple(self.move_names(self.path_of(line[-1]))) if len(line) > 1 else ()
+
     def name_at(self, n: int) -> str | None:
         k = self.locate(n)
         if k == 0:
@@ -543,7 +563,8 @@ class GameTree(PositionKeys, CountedInC, Tree):
             name = fresh.name_at(n)
             if name is not None:
                 names[n] = name
-        return Tree(
+        built = CumulativeTree if self.game.cumulative and self.game.has_label else Tree
+        return built(
             end,
             vals,
             names=names,
