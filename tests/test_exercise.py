@@ -247,8 +247,24 @@ def test_chance_exercises_have_chance_nodes_and_eval_s_keys(
     assert tree.chance_nodes() == 2 and tree.weights  # MAX, chance, MIN, leaves
     path = tmp_path / "tree.json"
     path.write_text(json.dumps(rec["tree"]))
+    bounds: list[str] = []
+    if algo != "expectiminimax":  # every format states L and U, and the key uses exactly them
+        shape = ("-a", algo, "--seed", str(seed), "-b", "2", "-d", "3")
+        gift = re.sub(r"\\(.)", r"\1", ok(*shape, "--format", "gift"))  # GIFT's escapes undone
+        texts = [ok(*shape), gift, ok(*shape, "--format", "moodle")]
+        stated = [
+            re.findall(r"Every leaf lies in \[L, U\] with L = (\S+) and U = (\S+) \(", t)
+            for t in texts
+        ]
+        assert all(len(set(s)) == 1 for s in stated) and len({s[0] for s in stated}) == 1
+        lo, hi = stated[0][0]
+        leaves = [tree.values[n] for n in range(tree.n_nodes) if tree.is_leaf(n)]
+        assert (float(lo), float(hi)) == (min(leaves), max(leaves))
+        bounds = ["--leaf-bounds", f"{lo}:{hi}"]
+        rule = "Star2 probes only where a probe can cut"
+        assert all((rule in t) == (algo == "star2") for t in texts)
     result = CliRunner().invoke(
-        cli, ["eval", str(path), "-a", algo, "--leaves", "--format", "json"]
+        cli, ["eval", str(path), "-a", algo, *bounds, "--leaves", "--format", "json"]
     )
     assert result.exit_code == 0, result.stderr
     said = json.loads(result.stdout)
