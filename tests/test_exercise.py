@@ -177,10 +177,14 @@ def test_the_same_arguments_give_the_same_bytes(fmt: str) -> None:
 
 def test_html_writes_two_pages(tmp_path: Path) -> None:
     sheet = tmp_path / "sheet.html"
-    assert ok("--count", "2", "--format", "html", "-o", str(sheet)) == ""
-    key = tmp_path / "sheet-answers.html"
+    teacher = tmp_path / "teacher"
+    teacher.mkdir()
+    two = ("--count", "2", "--seed", "0")
+    assert ok(*two, "--format", "html", "-o", str(sheet), "--answers", str(teacher)) == ""
+    key = teacher / "sheet-answers.html"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.html", "teacher"]
     first, first_key = sheet.read_bytes(), key.read_bytes()
-    ok("--count", "2", "--format", "html", "-o", str(sheet))
+    ok(*two, "--format", "html", "-o", str(sheet), "--answers", str(key))
     assert sheet.read_bytes() == first and key.read_bytes() == first_key
     for page in (first.decode(), first_key.decode()):
         assert page.startswith("<!DOCTYPE html>")
@@ -188,13 +192,40 @@ def test_html_writes_two_pages(tmp_path: Path) -> None:
         assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
         assert "https://" not in page and "src=" not in page and "<script" not in page
         assert page.count("<svg ") == 2 and page.count('<section class="exercise"') == 2
-    rec = records("--count", "2")
+    rec = records(*two)
     sheet_text, key_text = first.decode(), first_key.decode()
     for r in rec:
         answer = " ".join(r["answers"]["leaf_labels"])
         assert f'<p class="answer">{answer}</p>' in key_text
         assert answer not in sheet_text.replace("<span>", " ")  # the sheet gives nothing away
     assert "leaf evaluated" in key_text and "leaf evaluated" not in sheet_text
+
+
+def test_the_key_goes_only_where_the_teacher_names_it(tmp_path: Path) -> None:
+    """No key beside the students' files unasked; html needs --answers; a random seed each time,
+    in the key and the record only."""
+    quiz = tmp_path / "quiz.xml"
+    result = run("--format", "moodle", "-o", str(quiz))
+    assert result.exit_code == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["quiz.xml"]
+    (note,) = result.stderr.splitlines()
+    seed = re.fullmatch(
+        r"no answer key written \(--answers PATH writes one\); this set is "
+        r"--seed (\d+)",
+        note,
+    )
+    assert seed is not None and seed.group(1) not in quiz.read_text()
+    again = run("--format", "moodle", "--seed", seed.group(1))
+    assert again.stdout == quiz.read_text() and again.stderr == ""
+    refused = run("--format", "html", "-o", str(tmp_path / "sheet.html"))
+    assert refused.exit_code == 2 and "--answers" in refused.stderr
+    assert not (tmp_path / "sheet.html").exists()
+    clash = run("--format", "gift", "-o", str(quiz), "--answers", str(quiz))
+    assert clash.exit_code == 2 and "of its own" in clash.stderr
+    # a random seed: two sets differ, each records its seed for the teacher
+    first, second = records("-n", "1"), records("-n", "1")
+    assert first[0]["seed"] != second[0]["seed"] and first[0]["tree"] != second[0]["tree"]
+    assert f"--seed {first[0]['seed']} " in first[0]["command"]
 
 
 def test_text_has_questions_then_answers() -> None:
@@ -247,8 +278,24 @@ def test_chance_exercises_have_chance_nodes_and_eval_s_keys(
     assert tree.chance_nodes() == 2 and tree.weights  # MAX, chance, MIN, leaves
     path = tmp_path / "tree.json"
     path.write_text(json.dumps(rec["tree"]))
+    bounds: list[str] = []
+    if algo != "expectiminimax":  # every format states L and U, and the key uses exactly them
+        shape = ("-a", algo, "--seed", str(seed), "-b", "2", "-d", "3")
+        gift = re.sub(r"\\(.)", r"\1", ok(*shape, "--format", "gift"))  # GIFT's escapes undone
+        texts = [ok(*shape), gift, ok(*shape, "--format", "moodle")]
+        stated = [
+            re.findall(r"Every leaf lies in \[L, U\] with L = (\S+) and U = (\S+) \(", t)
+            for t in texts
+        ]
+        assert all(len(set(s)) == 1 for s in stated) and len({s[0] for s in stated}) == 1
+        lo, hi = stated[0][0]
+        leaves = [tree.values[n] for n in range(tree.n_nodes) if tree.is_leaf(n)]
+        assert (float(lo), float(hi)) == (min(leaves), max(leaves))
+        bounds = ["--leaf-bounds", f"{lo}:{hi}"]
+        rule = "Star2 probes only where a probe can cut"
+        assert all((rule in t) == (algo == "star2") for t in texts)
     result = CliRunner().invoke(
-        cli, ["eval", str(path), "-a", algo, "--leaves", "--format", "json"]
+        cli, ["eval", str(path), "-a", algo, *bounds, "--leaves", "--format", "json"]
     )
     assert result.exit_code == 0, result.stderr
     said = json.loads(result.stdout)

@@ -5,7 +5,7 @@ pictures decoded, the GIFT quiz, the questions of the text output) is made for
 many seeds and searched for the seed and the settings that, with gtsearch,
 make the same exercises again (docs/classroom.md, "Students and teachers"):
 the count of artifacts that hold one must be 0.  The teacher's files (the
-answer key page, FILE-answers.txt, the JSON) do hold them.
+answer key page, the quiz's key, both where --answers names them, the JSON) do hold them.
 """
 
 from __future__ import annotations
@@ -64,8 +64,10 @@ def test_no_student_artifact_holds_the_seed_or_the_settings(algo: str, tmp_path:
         b, d = (2, 4) if algo == "sss" else (3, 3)
         args = ["-a", algo, "-b", str(b), "-d", str(d), "--seed", str(seed), "-n", "2"]
         sheet, quiz, gift, text = (tmp_path / n for n in ("s.html", "q.xml", "q.gift", "t.txt"))
-        exercise(*args, "--format", "html", "-o", str(sheet))
-        exercise(*args, "--format", "moodle", "-o", str(quiz))
+        key = tmp_path / "teacher"
+        key.mkdir(exist_ok=True)
+        exercise(*args, "--format", "html", "-o", str(sheet), "--answers", str(key))
+        exercise(*args, "--format", "moodle", "-o", str(quiz), "--answers", str(key))
         exercise(*args, "--format", "gift", "-o", str(gift))
         exercise(*args, "-o", str(text))
         students = {
@@ -80,7 +82,7 @@ def test_no_student_artifact_holds_the_seed_or_the_settings(algo: str, tmp_path:
             if found:
                 leaking.append((f"{name} of {algo}, seed {seed}", found))
         # the teacher's files say how to make the set again
-        for teacher in (tmp_path / "s-answers.html", tmp_path / "q-answers.txt"):
+        for teacher in (key / "s-answers.html", key / "q-answers.txt"):
             assert f"--seed {seed}" in teacher.read_text()
     assert artifacts == len(SEEDS) * 4
     assert leaking == []

@@ -1,21 +1,23 @@
 """Exercises as GIFT questions, the text format Moodle and other platforms import.
 
 GIFT cannot carry files, so the tree is drawn in text (``<pre>``); it has no
-case-sensitive answers and no blanks graded one by one (docs/classroom.md,
+case-sensitive blanks and no blanks graded one by one (docs/classroom.md,
 "GIFT"), so:
 
 - numbers are ``{#22}``; an exact value that is no integer ``{=13/3}``;
-- a list is one short answer, right or wrong as a whole, accepting the names
-  separated by spaces or commas (the node names differ in more than case, so a
-  grader that ignores case confuses none of them);
-- "which leaves are never evaluated" is a matching question: every leaf is
-  matched with ``evaluated`` or ``never evaluated``, each pair worth the same
-  (Moodle grades a matching question pair by pair), so the grades are even and
-  add up to 100% for any number of leaves.  GIFT's matching needs three pairs:
-  a tree of two leaves gets a multiple choice whose right options share 100%
-  equally instead.  A question none of these can grade (k right options with
-  no equal share on Moodle's list) is left out, and :func:`left_out` says so
-  in one line (the command prints it on stderr).
+- a list is one short answer accepting the names separated by spaces or
+  commas, in any case (the node names differ in more than case); an answer
+  with one slip earns half (:func:`slip_answers`: one name left out, two
+  neighbours swapped, or one name wrong, written with Moodle's wildcard ``*``),
+  for lists of up to :data:`SLIP_ITEMS` items;
+- "which leaves are never evaluated" is a multiple choice with several
+  answers: the never-evaluated leaves share 100% (:func:`shares`: equally
+  where Moodle's list of grades allows, else 10% and 5%), every other leaf
+  takes off :func:`gtsearch.classroom.quiz.penalty` so that ticking every box
+  scores 0 (Moodle clamps at 0).  More than 20 right leaves cannot share 100%
+  in Moodle's grades: that question is left out, and :func:`left_out` says so
+  in one line (the command prints it on stderr; ``--format moodle`` asks it
+  leaf by leaf).
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..render.labels import format_extended
-from .model import CHOOSE, MULTICHOICE, NUMERICAL, TICK, Exercise, Question
-from .quiz import EVALUATED, NEVER, equal_share, penalty, question_html
+from .keys import spellings
+from .model import MULTICHOICE, NUMERICAL, TICK, Exercise, Question
+from .quiz import equal_share, penalty, question_html
 
 #: characters GIFT gives a meaning to, escaped with a backslash
 GIFT_SPECIAL = "\\~=#{}:"
@@ -36,35 +39,61 @@ def gift_escape(text: str) -> str:
     return out.replace("\n", "\\n")
 
 
+#: the longest list whose one-slip answers are listed for half the marks
+SLIP_ITEMS = 40
+#: the credit of an answer with one slip
+SLIP = "50"
+
+
+def shares(k: int) -> list[str] | None:
+    """k grades on Moodle's list that add up to 100%: equal where the list allows (k = 1 to 10,
+    or 20), else 20 - k of 10% and 2k - 20 of 5% (k = 11 to 19); None for more than 20."""
+    equal = equal_share(k)
+    if equal is not None:
+        return [equal] * k
+    if k > 20:
+        return None
+    return ["10"] * (20 - k) + ["5"] * (2 * k - 20)
+
+
 def grades(q: Question) -> list[str] | None:
     """The grade of each option of a multiple choice (``-P`` for a wrong one), the right ones
-    equal and adding up to 100%; None when Moodle's list has no equal share for them."""
+    adding up to 100% (:func:`shares`); None when Moodle's list cannot share it."""
     right = sum(1 for _, ok in q.choices if ok)
-    share = equal_share(right)
+    share = shares(right)
     if share is None:
         return None
-    bad = "-" + penalty(len(q.choices) - right)
-    return [share if ok else bad for _, ok in q.choices]
-
-
-#: the fewest pairs GIFT's matching question takes
-MATCHING_PAIRS = 3
-
-
-def matching(q: Question) -> bool:
-    """Whether the multiple choice is asked as a matching question (leaf -> evaluated or not)."""
-    return len(q.choices) >= MATCHING_PAIRS
+    bad = "-" + penalty(max(1, len(q.choices) - right))
+    given = iter(share)
+    return [next(given) if ok else bad for _, ok in q.choices]
 
 
 def why_not(q: Question) -> str | None:
     """Why GIFT cannot ask the question, or None when it can."""
-    if q.kind == MULTICHOICE and not matching(q) and grades(q) is None:
+    if q.kind == MULTICHOICE and grades(q) is None:
         right = sum(1 for _, ok in q.choices if ok)
         return (
-            f"{right} right options cannot share 100% equally in the grades Moodle accepts "
-            "(1 to 10, or 20); --format moodle asks it leaf by leaf"
+            f"{right} right options cannot share 100% in the grades Moodle accepts "
+            "(at most 20); --format moodle asks it leaf by leaf"
         )
     return None
+
+
+def slip_answers(items: Sequence[str]) -> list[list[str]]:
+    """The lists with one slip: one item left out, two neighbours swapped, one item wrong
+    (``*``, Moodle's wildcard); none for a list of one item (``*`` would match anything) or of
+    more than :data:`SLIP_ITEMS`."""
+    k = len(items)
+    if k < 2 or k > SLIP_ITEMS:
+        return []
+    out = [[*items[:j], *items[j + 1 :]] for j in range(k)]
+    out += [
+        [*items[:j], items[j + 1], items[j], *items[j + 2 :]]
+        for j in range(k - 1)
+        if items[j] != items[j + 1]
+    ]
+    out += [[*items[:j], "*", *items[j + 1 :]] for j in range(k)]
+    return list({tuple(x): x for x in out if list(x) != list(items)}.values())
 
 
 def left_out(exercises: Sequence[Exercise]) -> list[str]:
@@ -81,18 +110,13 @@ def gift_question(ex: Exercise, q: Question) -> str:
     """One question in GIFT, on one line."""
     title = gift_escape(f"Exercise {ex.number}: {q.title}")
     if q.kind == MULTICHOICE:
-        q = q._replace(text=f"{q.text} {CHOOSE if matching(q) else TICK}")
+        q = q._replace(text=f"{q.text} {TICK}")
     text = gift_escape(question_html(ex, q, None))
     if q.kind == NUMERICAL:
         assert q.number is not None
         answers = "#" + gift_escape(format_extended(q.number))
         if q.tolerance:  # GIFT's number:tolerance
             answers += ":" + gift_escape(format_extended(q.tolerance))
-    elif q.kind == MULTICHOICE and matching(q):
-        answers = " ".join(
-            f"={gift_escape(option)} -> {NEVER if never else EVALUATED}"
-            for option, never in q.choices
-        )
     elif q.kind == MULTICHOICE:
         weights = grades(q)
         assert weights is not None
@@ -102,6 +126,8 @@ def gift_question(ex: Exercise, q: Question) -> str:
         )
     else:
         answers = " ".join("=" + gift_escape(a) for a in q.accepted)
+        half = [form for slip in slip_answers(q.items) for form in spellings(slip)]
+        answers += "".join(f" =%{SLIP}%{gift_escape(a)}" for a in half)
     return f"::{title}::[html]{text}{{{answers}}}"
 
 
@@ -117,12 +143,14 @@ def gift(exercises: Sequence[Exercise]) -> str:
 
 __all__ = [
     "GIFT_SPECIAL",
-    "MATCHING_PAIRS",
+    "SLIP",
+    "SLIP_ITEMS",
     "gift",
     "gift_escape",
     "gift_question",
     "grades",
     "left_out",
-    "matching",
+    "shares",
+    "slip_answers",
     "why_not",
 ]

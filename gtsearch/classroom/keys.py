@@ -206,6 +206,7 @@ def questions_and_answers(
                 " ".join(cut),
                 accepted=spellings(cut),
                 items=tuple(cut),
+                room=max(len(cut), subtree_room(tree)),
             )
         )
     if merits is not None:
@@ -244,6 +245,12 @@ def questions_and_answers(
     if merits is not None:
         answers["merits"] = merits
     return tuple(questions), answers
+
+
+def subtree_room(tree: Tree) -> int:
+    """The places a quiz offers for the pruned subtrees: half the leaves, whatever the answer
+    (so that the count of blanks gives away nothing)."""
+    return max(1, tree.n_leaves // 2)
 
 
 def is_outcome(tree: Tree, n: int) -> bool:

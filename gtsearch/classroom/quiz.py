@@ -12,12 +12,20 @@ How each kind is graded (docs/classroom.md, "Moodle XML"):
   tolerance 0; an exact value that is no integer (chance nodes):
   ``shortanswer`` accepting ``p/q`` (and the decimal when it is exact);
 - lists (the PV, the leaves in order, the pruned subtrees, the merits, the
-  probed outcomes): an embedded-answers question (``cloze``) with one blank a
-  place, names graded case-sensitively (``SHORTANSWER_C``), numbers as
-  ``NUMERICAL``, each blank worth the same: one slip costs one place;
+  probed outcomes): an embedded-answers question (``cloze``) with more blanks
+  than most answers need (the count is no give-away), names graded without
+  regard to case (``SHORTANSWER``: the names differ in more than case),
+  numbers as ``NUMERICAL``.  A blank of the answer is worth ``W``
+  (:func:`answer_weight`), a blank left over (a dash) 1, so that dashes
+  everywhere score at most 10%; a blank takes the item one place before or
+  after its own at 75%, so that a name left out or two neighbours swapped
+  keep most of the marks;
 - "which leaves are never evaluated": a ``cloze`` with one drop-down per leaf
-  (``evaluated`` / ``never evaluated``), each worth the same, so the grades
-  add up to exactly 100% and are even, for any number of leaves.
+  (``evaluated`` / ``never evaluated``), the right choice +100%, the wrong one
+  -100%, the pruned leaves' drop-downs weighted by the number of evaluated
+  leaves and the others' by the number of pruned ones (:func:`leaf_weights`), so that
+  choosing the same for every leaf scores 0 and one leaf wrong costs 1/p or
+  1/e of the marks.
 
 The cloze syntax and Moodle XML are Moodle's own (docs.moodle.org, "Embedded
 Answers (Cloze) question type" and "Moodle XML format").
@@ -26,6 +34,7 @@ Answers (Cloze) question type" and "Moodle XML format").
 from __future__ import annotations
 
 import base64
+import math
 import re
 from collections.abc import Sequence
 from html import escape
@@ -45,10 +54,11 @@ GRADES = (
 #: what a cloze escapes with a backslash inside an answer (Moodle's Cloze documentation)
 CLOZE_SPECIAL = '\\}#~/"'
 #: what the blanks of a list ask
-BLANKS = (
-    "One name or number a blank, in order, names as printed (case matters); "
-    "a dash (-) in every blank left over."
-)
+BLANKS = "One name or number a blank, in order; a dash (-) in every blank left over."
+#: the credit of a blank's item one place before or after its own (Moodle's list of grades)
+NEIGHBOUR = "75"
+#: the most a student who answers a dash in every blank may score
+DASH_SCORE = 0.1
 #: the answer of a blank left over
 DASH = "-"
 #: the two options of a leaf in "which leaves are never evaluated"
@@ -104,29 +114,60 @@ def is_number(text: str) -> bool:
     return True
 
 
-def blank(item: str) -> str:
-    """One cloze blank worth 1: a number (tolerance 0) or a name (case-sensitive)."""
-    if is_number(item) and item != DASH:
-        return f"{{1:NUMERICAL:={cloze_escape(item)}:0}}"
-    return f"{{1:SHORTANSWER_C:={cloze_escape(item)}}}"
+def blank(item: str, weight: int = 1, near: Sequence[str] = ()) -> str:
+    """One cloze blank worth ``weight``: a number (tolerance 0) or a name (any case), and the
+    items ``near`` it in the list at :data:`NEIGHBOUR` percent."""
+    numeric = is_number(item) and item != DASH
+    others = [x for x in dict.fromkeys(near) if x != item and is_number(x) == numeric]
+    if numeric:
+        alts = [f"={cloze_escape(item)}:0"]
+        alts += [f"%{NEIGHBOUR}%{cloze_escape(x)}:0" for x in others]
+        return f"{{{weight}:NUMERICAL:{'~'.join(alts)}}}"
+    alts = [f"={cloze_escape(item)}", *[f"%{NEIGHBOUR}%{cloze_escape(x)}" for x in others]]
+    return f"{{{weight}:SHORTANSWER:{'~'.join(alts)}}}"
+
+
+def answer_weight(k: int, room: int) -> int:
+    """The weight of each of a list's k answer blanks among ``room``, the others worth 1: the
+    least with dashes everywhere scoring at most :data:`DASH_SCORE` ((room - k) / (k W + room
+    - k) <= 1/10)."""
+    spare = room - k
+    return max(1, math.ceil(spare * (1 - DASH_SCORE) / DASH_SCORE / k - 1e-9))
 
 
 def list_blanks(q: Question) -> str:
     """One numbered blank a place of the list; the places left over take a dash."""
-    items = [*q.items, *[DASH] * (max(q.room, len(q.items)) - len(q.items))]
-    cells = "".join(f"<li>{blank(item)}</li>" for item in items)
-    return f"<ol>{cells}</ol>"
+    k = len(q.items)
+    room = max(q.room, k)
+    w = answer_weight(k, room)
+    cells = [
+        blank(item, w, [*q.items[max(0, i - 1) : i], *q.items[i + 1 : i + 2]])
+        for i, item in enumerate(q.items)
+    ]
+    cells += [blank(DASH)] * (room - k)
+    return "<ol>" + "".join(f"<li>{c}</li>" for c in cells) + "</ol>"
+
+
+def leaf_weights(q: Question) -> tuple[int, int]:
+    """The weights of a pruned leaf's drop-down and an evaluated one's: e/g and p/g (p pruned,
+    e evaluated, g their gcd), so that one answer for every leaf adds up to 0."""
+    p = sum(1 for _, never in q.choices if never)
+    e = len(q.choices) - p
+    g = math.gcd(p, e) or 1
+    return e // g or 1, p // g or 1
 
 
 def leaf_choices(q: Question) -> str:
-    """One drop-down a leaf, ``evaluated`` then ``never evaluated``, the right one marked, each
-    worth 1."""
+    """One drop-down a leaf, ``evaluated`` then ``never evaluated``: the right one +100%, the
+    other -100%, weighted by :func:`leaf_weights`."""
+    never_w, evaluated_w = leaf_weights(q)
     rows = []
     for option, never in q.choices:
-        marks = ("", "=") if never else ("=", "")
+        marks = ("%-100%", "%100%") if never else ("%100%", "%-100%")
+        w = never_w if never else evaluated_w
         rows.append(
             f"<li>{text_escape(option)}: "
-            f"{{1:MULTICHOICE:{marks[0]}{EVALUATED}~{marks[1]}{NEVER}}}</li>"
+            f"{{{w}:MULTICHOICE:{marks[0]}{EVALUATED}~{marks[1]}{NEVER}}}</li>"
         )
     return f"<ul>{''.join(rows)}</ul>"
 
@@ -175,7 +216,7 @@ def moodle_question(ex: Exercise, q: Question) -> str:
             + "</answer>"
         )
     elif not cloze:  # a short answer of one word: an exact fraction
-        lines.append("    <usecase>1</usecase>")
+        lines.append("    <usecase>0</usecase>")
         lines += [
             '    <answer fraction="100">' + _text(a.replace("*", "\\*")) + "</answer>"
             for a in q.accepted
@@ -201,7 +242,9 @@ __all__ = [
     "EVALUATED",
     "GRADES",
     "NEVER",
+    "answer_weight",
     "blank",
+    "leaf_weights",
     "cloze_escape",
     "equal_share",
     "moodle_question",

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from html import escape as html_escape
 from typing import Any
 
+from ..algorithms.params import leaf_bounds
 from ..numbers import format_probability
 from ..render.labels import Labels, format_extended, param_texts
 from ..render.svg import to_svg
@@ -40,8 +41,31 @@ def instructions(ex: Exercise) -> str:
         f"Search this tree by hand with {ex.algorithm}"
         + (f" ({params})" if params else "")
         + f": MAX moves at the root, {players}, children are searched from left to right, "
-        "and leaf values are MAX's payoffs."
+        "and leaf values are MAX's payoffs." + star_rules(ex)
     )
+
+
+#: Star2's probing rule, as docs/algorithms.md ("Star2") states it
+PROBING_RULE = (
+    " Star2 probes only where a probe can cut: at a chance node searched with β < +∞ it "
+    "probes the outcomes where MAX moves, with α > −∞ those where MIN moves, and with "
+    "(−∞, +∞), the root's window, none; it takes the outcomes left to right, and a probe "
+    "searches the outcome's first child only (a leaf outcome is read once, a chance outcome "
+    "is not probed)."
+)
+
+
+def star_rules(ex: Exercise) -> str:
+    """Star1's and Star2's bounds L and U (the key's, exactly), and Star2's probing rule."""
+    if ex.algorithm not in ("star1", "star2"):
+        return ""
+    (lo, hi), _ = leaf_bounds(ex.tree, ex.params.get("leaf_bounds"))
+    text = (
+        f" Every leaf lies in [L, U] with L = {format_extended(lo)} and "
+        f"U = {format_extended(hi)} (the least and the greatest leaf): the bounds "
+        f"{ex.algorithm} starts from."
+    )
+    return text + (PROBING_RULE if ex.algorithm == "star2" else "")
 
 
 def search_view(ex: Exercise) -> SearchView:

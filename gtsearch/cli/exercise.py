@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 from typing import Any
 
 import click
@@ -28,11 +29,18 @@ from .options import (
 FORMATS = ("text", "json", "moodle", "gift", "html")
 
 
-def answers_path(path: str, ext: str | None = None) -> str:
-    """Where the teacher's key goes beside FILE: ``sheet-answers.html`` for ``--format html -o
-    sheet.html``, ``quiz-answers.txt`` for a quiz written to ``quiz.xml`` (``ext`` ".txt")."""
-    stem, own = os.path.splitext(path)
-    return f"{stem}-answers{ext or own or '.html'}"
+def answers_path(answers: str, output: str, ext: str) -> str:
+    """Where the teacher's key goes: the file ``--answers`` names, or in the folder it names,
+    ``STEM-answers.EXT`` after the students' FILE (never beside the students' files unasked)."""
+    if os.path.isdir(answers):
+        stem = os.path.splitext(os.path.basename(output))[0] if output != STDIN else "quiz"
+        return os.path.join(answers, f"{stem}-answers{ext}")
+    return answers
+
+
+def random_seed() -> int:
+    """A seed nobody can guess (63 bits from the system's source): the teacher's record keeps it."""
+    return secrets.randbits(63)
 
 
 @click.command("exercise")
@@ -42,7 +50,11 @@ def answers_path(path: str, ext: str | None = None) -> str:
 @iterations_option
 @exploration_option
 @shape_options((3, 3), min_depth=1)
-@seed_option("exercises, byte for byte")
+@seed_option(
+    "exercises, byte for byte",
+    default=None,
+    more=" Without one, a random seed, written in the teacher's key and record only.",
+)
 @values_option(None, ", all different [default: 0:40, or 0:99 above 41 leaves]")
 @order_option(strong=False)
 @count_option("--count", 1, "How many different exercises to make from the seed.")
@@ -60,20 +72,29 @@ def answers_path(path: str, ext: str | None = None) -> str:
 )
 @output_option(
     "the exercises",
-    more=" --format html writes FILE and FILE-answers.html, moodle and gift FILE and "
-    "FILE-answers.txt (the key and the record, for the teacher).",
+    more=" With --format html, moodle or gift that is what the students get; the key goes "
+    "where --answers names it.",
+)
+@click.option(
+    "--answers",
+    "answers",
+    default=None,
+    metavar="PATH",
+    help="Write the teacher's answer key and record (html: a page; moodle, gift: text) to "
+    "PATH, or into the folder PATH as FILE-answers.html/.txt. Needed by --format html.",
 )
 def exercise_command(
     algo: str | None,
     branching: int,
     depth: int,
-    seed: int,
+    seed: int | None,
     value_range: tuple[int, int] | None,
     order: str,
     count: int,
     any_tree: bool,
     output_format: str,
     output: str | None,
+    answers: str | None,
     **numbers: Any,
 ) -> None:
     """Make exercises: trees to search by hand, their questions and the answer key.
@@ -99,18 +120,29 @@ def exercise_command(
     Examples:
       gtsearch exercise
       gtsearch exercise -a sss -b 2 -d 4 --seed 7
-      gtsearch exercise --count 10 --format moodle -o quiz.xml
-      gtsearch exercise --count 3 --format html -o sheet.html
+      gtsearch exercise --count 10 --format moodle -o quiz.xml --answers key.txt
+      gtsearch exercise --count 3 --format html -o sheet.html --answers teacher/
       gtsearch exercise -a alphabeta --order best --format json
       gtsearch exercise -a mcts -b 3 -d 2 --iterations 6
     """
     from ..classroom.exercises import Spec, make_exercises
 
-    if output_format == "html" and (output is None or output == STDIN):
+    if output_format == "html" and (output is None or output == STDIN or answers is None):
         raise UsageError(
-            "--format html writes two pages, the worksheet and its answer key; "
-            "name the first with -o (e.g. -o sheet.html)"
+            "--format html writes two pages, the worksheet and its answer key; name the first "
+            "with -o and the second with --answers, apart from the students' files "
+            "(e.g. -o sheet.html --answers teacher/)"
         )
+    if answers is not None and output_format not in ("html", "moodle", "gift"):
+        raise UsageError(
+            f"--answers writes the key of --format html, moodle or gift; --format "
+            f"{output_format} holds the key already"
+        )
+    if answers is not None and output is not None and output != STDIN:
+        if os.path.abspath(answers_path(answers, output, ".txt")) == os.path.abspath(output):
+            raise UsageError("--answers names the students' file; give the key a path of its own")
+    chosen = seed is None
+    seed = random_seed() if seed is None else seed
     # the algorithm's numbers, as they come: --bound, --alpha, --beta, --variant, --iterations,
     # --exploration
     algorithm, params = check_one([algo or "alphabeta"], **numbers)
@@ -127,10 +159,9 @@ def exercise_command(
     if output_format == "html":
         from ..classroom.worksheet import answers_html, worksheet_html
 
-        assert output is not None
-        key = answers_path(output)
+        assert output is not None and answers is not None
         write_output(output, worksheet_html(exercises))
-        write_output(key, answers_html(exercises))
+        write_output(answers_path(answers, output, ".html"), answers_html(exercises))
         return
     if output_format == "json":
         from ..classroom.worksheet import exercises_json
@@ -145,9 +176,13 @@ def exercise_command(
             for line in left_out(exercises):
                 click.echo(line, err=True)
         text = moodle_xml(exercises) if output_format == "moodle" else gift(exercises)
-        if output is not None and output != STDIN:
-            # the quiz is for the students; its key and record go beside it, for the teacher
-            write_output(answers_path(output, ".txt"), key_text(exercises))
+        if answers is not None:  # the quiz is the students'; the key goes where the teacher says
+            write_output(answers_path(answers, output or STDIN, ".txt"), key_text(exercises))
+        elif chosen:  # a random seed, and no key: say what makes the set again
+            click.echo(
+                f"no answer key written (--answers PATH writes one); this set is --seed {seed}",
+                err=True,
+            )
     else:
         from ..classroom.worksheet import exercises_text
 

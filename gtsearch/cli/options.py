@@ -443,16 +443,17 @@ def shape_options(defaults: tuple[Any, Any] | None = None, *, min_depth: int = 0
     )
 
 
-def seed_option(same: str) -> Decorator:
-    """-s/--seed; ``same``: what the same seed and arguments give again."""
+def seed_option(same: str, default: int | None = 0, more: str = "") -> Decorator:
+    """-s/--seed; ``same``: what the same seed and arguments give again (``default`` None: no
+    default, ``more`` says what happens then)."""
     return int_option(
         "-s",
         "--seed",
         minimum=None,
         maximum=None,  # any integer, taken modulo 2**64
-        default=0,
+        default=default,
         metavar="S",
-        help=f"Seed: the same arguments always give the same {same}.",
+        help=f"Seed: the same arguments always give the same {same}.{more}",
     )
 
 
