@@ -31,6 +31,10 @@ point, each figure under the C core and under the pure-Python core
   against alpha-beta without, and ``solve`` and alpha-beta with a table on game:tictactoe
   against easyAI's Negamax with its TranspositionTable on easyAI's own TicTacToe (the extra
   ``peers``).
+- Star1 and Star2 on pig (``star``): leaves evaluated and seconds of expectiminimax,
+  star1 and star2 (with the table they take on a game by default), and star2 with
+  ``--tt 0`` (Ballard's, without memory) on the smaller pig, under both cores; the target
+  is star2's leaves at most expectiminimax's.
 
 Times are the best of a few repeats (the minimum is the least disturbed by
 other work on the machine); whole processes alternate between the two
@@ -84,6 +88,7 @@ SECTIONS = (
     "experiment",
     "mcts",
     "tt",
+    "star",
     "startup",
 )
 #: mcts's iterations per search in the "mcts" section (the same in both cores)
@@ -647,6 +652,69 @@ def measure_tt(rep: Report, repeat: int, shape: tuple[int, int]) -> None:
     rep.table(["gtsearch", "gtsearch ms", "easyAI ms", "easyAI / gtsearch", "against target"], rows)
 
 
+#: the pigs of the "star" section: (target, die, horizon), and whether star2 --tt 0 runs there
+STAR_PIGS = ((10, 2, 10, True), (5, 3, 10, False))
+STAR_QUICK = ((6, 2, 8, True),)
+
+
+def measure_star(rep: Report, repeat: int, quick: bool) -> None:
+    """Star1 and Star2 on pig with their default table, against expectiminimax (and Star2
+    without memory, --tt 0, where it finishes in seconds), under both cores."""
+    from gtsearch.sources import open_source
+
+    rows = []
+    for target, die, horizon, ballard in STAR_QUICK if quick else STAR_PIGS:
+        spec = f"game:pig:target={target},die={die},horizon={horizon}"
+        for which in CORES:
+            tree = on(which, partial(open_source, spec))
+            runs: list[tuple[str, dict[str, Any]]] = [
+                ("expectiminimax", {}),
+                ("star1", {}),
+                ("star2", {}),
+            ]
+            if ballard:
+                runs.append(("star2", {"tt": 0}))
+            full = None
+            for name, params in runs:
+                times = 1 if params else repeat  # star2 --tt 0 takes seconds: once
+                took, found = on(
+                    which, partial(best_of, partial(search, tree, name, **params), times)
+                )
+                if full is None:
+                    full = found
+                assert found.extra.get("value_exact") == full.extra.get("value_exact")
+                assert found.value == full.value
+                label = name + (" --tt 0" if params else "")
+                if name != "expectiminimax" and not params:
+                    label += f" (tt={found.params['tt']} by default)"
+                target_text = ""
+                if name == "star2" and not params:
+                    target_text = (
+                        f"target ≤ {full.leaves:,}: {verdict(found.leaves <= full.leaves)}"
+                    )
+                rows.append(
+                    [
+                        f"{target}/{die}/{horizon}",
+                        which,
+                        label,
+                        f"{found.leaves:,}",
+                        f"{full.leaves:,}",
+                        f"{took:.3f}",
+                        target_text,
+                    ]
+                )
+    rep.say("## Star1 and Star2 on pig (target/die/horizon), against expectiminimax")
+    rep.say(
+        f"(leaves evaluated; seconds of the search in this process, the game counted before, "
+        f"best of {repeat}, once for --tt 0; the same exact value in every row)"
+    )
+    rep.say()
+    rep.table(
+        ["pig", "core", "search", "leaves", "expectiminimax's", "seconds", "against target"],
+        rows,
+    )
+
+
 def block_yaml_texts(b: int, d: int) -> dict[str, str]:
     """A uniform tree (leaves in [-100, 100]) in block YAML: bare ("- - 1", one entry a line)
     and named (a mapping per node, the leaves as gtsearch's writer writes them)."""
@@ -1043,6 +1111,9 @@ def main() -> None:
 
     if "tt" in only:
         measure_tt(rep, max(args.repeat, 5), (4, 7) if args.quick else (4, 10))
+
+    if "star" in only:
+        measure_star(rep, args.repeat, args.quick)
 
     if "startup" in only:
         # start-up: a small eval is mostly imports (tests/test_startup.py says which)

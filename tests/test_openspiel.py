@@ -195,6 +195,52 @@ def test_sampled_chance_is_refused_and_positions_read() -> None:
     assert repr(tree.state_at(1)) == "Position(0,)"  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("tt", [None, 1])
+def test_values_with_and_without_a_table_are_openspiels(name: str, tt: int | None) -> None:
+    """Keyed by who moves and ToString() (deterministic games) or by history (chance): every
+    algorithm that takes a table gives OpenSpiel's value with it and without it, in both
+    cores."""
+    value, _ = openspiel_search(name)
+    names = ("expectiminimax", "star1", "star2") if GAMES[name] else TABLED
+    for pure in (True, False):
+        with core.pure() if pure else contextlib.nullcontext():
+            tree = open_source(f"game:openspiel:{name}")
+            for algorithm in names:
+                params = {} if tt is None or algorithm == "expectiminimax" else {"tt": tt}
+                r = search(tree, algorithm, **params)  # type: ignore[arg-type]
+                assert r.exact and float(r.value) == value, (name, algorithm, tt)
+
+
+#: the algorithms that take a table, on a game without chance
+TABLED = ("alphabeta", "negascout", "mt-sss", "mt-dual", "mtdf")
+
+
+def test_tic_tac_toe_is_keyed_by_its_positions() -> None:
+    """tic_tac_toe keyed by who moves and ToString(): its 549,946 histories are the 5,478
+    states OpenSpiel's get_all_states gives keyed by str (its value iteration's key), and the
+    table finds transpositions (hits), the value OpenSpiel's."""
+    from open_spiel.python.algorithms import get_all_states
+
+    theirs = get_all_states.get_all_states(pyspiel.load_game("tic_tac_toe"), to_string=str)
+    tree = open_source("game:openspiel:tic_tac_toe")
+    assert len(tree.end) == 549_946
+    assert len(set(tree.position_numbers().values())) == len(theirs) == 5478  # type: ignore[attr-defined]
+    r = search(tree, "alphabeta", tt=16)
+    assert r.value == 0 and r.extra["tt"]["hits"] > 0 and r.extra["tt"]["cuts"] > 0
+    assert r.leaves < search(tree, "alphabeta").leaves
+
+
+def test_pig_is_keyed_by_history() -> None:
+    """In a game with chance ToString() need not hold the state (OpenSpiel's pig leaves out
+    the decisions its horizon counts): pig keyed by history, each history a position."""
+    tree = open_source("game:openspiel:pig(winscore=4,horizon=4,diceoutcomes=3)")
+    entries = tree.position_numbers()  # type: ignore[attr-defined]
+    assert entries and all(e[1].ident == e[1].history for e in entries)
+    tic = open_source("game:openspiel:tic_tac_toe").position_numbers()  # type: ignore[attr-defined]
+    assert all(e[1].ident == (e[1].state.current_player(), str(e[1].state)) for e in tic)
+
+
 def test_no_descriptor_2(monkeypatch: pytest.MonkeyPatch) -> None:
     from gtsearch.sources import openspiel
 

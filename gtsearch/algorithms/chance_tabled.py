@@ -19,7 +19,29 @@ from ..numbers import INF, Exact, Number
 from ..tree import Tree
 from .base import Outcome, Stats, Step
 from .chance import ChanceRun, Edge, root_value
-from .table import FULL, Table
+from .table import ENTRIES_PER_MIB, FULL, Table
+
+#: the buckets of one MiB of table (two entries each)
+BUCKETS_PER_MIB = ENTRIES_PER_MIB // 2
+
+
+def default_table(tree: Tree) -> int | None:
+    """The MiB of the table Star1 and Star2 take on ``tree`` when ``--tt`` is not given: on a
+    source with positions (a game counted whole), the smallest whole number of MiB whose
+    buckets outnumber its position keys, at least 1; None (no table) elsewhere (files,
+    ``random:`` sources, games searched on demand).
+
+    A game's position keys are the numbers 0 .. K - 1 (docs/algorithms.md, "The key"), and
+    key k goes to bucket k mod buckets: with K buckets or more no two keys ever share a
+    bucket, so no store loses another key's entry, every leaf position is read at most once,
+    and neither search evaluates more leaves than expectiminimax (docs/algorithms.md,
+    "Star1 and Star2 on a game").  The pure core's table holds only the entries it fills.
+    """
+    if not tree.transpositions or tree.on_demand:
+        return None
+    numbers = tree.position_numbers()  # type: ignore[attr-defined]  # a GameTree's
+    keys = (max(numbers.values(), default=0) + 1) * (1 if tree.general else 2)  # type: ignore[attr-defined]
+    return max(1, -(-keys // BUCKETS_PER_MIB))
 
 
 class TableRun(ChanceRun):

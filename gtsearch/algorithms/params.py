@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict, cast
 from ..errors import UsageError, clipped
 from ..numbers import MAX_COUNT, MAX_COUNT_TEXT, MAX_EXACT_INT, Number, format_number, too_large
 from ..tree import Tree
-from .registry import ALGORITHMS, CHANCE_NAMES, TABLE_ALGORITHMS, Algorithm, find_algorithm
+from .registry import (
+    ALGORITHMS,
+    CHANCE_NAMES,
+    DEFAULT_TABLE_ALGORITHMS,
+    TABLE_ALGORITHMS,
+    Algorithm,
+    find_algorithm,
+)
 from .table import check_table_size
 
 if TYPE_CHECKING:
@@ -41,7 +48,9 @@ class SearchParams(TypedDict, total=False):
     star1, star2 and mcts (default: the tree's least and greatest leaf).
     ``iterations``, ``seconds`` (--time), ``seed``, ``exploration`` (UCB1's C) and
     ``playout_depth`` are mcts's (:data:`MCTS`); ``tt`` the size in MiB of a
-    transposition table (:data:`~.registry.TABLE_ALGORITHMS`; 0 or None: none);
+    transposition table (:data:`~.registry.TABLE_ALGORITHMS`; 0: none; None: none, but for
+    star1 and star2 on a game, which then take the table :func:`.chance_tabled.default_table`
+    sizes, docs/algorithms.md);
     ``history`` and ``killers`` order alphabeta's moves with the table
     (:mod:`.ordering`).  None, or leaving one out, means "not given".
     """
@@ -308,7 +317,6 @@ def plan(
         check_table_size(tt)
         if variant == "fail-hard" and tt:
             raise UsageError("--tt searches the fail-soft alphabeta only: drop --variant fail-hard")
-        tt = tt or None
     ordering = {k: True for k in ("history", "killers") if given.get(k)}
     if ordering and not tt:
         raise UsageError(
@@ -338,6 +346,8 @@ def plan(
         params: dict[str, Param | str] = {}
         for key in HANDED_OUT:
             given_value = checked.get(key)
+            if key == "tt" and given_value == 0 and algo.name not in DEFAULT_TABLE_ALGORITHMS:
+                continue  # --tt 0: no table, which only star1 and star2 would have by default
             if given_value is None:
                 if key == "bound" and algo.needs_bound:
                     raise UsageError(

@@ -221,6 +221,9 @@ EVERY = ALGORITHMS + SAMPLING
 
 #: the algorithms that take a transposition table (--tt MIB; docs/algorithms.md)
 TABLE_ALGORITHMS = ("alphabeta", "negascout", "mt-sss", "mt-dual", "mtdf", "star1", "star2")
+#: the algorithms that take a table without --tt on a source with positions (a game), so that
+#: they never read more leaves than expectiminimax; --tt 0 turns it off (docs/algorithms.md)
+DEFAULT_TABLE_ALGORITHMS = ("star1", "star2")
 
 
 def _either(names: list[str]) -> str:

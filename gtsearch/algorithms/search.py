@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ..numbers import Number
@@ -12,7 +12,7 @@ from ..tree import Tree
 from .base import Stats
 from .params import Params, SearchParams, check, leaf_bounds, mcts_defaults, refuse_chance
 from .pv import principal_variation
-from .registry import Algorithm
+from .registry import DEFAULT_TABLE_ALGORITHMS, Algorithm
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -56,23 +56,30 @@ def run(
     """
     refuse_chance(algo, tree)
     shown: dict[str, Any] = dict(params)
+    if algo.name in DEFAULT_TABLE_ALGORITHMS and params.get("tt") is None:
+        from .chance_tabled import default_table  # a game's: docs/algorithms.md
+
+        mib = default_table(tree)
+        if mib is not None:
+            params = cast(Params, {**params, "tt": mib})
+            shown = {**shown, "tt": mib, "tt_from": "game"}
     if algo.takes in ("leaf_bounds", "mcts"):
         bounds, origin = leaf_bounds_of(tree, params)
         params = cast(Params, {**params, "leaf_bounds": bounds})
         # star1's and star2's (mcts's: mcts_defaults below)
-        shown = {"leaf_bounds": bounds, "leaf_bounds_from": origin, **shown_tt(params)}
+        shown = {"leaf_bounds": bounds, "leaf_bounds_from": origin, **shown_tt(shown)}
     if algo.takes == "mcts":
         params, shown = mcts_defaults(params, origin)
     if stats is None:
         stats = Stats()
     t0 = time.perf_counter()
     tt = params.get("tt")
+    params = cast(Params, {k: v for k, v in params.items() if k != "tt"})
     if tt:  # a transposition table: the searches of .tabled, in Python (docs/algorithms.md)
         from .tabled import run as run_with_table
 
-        params = cast(Params, {k: v for k, v in params.items() if k != "tt"})
         outcome = run_with_table(tree, stats, algo.name, tt, dict(params))
-    else:
+    else:  # --tt 0 or none
         outcome = algo.run(tree, stats, **params)
     pv = principal_variation(tree, stats.leaves, outcome)
     seconds = time.perf_counter() - t0
@@ -94,9 +101,12 @@ def run(
     )
 
 
-def shown_tt(params: Params) -> dict[str, Any]:
-    """The table's size among the parameters shown, when a search has one."""
-    return {"tt": params["tt"]} if params.get("tt") else {}
+def shown_tt(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The table's size among the parameters shown, when a search has one (and ``tt_from``:
+    "game" when star1 or star2 took it by default on a game)."""
+    if not params.get("tt"):
+        return {}
+    return {k: params[k] for k in ("tt", "tt_from") if k in params}
 
 
 def leaf_bounds_of(tree: Tree, params: Params) -> tuple[tuple[Number, Number], str]:

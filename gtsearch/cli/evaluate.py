@@ -37,7 +37,7 @@ from .options import (
 @window_options
 @leaf_bounds_option
 @mcts_options(iterative=True)
-@tt_option()
+@tt_option(None)
 @ordering_options
 @iterative_option
 @tree_options

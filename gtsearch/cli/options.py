@@ -301,10 +301,18 @@ mcts_seed_option = int_option(
 mcts_shown_options = stack(iterations_option, mcts_seed_option, mcts_search_options)
 
 
-def tt_option(default: int = 0) -> Decorator:
-    """--tt MIB: the size of a transposition table (docs/algorithms.md); 0 is none."""
+def tt_option(default: int | None = 0) -> Decorator:
+    """--tt MIB: the size of a transposition table (docs/algorithms.md); 0 is none.  A
+    ``default`` of None leaves it unset when not given: star1 and star2 then take a table on
+    a game (:func:`gtsearch.algorithms.chance_tabled.default_table`), the others none."""
     if default:
         more = f"keyed by position (default {default})."
+    elif default is None:
+        more = (
+            "for alphabeta, negascout, mt-sss, mt-dual, mtdf, star1 and star2, keyed by "
+            "position; 0 is none. Not given: none, but star1 and star2 on a game take one "
+            "large enough for every position (docs/algorithms.md)."
+        )
     else:
         more = (
             "for alphabeta, negascout, mt-sss, mt-dual, mtdf, star1 and star2, keyed by "
@@ -315,7 +323,7 @@ def tt_option(default: int = 0) -> Decorator:
         minimum=1 if default else 0,
         default=default,
         metavar="MIB",
-        callback=lambda ctx, param, value: check_table_size(value),
+        callback=lambda ctx, param, value: None if value is None else check_table_size(value),
         help="A transposition table of MIB mebibytes (at most the machine's memory), " + more,
     )
 

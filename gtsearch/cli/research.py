@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 @guess_option(" Overrides --bound for mtdf.")
 @leaf_bounds_option
 @mcts_options()
-@tt_option()
+@tt_option(None)
 @ordering_options
 @tree_options
 @results_format_option(

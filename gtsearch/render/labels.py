@@ -55,7 +55,8 @@ def param_texts(params: Mapping[str, Any], sep: str = "=") -> list[str]:
     """The parameters a search ran with, each as ``bound=3`` (``sep`` between name and value).
 
     Star1's and Star2's leaf bounds read ``L=-5, U=9``, followed by ``from the
-    leaves`` when they are the tree's least and greatest leaf.
+    leaves`` when they are the tree's least and greatest leaf; the table they take by
+    default on a game reads ``tt=1 by default``.
     """
     out = []
     for k, v in params.items():
@@ -66,7 +67,9 @@ def param_texts(params: Mapping[str, Any], sep: str = "=") -> list[str]:
             if params.get("leaf_bounds_from") == "tree":
                 text += " from the leaves"
             out.append(text)
-        elif k != "leaf_bounds_from":
+        elif k == "tt" and params.get("tt_from") == "game":  # star1's, star2's on a game
+            out.append(f"tt{sep}{format_extended(v)} by default")
+        elif k not in ("leaf_bounds_from", "tt_from"):
             out.append(f"{k}{sep}{format_extended(v)}")
     return out
 

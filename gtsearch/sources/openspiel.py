@@ -7,11 +7,19 @@ player 1 MIN, OpenSpiel's chance player chance, a terminal state None),
 ``moves()`` from ``legal_actions()`` in OpenSpiel's order, ``outcomes()``
 from ``chance_outcomes()``, ``play()`` from ``child()``, ``utility()`` from
 ``returns()[0]`` (an integral float as an int), ``label()`` from
-``action_to_string()`` and ``render()`` from ``str(state)``.  A state is keyed
-by its history of actions, which is always right (two histories that reach the
-same position are two states).  Two-player, zero-sum, perfect-information,
-sequential games only, deterministic or with explicit chance; anything else
-is refused in one line.
+``action_to_string()`` and ``render()`` from ``str(state)``.  Two-player,
+zero-sum, perfect-information, sequential games only, deterministic or with
+explicit chance; anything else is refused in one line.
+
+A state is keyed (docs/sources.md, "OpenSpiel's games"), in a deterministic game, by
+who moves and ``str(state)``: OpenSpiel's ``State::ToString()``, which its
+``State::operator==`` compares ("two states are equal if they are the same world
+state ... in perfect information games such as Tic-Tac-Toe, only the current board
+state is necessary", open_spiel/spiel.h) and its value iteration keys states by; so
+transpositions are one state.  In a game with chance, by its history of actions, which
+is always right: there ``ToString()`` need not hold the whole state (pig's leaves out
+the number of decisions its horizon counts, so that its states would come back along a
+line of play).
 """
 
 from __future__ import annotations
@@ -49,20 +57,23 @@ def _quiet_stderr() -> Iterator[None]:
 
 
 class Position:
-    """An OpenSpiel state, hashable by its history of actions."""
+    """An OpenSpiel state, hashable by what identifies it: ``ident``, who moves and
+    ``str(state)`` in a deterministic game, its history of actions in a game with chance
+    (:meth:`OpenSpielGame.position`)."""
 
-    __slots__ = ("state", "history", "hashed")
+    __slots__ = ("state", "history", "ident", "hashed")
 
-    def __init__(self, state: Any, history: tuple[int, ...]) -> None:
+    def __init__(self, state: Any, history: tuple[int, ...], ident: Any) -> None:
         self.state = state
         self.history = history
-        self.hashed = hash(history)  # asked again at every lookup of the states' table
+        self.ident = ident
+        self.hashed = hash(ident)  # asked again at every lookup of the states' table
 
     def __hash__(self) -> int:
         return self.hashed
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Position) and self.history == other.history
+        return isinstance(other, Position) and self.ident == other.ident
 
     def __repr__(self) -> str:
         return f"Position{self.history!r}"
@@ -96,6 +107,9 @@ class OpenSpielGame:
     def __init__(self, game: Any, pyspiel: Any) -> None:
         self.game = game
         self.chance_player = pyspiel.PlayerId.CHANCE
+        #: a deterministic game's states are keyed by who moves and ToString(), the others'
+        #: by their history (the module's docstring)
+        self.by_string = game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
         self.title = f"OpenSpiel's {game}"
         #: the least and the greatest utility (mcts scales its rewards by them on demand)
         self.bounds = (_number(game.min_utility()), _number(game.max_utility()))
@@ -123,8 +137,15 @@ class OpenSpielGame:
             )
         return cls(game, pyspiel)
 
+    def position(self, state: Any, history: tuple[int, ...]) -> Position:
+        """The state as gtsearch keys it: by who moves and ``str(state)`` in a deterministic
+        game, by its history in a game with chance."""
+        if self.by_string:
+            return Position(state, history, (state.current_player(), str(state)))
+        return Position(state, history, history)
+
     def initial(self) -> Position:
-        return Position(self.game.new_initial_state(), ())
+        return self.position(self.game.new_initial_state(), ())
 
     def player(self, position: Position) -> str | None:
         state = position.state
@@ -142,7 +163,7 @@ class OpenSpielGame:
         return position.state.chance_outcomes()  # type: ignore[no-any-return]
 
     def play(self, position: Position, move: int) -> Position:
-        return Position(position.state.child(move), (*position.history, move))
+        return self.position(position.state.child(move), (*position.history, move))
 
     def utility(self, position: Position) -> int | float:
         return _number(position.state.returns()[0])
