@@ -21,7 +21,6 @@ from ..algorithms.table import check_table_size
 from ..errors import UsageError
 from ..formats import FORMATS
 from ..numbers import MAX_COUNT
-from ..render.paper import LAYOUTS, PAGES
 from ..tree import DEFAULT_MAX_NODES
 from .values import NUMBER, FloatParam, IntParam, PairParam, PathParam, RangesParam
 
@@ -575,28 +574,3 @@ def chance_option(more: str = "") -> Decorator:
 def count_option(name: str, default: int, help: str) -> Decorator:
     """-n: how many (experiment's trees per cell, exercise's exercises)."""
     return int_option("-n", name, minimum=1, default=default, help=help)
-
-
-#: the page show's pictures are made for, and how they lay the tree out (render.layout)
-picture_options = stack(
-    click.option(
-        "--page",
-        type=click.Choice(list(PAGES)),
-        default="a4",
-        show_default=True,
-        help="The page the pictures (--svg, --html, --tikz) are made to fit, with no text "
-        "under 8 pt: " + "; ".join(f"{p.name}, {p.what}" for p in PAGES.values()) + ".",
-    ),
-    click.option(
-        "--layout",
-        "picture_layout",
-        type=click.Choice(LAYOUTS),
-        default="auto",
-        show_default=True,
-        help="How the pictures lay the tree out: auto (the plain tree if it fits the page, "
-        "else its lowest levels as indented columns, as few as make it fit, else sideways, "
-        "else the outline; --tikz splits a tree that fits none over pages), tree, compact "
-        "(columns even if the tree would fit), sideways (the tree on its side, the leaves of "
-        "a node in one row), outline (the whole tree as an indented list).",
-    ),
-)

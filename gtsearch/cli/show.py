@@ -11,6 +11,7 @@ from ..algorithms.params import SearchParams, check_one
 from ..errors import UsageError
 from ..numbers import Number
 from ..render.console import console
+from ..render.paper import LAYOUTS, PAGES
 from .common import STDIN, display_name, load_with_root, write_output
 from .options import (
     algo_option,
@@ -24,7 +25,6 @@ from .options import (
     moves_option,
     ordering_options,
     path_option,
-    picture_options,
     root_option,
     stack,
     tt_option,
@@ -47,6 +47,31 @@ search_options = stack(
     tt_option(),
     root_option,
     moves_option,
+)
+
+
+#: the page show's pictures are made for, and how they lay the tree out (render.layout)
+picture_options = stack(
+    click.option(
+        "--page",
+        type=click.Choice(list(PAGES)),
+        default="a4",
+        show_default=True,
+        help="The page the pictures (--svg, --html, --tikz) are made to fit, with no text "
+        "under 8 pt: " + "; ".join(f"{p.name}, {p.what}" for p in PAGES.values()) + ".",
+    ),
+    click.option(
+        "--layout",
+        "picture_layout",
+        type=click.Choice(LAYOUTS),
+        default="auto",
+        show_default=True,
+        help="How the pictures lay the tree out: auto (the plain tree if it fits the page, "
+        "else its lowest levels as indented columns, as few as make it fit, else sideways, "
+        "else the outline; --tikz splits a tree that fits none over pages), tree, compact "
+        "(columns even if the tree would fit), sideways (the tree on its side, the leaves of "
+        "a node in one row), outline (the whole tree as an indented list).",
+    ),
 )
 
 
