@@ -27,6 +27,11 @@ point, each figure under the C core and under the pure-Python core
   against ``python -c pass``;
 - the tic-tac-toe tree as Gambit's .efg against the same tree as named JSON: the load
   in this process, and the whole ``gtsearch eval`` with its peak memory, under each core;
+- the limits (``limits``): a search on demand stopped by ``--max-nodes`` (alpha-beta with a
+  table on Connect Four, mcts down nim's endless line) and the refusal of a game of more
+  states than are counted, at a limit and at four times it, the ratio of the two times
+  (4x where a node costs the same whatever was visited before, 16x where it grows with
+  them); and mcts on Othello 8x8;
 - the transposition table in C (``tt``): alpha-beta with a table on the b=4 d=10 file
   against alpha-beta without, and ``solve`` and alpha-beta with a table on game:tictactoe
   against easyAI's Negamax with its TranspositionTable on easyAI's own TicTacToe (the extra
@@ -89,6 +94,7 @@ SECTIONS = (
     "mcts",
     "tt",
     "star",
+    "limits",
     "startup",
 )
 #: mcts's iterations per search in the "mcts" section (the same in both cores)
@@ -567,6 +573,109 @@ def easyai_tictactoe() -> tuple[Callable[[], Any], Callable[[], Any]] | None:
         return solve_with_iterative_deepening(game(), range(1, 10), 90, tt=table, verbose=False)
 
     return negamax, solved
+
+
+def cpu_of(fn: Callable[[], Any]) -> tuple[float, Any]:
+    """The processor time of ``fn()`` (s) and what it returned, or the exception it raised: a
+    search of seconds, timed once; the time the process ran, not the time the machine's
+    other work took from it."""
+    gc.collect()
+    t0 = time.process_time()
+    try:
+        result = fn()
+    except Exception as e:  # the limit that ends the run: what is measured
+        result = e
+    return time.process_time() - t0, result
+
+
+def measure_limits(rep: Report, quick: bool) -> None:
+    """Every limit bounds time: each figure at a limit and at four times it (a search on demand
+    runs in Python under either core, and so does the count of a game without a kernel)."""
+    from gtsearch.errors import NodeLimit
+    from gtsearch.sources import open_source
+    from gtsearch.sources.gamecount import TooMany
+    from gtsearch.sources.games import GameTree
+    from gtsearch.sources.gamespec import load_game
+    from gtsearch.sources.protocol import Game
+
+    scale = 4
+    low = 10_000 if quick else 50_000
+    heap = "1" + "0" * 21
+
+    def on_demand(spec: str, name: str, nodes: int, **params: Any) -> Any:
+        tree = open_source(spec, on_demand=True, max_nodes=nodes)
+        return search(tree, name, **params)
+
+    def refuse(spec: str, most: int) -> None:
+        obj, name = load_game(spec)
+        GameTree(Game(obj, name), source=name, most=most)
+
+    cases: list[tuple[str, int, Callable[[int], Any], type[Exception]]] = [
+        (
+            "`eval game:connect4 -a alphabeta --tt 16 --max-nodes N`",
+            low,
+            lambda n: on_demand("game:connect4", "alphabeta", n, tt=16),
+            NodeLimit,
+        ),
+        (
+            f"`eval game:nim:{heap} -a mcts --iterations 10 --max-nodes N`",
+            low,
+            lambda n: on_demand(f"game:nim:{heap}", "mcts", n, iterations=10),
+            NodeLimit,
+        ),
+        (
+            "`eval game:nim:1000000000` refused at N distinct states",
+            low * 5,
+            lambda n: refuse("nim:1000000000", n),
+            TooMany,
+        ),
+        (
+            "`eval game:connect4` refused at N distinct states",
+            low * 5,
+            lambda n: refuse("connect4", n),
+            TooMany,
+        ),
+    ]
+    rows = []
+    for what, n, run, stops in cases:
+        took = []
+        for limit in (n, scale * n):
+            seconds, result = cpu_of(partial(run, limit))
+            assert isinstance(result, stops), result
+            took.append(seconds)
+        rows.append(
+            [
+                what,
+                f"{n:,}",
+                f"{took[0]:.2f}",
+                f"{took[1]:.2f}",
+                f"{took[1] / took[0]:.1f}x",
+                f"target ≤ {scale + 2}x: {verdict(took[1] <= (scale + 2) * took[0])}",
+            ]
+        )
+    rep.say("## Limits: a search stopped by --max-nodes, and a game refused, at N and at 4N")
+    rep.say(
+        "(processor seconds, in this process, once each; 4x where a node costs the same "
+        "whatever was visited before it, 16x where the cost grows with it)"
+    )
+    rep.say()
+    rep.table(["what", "N", "at N s", "at 4N s", "4N / N", "against target"], rows)
+    iterations = 50 if quick else 200
+    seconds, result = cpu_of(
+        lambda: on_demand(
+            "game:othello:rows=8,columns=8", "mcts", 50_000_000, iterations=iterations
+        )
+    )
+    assert not isinstance(result, Exception), result
+    rep.say(f"## `eval game:othello:rows=8,columns=8 -a mcts --iterations {iterations}`")
+    rep.say(
+        "(processor seconds, in this process: the count of up to 100,000 states, and the search)"
+    )
+    rep.say()
+    rep.table(
+        ["seconds", "nodes", "against target"],
+        [[f"{seconds:.2f}", f"{result.nodes:,}", f"target < 10 s: {verdict(seconds < 10)}"]],
+    )
 
 
 def measure_tt(rep: Report, repeat: int, shape: tuple[int, int]) -> None:
@@ -1114,6 +1223,8 @@ def main() -> None:
 
     if "star" in only:
         measure_star(rep, args.repeat, args.quick)
+    if "limits" in only:
+        measure_limits(rep, args.quick)
 
     if "startup" in only:
         # start-up: a small eval is mostly imports (tests/test_startup.py says which)

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gtsearch import core
 from gtsearch.algorithms import ALGORITHMS, search
@@ -128,3 +130,40 @@ def test_estimates_at_the_end_of_a_game_are_its_payoff() -> None:
     hexapawn = Hexapawn()
     assert hexapawn.estimate((0, 0b111 << 6, True)) == -1  # White has no pawn left
     assert Pig().estimate((6, 0, 0, 1, False, False)) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    sides=st.sampled_from([(2, 2), (2, 4), (4, 2), (4, 4), (4, 6), (6, 8), (8, 4), (8, 8)]),
+    squares=st.lists(st.sampled_from([0, 0, 1, 2]), min_size=64, max_size=64),
+    black_moves=st.booleans(),
+)
+def test_othellos_moves_are_the_squares_whose_rays_flank(
+    sides: tuple[int, int], squares: list[int], black_moves: bool
+) -> None:
+    """Othello's moves, found on the bitboards all at once, are the empty squares from which a
+    ray of the other's discs ends at one of the mover's (its definition, square by square);
+    with none, the other moves (a pass), and with none either, the game is over."""
+    from gtsearch.sources.library.othello import Othello
+
+    rows, columns = sides
+    game = Othello(rows, columns)
+    cells = squares[: rows * columns]
+    black = sum(1 << s for s, c in enumerate(cells) if c == 1)
+    white = sum(1 << s for s, c in enumerate(cells) if c == 2)
+
+    def flanking(mine: int, theirs: int) -> list[int]:
+        empty = [s for s, c in enumerate(cells) if not c]
+        return [s for s in empty if game._flips(mine, theirs, s)]
+
+    state = (black, white, black_moves)
+    first = flanking(black, white) if black_moves else flanking(white, black)
+    second = flanking(white, black) if black_moves else flanking(black, white)
+    to_move = black_moves if first else not black_moves
+    assert game.moves(state) == (first or second)
+    who = "max" if to_move else "min"
+    assert game.player(state) == (who if first or second else None)
+    for move in game.moves(state):
+        after = game.play(state, move)
+        assert after[2] == (not to_move)
+        assert bin(after[0] | after[1]).count("1") == bin(black | white).count("1") + 1

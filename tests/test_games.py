@@ -491,3 +491,29 @@ def test_show_and_trace_tell_a_games_pv_in_its_moves() -> None:
     )
     decide = [json.loads(t) for t in traced.splitlines() if '"decide"' in t][-1]
     assert len(decide["pv_labels"]) >= 2 and all(len(m) == 1 for m in decide["pv_labels"])
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_counting_leaves_the_cycle_collector_as_it_was(collecting: bool) -> None:
+    """The count pauses Python's cycle collector (its collections walked every entry made so
+    far) and gives it back as it found it, after a refusal too, whose entries it frees first."""
+    import gc
+
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        seen: list[bool] = []
+
+        class Watched(Nim):
+            def moves(self, state: tuple[int, bool]) -> list[int]:
+                seen.append(gc.isenabled())
+                return super().moves(state)
+
+        tree = GameTree(Game(Watched(7), "game:nim:7"), source="game:nim:7")
+        assert tree.n_leaves and gc.isenabled() == collecting
+        with pytest.raises(games.TooMany) as refused:
+            GameTree(Game(Watched(10**9), "game:huge"), source="game:huge", most=1000)
+        assert gc.isenabled() == collecting and seen and not any(seen)
+        assert "more than 1,000 distinct states" in str(refused.value)
+    finally:
+        (gc.enable if was else gc.disable)()

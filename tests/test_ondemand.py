@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 import time
+from array import array
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -26,7 +28,7 @@ from gtsearch.sources import open_source, whole
 from gtsearch.sources.games import GameTree
 from gtsearch.sources.gamespec import load_game
 from gtsearch.sources.ondemand import OnDemandTree
-from gtsearch.sources.protocol import Game
+from gtsearch.sources.protocol import Game, GameError
 
 from .test_play import PROMPT, Terminal
 
@@ -370,3 +372,153 @@ def test_the_on_demand_tree_reads_as_far_as_it_is_numbered() -> None:
     again = tree.reopened(source=tree.source)  # small: counted again
     assert type(again) is GameTree and len(list(again.children(0))) == len(kids)
     assert search(again, "alphabeta").value == search(counted, "alphabeta").value
+
+
+class Graph:
+    """A game on a small graph of states: state s's moves lead to ``edges[s]``, which may come
+    back to a state on the line (a game that does not end); with ``turns``, MAX moves from the
+    even states and MIN from the odd ones (a player who moves twice: a forced pass between)."""
+
+    bounds = (-1, 1)
+
+    def __init__(self, edges: list[list[int]], turns: bool) -> None:
+        self.edges = edges
+        if turns:
+            self.player = lambda s: None if not edges[s] else "max" if s % 2 == 0 else "min"
+
+    def initial(self) -> int:
+        return 0
+
+    def moves(self, s: int) -> list[int]:
+        return list(range(len(self.edges[s])))
+
+    def play(self, s: int, m: int) -> int:
+        return self.edges[s][m]
+
+    def utility(self, s: int) -> int:
+        return s % 3 - 1
+
+
+def comes_back(tree: OnDemandTree, n: int) -> str | None:
+    """The state of the entry nearest to node n, on the line from the root to n, that is also
+    one of n's children's entries, walked up to the root as the definition says (None: none)."""
+    kids = set(tree.expand(n).kids)
+    m = n
+    while m >= 0:
+        key = tree.keys[m]
+        if key in kids:
+            return repr(key[1] if tree.general else key)
+        m = tree.up[m]
+    return None
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    edges=st.integers(1, 7).flatmap(
+        lambda k: st.lists(st.lists(st.integers(0, k - 1), max_size=3), min_size=k, max_size=k)
+    ),
+    turns=st.booleans(),
+    picks=st.lists(st.integers(0, 10**6), max_size=40),
+)
+def test_a_state_that_comes_back_is_found_as_the_walk_to_the_root_finds_it(
+    edges: list[list[int]], turns: bool, picks: list[int]
+) -> None:
+    """Nodes listed in any order (a search jumps from line to line): listing a node's children
+    fails exactly when one of their entries is on the line from the root to it, naming the
+    nearest such entry, as walking the line up to the root says; else they are numbered."""
+    tree = OnDemandTree(Game(Graph(edges, turns), "game:graph"), source="game:graph")
+    for pick in picks:
+        n = pick % len(tree.keys)
+        state = None if tree.first[n] >= 0 else comes_back(tree, n)
+        if state is None:
+            assert len(tree.kids(n)) == len(tree.expand(n).kids)
+            continue
+        with pytest.raises(GameError) as e:
+            tree.kids(n)
+        assert str(e.value) == (
+            f"game:graph: the game does not end: state {state} comes back along a line of play"
+        )
+        return
+
+
+class Reads(array):  # type: ignore[type-arg]
+    """An array('q') that counts the items read from it."""
+
+    reads = 0
+
+    def __getitem__(self, i: Any) -> Any:
+        Reads.reads += 1
+        return super().__getitem__(i)
+
+
+def test_listing_a_node_costs_no_more_with_its_depth() -> None:
+    """Nodes listed one below the other, 3,000 deep, then mcts's playouts down a heap of 10**21:
+    the line check reads each node's parent and depth a bounded number of times per node
+    listed (walking each line back to the root read them 4.5 million times for the first)."""
+    deep = 3000
+    edges = [[s + 1] for s in range(deep)] + [[]]
+    tree = OnDemandTree(Game(Graph(edges, False), "game:line"), source="game:line")
+    tree.up, tree.depths = Reads("q", tree.up), Reads("q", tree.depths)
+    Reads.reads = 0
+    n = 0
+    for _ in range(deep):
+        n = tree.child(n, 0)
+    assert tree.depths[n] == deep and Reads.reads <= 10 * deep
+    obj, name = load_game("nim:heap=" + "1" + "0" * 21)
+    tree = OnDemandTree(Game(obj, name), source=name, max_nodes=30_000)
+    tree.up, tree.depths = Reads("q", tree.up), Reads("q", tree.depths)
+    Reads.reads = 0
+    with pytest.raises(NodeLimit, match="more than --max-nodes 30,000 nodes"):
+        search(tree, "mcts", iterations=5, seed=1)
+    assert Reads.reads <= 10 * len(tree.keys)
+
+
+class Met(dict):  # type: ignore[type-arg]
+    """A dict that counts the keys its iterators give (from either end)."""
+
+    given = 0
+
+    def __iter__(self) -> Iterator[Any]:
+        for key in super().__iter__():
+            Met.given += 1
+            yield key
+
+    def __reversed__(self) -> Iterator[Any]:
+        for key in super().__reversed__():
+            Met.given += 1
+            yield key
+
+
+def test_each_position_is_numbered_once_on_demand() -> None:
+    """alpha-beta with a table on demand numbers each entry met once: the entries read from
+    the tree's table of entries stay in proportion to the entries (reading them all again for
+    each new position read them 3.8 million times for 5,000 nodes)."""
+    tree = open_source("game:connect4", on_demand=True, max_nodes=5_000)
+    assert isinstance(tree, OnDemandTree)
+    tree.info = Met(tree.info)
+    Met.given = 0
+    with pytest.raises(NodeLimit):
+        search(tree, "alphabeta", tt=1)
+    numbers = tree.position_numbers()
+    assert len(numbers) == len(tree.info) > 1000 and Met.given <= 2 * len(tree.info)
+    assert sorted(set(numbers.values())) == list(range(len(set(numbers.values()))))
+
+
+@pytest.mark.slow
+def test_a_line_too_deep_for_max_nodes_answers_in_time() -> None:
+    """mcts on nim with a heap of 10**21 (a playout never ends) stops at --max-nodes in a time
+    in proportion to it: 500,000 nodes took minutes when each listing walked its line."""
+    heap = "1" + "0" * 21
+    r = subprocess.run(
+        [sys.executable, "-m", "gtsearch", "eval", f"game:nim:{heap}", "-a", "mcts"]
+        + ["--iterations", "3", "--max-nodes", "500000"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert r.returncode == 2
+    assert r.stderr.strip() == (
+        f"game:nim:{heap}: the search visited more than --max-nodes 500,000 nodes; raise "
+        "--max-nodes"
+    )

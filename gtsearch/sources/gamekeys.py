@@ -60,9 +60,12 @@ class PositionKeys:
             return self.counted.ids()
         entries, positions = self.numbers
         info = self.info
-        if len(entries) < len(info):
+        new = len(info) - len(entries)
+        if new > 0:
+            # the entries met since the last call are info's last ones (a dict keeps its order
+            # and loses none): read from its end, the cost is theirs, not the ones before
             key = getattr(self.game.obj, "key", None)
-            for entry in islice(info, len(entries), None):
+            for entry in reversed(list(islice(reversed(info), new))):
                 state = info[entry].state
                 mine = state if key is None else self.game.call("key", state)
                 at = (entry[0], mine, entry[2]) if self.general else mine

@@ -27,7 +27,15 @@ from typing import Any
 from ..core import native
 from ..errors import UsageError
 from ..tree import DEFAULT_MAX_NODES, Meta, Tree, index_array
-from .gamecount import MAX_STATES, UNLIMITED, Counted, CountedInC, Entry, TooMany
+from .gamecount import (
+    MAX_STATES,
+    UNLIMITED,
+    Counted,
+    CountedInC,
+    Entry,
+    TooMany,
+    uncollected,
+)
 from .gamekeys import PositionKeys
 from .gameviews import (
     CHANCE_NODE,
@@ -35,6 +43,7 @@ from .gameviews import (
     DECIDE,
     FORCED,
     Chance,
+    CumulativeTree,
     Depth,
     End,
     Floats,
@@ -66,22 +75,6 @@ class _State:
         self.moves = moves
         self.weights = weights
         self.kids: tuple[Any, ...] | None = None
-
-
-class CumulativeTree(Tree):
-    """A game built whole whose nodes are named by every move so far (tic-tac-toe's ``15``):
-    a move's own name is its node's name after its parent's, and a PV is told in those."""
-
-    __slots__ = ()
-
-    def line_labels(self, line: Sequence[int]) -> tuple[str | None, ...]:
-        labels: list[str | None] = []
-        before = ""  # the root's name is not part of its children's
-        for n in line[1:]:
-            name = self.names.get(n) or ""
-            labels.append(name[len(before) :] if name.startswith(before) else name or None)
-            before = name
-        return tuple(labels)
 
 
 class GameTree(PositionKeys, CountedInC, Tree):
@@ -152,7 +145,13 @@ class GameTree(PositionKeys, CountedInC, Tree):
         (at most ``most`` entries); the Tree's arrays."""
         game = self.game
         if not self._count_in_c(most):
-            self._count(self.root_key, most)
+            with uncollected():
+                try:
+                    self._count(self.root_key, most)
+                except TooMany:  # freed before the collector runs again, which then has
+                    self.info.clear()  # nothing of them to walk
+                    self.states.clear()
+                    raise
         root = self.info[self.root_key]
         size = root.size
         flat = None if self.counted is not None else self._flat()

@@ -3,14 +3,16 @@
 Each is a virtual sequence (:mod:`.virtual`) or a mapping whose item ``n`` is
 read at node ``n`` through the tree's cursor (``locate``, ``entry``): ``end``,
 ``values``, ``floats``, ``depth``, ``chance``, the decision nodes above a node
-(``turns``), and the names and weights (:class:`Lookup`).
+(``turns``), and the names and weights (:class:`Lookup`); and :class:`CumulativeTree`, a
+game built whole whose names are its positions'.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from ..tree import Tree
 from .virtual import Virtual
 
 #: the owner of the views: the GameTree (gtsearch.sources.games imports this module, and a
@@ -99,3 +101,19 @@ class Lookup(Mapping[int, Any]):
 
     def __iter__(self) -> Iterator[int]:
         return iter(())
+
+
+class CumulativeTree(Tree):
+    """A game built whole whose nodes are named by every move so far (tic-tac-toe's ``15``):
+    a move's own name is its node's name after its parent's, and a PV is told in those."""
+
+    __slots__ = ()
+
+    def line_labels(self, line: Sequence[int]) -> tuple[str | None, ...]:
+        labels: list[str | None] = []
+        before = ""  # the root's name is not part of its children's
+        for n in line[1:]:
+            name = self.names.get(n) or ""
+            labels.append(name[len(before) :] if name.startswith(before) else name or None)
+            before = name
+        return tuple(labels)

@@ -123,7 +123,18 @@ class Grown(Sequence[Any]):
 class OnDemandTree(GameTree):
     """A game as a Tree whose nodes are numbered as the search first lists them."""
 
-    __slots__ = ("keys", "up", "index", "depths", "turn_counts", "first", "deepest", "inner")
+    __slots__ = (
+        "keys",
+        "up",
+        "index",
+        "depths",
+        "turn_counts",
+        "first",
+        "deepest",
+        "inner",
+        "line",
+        "on_line",
+    )
 
     on_demand = True
 
@@ -136,6 +147,10 @@ class OnDemandTree(GameTree):
         self.up, self.index, self.first = array("q", [-1]), array("q", [0]), array("q", [-1])
         self.depths, self.turn_counts = array("q", [0]), array("q", [0])
         self.deepest = 0
+        #: the line of play last checked (:meth:`_check_line`): its nodes from the root down,
+        #: and their entries, each with its depth
+        self.line: list[int] = [0]
+        self.on_line: dict[Any, int] = {self.root_key: 0}
         self.inner = Inner(self)
         Tree.__init__(
             self,
@@ -213,24 +228,48 @@ class OnDemandTree(GameTree):
 
     def _check_line(self, n: int, node: Entry) -> None:
         """A GameError when a child's entry is node n's or an ancestor's: the game would not
-        end (a counted game finds it while it counts)."""
-        kids = set()
+        end (a counted game finds it while it counts).
+
+        The line from the root to n is kept from one call to the next (:meth:`_walk_to`)
+        with each entry's depth on it, so that the check costs the children and the steps
+        from the last line to this one (which the search walked too), not n's depth."""
+        on_line = self._walk_to(n)
+        deepest = -1
         for kid in node.kids:
             try:
-                kids.add(kid)
+                at = on_line.get(kid, -1)
             except TypeError:
                 self.game.key(kid, "play")
                 raise
+            deepest = max(deepest, at)
+        if deepest >= 0:  # the entry nearest to n that comes back
+            key = self.keys[self.line[deepest]]
+            state = key[1] if self.general else key
+            raise GameError(
+                f"{self.game.name}: the game does not end: state {state!r} comes back "
+                "along a line of play"
+            )
+
+    def _walk_to(self, n: int) -> dict[Any, int]:
+        """Make the kept line the line from the root to node n, and return its entries, each
+        with its depth: up from n to the first node on the line (the root is on every line),
+        the line cut below it, and the nodes from there down to n added."""
+        line, on_line, depths, up, keys = self.line, self.on_line, self.depths, self.up, self.keys
+        down = []
         m = n
-        while m >= 0:
-            key = self.keys[m]
-            if key in kids:
-                state = key[1] if self.general else key
-                raise GameError(
-                    f"{self.game.name}: the game does not end: state {state!r} comes back "
-                    "along a line of play"
-                )
-            m = self.up[m]
+        while True:
+            d = depths[m]
+            if d < len(line) and line[d] == m:
+                break
+            down.append(m)
+            m = up[m]
+        for gone in line[d + 1 :]:
+            del on_line[keys[gone]]
+        del line[d + 1 :]
+        for m in reversed(down):
+            on_line[keys[m]] = len(line)
+            line.append(m)
+        return on_line
 
     def _end(self, n: int) -> Any:
         return n + 1 if not self.expand(n).kids else self.inner

@@ -9,6 +9,11 @@ neither can move.  The value is Black's discs minus White's.  A state is
 ``(black, white, black to move)``, the discs as bitboards row by row from the
 top left; moves are squares in that order, named by column letter and row
 number (``b3``), as OpenSpiel orders its actions.
+
+The moves are found for all squares at once on the bitboards (a flanked run
+grown in each direction by shifts, as bitboard engines do), not square by
+square along the rays: a search on demand asks who moves and the moves of
+every child it lists, and Othello on 8x8 spent nearly all its time there.
 """
 
 from __future__ import annotations
@@ -34,6 +39,24 @@ class Othello:
         self.names = [f"{chr(ord('a') + s % columns)}{s // columns + 1}" for s in range(size)]
         #: for each square, the lines of squares from it outwards in the eight directions
         self.rays: list[list[list[int]]] = []
+        self.full = (1 << size) - 1
+        #: for each of the eight directions, the shift of a square to its neighbour that way
+        #: (left: to a greater square; right: to a lesser one) and the squares that may be
+        #: reached so (a step east must not wrap from the last column to the next row's first)
+        first = sum(1 << (r * columns) for r in range(rows))
+        last = first << (columns - 1)
+        steps = [
+            (dr * columns + dc, self.full & ~(first if dc == 1 else last if dc == -1 else 0))
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if dr or dc
+        ]
+        self.left = [(shift, reach) for shift, reach in steps if shift > 0]
+        self.right = [(-shift, reach) for shift, reach in steps if shift < 0]
+        #: a run of the other's discs is grown to the longest a move can flank
+        self.grow = range(max(rows, columns) - 3)
+        #: the last state asked of, and its turn (:meth:`_turn`)
+        self._last: tuple[State | None, tuple[int, int, bool, int]] = (None, (0, 0, True, 0))
         for s in range(size):
             r, c = divmod(s, columns)
             rays = []
@@ -74,35 +97,63 @@ class Othello:
                     break
         return flips
 
-    def _moves(self, mine: int, theirs: int) -> list[int]:
-        taken = mine | theirs
-        return [
-            s
-            for s in range(self.rows * self.columns)
-            if not taken >> s & 1 and self._flips(mine, theirs, s)
-        ]
+    def _move_squares(self, mine: int, theirs: int) -> int:
+        """The empty squares where a disc of the mover's flanks a line of the other's, as a
+        bitboard: from each of the mover's discs, a run of the other's grown one square at a
+        time in each direction, and the empty square just past it."""
+        empty = self.full & ~(mine | theirs)
+        found = 0
+        grow = self.grow
+        for shift, reach in self.left:
+            flanked = theirs & reach
+            run = (mine << shift) & flanked
+            for _ in grow:
+                run |= (run << shift) & flanked
+            found |= (run << shift) & reach & empty
+        for shift, reach in self.right:
+            flanked = theirs & reach
+            run = (mine >> shift) & flanked
+            for _ in grow:
+                run |= (run >> shift) & flanked
+            found |= (run >> shift) & reach & empty
+        return found
 
-    def _sides(self, state: State) -> tuple[int, int, bool]:
-        """(the mover's discs, the other's, whether Black moves): the player to move, or the
-        other when the player to move has no move."""
+    def _turn(self, state: State) -> tuple[int, int, bool, int]:
+        """(the mover's discs, the other's, whether Black moves, the mover's move squares):
+        the player to move, or the other when the player to move has no move.  Kept for the
+        last state asked: player(), moves() and play() of each move ask of one state in a
+        row."""
+        last, turn = self._last
+        if last == state:
+            return turn
         black, white, black_moves = state
         mine, theirs = (black, white) if black_moves else (white, black)
-        if self._moves(mine, theirs):
-            return mine, theirs, black_moves
-        return theirs, mine, not black_moves
+        squares = self._move_squares(mine, theirs)
+        if not squares:
+            mine, theirs, black_moves = theirs, mine, not black_moves
+            squares = self._move_squares(mine, theirs)
+        turn = mine, theirs, black_moves, squares
+        self._last = state, turn
+        return turn
 
     def player(self, state: State) -> str | None:
-        mine, theirs, black_moves = self._sides(state)
-        if not self._moves(mine, theirs):
+        _, _, black_moves, squares = self._turn(state)
+        if not squares:
             return None
         return MAX if black_moves else MIN
 
     def moves(self, state: State) -> list[int]:
-        mine, theirs, _ = self._sides(state)
-        return self._moves(mine, theirs)
+        """The mover's moves, squares in order."""
+        found = self._turn(state)[3]
+        squares = []
+        while found:
+            low = found & -found
+            squares.append(low.bit_length() - 1)
+            found ^= low
+        return squares
 
     def play(self, state: State, move: int) -> State:
-        mine, theirs, black_moves = self._sides(state)
+        mine, theirs, black_moves, _ = self._turn(state)
         flips = self._flips(mine, theirs, move)
         mine |= flips | 1 << move
         theirs &= ~flips
