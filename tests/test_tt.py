@@ -266,3 +266,46 @@ def test_a_horizon_full_or_more_plies_down_is_not_kept_as_searched_to_the_leaves
     assert (score, exhausted) == ((FULL + 10) % 7, False)
     drafts = sorted({entry[3] for entry in search.table.slots.values()})
     assert drafts[-1] == FULL - 1 and FULL not in drafts
+
+
+def wide_tree(width: int) -> Any:
+    """A root of ``width`` children with static values, each of two leaves: depth 2 of the
+    deepening expands ``width`` + 1 nodes."""
+    from gtsearch.formats import loads_tree
+
+    kids = [{"value": i % 7, "children": [i % 5, i % 3]} for i in range(width)]
+    return loads_tree(json.dumps({"tree": {"value": 0, "children": kids}}), "json")
+
+
+def test_time_drops_the_iteration_it_runs_out_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--time bounds the deepening's time (issue 37): an iteration after the first still
+    running when the time is up is dropped at its next check (every 1,024 nodes expanded),
+    not finished; the iterations before it are the result. A clock that moves one second
+    a reading makes it exact: depth 2 expands 1,101 nodes and reads the clock past 5 s."""
+    from gtsearch.algorithms import compiled, iterative, tabled
+
+    tree = wide_tree(1100)
+    monkeypatch.setattr(compiled, "tabled_iterate", lambda *a, **k: None)  # the reference
+    whole = iterative.iterate(tree, 1)
+    assert [r.params["iteration"] for r in whole] == [1, 2]
+    clock = iter(range(10**6))
+    monkeypatch.setattr(iterative.time, "perf_counter", lambda: float(next(clock)))
+    monkeypatch.setattr(tabled.time, "perf_counter", lambda: float(next(clock)))
+    timed = iterative.iterate(tree, 1, seconds=5)
+    assert len(timed) == 1 and timed[0].value == whole[0].value
+    assert timed[0].leaves == whole[0].leaves == 1100
+
+
+@pytest.mark.parametrize("seconds", [0.0, 0.001, 0.01, 1.0])
+def test_time_keeps_the_iterations_it_finished(seconds: float) -> None:
+    """Under either core, the iterations of a deepening cut by --time are the first ones of the
+    deepening without it, value for value and count for count (a dropped iteration leaves
+    nothing behind)."""
+    from gtsearch.algorithms.iterative import iterate
+
+    tree = open_source("game:connect4:rows=4,columns=4")
+    whole = iterate(tree, 16, max_depth=8)
+    timed = iterate(tree, 16, max_depth=8, seconds=seconds)
+    assert 1 <= len(timed) <= len(whole)
+    keep = [(r.value, r.pv, r.leaves, r.nodes) for r in whole[: len(timed)]]
+    assert [(r.value, r.pv, r.leaves, r.nodes) for r in timed] == keep

@@ -5,6 +5,8 @@
  */
 #include "core.h"
 
+#include <time.h>
+
 static PyObject *array_type; /* array.array */
 
 /* -- the tree -------------------------------------------------------------------------------- */
@@ -320,6 +322,12 @@ void tick_close(Ticker *tk) {
     }
 }
 
+double monotonic_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int tick_slow(Ticker *tk, int64_t count) {
     if (tk->progress)
         *tk->progress = count;
@@ -328,6 +336,11 @@ int tick_slow(Ticker *tk, int64_t count) {
     if (virt_over) {
         virt_over = 0;
         PyErr_SetString(VisitLimit, "the search visited more nodes than allowed");
+        return -1;
+    }
+    if (tk->deadline > 0 && monotonic_seconds() >= tk->deadline) {
+        tk->late = 1;
+        PyErr_SetString(PyExc_TimeoutError, "the search's time ran out");
         return -1;
     }
     /* let another thread (the progress display) have the interpreter for a moment */

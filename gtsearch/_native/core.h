@@ -396,13 +396,18 @@ typedef struct {
     unsigned long steps;
     int64_t *progress; /* where the leaves evaluated so far are published, or NULL */
     Py_buffer view;
+    double deadline; /* CLOCK_MONOTONIC seconds past which tick_slow() fails (0: none) */
+    int late;        /* set when it did: the search's own time ran out (--time) */
 } Ticker;
 
 #define TICK_MASK 0x1FFFu
 int tick_open(Ticker *tk, PyObject *progress);
 void tick_close(Ticker *tk);
 int tick_slow(Ticker *tk, int64_t count);
-/* 0, or -1 with KeyboardInterrupt (or another signal handler's exception) set. */
+/* CLOCK_MONOTONIC in seconds */
+double monotonic_seconds(void);
+/* 0, or -1 with KeyboardInterrupt (or another signal handler's exception) set; with a
+ * deadline past, -1 with TimeoutError set and tk->late (the caller drops what it was doing). */
 static inline int tick(Ticker *tk, int64_t count) {
 #ifdef GTSEARCH_FAULTS
     if (gt_fault_tick()) { /* the test build: every tick is one a Ctrl-C can come at */

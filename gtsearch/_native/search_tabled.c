@@ -710,11 +710,7 @@ done:
     return result;
 }
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static double now(void) { return monotonic_seconds(); }
 
 /* One iteration of iterative.py (solve 0) or solve.py (solve 1) at depth: ((value, line,
  * leaves, entered, expanded, exhausted, depth, counts), seconds), or NULL (an exception set,
@@ -757,7 +753,8 @@ static PyObject *iteration(Run *R, Map *seen, int solve, int32_t depth, int32_t 
 /* tabled_iterate(end, values, root_max, keys, buckets, solve, last, seconds, progress) ->
  * (iterations, positions, bad): each iteration's ((value, line, leaves, entered, expanded,
  * exhausted, depth, counts), seconds), depth 1, 2, ... up to max(last, 1), one table kept throughout:
- * iterative.iterate (seconds < 0: no limit) or, with solve, solve.solve (positions: the
+ * iterative.iterate (seconds < 0: no limit; past them an iteration after the first still
+ * running is dropped, at its next tick) or, with solve, solve.solve (positions: the
  * distinct positions entered); bad: a node at an iteration's
  * horizon without a static value (the iterations stop there), or -1 */
 PyObject *gt_tabled_iterate(PyObject *self, PyObject *args) {
@@ -780,10 +777,16 @@ PyObject *gt_tabled_iterate(PyObject *self, PyObject *args) {
     double t0 = now();
     int stop = 0;
     for (int32_t depth = 1; depth <= (last > 1 ? last : 1) && !stop; depth++) {
+        if (depth > 1 && seconds >= 0) /* the first iteration always finishes */
+            R.S.tk.deadline = t0 + seconds;
         PyObject *it = iteration(&R, solve ? &seen : NULL, solve, depth, last, &stop, &bad);
         if (!it) {
             if (bad >= 0)
                 break;
+            if (R.S.tk.late && PyErr_ExceptionMatches(PyExc_TimeoutError)) {
+                PyErr_Clear(); /* --time ran out in this iteration: the ones before it */
+                break;
+            }
             goto done;
         }
         int appended = PyList_Append(list, it);

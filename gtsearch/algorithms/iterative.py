@@ -8,7 +8,8 @@ the tree cut at depth D, where a node at depth D is worth its static value
 (as with ``--depth D``) and counts as a leaf evaluated; the table is kept from
 one iteration to the next and each node's best move from it is searched
 first.  The iterations stop at the tree's height, at ``max_depth``, or when
-``seconds`` have passed (an iteration that has started is finished); on a
+``seconds`` have passed (an iteration after the first still running then is
+dropped, and the ones before it are the result); on a
 game searched on demand, whose height is not known, at the first iteration
 that reached no horizon, or at the first that would number more nodes than
 --max-nodes: the iterations before it are the result, the last marked
@@ -31,7 +32,7 @@ from . import compiled
 from .base import Stats
 from .ordering import MoveOrder, counts
 from .table import Table
-from .tabled import TableSearch
+from .tabled import OutOfTime, TableSearch
 
 
 def static(tree: Tree, n: int) -> float:
@@ -77,8 +78,12 @@ def iterate(
     for search in deepening(tree, table, moves, horizon=lambda n: static(tree, n)):
         depth, stats = search.limit or 0, search.stats
         t1 = time.perf_counter()
+        if seconds is not None and depth > 1:  # the first iteration always finishes
+            search.deadline = t0 + seconds
         try:
             score, exhausted = search.root()
+        except OutOfTime:  # --time ran out in this iteration: the ones before it
+            break
         except NodeLimit:  # on demand: --max-nodes ends the deepening, as --time does
             if not (tree.on_demand and out):
                 raise

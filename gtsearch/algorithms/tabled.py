@@ -17,6 +17,7 @@ fixed-depth minimax algorithms. Artificial Intelligence 87(1-2), 255-293.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable
 from math import nextafter
 from typing import TYPE_CHECKING
@@ -58,6 +59,11 @@ class TableMemory(Memory):
 
     def size(self) -> int:
         return len(self.seen)
+
+
+class OutOfTime(Exception):
+    """A search's own time (``--time``) ran out before it finished (:attr:`TableSearch.deadline`):
+    what it was doing is dropped."""
 
 
 class TableSearch:
@@ -109,6 +115,8 @@ class TableSearch:
         self.expanded = 0
         #: nodes entered that the table did not answer: inner nodes expanded, leaves read
         self.entered = 0
+        #: time.perf_counter() past which the search stops with OutOfTime (--time), or None
+        self.deadline: float | None = None
 
     def value(self, n: int, depth: int, alpha: float = -INF, beta: float = INF) -> float:
         """Node n's value in MAX's terms, searched with the window (alpha, beta) (MAX's terms)."""
@@ -192,6 +200,12 @@ class TableSearch:
             return v, False
         self.entered += 1
         self.expanded += 1
+        if (
+            self.deadline is not None
+            and not self.expanded & 1023
+            and time.perf_counter() >= self.deadline
+        ):
+            raise OutOfTime
         if obs is not None:
             obs.enter(n, *((alpha, beta) if s > 0 else (-beta, -alpha)))
         kids = list(tree.children(n))
