@@ -676,6 +676,25 @@ def measure_limits(rep: Report, quick: bool) -> None:
         ["seconds", "nodes", "against target"],
         [[f"{seconds:.2f}", f"{result.nodes:,}", f"target < 10 s: {verdict(seconds < 10)}"]],
     )
+    # --time: the deepening's wall time at T and at 4T (the first depth always finishes)
+    from gtsearch.algorithms.iterative import iterate
+
+    deep = open_source("game:othello:rows=8,columns=8", on_demand=True)
+    walls_at = []
+    for limit in (0.5, 2.0):
+        t0 = time.perf_counter()
+        done = iterate(deep, 16, seconds=limit)
+        walls_at.append((limit, time.perf_counter() - t0, len(done)))
+    rep.say("## `eval game:othello:rows=8,columns=8 --iterative --time T`, at T and at 4T")
+    rep.say("(wall seconds of the deepening, in this process, and the depths it finished)")
+    rep.say()
+    rep.table(
+        ["T", "wall s", "depths", "against target"],
+        [
+            [f"{t}", f"{w:.2f}", f"{n}", f"target ≤ T + 0.5 s: {verdict(w <= t + 0.5)}"]
+            for t, w, n in walls_at
+        ],
+    )
 
 
 def measure_tt(rep: Report, repeat: int, shape: tuple[int, int]) -> None:
