@@ -126,6 +126,7 @@ def moodle_items(xml: str) -> list[Item]:
 
 # -- GIFT ----------------------------------------------------------------------------------------
 def gift_split(text: str, stop: str) -> tuple[str, str]:
+    """Text up to the first unescaped character of ``stop``, unescaped, and the rest."""
     out, i = [], 0
     while i < len(text):
         ch = text[i]

@@ -29,6 +29,7 @@ from click.testing import CliRunner, Result
 from gtsearch.classroom.gift import gift_escape
 from gtsearch.classroom.quiz import GRADES, equal_share, penalty
 from gtsearch.cli import cli
+from tests.grading import gift_split
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 #: a cloze blank, as Moodle's qtype_multianswer reads it: {weight:TYPE:answers}
@@ -209,23 +210,6 @@ def test_moodle_grades() -> None:
 
 
 # -- GIFT ------------------------------------------------------------------------------------------
-def gift_split(text: str, stop: str) -> tuple[str, str]:
-    """Text up to the first unescaped character of ``stop``, unescaped, and the rest."""
-    out, i = [], 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and i + 1 < len(text):
-            nxt = text[i + 1]
-            out.append("\n" if nxt == "n" else nxt)
-            i += 2
-            continue
-        if ch in stop:
-            return "".join(out), text[i:]
-        out.append(ch)
-        i += 1
-    return "".join(out), ""
-
-
 def parse_gift(text: str) -> list[dict[str, Any]]:
     """GIFT's questions: blocks between blank lines, ``//`` comments, ``::title::``, ``{answers}``."""
     questions = []
