@@ -89,6 +89,8 @@ static int negamax(Search *S, const SearchParams *P, PairLog *best) {
             }
             if (ROOM(st.p, st.len, st.cap) < 0)
                 goto fail;
+            /* search_tabled.c pushes and descends alike on a frame of its own (the table's
+             * key and the move's index beside these): docs/development.md, "Repeated code" */
             st.p[st.len++] = (Frame){n, c, stop, bc, m, a, b, s};
             n = c;
             c = k;

@@ -357,6 +357,9 @@ static inline int ab_plain_on(TS *x, node_t root, double alpha, double beta, dou
                     k = ek;
                     ki++;
                 }
+                /* (the push and the descent are negamax's, search_depthfirst.c, on a frame
+                 * that also holds the key, the move's index and the best move: apart, so
+                 * that the plain searches carry none of it; docs/development.md) */
                 if (k < e) { /* a child of c that is not a leaf: n waits on the stack */
                     if (ROOM(st.p, st.len, st.cap) < 0)
                         goto fail;
