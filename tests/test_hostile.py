@@ -1283,8 +1283,8 @@ def busy(work):
             work(*a, **k)
     return forever
 
-if what == "search":
-    import gtsearch.cli.common as module
+if what == "search":  # the commands import run from gtsearch.algorithms when they search
+    import gtsearch.algorithms as module
     module.run = busy(module.run)
 else:
     import gtsearch.formats.compiled as compiled
