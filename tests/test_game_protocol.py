@@ -103,11 +103,14 @@ def to_efg(spec: Spec) -> str:
 
 
 def results(tree: Any, chance: bool) -> list[tuple[Any, ...]]:
+    """Every algorithm that fits the tree, searched as it is searched on a file: Star1 and
+    Star2 with no table (``tt=0``; on a game they take one by default, docs/algorithms.md)."""
     out = []
     for algo in ALGORITHMS:
         if algo.chance != chance or algo.needs_bound:
             continue
-        r = search(tree, algo, leaf_order=True)
+        table = {"tt": 0} if algo.name in ("star1", "star2") else {}
+        r = search(tree, algo, leaf_order=True, **table)
         out.append((algo.name, r.value, r.exact, r.pv, r.leaves, r.leaf_order, r.nodes))
     return out
 
