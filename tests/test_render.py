@@ -82,6 +82,8 @@ def test_format_path_and_seconds() -> None:
     assert format_path(()) == "(root)"
     assert format_seconds(0.000123) == "123 µs"
     assert format_seconds(0.0123) == "12.3 ms"
+    # the unit chosen after the rounding: never "1e+03 µs" (a play line read it so)
+    assert [format_seconds(s) for s in (0.0009997, 0.9996, 0.00099949)] == ["1 ms", "1 s", "999 µs"]
     assert format_seconds(2.5) == "2.5 s"
 
 

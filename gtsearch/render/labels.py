@@ -43,11 +43,12 @@ def format_path(path: Sequence[int]) -> str:
 
 
 def format_seconds(seconds: float) -> str:
-    """A duration for people: µs, ms or s with three significant figures."""
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.3g} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.3g} ms"
+    """A duration for people: µs, ms or s with three significant figures, the unit chosen
+    after the rounding (999.7 µs is ``1 ms``, never ``1e+03 µs``)."""
+    for scale, unit in ((1e6, "µs"), (1e3, "ms")):
+        shown = f"{seconds * scale:.3g}"
+        if float(shown) < 1000:
+            return f"{shown} {unit}"
     return f"{seconds:.3g} s"
 
 
