@@ -331,3 +331,13 @@ def test_a_static_value_outside_the_leaf_bounds_is_a_reward_of_0_or_1(
     with core.pure() if pure else contextlib.nullcontext():
         r = search(tree, "mcts", iterations=1, playout_depth=0)
     assert (r.value, r.pv, r.leaves, r.extra["playouts"]) == (value, (0,), 0, 1)
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
+def test_a_search_by_time_alone_runs_until_the_time_is_up(pure: bool) -> None:
+    """--time with no --iterations: no count stops the search, the clock does, after the
+    first iteration, once 0.2 s have passed."""
+    with core.pure() if pure else contextlib.nullcontext():
+        r = search(load_tree(AIMA), "mcts", seconds=0.2)
+    assert "iterations" not in r.params and r.seconds >= 0.2
+    assert r.extra["iterations"] >= 2 and r.leaves == r.extra["iterations"]
