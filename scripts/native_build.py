@@ -5,10 +5,10 @@ scripts/native_tests.py (the sanitized test build, the gcov build) and scripts/f
 compiler command over every file runs on one core; here each source is compiled to an object
 of its own, as many at once as the machine has cores, and the objects are linked.
 
-An object is named by a digest of what makes it: the compiler and its flags, the source and
-every header of gtsearch/_native.  In a folder that is kept (``--workdir``), a second build
-compiles only what changed, and links only when an object did: a second reader fuzzed, or the
-same build run again, starts at once.
+An object is named by a digest of what makes it: the compiler, its version and its flags,
+the source and every header beside it (gtsearch/_native's).  In a folder that is kept
+(``--workdir``), a second build compiles only what changed, and links only when an object did:
+a second reader fuzzed, or the same build run again, starts at once.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ def sources(native: Path = NATIVE) -> list[Path]:
     return sorted(native.glob("*.c"))
 
 
-def _digest(compiler: str, flags: list[str], source: Path) -> str:
+def _digest(compiler: str, version: str, flags: list[str], source: Path) -> str:
     h = hashlib.sha256()
-    h.update("\0".join([compiler, *flags]).encode())
+    h.update("\0".join([compiler, version, *flags]).encode())
     for path in [source, *sorted(source.parent.glob("*.h"))]:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
@@ -50,7 +50,10 @@ def build(
     named by their digest, and reused); ``link`` are the flags of the link alone.  At most
     ``jobs`` compilers run at once (default: the machine's cores)."""
     objects.mkdir(parents=True, exist_ok=True)
-    wanted = [(f, objects / f"{f.stem}-{_digest(compiler, flags, f)}.o") for f in files]
+    version = subprocess.run(
+        [compiler, "--version"], check=True, capture_output=True, text=True
+    ).stdout
+    wanted = [(f, objects / f"{f.stem}-{_digest(compiler, version, flags, f)}.o") for f in files]
 
     def compile_one(pair: tuple[Path, Path]) -> None:
         source, obj = pair
