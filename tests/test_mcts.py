@@ -296,15 +296,20 @@ def test_the_c_search_trees_table_is_a_mapping_of_its_nodes() -> None:
     assert table.get(7) is None
 
 
-def test_a_game_searched_on_demand_is_searched_as_when_counted() -> None:
+@pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
+@pytest.mark.parametrize("spec", ["hexapawn", "pig:target=4,die=3,horizon=3"])
+def test_a_game_searched_on_demand_is_searched_as_when_counted(pure: bool, spec: str) -> None:
     """mcts on an OnDemandTree lists a node's children as the game lists them (the tree is
-    not in preorder): the same search, leaf for leaf, as on the counted game."""
-    obj, name = load_game("hexapawn")
+    not in preorder) and draws a chance node's outcomes by the probabilities the game gives
+    as the search reaches it (pig's die): the same search, leaf for leaf, as on the counted
+    game."""
+    obj, name = load_game(spec)
     counted = GameTree(Game(obj, name), source=name)
     open_ = OnDemandTree(Game(obj, name), source=name)
     params: dict[str, Any] = {"iterations": 200, "seed": 4, "leaf_bounds": tuple(obj.bounds)}
-    a = search(counted, "mcts", leaf_order=True, **params)
-    b = search(open_, "mcts", leaf_order=True, **params)
+    with core.pure() if pure else contextlib.nullcontext():
+        a = search(counted, "mcts", leaf_order=True, **params)
+        b = search(open_, "mcts", leaf_order=True, **params)
     assert (a.value, a.pv, a.pv_labels, a.leaves, a.leaf_order, a.nodes, a.extra) == (
         b.value,
         b.pv,
@@ -314,7 +319,7 @@ def test_a_game_searched_on_demand_is_searched_as_when_counted() -> None:
         b.nodes,
         b.extra,
     )
-    assert a.leaves == 200 and b.extra["iterations"] == 200
+    assert b.extra["iterations"] == 200
 
 
 @pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
@@ -341,3 +346,48 @@ def test_a_search_by_time_alone_runs_until_the_time_is_up(pure: bool) -> None:
         r = search(load_tree(AIMA), "mcts", seconds=0.2)
     assert "iterations" not in r.params and r.seconds >= 0.2
     assert r.extra["iterations"] >= 2 and r.leaves == r.extra["iterations"]
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
+def test_the_final_moves_mean_and_its_standard_error_by_hand(pure: bool) -> None:
+    """Leaves 1 and 9 under a MAX root, r(v) = (v - 1) / 8.  Two iterations try each child
+    once: the tie goes to the left, 1, whose mean reward 0 makes the value 1, and one visit
+    gives no standard error.  A third iteration takes 9 (UCB 1 + C·√(ln 2) against
+    0 + C·√(ln 2)): two rewards of 1, the value 9 and a standard error of 0."""
+    tree = Tree.from_nested([1, 9])
+    with core.pure() if pure else contextlib.nullcontext():
+        two = search(tree, "mcts", iterations=2)
+        three = search(tree, "mcts", iterations=3)
+    assert (two.value, two.pv, two.extra["value_se"]) == (1, (0,), None)
+    assert (three.value, three.pv, three.extra["value_se"]) == (9, (1,), 0.0)
+
+
+@needs_c
+def test_the_compiled_core_is_asked_and_its_answer_is_the_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under the C core, mcts asks compiled.mcts once and takes what it hands back: its
+    count of distinct leaves and its PV, not a count or a line of its own."""
+    from gtsearch.algorithms import compiled
+    from gtsearch.algorithms import mcts as module
+
+    real, calls = compiled.mcts, []
+
+    def asked(*args: Any, **kwargs: Any) -> Any:
+        done = real(*args, **kwargs)
+        if done is None:  # the pure core, for the reference: it declines
+            return None
+        calls.append(args[3:])
+        nodes, n, w, sq, count, playouts, visits, cut, distinct, pv, rows = done
+        assert list(pv) == [0, 1, 2]  # A, B, b1: the most visited (seed 1, 60 iterations)
+        c = list(nodes).index(5)  # C, node 5, put in B's place, with its row
+        return nodes, n, w, sq, count, playouts, visits, cut, distinct + 100, [0, 5], [0, c]
+
+    monkeypatch.setattr(module.compiled, "mcts", asked)
+    tree = load_tree(AIMA)
+    r = search(tree, "mcts", iterations=60, seed=1)
+    with core.pure():
+        reference = search(tree, "mcts", iterations=60, seed=1)
+    assert calls == [(60, None, 1, module.DEFAULT_EXPLORATION, None)]
+    assert r.extra["distinct_leaves"] == reference.extra["distinct_leaves"] + 100
+    assert r.pv == (1,) and r.pv_labels == ("C",) and reference.pv_labels[:2] == ("B", "b1")
