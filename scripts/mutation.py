@@ -102,11 +102,15 @@ def verdicts_file(path: str) -> Path:
     return REPO / "mutants" / (path + ".verdicts.json")
 
 
-def keep_verdicts(path: str) -> None:
+def keep_verdicts(path: str, only: list[str] | None = None) -> None:
     """Copy the module's exit codes out of mutmut's meta file, which the next module's run
-    (another selection) resets."""
+    (another selection) resets; ``only`` those of these mutants (a run of them by name: the
+    others keep the verdicts kept before, which mutmut may have reset meanwhile)."""
     meta = REPO / "mutants" / (path + ".meta")
     codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+    if only is not None:
+        kept = json.loads(verdicts_file(path).read_text(encoding="utf-8"))
+        codes = {**kept, **{name: codes[name] for name in only}}
     verdicts_file(path).write_text(json.dumps(codes, indent=1, sort_keys=True), encoding="utf-8")
 
 
@@ -171,16 +175,18 @@ def main() -> None:
             print(f"{module}: {' '.join(tests) or 'the whole suite'}, {core}", flush=True)
             command = [sys.executable, "-c", RUN_MUTMUT, json.dumps(tests), "run"]
             command += ["--max-children", str(args.max_children)]
+            names: list[str] | None = None
             if args.survivors:  # named, mutmut runs them again; the others keep their verdicts
                 _, survivors, not_reached = figures(module)
-                command += [*survivors, *not_reached]
-                if not survivors and not not_reached:
+                names = [*survivors, *not_reached]
+                if not names:
                     continue
+                command += names
             else:
                 command.append(module_name(module) + ".*")
             run_env = dict(env, GTSEARCH_PURE="0") if c_core else env
             subprocess.run(command, env=run_env, check=True, preexec_fn=bounded)
-            keep_verdicts(module)
+            keep_verdicts(module, names)
     failed = False
     for path in args.modules:
         counts, survivors, not_reached = figures(path)

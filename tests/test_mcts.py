@@ -289,11 +289,18 @@ def test_the_c_search_trees_table_is_a_mapping_of_its_nodes() -> None:
     assert len(table) == 4 and list(table) == [256, 0, 5, 1]
     assert dict(table) == {256: [4.0, 2.5], 0: [1.0, 0.0], 5: [2.0, 1.5], 1: [1.0, 1.0]}
     assert table[1] == [1.0, 1.0]  # its bytes first seen at offset 1, across entries 0 and 1
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError) as missing:
         table[2**56]  # 00 .. 00 01: only across entries 2 and 3
-    with pytest.raises(KeyError):
+    assert missing.value.args == (2**56,)
+    with pytest.raises(KeyError) as missing:
         table[2**64]  # not a node at all
+    assert missing.value.args == (2**64,)
     assert table.get(7) is None
+    # 1 straddles entries 0 and 1 and entries 3 and 4, before and after its own (the search
+    # goes on forward from the first); 0 straddles from offset 3, then from 4, 5, 6, 7
+    nodes = array("q", [256, 0, 1, 259, 65536])
+    assert Table(nodes, [0.0, 1.0, 2.0, 3.0, 4.0])[1] == [2.0]
+    assert Table(array("q", [65536, 0, 1]), [0.0, 1.0, 2.0])[0] == [1.0]
 
 
 @pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
