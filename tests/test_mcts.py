@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gtsearch import core, load_tree, search
-from gtsearch.algorithms.mcts import Numbers, Table
+from gtsearch.algorithms.mcts import Numbers, Table, chance_weights
 from gtsearch.cli import cli
 from gtsearch.errors import UsageError
 from gtsearch.sources.games import GameTree
@@ -398,3 +398,22 @@ def test_the_compiled_core_is_asked_and_its_answer_is_the_answer(
     assert calls == [(60, None, 1, module.DEFAULT_EXPLORATION, None)]
     assert r.extra["distinct_leaves"] == reference.extra["distinct_leaves"] + 100
     assert r.pv == (1,) and r.pv_labels == ("C",) and reference.pv_labels[:2] == ("B", "b1")
+
+
+def test_a_games_chance_weights_as_doubles_counted_and_on_demand() -> None:
+    """chance_weights: a counted game's chance nodes, each with its weights as doubles (pig's
+    die of three faces: 1, 1, 1), in a dict; a game on demand's, looked up as the search
+    reaches them (its nodes are not known before)."""
+    obj, name = load_game("pig:target=4,die=3,horizon=3")
+    counted = GameTree(Game(obj, name), source=name)
+    whole = chance_weights(counted)
+    chance = [n for n in range(len(counted.end)) if counted.is_chance(n)]
+    die = {n: (1.0, 1.0, 1.0) for n in chance}
+    assert chance and {n: whole[n] for n in chance} == die
+    # written out in flat arrays (the C core counts it): a dict of exactly those; under the
+    # pure core the counted game is read through its entries, its weights looked up too
+    assert counted.lazy is (core.native() is None)
+    assert whole == die if not counted.lazy else type(whole) is not dict
+    open_ = OnDemandTree(Game(obj, name), source=name)
+    roll = next(c for c in open_.children(0) if open_.is_chance(c))
+    assert chance_weights(open_)[roll] == (1.0, 1.0, 1.0)
