@@ -39,8 +39,22 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def _load_native_build() -> ModuleType:
+    """scripts/native_build.py, beside this script (scripts/ is not a package)."""
+    path = REPO / "scripts" / "native_build.py"
+    spec = importlib.util.spec_from_file_location("gtsearch_native_build", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+native_build = _load_native_build()
 #: the C files of each reader
 READERS = {
     "json": ("load_mapping.c",),
@@ -70,32 +84,28 @@ def tool(*names: str) -> str:
 
 
 def build(work: Path, coverage: bool) -> Path:
-    """The harness and the C core in one binary: fuzzing, or source coverage for replays."""
+    """The harness and the C core in one binary: fuzzing, or source coverage for replays.
+
+    Each source is compiled on its own, as many at once as there are cores, into
+    WORKDIR/objects, where a kept workdir keeps them: a second run compiles only the files that
+    changed (scripts/native_build.py)."""
     include = sysconfig.get_paths()["include"]
     libdir = sysconfig.get_config_var("LIBDIR")
     library = "python" + sysconfig.get_config_var("LDVERSION")
     sanitize = "-fsanitize=fuzzer" if coverage else "-fsanitize=fuzzer,address,undefined"
     flags = ["-fprofile-instr-generate", "-fcoverage-mapping"] if coverage else []
     out = work / ("harness-coverage" if coverage else "harness")
-    command = [
+    started = time.monotonic()
+    native_build.build(
         tool("clang", "clang-16", "clang-15", "clang-14"),
-        "-g",
-        "-O1",
-        "-fno-omit-frame-pointer",
-        sanitize,
-        "-fno-sanitize-recover=all",
-        *flags,
-        f"-I{include}",
-        str(REPO / "fuzz" / "harness.c"),
-        *sorted(str(p) for p in (REPO / "gtsearch" / "_native").glob("*.c")),
-        f"-L{libdir}",
-        f"-l{library}",
-        f"-Wl,-rpath,{libdir}",
-        "-lm",
-        "-o",
-        str(out),
-    ]
-    subprocess.run(command, check=True)
+        ["-g", "-O1", "-fno-omit-frame-pointer", sanitize, "-fno-sanitize-recover=all", *flags]
+        + [f"-I{include}"],
+        [REPO / "fuzz" / "harness.c", *native_build.sources()],
+        work / "objects",
+        out,
+        [f"-L{libdir}", f"-l{library}", f"-Wl,-rpath,{libdir}", "-lm"],
+    )
+    print(f"fuzz_native: {out.name} built in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return out
 
 

@@ -17,6 +17,7 @@ module's verdicts are kept in ``mutants/<module>.verdicts.json`` as its run ends
 
 The suite runs under the pure-Python core (GTSEARCH_PURE=1): under the C core the compiled
 searches and readers stand in for most of the Python code, which would then look untested.
+The modules of ``UNDER_C`` are the exception: their tests compare the two cores.
 
 This prints, per module, the mutants, how many the tests killed (a timeout counts: the
 mutant made a search hang, and the tests noticed), how many survived or sit in a function
@@ -27,6 +28,7 @@ survivors judged equivalent.  Run it at low priority, ``nice -n 19``.
     nice -n 19 python scripts/mutation.py gtsearch/algorithms/depthfirst.py
     python scripts/mutation.py --report gtsearch/algorithms/depthfirst.py   # a past run's figures
     python scripts/mutation.py --whole-suite gtsearch/formats/sexp.py        # every test instead
+    nice -n 19 python scripts/mutation.py --survivors gtsearch/algorithms/table.py  # tests added
 """
 
 from __future__ import annotations
@@ -57,12 +59,24 @@ TESTS = {
         "tests/test_scout.py",
         "tests/test_counts.py::test_negascout_and_scout_counts",
     ],
+    "gtsearch/algorithms/table.py": ["tests/test_tt.py"],
+    "gtsearch/algorithms/mcts.py": [
+        "tests/test_mcts.py",
+        "tests/test_mcts_steps.py",
+        "tests/test_mcts_experiment.py",
+    ],
     "gtsearch/formats/sexp.py": [
         "tests/test_formats.py",
         "tests/test_golden.py",
         "tests/test_fuzzing.py",
     ],
 }
+
+#: the modules whose selection runs under the compiled core, not the pure one: their tests
+#: compare the two cores in one process (``core.pure()``), so that the Python reference and the
+#: code that takes the compiled core's answer (mcts's table of the C search tree) are both
+#: checked; under the pure core the latter would look untested
+UNDER_C = {"gtsearch/algorithms/mcts.py"}
 
 #: mutmut's command line with the test selection given (mutmut reads it from pyproject.toml
 #: only): the configuration is loaded once, in this process, before mutmut forks its workers
@@ -88,11 +102,15 @@ def verdicts_file(path: str) -> Path:
     return REPO / "mutants" / (path + ".verdicts.json")
 
 
-def keep_verdicts(path: str) -> None:
+def keep_verdicts(path: str, only: list[str] | None = None) -> None:
     """Copy the module's exit codes out of mutmut's meta file, which the next module's run
-    (another selection) resets."""
+    (another selection) resets; ``only`` those of these mutants (a run of them by name: the
+    others keep the verdicts kept before, which mutmut may have reset meanwhile)."""
     meta = REPO / "mutants" / (path + ".meta")
     codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+    if only is not None:
+        kept = json.loads(verdicts_file(path).read_text(encoding="utf-8"))
+        codes = {**kept, **{name: codes[name] for name in only}}
     verdicts_file(path).write_text(json.dumps(codes, indent=1, sort_keys=True), encoding="utf-8")
 
 
@@ -128,6 +146,11 @@ def main() -> None:
     parser.add_argument(
         "--whole-suite", action="store_true", help="every test, not the module's selection"
     )
+    parser.add_argument(
+        "--survivors",
+        action="store_true",
+        help="run only the last run's survivors and untested mutants again (after adding tests)",
+    )
     parser.add_argument("--max-children", type=int, default=2, help="mutants at once (default 2)")
     parser.add_argument(
         "--memory", type=int, default=4, help="GiB of address space for each process (default 4)"
@@ -147,11 +170,23 @@ def main() -> None:
 
         for module in args.modules:
             tests = [] if args.whole_suite else TESTS.get(module, [])
-            print(f"{module}: {' '.join(tests) or 'the whole suite'}", flush=True)
+            c_core = module in UNDER_C
+            core = "the C core" if c_core else "the pure core"
+            print(f"{module}: {' '.join(tests) or 'the whole suite'}, {core}", flush=True)
             command = [sys.executable, "-c", RUN_MUTMUT, json.dumps(tests), "run"]
-            command += ["--max-children", str(args.max_children), module_name(module) + ".*"]
-            subprocess.run(command, env=env, check=True, preexec_fn=bounded)
-            keep_verdicts(module)
+            command += ["--max-children", str(args.max_children)]
+            names: list[str] | None = None
+            if args.survivors:  # named, mutmut runs them again; the others keep their verdicts
+                _, survivors, not_reached = figures(module)
+                names = [*survivors, *not_reached]
+                if not names:
+                    continue
+                command += names
+            else:
+                command.append(module_name(module) + ".*")
+            run_env = dict(env, GTSEARCH_PURE="0") if c_core else env
+            subprocess.run(command, env=run_env, check=True, preexec_fn=bounded)
+            keep_verdicts(module, names)
     failed = False
     for path in args.modules:
         counts, survivors, not_reached = figures(path)

@@ -24,15 +24,31 @@ Examples:
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 from pathlib import Path
+from types import ModuleType
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def _load_native_build() -> ModuleType:
+    """scripts/native_build.py, beside this script (scripts/ is not a package)."""
+    path = REPO / "scripts" / "native_build.py"
+    spec = importlib.util.spec_from_file_location("gtsearch_native_build", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+native_build = _load_native_build()
 #: what the tests read besides the package (the whole suite: the docs, the scripts, the build)
 COPIED = (
     "gtsearch",
@@ -72,7 +88,8 @@ SUPPRESSED = (
 
 
 def build(copy: Path, coverage: bool) -> None:
-    """The test build of the C core, into copy/gtsearch/_native."""
+    """The test build of the C core, into copy/gtsearch/_native: each source compiled on its
+    own, as many at once as there are cores (scripts/native_build.py), then linked."""
     native = copy / "gtsearch" / "_native"
     for old in native.glob("*.so"):
         old.unlink()
@@ -80,20 +97,15 @@ def build(copy: Path, coverage: bool) -> None:
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     flags = ["--coverage", "-O0"] if coverage else SANITIZE
     warnings = os.environ.get("CFLAGS", "-Wall -Wextra").split()
-    command = [
+    native_build.build(
         "gcc",
-        "-shared",
-        "-fPIC",
-        "-g",
-        "-DGTSEARCH_FAULTS",
-        *flags,
-        *warnings,
-        f"-I{include}",
-        *sorted(str(p) for p in native.glob("*.c")),
-        "-o",
-        str(native / f"_core{suffix}"),
-    ]
-    subprocess.run(command, check=True, cwd=native)
+        ["-fPIC", "-g", "-DGTSEARCH_FAULTS", *flags, *warnings, f"-I{include}"],
+        native_build.sources(native),
+        copy / "objects",
+        native / f"_core{suffix}",
+        ["-shared"],
+        cwd=native,
+    )
 
 
 def run_tests(copy: Path, tests: list[str], coverage: bool, jobs: str) -> int:
@@ -161,7 +173,9 @@ def main() -> None:
             shutil.copytree(source, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
         elif source.exists():
             shutil.copy2(source, copy / name)
+    started = time.monotonic()
     build(copy, args.coverage)
+    print(f"native_tests: the test build in {time.monotonic() - started:.1f} s", file=sys.stderr)
     status = run_tests(copy, args.tests, args.coverage, args.jobs)
     if status == 0 and args.coverage:
         status = measure(copy, workdir)

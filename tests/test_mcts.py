@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import random
+from array import array
 from typing import Any
 
 import pytest
@@ -13,9 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gtsearch import core, load_tree, search
-from gtsearch.algorithms.mcts import Numbers
+from gtsearch.algorithms.mcts import Numbers, Table, chance_weights
 from gtsearch.cli import cli
 from gtsearch.errors import UsageError
+from gtsearch.sources.games import GameTree
+from gtsearch.sources.gamespec import load_game
+from gtsearch.sources.ondemand import OnDemandTree
+from gtsearch.sources.protocol import Game
 from gtsearch.splitmix import draw, root_key
 from gtsearch.tree import Tree
 
@@ -243,3 +249,171 @@ def test_invariants(nested: Any, root_max: bool, iterations: int, seed: int) -> 
         assert r.pv  # every child of the root was tried, so there is a final move
     if tree.n_leaves == len({tree.values[n] for n in range(tree.n_nodes) if tree.is_leaf(n)}) == 1:
         assert r.value == minimax(nested, root_max)
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
+def test_a_playout_stopped_where_there_is_no_static_value_is_one_exact_line(pure: bool) -> None:
+    """--playout-depth 0 on a tree whose inner nodes have no value: the first playout stops at
+    the root's first child, B, and the line names it (the C search hands the node back)."""
+    with core.pure() if pure else contextlib.nullcontext():
+        result = CliRunner().invoke(cli, ["eval", AIMA, "-a", "mcts", "--playout-depth", "0"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"{AIMA}: mcts --playout-depth: the playout stopped at $[0] ('B'), which has no "
+        "static value (a game's estimate); drop --playout-depth or give the inner nodes values\n"
+    )
+
+
+class Top(Numbers):
+    """The largest draw every time: u = 1 - 2**-53."""
+
+    def next(self) -> int:
+        return 2**64 - 1
+
+
+def test_an_outcome_drawn_past_every_partial_sum_is_the_last_of_positive_weight() -> None:
+    """u * total rounds up to the total when the weights are subnormal (4 * 2**-1074 here, whose
+    neighbours are 2**-1074 apart): no partial sum exceeds it, and the draw is the last outcome
+    of positive weight, not a later one of weight 0."""
+    tiny = 2.0**-1074
+    assert Top(0).weighted([3 * tiny, tiny, 0.0]) == 1
+    assert Top(0).weighted([0.0, 4 * tiny, 0.0, 0.0]) == 1
+    assert Top(0).weighted([1.0, 0.0, 3.0, 0.0]) == 2  # normal weights: the last partial sum
+
+
+def test_the_c_search_trees_table_is_a_mapping_of_its_nodes() -> None:
+    """mcts.Table, the compiled core's search tree: each node's row, in the order reached,
+    found by its bytes; a match that straddles two entries is passed over."""
+    nodes = array("q", [256, 0, 5, 1])  # bytes 00 01 00 .. | 00 .. | 05 00 .. | 01 00 ..
+    table = Table(nodes, [4.0, 1.0, 2.0, 1.0], [2.5, 0.0, 1.5, 1.0], rows={5: 2})
+    assert len(table) == 4 and list(table) == [256, 0, 5, 1]
+    assert dict(table) == {256: [4.0, 2.5], 0: [1.0, 0.0], 5: [2.0, 1.5], 1: [1.0, 1.0]}
+    assert table[1] == [1.0, 1.0]  # its bytes first seen at offset 1, across entries 0 and 1
+    with pytest.raises(KeyError) as missing:
+        table[2**56]  # 00 .. 00 01: only across entries 2 and 3
+    assert missing.value.args == (2**56,)
+    with pytest.raises(KeyError) as missing:
+        table[2**64]  # not a node at all
+    assert missing.value.args == (2**64,)
+    assert table.get(7) is None
+    # 1 straddles entries 0 and 1 and entries 3 and 4, before and after its own (the search
+    # goes on forward from the first); 0 straddles from offset 3, then from 4, 5, 6, 7
+    nodes = array("q", [256, 0, 1, 259, 65536])
+    assert Table(nodes, [0.0, 1.0, 2.0, 3.0, 4.0])[1] == [2.0]
+    assert Table(array("q", [65536, 0, 1]), [0.0, 1.0, 2.0])[0] == [1.0]
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
+@pytest.mark.parametrize("spec", ["hexapawn", "pig:target=4,die=3,horizon=3"])
+def test_a_game_searched_on_demand_is_searched_as_when_counted(pure: bool, spec: str) -> None:
+    """mcts on an OnDemandTree lists a node's children as the game lists them (the tree is
+    not in preorder) and draws a chance node's outcomes by the probabilities the game gives
+    as the search reaches it (pig's die): the same search, leaf for leaf, as on the counted
+    game."""
+    obj, name = load_game(spec)
+    counted = GameTree(Game(obj, name), source=name)
+    open_ = OnDemandTree(Game(obj, name), source=name)
+    params: dict[str, Any] = {"iterations": 200, "seed": 4, "leaf_bounds": tuple(obj.bounds)}
+    with core.pure() if pure else contextlib.nullcontext():
+        a = search(counted, "mcts", leaf_order=True, **params)
+        b = search(open_, "mcts", leaf_order=True, **params)
+    assert (a.value, a.pv, a.pv_labels, a.leaves, a.leaf_order, a.nodes, a.extra) == (
+        b.value,
+        b.pv,
+        b.pv_labels,
+        b.leaves,
+        b.leaf_order,
+        b.nodes,
+        b.extra,
+    )
+    assert b.extra["iterations"] == 200
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
+@pytest.mark.parametrize(("static", "value"), [(6, 4), (-10, 1), (3, 3)])
+def test_a_static_value_outside_the_leaf_bounds_is_a_reward_of_0_or_1(
+    pure: bool, static: int, value: int
+) -> None:
+    """The leaves 1 to 4 bound the rewards, r(v) = (v - 1) / 3, but a playout cut at a node
+    reads its static value, which may lie outside: r is clamped to [0, 1].  One iteration
+    expands A, the playout stops there at once, and the value is 1 + 3 r(A): 4 for 6
+    (r = 5/3, clamped to 1), 1 for -10 (r = -11/3, clamped to 0), 3 for 3 (r = 2/3)."""
+    tree = Tree.from_nested([[1, 2], [3, 4]])
+    tree.values[1] = static  # A, the root's first child
+    with core.pure() if pure else contextlib.nullcontext():
+        r = search(tree, "mcts", iterations=1, playout_depth=0)
+    assert (r.value, r.pv, r.leaves, r.extra["playouts"]) == (value, (0,), 0, 1)
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
+def test_a_search_by_time_alone_runs_until_the_time_is_up(pure: bool) -> None:
+    """--time with no --iterations: no count stops the search, the clock does, after the
+    first iteration, once 0.2 s have passed."""
+    with core.pure() if pure else contextlib.nullcontext():
+        r = search(load_tree(AIMA), "mcts", seconds=0.2)
+    assert "iterations" not in r.params and r.seconds >= 0.2
+    assert r.extra["iterations"] >= 2 and r.leaves == r.extra["iterations"]
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
+def test_the_final_moves_mean_and_its_standard_error_by_hand(pure: bool) -> None:
+    """Leaves 1 and 9 under a MAX root, r(v) = (v - 1) / 8.  Two iterations try each child
+    once: the tie goes to the left, 1, whose mean reward 0 makes the value 1, and one visit
+    gives no standard error.  A third iteration takes 9 (UCB 1 + C·√(ln 2) against
+    0 + C·√(ln 2)): two rewards of 1, the value 9 and a standard error of 0."""
+    tree = Tree.from_nested([1, 9])
+    with core.pure() if pure else contextlib.nullcontext():
+        two = search(tree, "mcts", iterations=2)
+        three = search(tree, "mcts", iterations=3)
+    assert (two.value, two.pv, two.extra["value_se"]) == (1, (0,), None)
+    assert (three.value, three.pv, three.extra["value_se"]) == (9, (1,), 0.0)
+
+
+@needs_c
+def test_the_compiled_core_is_asked_and_its_answer_is_the_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under the C core, mcts asks compiled.mcts once and takes what it hands back: its
+    count of distinct leaves and its PV, not a count or a line of its own."""
+    from gtsearch.algorithms import compiled
+    from gtsearch.algorithms import mcts as module
+
+    real, calls = compiled.mcts, []
+
+    def asked(*args: Any, **kwargs: Any) -> Any:
+        done = real(*args, **kwargs)
+        if done is None:  # the pure core, for the reference: it declines
+            return None
+        calls.append(args[3:])
+        nodes, n, w, sq, count, playouts, visits, cut, distinct, pv, rows = done
+        assert list(pv) == [0, 1, 2]  # A, B, b1: the most visited (seed 1, 60 iterations)
+        c = list(nodes).index(5)  # C, node 5, put in B's place, with its row
+        return nodes, n, w, sq, count, playouts, visits, cut, distinct + 100, [0, 5], [0, c]
+
+    monkeypatch.setattr(module.compiled, "mcts", asked)
+    tree = load_tree(AIMA)
+    r = search(tree, "mcts", iterations=60, seed=1)
+    with core.pure():
+        reference = search(tree, "mcts", iterations=60, seed=1)
+    assert calls == [(60, None, 1, module.DEFAULT_EXPLORATION, None)]
+    assert r.extra["distinct_leaves"] == reference.extra["distinct_leaves"] + 100
+    assert r.pv == (1,) and r.pv_labels == ("C",) and reference.pv_labels[:2] == ("B", "b1")
+
+
+def test_a_games_chance_weights_as_doubles_counted_and_on_demand() -> None:
+    """chance_weights: a counted game's chance nodes, each with its weights as doubles (pig's
+    die of three faces: 1, 1, 1), in a dict; a game on demand's, looked up as the search
+    reaches them (its nodes are not known before)."""
+    obj, name = load_game("pig:target=4,die=3,horizon=3")
+    counted = GameTree(Game(obj, name), source=name)
+    whole = chance_weights(counted)
+    chance = [n for n in range(len(counted.end)) if counted.is_chance(n)]
+    die = {n: (1.0, 1.0, 1.0) for n in chance}
+    assert chance and {n: whole[n] for n in chance} == die
+    # written out in flat arrays (the C core counts it): a dict of exactly those; under the
+    # pure core the counted game is read through its entries, its weights looked up too
+    assert counted.lazy is (core.native() is None)
+    assert whole == die if not counted.lazy else type(whole) is not dict
+    open_ = OnDemandTree(Game(obj, name), source=name)
+    roll = next(c for c in open_.children(0) if open_.is_chance(c))
+    assert chance_weights(open_)[roll] == (1.0, 1.0, 1.0)

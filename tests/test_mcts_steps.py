@@ -281,3 +281,23 @@ def test_mcts_renderers_refuse_other_events() -> None:
         drawn.mcts_text(Enter(0, 0.0, 1.0), labels)
     with pytest.raises(TypeError, match="not an event of mcts"):
         drawn.mcts_dict(Enter(0, 0.0, 1.0), {}, labels)
+
+
+def test_a_chance_roots_selections_and_expansions_by_hand() -> None:
+    """A chance node at the root, outcomes 3 and 5 (nodes 1 and 2), uniform: iteration i
+    draws outcome integer(draw(key, i - 1), 0, 1) (its only random number: the outcomes are
+    leaves, no playout) and selects it with no arms, after i - 1 visits of the root; an
+    outcome met for the first time is expanded in that iteration."""
+    from gtsearch.splitmix import draw, integer, root_key
+
+    tree = Tree.from_nested({"chance": [3, 5]})
+    events = list(trace(tree, "mcts", iterations=6, seed=7))
+    drawn = [1 + integer(draw(root_key(7), j), 0, 1) for j in range(6)]
+    assert len(set(drawn)) == 2  # both outcomes come up in six draws of this seed
+    selects = [e for e in events if isinstance(e, Select)]
+    expands = [e for e in events if isinstance(e, Expand)]
+    assert selects == [Select(0, i, i - 1, (), c) for i, c in enumerate(drawn, 1)]
+    first = [drawn.index(c) + 1 for c in (1, 2)]
+    assert sorted(expands, key=lambda e: e.iteration) == sorted(
+        (Expand(c, i) for c, i in zip((1, 2), first, strict=True)), key=lambda e: e.iteration
+    )

@@ -112,6 +112,137 @@ def test_two_tier_replacement() -> None:
         Table(0)
 
 
+def test_a_store_of_the_same_draft_merges_the_bounds_and_keeps_the_move() -> None:
+    """The same key and draft: both bounds hold, so the entry keeps [max of the lowers, min of
+    the uppers]; a new move replaces the old one, -1 (no move) keeps it; another draft, or a
+    proof-number store (merge=False), replaces the entry whole."""
+    t = Table(1)
+    t.store(7, 1, 5, 3, 2)
+    t.store(7, 2, 9, 3, -1)  # [max(2, 1), min(9, 5)]; no move given: 2 kept
+    assert t.peek(7) == [7, 2, 5, 3, 2]
+    t.store(7, 0, 4, 3, 0)  # move 0 is a move: it replaces 2
+    assert t.peek(7) == [7, 2, 4, 3, 0]
+    t.store(7, -1, 8, 3, -1)
+    assert t.peek(7) == [7, 2, 4, 3, 0]
+    t.store(7, 3, 3, 4, -1)  # another draft: replaced, the move with it
+    assert t.peek(7) == [7, 3, 3, 4, -1]
+    t.store(7, 0, 9, 4, 1, merge=False)  # same draft, but replaced: df-pn's two numbers
+    assert t.peek(7) == [7, 0, 9, 4, 1]
+    assert (t.stores, t.overwrites, t.probes, len(t.slots)) == (6, 0, 0, 1)
+
+
+def test_a_key_in_the_second_slot_is_merged_there() -> None:
+    """A key found in the always-replace slot is updated in place, the deep slot untouched,
+    with no overwrite counted; a new key shallower than the deep entry replaces the second
+    slot and counts the entry it loses."""
+    t = Table(1)
+    t.buckets = 1
+    t.store("deep", 0, 0, 9, 0)
+    t.store("k", 1, 6, 2, 1)  # shallower: the second slot
+    t.store("k", 3, 8, 2, -1)  # merged there: [3, 6], move 1 kept
+    assert t.slots == {0: ["deep", 0, 0, 9, 0], 1: ["k", 3, 6, 2, 1]}
+    t.store("k", 4, 4, 9, 0)  # deeper now, but found in its slot: updated there, not moved
+    assert t.slots == {0: ["deep", 0, 0, 9, 0], 1: ["k", 4, 4, 9, 0]}
+    assert t.overwrites == 0
+    t.store("new", 5, 5, 1, 2)  # shallower than "deep": replaces "k", one overwrite
+    assert t.slots == {0: ["deep", 0, 0, 9, 0], 1: ["new", 5, 5, 1, 2]}
+    assert (t.stores, t.overwrites) == (5, 1)
+    t.store("deeper", 6, 6, 10, 3)  # deeper than "deep": first slot; "deep" down, "new" lost
+    assert t.slots == {0: ["deeper", 6, 6, 10, 3], 1: ["deep", 0, 0, 9, 0]}
+    t.store("last", 7, 7, 0, -1)  # shallower: "deep" lost from the second slot
+    assert t.slots == {0: ["deeper", 6, 6, 10, 3], 1: ["last", 7, 7, 0, -1]}
+    assert t.probe("deeper") == ["deeper", 6, 6, 10, 3] and t.probe("last") is not None
+    assert t.probe("deep") is None
+    assert t.counts() == {
+        "mib": 1,
+        "entries": 32_768,
+        "probes": 3,
+        "hits": 2,
+        "cuts": 0,
+        "orders": 0,
+        "stores": 7,
+        "overwrites": 3,
+        "used": 2,
+    }
+
+
+def test_the_counters_of_the_compiled_cores_table_are_the_results() -> None:
+    """take(): the compiled core's seven counters, in its order, replace the table's own; its
+    entries used replace the count of the slots held here (none: the C core held them)."""
+    t = Table(2)
+    t.store(1, 0, 0, 1, -1)
+    t.take((11, 7, 3, 2, 19, 5, 13))
+    assert t.counts() == {
+        "mib": 2,
+        "entries": 65_536,
+        "probes": 11,
+        "hits": 7,
+        "cuts": 3,
+        "orders": 2,
+        "stores": 19,
+        "overwrites": 5,
+        "used": 13,
+    }
+
+
+def reference_store(
+    buckets: list[list[Any]], key: int, lower: float, upper: float, draft: int, move: int
+) -> int:
+    """docs/algorithms.md's two-tier rule, written from the text: the overwrites it counts.
+
+    A bucket is [deep, last], each None or [key, lower, upper, draft, move]."""
+    bucket = buckets[key % len(buckets)]
+    for i in (0, 1):
+        old = bucket[i]
+        if old is not None and old[0] == key:
+            if old[3] == draft:  # both proofs hold: the tighter bounds, the move if any
+                lower, upper = max(lower, old[1]), min(upper, old[2])
+                move = old[4] if move == -1 else move
+            bucket[i] = [key, lower, upper, draft, move]
+            return 0
+    new = [key, lower, upper, draft, move]
+    deep, last = bucket
+    if deep is None or draft >= deep[3]:  # the deep slot: its entry moves to the last slot
+        lost = last is not None and deep is not None
+        bucket[:] = [new, deep if deep is not None else last]
+    else:
+        lost = last is not None
+        bucket[1] = new
+    return int(lost)
+
+
+stores = st.lists(
+    st.tuples(
+        st.integers(0, 7),
+        st.integers(-3, 3),
+        st.integers(0, 3),
+        st.integers(0, 3),
+        st.integers(-1, 2),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(stores, st.integers(1, 3))
+def test_the_table_follows_the_two_tier_rule(ops: list[tuple[int, ...]], n: int) -> None:
+    """Random stores into a few buckets: every slot, and the overwrites, as the rule says."""
+    t = Table(1)
+    t.buckets = n
+    buckets: list[list[Any]] = [[None, None] for _ in range(n)]
+    overwrites = 0
+    for key, lower, width, draft, move in ops:
+        t.store(key, lower, lower + width, draft, move)
+        overwrites += reference_store(buckets, key, lower, lower + width, draft, move)
+    slots = {2 * b + i: e for b, pair in enumerate(buckets) for i, e in enumerate(pair) if e}
+    assert t.slots == slots
+    assert (t.stores, t.overwrites) == (len(ops), overwrites)
+    for key in range(8):
+        found = next((e for pair in buckets for e in pair if e and e[0] == key), None)
+        assert t.probe(key) == found
+    assert t.hits == len(slots)
+
+
 def test_the_bucket_of_an_int_key_is_the_key() -> None:
     """Keys are numbers given in order: key mod buckets (docs/algorithms.md, "The layout")."""
     from gtsearch.algorithms.table import key_number
@@ -119,7 +250,13 @@ def test_the_bucket_of_an_int_key_is_the_key() -> None:
     for k in (0, 1, 12345, 2**64 - 1):
         assert key_number(k) == k
     assert key_number(-1) == 2**64 - 1
+    for k in ("a position", (3, 1, 4)):  # a key that is not an int: its hash, as 64 bits
+        assert key_number(k) == hash(k) % 2**64
     t = Table(1)
+    assert (t.entries, t.buckets) == (32_768, 16_384)  # 32-byte entries, two to a bucket
+    assert t.slot(2**64 - 1) == 2 * 16_383  # 64-bit keys placed exactly, as table.c places them
+    with pytest.raises(ValueError, match=r"^a table needs at least 1 MiB, got 0$"):
+        Table(0)
     assert [t.slot(k) for k in (0, 1, t.buckets - 1, t.buckets, t.buckets + 7)] == [
         0,
         2,
