@@ -247,10 +247,10 @@ def experiment_command(
 
     \b
     Examples:
-      gtsearch experiment -b 2..4 -d 2..8 -n 200 -s 1 --jobs 0 --plot leaves.png
+      gtsearch experiment -b 2..4 -d 2..6 -n 50 -s 1 --jobs 0 --plot leaves.png
       gtsearch experiment -b 3 -d 2..7 --order worst -a alphabeta
-      gtsearch experiment -b 2..6 -d 2..6 -n 50 --shard 1/2 -o shard1.jsonl
-      gtsearch experiment -b 2..6 -d 2..6 -n 50 --shard 2/2 -o shard2.jsonl
+      gtsearch experiment -b 2..5 -d 2..5 -n 20 --shard 1/2 -o shard1.jsonl
+      gtsearch experiment -b 2..5 -d 2..5 -n 20 --shard 2/2 -o shard2.jsonl
       gtsearch experiment --merge shard*.jsonl --plot leaves.svg
       gtsearch experiment --chance 3 -b 2..4 -d 1..3 -n 50
       gtsearch experiment -a mcts --iterations 10,100,1000 -b 4 -d 4 --model trap
