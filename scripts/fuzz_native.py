@@ -39,22 +39,15 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
-from types import ModuleType
 
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _load_native_build() -> ModuleType:
-    """scripts/native_build.py, beside this script (scripts/ is not a package)."""
-    path = REPO / "scripts" / "native_build.py"
-    spec = importlib.util.spec_from_file_location("gtsearch_native_build", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+# scripts/native_build.py, beside this script (scripts/ is not a package, and the tests load
+# this script by its path)
+sys.path.insert(0, str(REPO / "scripts"))
+import native_build  # noqa: E402
 
-
-native_build = _load_native_build()
 #: the C files of each reader
 READERS = {
     "json": ("load_mapping.c",),
