@@ -8,7 +8,9 @@ full disk or any error leave the old file as it was and remove the temporary one
 
 What is not a regular file is written in place: a terminal, ``/dev/null``, a pipe
 (``-o /dev/stdout``) cannot be renamed over, and renaming over them would replace a device
-with a file.  A symbolic link is followed: the file it points to is replaced, the link kept.
+with a file; so is a descriptor named as a file (``/dev/stdout`` redirected to a file, which
+the shell opened, for ``>>`` too).  A symbolic link is followed: the file it points to is
+replaced, the link kept.
 """
 
 from __future__ import annotations
@@ -24,13 +26,34 @@ from typing import IO, TextIO
 __all__ = ["replacing", "replacing_text", "write_text_file"]
 
 
-def _target(path: str) -> tuple[str, os.stat_result | None]:
-    """The file to replace (a link's target) and its status, None when it does not exist."""
+def _target(path: str) -> tuple[str, os.stat_result | None, bool]:
+    """The file to replace (a link's target), its status (None when it does not exist), and
+    whether it is to be written in place: what is not a regular file (a device, a pipe, a
+    terminal), and a descriptor of the process named as a file (``/dev/stdout``,
+    ``/dev/fd/3``: a link into /proc, whatever it stands for, as ``>>`` may have opened it)."""
     real = os.path.realpath(path)
     try:
-        return real, os.stat(real)
+        status = os.stat(path)  # through the links, /proc's magic ones included
     except FileNotFoundError:
-        return real, None
+        return real, None, False
+    if not stat.S_ISREG(status.st_mode) or _descriptor(path):
+        return path, status, True
+    return real, status, False
+
+
+def _descriptor(path: str) -> bool:
+    """Whether ``path`` names one of the process's descriptors: a link into /proc
+    (``/dev/stdout`` is ``/proc/self/fd/1``; ``/dev/fd`` is ``/proc/self/fd``), followed link
+    by link, since realpath goes on through the descriptor to the file it stands for."""
+    p = os.path.abspath(path)
+    for _ in range(40):  # as many links as the system follows
+        folder = os.path.dirname(p)
+        if os.path.realpath(folder).startswith("/proc/"):
+            return True
+        if not os.path.islink(p):
+            return False
+        p = os.path.normpath(os.path.join(folder, os.readlink(p)))
+    return False
 
 
 def _umask() -> int:
@@ -46,9 +69,9 @@ def replacing(path: str) -> Iterator[IO[bytes]]:
 
     The new file keeps the mode of the file it replaces (a new one: 0666 less the umask, as
     ``open`` gives)."""
-    real, status = _target(path)
-    if status is not None and not stat.S_ISREG(status.st_mode):
-        with open(real, "wb") as f:  # a device, a pipe or a terminal: nothing to rename over
+    real, status, in_place = _target(path)
+    if in_place:  # a device, a pipe, a terminal, a descriptor: nothing to rename over
+        with open(real, "ab" if _descriptor(real) else "wb") as f:
             yield f
         return
     folder, name = os.path.split(real)

@@ -172,3 +172,38 @@ def test_ctrl_c_in_the_middle_of_a_large_write(tmp_path: Path) -> None:
     assert err.strip() == "interrupted"
     assert out.read_text(encoding="utf-8") == OLD
     assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        # a pipe: written in place, nothing to rename over
+        ('"$GT" gen -b 2 -d 2 -o /dev/stdout | cat > out.txt', "[[16,-25],[73,-35]]\n"),
+        # standard output appended to a file: the shell's >>, not a new file renamed over it
+        (
+            'echo first > out.txt; "$GT" gen -b 2 -d 2 -o /dev/stdout >> out.txt',
+            "first\n[[16,-25],[73,-35]]\n",
+        ),
+        # a descriptor the shell opened, named through /dev/fd
+        ('exec 3> out.txt; "$GT" gen -b 2 -d 1 -o /dev/fd/3', "[-83,-98]\n"),
+        # a link to a file: the file replaced, the link kept
+        (
+            'echo old > real.txt; ln -s real.txt out.txt; "$GT" gen -b 2 -d 1 -o out.txt',
+            "[-83,-98]\n",
+        ),
+    ],
+)
+def test_a_descriptor_or_a_pipe_is_written_in_place(
+    tmp_path: Path, script: str, expected: str
+) -> None:
+    gt = f"{sys.executable} -m gtsearch"
+    r = subprocess.run(
+        ["sh", "-c", script.replace('"$GT"', gt)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8") == expected
+    assert leftovers(tmp_path) == []
