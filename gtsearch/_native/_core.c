@@ -323,9 +323,13 @@ void tick_close(Ticker *tk) {
 }
 
 double monotonic_seconds(void) {
+#if defined(CLOCK_MONOTONIC)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#else
+    return (double)clock() / CLOCKS_PER_SEC;
+#endif
 }
 
 int tick_slow(Ticker *tk, int64_t count) {

@@ -404,7 +404,7 @@ typedef struct {
 int tick_open(Ticker *tk, PyObject *progress);
 void tick_close(Ticker *tk);
 int tick_slow(Ticker *tk, int64_t count);
-/* CLOCK_MONOTONIC in seconds */
+/* CLOCK_MONOTONIC in seconds (the processor's clock() where the system has none) */
 double monotonic_seconds(void);
 /* 0, or -1 with KeyboardInterrupt (or another signal handler's exception) set; with a
  * deadline past, -1 with TimeoutError set and tk->late (the caller drops what it was doing). */

@@ -172,16 +172,6 @@ static void prefetch_playout(const TreeView *t, const Draws *d, node_t m, node_t
 #endif
 }
 
-static double seconds_now(void) {
-#if defined(CLOCK_MONOTONIC)
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-#else
-    return (double)clock() / CLOCKS_PER_SEC;
-#endif
-}
-
 typedef struct {
     int64_t iterations, seconds_given, playout_depth;
     double seconds, lo, span, c;
@@ -199,7 +189,7 @@ static int run(Search *s, Draws *d, const Limits *lim, Entries *es, Counts *out)
     node_t *kids = NULL;  /* a playout's node's children */
     double *logs = NULL;  /* logs[n] = log(n) */
     size_t cap = 0, kcap = 0, nlogs = 0, lcap = 0;
-    double t0 = seconds_now();
+    double t0 = monotonic_seconds();
     Entry root = {0, 0, 0.0, -1, 0, 1, IS_LEAF(t, 0)};
     if (ROOM(es->e, es->len, es->cap) < 0)
         return -1;
@@ -207,7 +197,7 @@ static int run(Search *s, Draws *d, const Limits *lim, Entries *es, Counts *out)
     es->in_tree = 1;
     out->cut = -1;
     while (out->done != lim->iterations) {
-        if (out->done && lim->seconds_given && seconds_now() - t0 >= lim->seconds)
+        if (out->done && lim->seconds_given && monotonic_seconds() - t0 >= lim->seconds)
             break;
         if (search_tick(s) < 0)
             goto fail;

@@ -713,7 +713,6 @@ done:
     return result;
 }
 
-static double now(void) { return monotonic_seconds(); }
 
 /* One iteration of iterative.py (solve 0) or solve.py (solve 1) at depth: ((value, line,
  * leaves, entered, expanded, exhausted, depth, counts), seconds), or NULL (an exception set,
@@ -726,7 +725,7 @@ static PyObject *iteration(Run *R, Map *seen, int solve, int32_t depth, int32_t 
     TS x = {.S = S, .keys = R->keys, .tt = &R->tt, .best = &best, .leaves = &S->leaves,
             .seen = seen, .order = 1, .horizon = !solve, .solve = solve, .limit = depth,
             .bad = -1};
-    double t0 = now(), v = 0.0;
+    double t0 = monotonic_seconds(), v = 0.0;
     int ex = 0, r;
     if (solve) /* search.root(): the score for the player to move */
         r = ts_node(&x, 0, -INF, INF, S->t.root_max ? 1.0 : -1.0, 0, &v, &ex);
@@ -736,7 +735,7 @@ static PyObject *iteration(Run *R, Map *seen, int solve, int32_t depth, int32_t 
     gt_free(S->line);
     S->line = NULL;
     S->line_len = 0;
-    double took = now() - t0;
+    double took = monotonic_seconds() - t0;
     if (r == 0) /* solve.py stops when the iteration is exhausted, decided, or at the height */
         *stop = solve && (ex || v != 0.0 || depth >= last);
     if (r == 0) /* every iteration's line (solve.py's searches for it not timed) */
@@ -746,7 +745,7 @@ static PyObject *iteration(Run *R, Map *seen, int solve, int32_t depth, int32_t 
     if (r == 0) {
         S->value = v;
         PyObject *it = outcome(S, 1, 0, x.entered, x.expanded, ex, depth, &R->tt);
-        result = it ? Py_BuildValue("(Nd)", it, solve ? took : now() - t0) : NULL;
+        result = it ? Py_BuildValue("(Nd)", it, solve ? took : monotonic_seconds() - t0) : NULL;
     }
     gt_free(x.st);
     gt_free(best.p);
@@ -777,7 +776,7 @@ PyObject *gt_tabled_iterate(PyObject *self, PyObject *args) {
     if (run_open(&R, end, values, root_max, keys, buckets, progress) < 0 ||
         map_init(&seen, 0) < 0 || !(list = PyList_New(0)))
         goto done;
-    double t0 = now();
+    double t0 = monotonic_seconds();
     int stop = 0;
     for (int32_t depth = 1; depth <= (last > 1 ? last : 1) && !stop; depth++) {
         if (depth > 1 && seconds >= 0) /* the first iteration always finishes */
@@ -796,7 +795,7 @@ PyObject *gt_tabled_iterate(PyObject *self, PyObject *args) {
         Py_DECREF(it);
         if (appended < 0)
             goto done;
-        if (seconds >= 0 && now() - t0 >= seconds)
+        if (seconds >= 0 && monotonic_seconds() - t0 >= seconds)
             break;
     }
     result = Py_BuildValue("(OnL)", list, (Py_ssize_t)seen.len, (long long)bad);
