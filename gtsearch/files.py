@@ -26,19 +26,22 @@ from typing import IO, TextIO
 __all__ = ["replacing", "replacing_text", "write_text_file"]
 
 
-def _target(path: str) -> tuple[str, os.stat_result | None, bool]:
+def _target(path: str) -> tuple[str, os.stat_result | None, str | None]:
     """The file to replace (a link's target), its status (None when it does not exist), and
-    whether it is to be written in place: what is not a regular file (a device, a pipe, a
-    terminal), and a descriptor of the process named as a file (``/dev/stdout``,
-    ``/dev/fd/3``: a link into /proc, whatever it stands for, as ``>>`` may have opened it)."""
+    the mode to write it in place with, None to replace it: what is not a regular file (a
+    device, a pipe, a terminal) is written in place, and so is a descriptor of the process
+    named as a file (``/dev/stdout``, ``/dev/fd/3``), appended to as ``>>`` may have opened
+    it."""
     real = os.path.realpath(path)
     try:
         status = os.stat(path)  # through the links, /proc's magic ones included
     except FileNotFoundError:
-        return real, None, False
-    if not stat.S_ISREG(status.st_mode) or _descriptor(path):
-        return path, status, True
-    return real, status, False
+        return real, None, None
+    if _descriptor(path):
+        return path, status, "ab"
+    if not stat.S_ISREG(status.st_mode):
+        return path, status, "wb"
+    return real, status, None
 
 
 def _descriptor(path: str) -> bool:
@@ -69,9 +72,9 @@ def replacing(path: str) -> Iterator[IO[bytes]]:
 
     The new file keeps the mode of the file it replaces (a new one: 0666 less the umask, as
     ``open`` gives)."""
-    real, status, in_place = _target(path)
-    if in_place:  # a device, a pipe, a terminal, a descriptor: nothing to rename over
-        with open(real, "ab" if _descriptor(real) else "wb") as f:
+    real, status, mode = _target(path)
+    if mode is not None:  # a device, a pipe, a terminal, a descriptor: no renaming over
+        with open(real, mode) as f:
             yield f
         return
     folder, name = os.path.split(real)

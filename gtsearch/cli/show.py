@@ -257,7 +257,6 @@ def searched(
     history: bool = False,
     killers: bool = False,
     moves: str | None = None,
-    estimate: str | None = None,
     **mcts: Any,
 ) -> tuple[Tree, Algorithm, dict[str, Any], str]:
     """The tree (a source built whole, --root applied), the algorithm and its parameters, and
@@ -279,7 +278,7 @@ def searched(
     # a game searched with a table is kept as the game, keyed by its positions (as eval
     # searches it): built whole, its nodes would be positions of their own
     whole = not (tt and file.startswith("game:"))
-    tree = load_with_root(file, root, input_format, max_nodes, whole, moves, estimate)
+    tree = load_with_root(file, root, input_format, max_nodes, whole, moves)
     if algo is None and tree.has_chance and default != "star1":
         algorithm, params = check_one(["star1"], **numbers)
     return tree, algorithm, dict(params), display_name(file)
@@ -288,19 +287,14 @@ def searched(
 def game_positions(options: dict[str, Any], path: tuple[int, ...]) -> list[str]:
     """The positions along the PV of a game that draws them (docs/sources.md), under a heading;
     nothing for a file or a game that does not draw.  ``options``: the command's, its FILE,
-    --max-nodes, --moves and --estimate."""
+    --max-nodes and --moves."""
     file = options["file"]
     if not file.startswith("game:"):
         return []
     from ..render.games import positions
     from ..sources import open_source
 
-    game = open_source(
-        file,
-        max_nodes=options["max_nodes"],
-        moves=options.get("moves"),
-        estimate=options.get("estimate"),
-    )
+    game = open_source(file, max_nodes=options["max_nodes"], moves=options.get("moves"))
     drawn = positions(game, path)
     return ["Positions along the PV:", *drawn] if drawn else []
 
