@@ -25,10 +25,10 @@ from ..errors import GtsearchError, UsageError, os_reason, shown
 from ..files import write_text_file
 from ..result import SearchResult
 from ..sources.games import GameTree, TooMany
-from ..sources.gamespec import load_game, spec_identity
+from ..sources.gamespec import game_of, spec_identity
 from ..sources.ondemand import open_game_tree, searched_on_demand
-from ..sources.position import EstimatedGame, load_estimate, mover, named_moves, take_move
-from ..sources.protocol import CHANCE, Game
+from ..sources.position import mover, named_line, named_moves
+from ..sources.protocol import CHANCE
 from ..sources.splitmix import draw, root_key, unit
 from ..tree import DEFAULT_MAX_NODES
 
@@ -68,11 +68,8 @@ class Match:
         seed: int = 0,
         estimate: str | None = None,
     ) -> None:
-        text = spec.removeprefix("game:")
-        obj, self.name = load_game(text)
-        if estimate is not None:  # --estimate MODULE:ATTRIBUTE, in the game's place
-            obj = EstimatedGame(obj, load_estimate(estimate))
-        self.game = Game(obj, self.name)
+        self.game = game_of(spec.removeprefix("game:"), estimate)
+        self.name = self.game.name
         self.max_nodes = max_nodes
         self.seed = seed
         self.state = self.game.key(self.game.call("initial"), "initial")
@@ -90,15 +87,14 @@ class Match:
         return named_moves(self.game, self.state, self.to_move())
 
     def play_named(self, text: str, where: str = "--moves") -> None:
-        """Play the moves ``text`` names, as --moves names them (:func:`after_moves`: names
+        """Play the moves ``text`` names, as --moves names them (:func:`named_line`: names
         separated by spaces, each the longest of the position's that fits)."""
-        rest = " ".join(text.split())
-        while rest:
+
+        def moves_here() -> list[tuple[Any, str]] | None:
             who = self.to_move()
-            here = f"{self.name}: {where}: move {len(self.turns) + 1}, {shown(rest)}"
-            if who is None:
-                raise UsageError(f"{here}: the game is over")
-            move, name, rest = take_move(rest, self.moves(), here)
+            return None if who is None else named_moves(self.game, self.state, who)
+
+        for move, name in named_line(self.name, text, moves_here, where):
             self.play(move, name)
 
     def find(self, text: str) -> tuple[Any, str] | None:

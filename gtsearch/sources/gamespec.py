@@ -162,7 +162,10 @@ def import_attribute(module_name: str, attr: str, where: str) -> Any:
 
 def _import_user_game(spec: str, module_name: str, attr: str, text: str) -> Any:
     obj = import_attribute(module_name, attr, f"game:{spec}")
-    is_class = isinstance(obj, type)
+    try:  # isinstance reads __class__, which an object of the user's may compute
+        is_class = isinstance(obj, type)
+    except BaseException as e:
+        raise caught(e, f"game:{spec}: {module_name}.{attr} raised") from None
     if obj is None:
         raise UsageError(f"game:{spec}: module {module_name} has no attribute {attr!r}")
     if not is_class:
@@ -212,11 +215,6 @@ def load_game(spec: str) -> tuple[Any, str]:
     return _import_user_game(spec, name, attr, text), f"game:{spec}"
 
 
-def strip_game(spec: str) -> str:
-    """A game source as ``play`` takes it (``game:`` optional) as the text after ``game:``."""
-    return spec.strip().removeprefix("game:")
-
-
 class SpecIdentity(NamedTuple):
     """Which game a spec names, read without importing anything: ``kind`` is ``"builtin"``,
     ``"openspiel"`` or ``"user"``; ``name`` the built-in game, OpenSpiel's game text or the
@@ -235,8 +233,7 @@ def spec_identity(spec: str) -> SpecIdentity:
     by its text."""
     from .builtin_games import find_game
 
-    text = strip_game(spec)
-    name, _, rest = text.partition(":")
+    name, _, rest = spec.strip().removeprefix("game:").partition(":")
     if name == "openspiel":
         return SpecIdentity("openspiel", "".join(rest.split()), ())
     found = find_game(name)
@@ -249,6 +246,17 @@ def spec_identity(spec: str) -> SpecIdentity:
         for key, _, value in (item.partition("=") for item in params.split(",") if item.strip())
     )
     return SpecIdentity("user", f"{name}:{attr}", tuple(pairs))
+
+
+def game_of(spec: str, estimate: str | None = None) -> Game:
+    """The game a spec (the text after ``game:``) names, behind the protocol's checks;
+    ``estimate`` (--estimate MODULE:ATTRIBUTE) values its positions in place of its own."""
+    from .position import EstimatedGame, load_estimate
+
+    obj, name = load_game(spec)
+    if estimate is not None:
+        obj = EstimatedGame(obj, load_estimate(estimate))
+    return Game(obj, name)
 
 
 def open_game(
@@ -266,12 +274,10 @@ def open_game(
     named as the game names them; ``estimate``: the callable MODULE:ATTRIBUTE values a
     position at the cut in the game's place (:mod:`.position`)."""
     from .ondemand import open_game_tree
-    from .position import EstimatedGame, after_moves, load_estimate
+    from .position import after_moves
 
-    obj, name = load_game(spec)
-    if estimate is not None:
-        obj = EstimatedGame(obj, load_estimate(estimate))
-    game = Game(obj, name)
+    game = game_of(spec, estimate)
+    name = game.name
     if depth is not None and not game.has_estimate:
         raise UsageError(
             f"{name}: --depth needs the game's estimate(state), or --estimate MODULE:ATTRIBUTE"

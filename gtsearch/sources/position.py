@@ -12,6 +12,7 @@ read whole, the longest name of the position's moves that the text starts with.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import UsageError, shown
@@ -23,8 +24,8 @@ __all__ = [
     "after_moves",
     "load_estimate",
     "mover",
+    "named_line",
     "named_moves",
-    "take_move",
 ]
 
 
@@ -47,18 +48,16 @@ def named_moves(game: Game, state: Any, who: str | None) -> list[tuple[Any, str]
 
 def after_moves(game: Game, text: str, *, where: str = "--moves") -> tuple[Any, bool, list[str]]:
     """The state after the moves ``text`` names from the start, whether MAX is to move there
-    (in a game whose players alternate), and the moves' names; a UsageError naming the move
-    that is not legal, with the position's moves, or a move after the end of the game."""
+    (in a game whose players alternate), and the moves' names (:func:`named_line`)."""
     state = game.key(game.call("initial"), "initial")
     max_to_move = game.root_max
-    played: list[str] = []
-    rest = " ".join(text.split())
-    while rest:
+
+    def moves_here() -> list[tuple[Any, str]] | None:
         who = mover(game, state, max_to_move)
-        here = f"{game.name}: {where}: move {len(played) + 1}, {shown(rest)}"
-        if who is None:
-            raise UsageError(f"{here}: the game is over after {' '.join(played) or 'no move'}")
-        move, name, rest = take_move(rest, named_moves(game, state, who), here)
+        return None if who is None else named_moves(game, state, who)
+
+    played: list[str] = []
+    for move, name in named_line(game.name, text, moves_here, where):
         state = game.key(game.call("play", state, move), "play")
         if not game.has_player:
             max_to_move = not max_to_move
@@ -66,16 +65,33 @@ def after_moves(game: Game, text: str, *, where: str = "--moves") -> tuple[Any, 
     return state, max_to_move, played
 
 
-def take_move(rest: str, moves: list[tuple[Any, str]], here: str) -> tuple[Any, str, str]:
-    """The move that ``rest`` (names separated by single spaces) starts with among ``moves``
-    (the longest name that fits: ``take 2`` before ``take``), its name, and the text after
-    it; a UsageError starting with ``here`` when no move fits."""
-    fits = [(m, n) for m, n in moves if rest == n or rest.startswith(n + " ")]
-    if not fits:
-        names = ", ".join(n for _, n in moves)
-        raise UsageError(f"{here}, is not a legal move here (the moves: {names})")
-    move, name = max(fits, key=lambda pair: len(pair[1]))
-    return move, name, rest[len(name) :].lstrip(" ")
+def named_line(
+    source: str,
+    text: str,
+    moves_here: Callable[[], list[tuple[Any, str]] | None],
+    where: str = "--moves",
+) -> Iterator[tuple[Any, str]]:
+    """Each move ``text`` names, with its name, in turn: the caller plays it before it asks
+    for the next, and ``moves_here()`` gives the position's moves with their names then (None
+    when the game is over).  Names are separated by spaces; each move is the longest name
+    of the position's moves that the rest of the text starts with (``take 2`` holds a
+    space).  A UsageError names the move that is not legal, with the position's moves, or
+    a move after the end of the game."""
+    played: list[str] = []
+    rest = " ".join(text.split())
+    while rest:
+        moves = moves_here()
+        here = f"{source}: {where}: move {len(played) + 1}, {shown(rest)}"
+        if moves is None:
+            raise UsageError(f"{here}: the game is over after {' '.join(played) or 'no move'}")
+        fits = [(m, n) for m, n in moves if rest == n or rest.startswith(n + " ")]
+        if not fits:
+            names = ", ".join(n for _, n in moves)
+            raise UsageError(f"{here}, is not a legal move here (the moves: {names})")
+        move, name = max(fits, key=lambda pair: len(pair[1]))
+        rest = rest[len(name) :].lstrip(" ")
+        played.append(name)
+        yield move, name
 
 
 def load_estimate(spec: str) -> Any:
