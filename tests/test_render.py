@@ -276,3 +276,17 @@ def test_small_renderers_at_their_edges() -> None:
     view = build_view(load_tree(str(aima)), "alphabeta")
     with pytest.raises(ValueError, match="without its events"):
         replay_data(view)
+
+
+def test_params_text_puts_a_comma_beside_a_parameter_with_spaces() -> None:
+    """Parameters are separated by spaces (a CSV cell needs no quotes), and by a comma beside
+    Star2's leaf bounds or its default table, whose texts have spaces of their own."""
+    from gtsearch.render.labels import params_text
+
+    assert params_text({"alpha": 4, "beta": 10, "variant": "fail-hard"}) == (
+        "alpha=4 beta=10 variant=fail-hard"
+    )
+    star2 = {"leaf_bounds": (-1, 1), "leaf_bounds_from": "tree", "tt": 1, "tt_from": "game"}
+    assert params_text(star2) == "L=-1, U=1 from the leaves, tt=1 by default"
+    assert params_text({"tt": 1, "tt_from": "game", "seed": 3}) == "tt=1 by default, seed=3"
+    assert params_text({}) == ""

@@ -76,7 +76,14 @@ def param_texts(params: Mapping[str, Any], sep: str = "=") -> list[str]:
 
 
 def params_text(params: Mapping[str, Any]) -> str:
-    return " ".join(param_texts(params))
+    """The parameters on one line, separated by spaces (``bound=3 variant=fail-hard``, a CSV
+    cell without quotes), and by a comma beside one that has spaces of its own (Star2's ``L=-1,
+    U=1 from the leaves, tt=1 by default``)."""
+    texts = param_texts(params)
+    out = texts[:1]
+    for before, text in zip(texts, texts[1:], strict=False):
+        out.append((", " if " " in before or " " in text else " ") + text)
+    return "".join(out)
 
 
 def format_extended(v: Number | Fraction | None) -> str:
