@@ -172,6 +172,61 @@ def test_the_walks_on_demand_equal_counted_on_small_games(
     )
 
 
+class Nested:
+    """A game over a tree written as nested lists (an int is a leaf worth it): its state is
+    the path to a node, so the counted tree and the one numbered as met are the same tree."""
+
+    bounds = (-2, 2)
+
+    def __init__(self, tree: Any) -> None:
+        self.tree = tree
+
+    def initial(self) -> tuple[int, ...]:
+        return ()
+
+    def at(self, s: tuple[int, ...]) -> Any:
+        t = self.tree
+        for i in s:
+            t = t[i]
+        return t
+
+    def moves(self, s: tuple[int, ...]) -> list[int]:
+        t = self.at(s)
+        return list(range(len(t))) if isinstance(t, list) else []
+
+    def play(self, s: tuple[int, ...], m: int) -> tuple[int, ...]:
+        return (*s, m)
+
+    def utility(self, s: tuple[int, ...]) -> int:
+        return int(self.at(s))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    tree=st.recursive(
+        st.integers(-2, 2), lambda kids: st.lists(kids, min_size=1, max_size=4), max_leaves=40
+    ),
+    walk=st.sampled_from(WALKS),
+    bound=st.sampled_from([None, -2, -1, 0, 1, 2]),
+)
+def test_the_walks_on_demand_equal_counted_on_trees_with_ties(
+    tree: Any, walk: tuple[str, dict[str, Any]], bound: float | None
+) -> None:
+    """Random trees with few values (ties everywhere: SSS*'s OPEN list takes the leftmost of
+    equal states, and purges below a solved MAX node by paths on demand), a leaf at the root
+    and forced moves (a node with one child) among them."""
+    game = Game(Nested(tree), "game:nested")
+    counted = GameTree(game, source="game:nested")
+    open_ = OnDemandTree(Game(Nested(tree), "game:nested"), source="game:nested")
+    name, params = walk
+    if "bound" in params and bound is not None:
+        params = {**params, "bound": bound}
+    same(
+        search(counted, name, leaf_order=True, **params),
+        search(open_, name, leaf_order=True, **params),
+    )
+
+
 #: a game that comes back to its first state after 40 moves, whichever is played: it never ends
 ENDLESS = """class Game:
     bounds = (-1, 1)
