@@ -55,6 +55,29 @@ SEARCHES: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+#: the searches that walk children() and the leaf test on demand, without a table (and the MT
+#: family with one): every bound on each side of some game's value, and at it
+WALKS: list[tuple[str, dict[str, Any]]] = [
+    ("negascout", {}),
+    ("scout", {}),
+    ("sss", {}),
+    ("sss-bounded", {"bound": 0}),
+    ("sss-bounded", {"bound": 0.5}),
+    ("sss-bounded", {"bound": -1}),
+    ("dual", {}),
+    ("dual-bounded", {"bound": 0}),
+    ("dual-bounded", {"bound": -0.5}),
+    ("dual-bounded", {"bound": 1}),
+    ("mt-sss", {}),
+    ("mt-dual", {}),
+    ("mtdf", {}),
+    ("mtdf", {"bound": 1}),
+    ("mtdf", {"bound": -0.25}),
+    ("mt-sss", {"tt": 16}),
+    ("mtdf", {"tt": 16}),
+]
+
+
 def both(spec: str, depth: int | None) -> tuple[GameTree, OnDemandTree]:
     obj, name = load_game(spec)
     counted = GameTree(Game(obj, name), source=name, limit=depth)
@@ -93,6 +116,170 @@ def test_on_demand_equals_counted(spec: str, depth: int | None) -> None:
             search(open_, name, **params, leaf_order=True),
         )
     assert open_.n_leaves is None and counted.n_leaves > 0
+
+
+@pytest.mark.parametrize(("spec", "depth"), [s for s in SMALL if not s[0].startswith("pig")])
+@pytest.mark.parametrize(("name", "params"), WALKS, ids=lambda x: x if isinstance(x, str) else "")
+def test_the_walks_of_children_on_demand_equal_counted(
+    spec: str, depth: int | None, name: str, params: dict[str, Any]
+) -> None:
+    """NegaScout, SCOUT, SSS*, DUAL* (bounded too) and the MT family on a tree numbered as met:
+    value, bound, PV, leaves in order (as paths), nodes and every extra figure (open_max,
+    passes, re_evaluations, the table's) as on the counted tree (searched by the compiled
+    core where it runs, by the preorder walks under GTSEARCH_PURE=1)."""
+    counted, open_ = both(spec, depth)
+    a = search(counted, name, leaf_order=True, **params)
+    b = search(open_, name, leaf_order=True, **params)
+    same(a, b)
+    assert b.leaves > 0 and len(open_.keys) <= len(counted.end)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    game=st.one_of(
+        st.tuples(  # cut or not (connect4 has an estimate)
+            st.builds(
+                "connect4:rows={},columns={},k={}".format,
+                st.integers(1, 3),
+                st.integers(1, 4),
+                st.integers(2, 3),
+            ),
+            st.one_of(st.none(), st.integers(1, 6)),
+        ),
+        st.tuples(
+            st.builds(
+                "nim:heap={},take={},misere={}".format,
+                st.integers(1, 12),
+                st.integers(1, 4),
+                st.sampled_from(["true", "false"]),
+            ),
+            st.none(),
+        ),
+    ),
+    walk=st.sampled_from(WALKS),
+    bound=st.sampled_from([None, -1, -0.5, 0, 0.5, 1]),
+)
+def test_the_walks_on_demand_equal_counted_on_small_games(
+    game: tuple[str, int | None], walk: tuple[str, dict[str, Any]], bound: float | None
+) -> None:
+    counted, open_ = both(*game)
+    name, params = walk
+    if "bound" in params and bound is not None:
+        params = {**params, "bound": bound}
+    same(
+        search(counted, name, leaf_order=True, **params),
+        search(open_, name, leaf_order=True, **params),
+    )
+
+
+class Nested:
+    """A game over a tree written as nested lists (an int is a leaf worth it): its state is
+    the path to a node, so the counted tree and the one numbered as met are the same tree."""
+
+    bounds = (-2, 2)
+
+    def __init__(self, tree: Any) -> None:
+        self.tree = tree
+
+    def initial(self) -> tuple[int, ...]:
+        return ()
+
+    def at(self, s: tuple[int, ...]) -> Any:
+        t = self.tree
+        for i in s:
+            t = t[i]
+        return t
+
+    def moves(self, s: tuple[int, ...]) -> list[int]:
+        t = self.at(s)
+        return list(range(len(t))) if isinstance(t, list) else []
+
+    def play(self, s: tuple[int, ...], m: int) -> tuple[int, ...]:
+        return (*s, m)
+
+    def utility(self, s: tuple[int, ...]) -> int:
+        return int(self.at(s))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    tree=st.recursive(
+        st.integers(-2, 2), lambda kids: st.lists(kids, min_size=1, max_size=4), max_leaves=40
+    ),
+    walk=st.sampled_from(WALKS),
+    bound=st.sampled_from([None, -2, -1, 0, 1, 2]),
+)
+def test_the_walks_on_demand_equal_counted_on_trees_with_ties(
+    tree: Any, walk: tuple[str, dict[str, Any]], bound: float | None
+) -> None:
+    """Random trees with few values (ties everywhere: SSS*'s OPEN list takes the leftmost of
+    equal states, and purges below a solved MAX node by paths on demand), a leaf at the root
+    and forced moves (a node with one child) among them."""
+    game = Game(Nested(tree), "game:nested")
+    counted = GameTree(game, source="game:nested")
+    open_ = OnDemandTree(Game(Nested(tree), "game:nested"), source="game:nested")
+    name, params = walk
+    if "bound" in params and bound is not None:
+        params = {**params, "bound": bound}
+    same(
+        search(counted, name, leaf_order=True, **params),
+        search(open_, name, leaf_order=True, **params),
+    )
+
+
+#: a game that comes back to its first state after 40 moves, whichever is played: it never ends
+ENDLESS = """class Game:
+    bounds = (-1, 1)
+
+    def initial(self):
+        return 0
+
+    def moves(self, s):
+        return [0, 1]
+
+    def play(self, s, m):
+        return (s + 1 + m) % 40
+
+    def utility(self, s):
+        return 0
+"""
+
+
+@pytest.mark.parametrize("name", sorted({w[0] for w in WALKS}) + ["mt-sss --tt 1"])
+def test_a_game_that_never_ends_is_one_line_on_demand(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Too big to count (a count of 10 states here), searched on demand: the state that comes
+    back is found as the search lists it, one line, exit 2; and in the library, a GameError."""
+    from gtsearch.sources import ondemand
+
+    (tmp_path / "endless.py").write_text(ENDLESS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "endless", raising=False)
+    monkeypatch.setattr(ondemand, "ON_DEMAND_STATES", 10)
+    args = ["eval", "game:endless:Game", "-a", *name.split()]
+    if "bounded" in name:
+        args += ["--bound", "0"]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2, r.output
+    assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+    assert "game:endless:Game: the game does not end: state " in r.output
+    tree = open_source("game:endless:Game", on_demand=True)
+    assert isinstance(tree, OnDemandTree)
+    params = {"bound": 0} if "bounded" in name else {"tt": 1} if "--tt" in name else {}
+    with pytest.raises(GameError, match="the game does not end"):
+        search(tree, name.split()[0], **params)
+
+
+@pytest.mark.parametrize("name", ["scout", "sss", "dual", "mtdf"])
+def test_a_game_too_deep_stops_at_max_nodes_on_demand(name: str) -> None:
+    """nim with a heap of 10**21: every line is longer than any --max-nodes; one line, exit 2."""
+    heap = "1" + "0" * 21
+    r = CliRunner().invoke(cli, ["eval", f"game:nim:{heap}", "-a", name, "--max-nodes", "3000"])
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert r.output.strip() == (
+        f"game:nim:{heap}: the search visited more than --max-nodes 3,000 nodes; raise --max-nodes"
+    )
 
 
 @pytest.mark.parametrize("spec", ["dotsandboxes", "hexapawn", "connect4:rows=3,columns=4,k=3"])
@@ -203,7 +390,7 @@ def test_max_nodes_ends_the_deepening_on_demand_as_time_does() -> None:
     ("args", "message"),
     [
         (["-a", "minimax"], "search it on demand (-a mcts, --iterative, --tt)"),
-        (["-a", "mcts,sss"], "distinct states"),
+        (["-a", "mcts,minimax"], "distinct states"),
         (
             ["-a", "mcts", "--leaf-bounds", "-1:1", "--root", "min"],
             "--root needs the game's states counted",

@@ -132,3 +132,18 @@ def drive(root: Step) -> Any:
     except StopIteration as done:
         return done.value
     raise AssertionError(f"bug: a search step yielded {item!r}, not a sub-search")
+
+
+def span(tree: Tree, n: int) -> range:
+    """The children of the inner node n of a tree numbered as a search meets its nodes
+    (``tree.on_demand``): the first listing gives them the next free numbers, left to right,
+    so they are consecutive, and the next sibling of child c is c + 1 (docs/sources.md)."""
+    first = tree.child(n, 0)  # numbers them, the first time
+    return range(first, first + len(tree.entry(n).kids))  # type: ignore[attr-defined]
+
+
+def place(tree: Tree, n: int) -> tuple[int, ...]:
+    """Node n's path from the root (its index among its siblings at each step) on a tree
+    numbered as met: paths sort as preorder numbers do (a node before its descendants, and
+    they before its next sibling), so they stand for them where a search compares nodes."""
+    return tuple(tree.path_of(n))

@@ -19,14 +19,21 @@ The registry names them ``mt-sss``, ``mt-dual`` and ``mtdf``; MTD(f)'s first
 guess is its ``bound`` (``--bound F`` in ``eval``, ``--guess F`` in ``compare``
 and ``experiment``), 0 when none is given.  ``passes`` in the extra figures
 counts the MT passes.
+
+On a game searched on demand (``tree.on_demand``: nodes numbered as met) a
+pass walks a node's children as consecutive numbers (:func:`.base.span`)
+instead of preorder ranges: the same passes, leaves and counts (MT's own table
+is keyed by node, and a node keeps its number for the whole search).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..numbers import INF
 from ..tree import Tree
 from . import compiled
-from .base import Outcome, Stats
+from .base import Outcome, Stats, span
 
 
 class Memory:
@@ -118,6 +125,8 @@ class MTSearch:
         known = probe(0)
         if known is not None:
             return known
+        if tree.on_demand:
+            return self._met_pass(probe, passes)
         # frames: node, next child, subtree end, g so far, MAX to move?
         stack: list[tuple[int, int, int, float, bool]] = []
         n, c, stop, is_max = 0, 1, end[0], tree.root_max
@@ -168,6 +177,63 @@ class MTSearch:
                     c = stop
                     continue
             c = end[c]
+
+    def _met_pass(
+        self, probe: Callable[[int], float | None], passes: Callable[[float], bool]
+    ) -> float:
+        """The rest of :meth:`test` below a root the table did not answer, on a tree numbered
+        as met: a node's children are consecutive numbers (:func:`.base.span`), its next
+        sibling the next number."""
+        tree, prove = self.tree, self.memory.prove
+        stack: list[tuple[int, int, int, float, bool]] = []
+        kids = span(tree, 0)
+        n, c, stop, is_max = 0, kids.start, kids.stop, tree.root_max
+        g = -INF if is_max else INF
+        while True:
+            descended = False
+            while c < stop:
+                t = probe(c)
+                if t is None:
+                    stack.append((n, c, stop, g, is_max))
+                    kids = span(tree, c)
+                    n, c, stop, is_max = c, kids.start, kids.stop, not is_max
+                    g = -INF if is_max else INF
+                    descended = True
+                    break
+                if is_max:
+                    if t > g:
+                        g = t
+                    if passes(g):
+                        break
+                else:
+                    if t < g:
+                        g = t
+                    if not passes(g):
+                        break
+                c += 1
+            if descended:
+                continue
+            if passes(g):
+                prove(n, g, INF)
+            else:
+                prove(n, -INF, g)
+            if not stack:
+                return g
+            t = g
+            n, c, stop, g, is_max = stack.pop()
+            if is_max:
+                if t > g:
+                    g = t
+                if passes(g):
+                    c = stop
+                    continue
+            else:
+                if t < g:
+                    g = t
+                if not passes(g):
+                    c = stop
+                    continue
+            c += 1
 
 
 def mtd(tree: Tree, stats: Stats, first: float, memory: Memory | None = None) -> float:

@@ -9,7 +9,7 @@ on explicit stacks.  likeliest_outcome() is the PV's step through a chance node.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from ..numbers import INF
@@ -34,6 +34,8 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
     """
     if outcome.pv is not None:
         return outcome.pv
+    if tree.on_demand:
+        return _met_principal_variation(tree, evaluated, outcome)
     line = compiled.principal_variation(tree, evaluated, outcome)
     if line is not None:
         return line
@@ -64,17 +66,7 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
         hi[n] = high
 
     v = outcome.value
-    top_lo, top_hi = lo.get(0, -INF), hi.get(0, INF)
-    if (
-        outcome.bound is None
-        and not top_lo == top_hi == v
-        or (outcome.bound == "lower" and not top_lo >= v)
-        or (outcome.bound == "upper" and not top_hi <= v)
-    ):
-        raise AssertionError(
-            f"bug: the evaluated leaves bound the root to [{top_lo}, {top_hi}], "
-            f"which does not prove the {outcome.bound or 'exact'} value {v}"
-        )
+    _check_root(lo, hi, outcome)
     path = [0]
     n, is_max = 0, tree.root_max
     while end[n] != n + 1:
@@ -88,6 +80,80 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
         stop = end[n]
         while c < stop and table.get(c) != want:
             c = end[c]
+        path.append(c)
+        n, is_max = c, not is_max
+    return path
+
+
+def _check_root(lo: dict[int, float], hi: dict[int, float], outcome: Outcome) -> None:
+    """An AssertionError (a bug) unless the leaves' bounds of the root prove the outcome."""
+    v = outcome.value
+    top_lo, top_hi = lo.get(0, -INF), hi.get(0, INF)
+    if (
+        outcome.bound is None
+        and not top_lo == top_hi == v
+        or (outcome.bound == "lower" and not top_lo >= v)
+        or (outcome.bound == "upper" and not top_hi <= v)
+    ):
+        raise AssertionError(
+            f"bug: the evaluated leaves bound the root to [{top_lo}, {top_hi}], "
+            f"which does not prove the {outcome.bound or 'exact'} value {v}"
+        )
+
+
+def met_above(tree: Tree, evaluated: Iterable[int]) -> list[int]:
+    """The evaluated leaves and every node above them on a tree numbered as the search met
+    its nodes (``tree.on_demand``), children first: a node's children are numbered after it,
+    so in descending numbers each node comes after its children (the order of a pass up)."""
+    up: Sequence[int] = tree.up  # type: ignore[attr-defined]
+    seen: set[int] = set()
+    for n in evaluated:
+        n = int(n)
+        while n >= 0 and n not in seen:
+            seen.add(n)
+            n = up[n]
+    return sorted(seen, reverse=True)
+
+
+def _met_principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) -> list[int]:
+    """:func:`principal_variation`'s rule on a tree numbered as met: the same bounds [lo, hi]
+    of the explored nodes, computed in one pass up from the evaluated leaves (their parents
+    found by ``tree.up``), and the same walk down, children listed by ``tree.children``."""
+    end, vals, depth, root_max = tree.end, tree.values, tree.depth, tree.root_max
+    done = set(int(n) for n in evaluated)
+    lo: dict[int, float] = {}
+    hi: dict[int, float] = {}
+    lo_get = lo.get
+    hi_get = hi.get
+    for n in met_above(tree, done):
+        if end[n] == n + 1:  # an evaluated leaf (no other leaf is above one)
+            lo[n] = hi[n] = vals[n]
+            continue
+        is_max = root_max == (depth[n] % 2 == 0)
+        low = high = -INF if is_max else INF
+        for c in tree.children(n):
+            x = lo_get(c, -INF)
+            y = hi_get(c, INF)
+            if (x > low) if is_max else (x < low):
+                low = x
+            if (y > high) if is_max else (y < high):
+                high = y
+        lo[n] = low
+        hi[n] = high
+    v = outcome.value
+    _check_root(lo, hi, outcome)
+    path = [0]
+    n, is_max = 0, root_max
+    while end[n] != n + 1:
+        if outcome.bound is None:
+            table, want = (lo, v) if is_max else (hi, v)
+        elif outcome.bound == "lower":
+            table, want = lo, lo[n]
+        else:
+            table, want = hi, hi[n]
+        for c in tree.children(n):
+            if table.get(c) == want:
+                break
         path.append(c)
         n, is_max = c, not is_max
     return path
@@ -150,6 +216,27 @@ class Prover:
         self.v = v
         self.lower = lower
         self.known: dict[int, bool] = {}
+        if tree.on_demand:
+            self._met_proofs()
+
+    def _met_proofs(self) -> None:
+        """Every answer at once on a tree numbered as met (no preorder intervals to tell which
+        subtrees hold evaluated leaves): one pass up from the evaluated leaves, a node's answer
+        from its children's as :meth:`proves` short-circuits them; a node left out (an
+        unevaluated leaf, an unexplored subtree) proves nothing."""
+        tree, known, lower = self.tree, self.known, self.lower
+        end, depth, root_max = tree.end, tree.depth, tree.root_max
+        for n in met_above(tree, self.ev):
+            if end[n] == n + 1:
+                known[n] = self._leaf(n)
+                continue
+            anyone = (root_max == (depth[n] % 2 == 0)) == lower
+            ok = not anyone
+            for c in tree.children(n):
+                if known.get(c, False) == anyone:
+                    ok = anyone
+                    break
+            known[n] = ok
 
     def _leaf(self, k: int) -> bool:
         if k not in self.done:
@@ -164,6 +251,8 @@ class Prover:
 
     def proves(self, n: int, is_max: bool) -> bool:
         """Whether the evaluated leaves prove the bound for node n (MAX to move there?)."""
+        if self.tree.on_demand:  # every answer known (:meth:`_met_proofs`)
+            return self.known.get(n, False)
         end = self.tree.end
         if end[n] == n + 1:
             return self._leaf(n)

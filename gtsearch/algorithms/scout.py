@@ -30,7 +30,9 @@ at the last ply"; for SCOUT, testing a leaf is reading it).  ``nodes`` counts
 node visits, re-visits included.
 
 Both run as generators on an explicit stack (a trampoline), so a tree a
-million levels deep cannot overflow Python's stack.
+million levels deep cannot overflow Python's stack.  On a game searched on demand
+(``tree.on_demand``: nodes numbered as met, not in preorder) the same searches walk
+``children(n)`` and the leaf test instead of the preorder arrays (:func:`_met`).
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ def _search(
     done = native(tree, stats)
     if done is not None:
         return done
+    if tree.on_demand:
+        return _met(tree, stats, pearl)
     end = tree.end
     vals = tree.values
     visit = stats.leaves.append
@@ -143,6 +147,87 @@ def _search(
                 v = yield evaluate(c, not is_max)
             first = False
             c = e
+        return v
+
+    if end[0] == 1:
+        visit(0)
+        value = vals[0]
+    elif pearl:
+        value = drive(evaluate(0, tree.root_max))
+    else:
+        sign = 1.0 if tree.root_max else -1.0
+        value = sign * drive(search(0, -INF, INF, sign))
+    stats.nodes += nodes
+    count_rereadings(stats)
+    return Outcome(value)
+
+
+def _met(tree: Tree, stats: Stats, pearl: bool) -> Outcome:
+    """:func:`_search` on a tree numbered as the search meets its nodes (a game searched on
+    demand): the same steps, the same leaves in the same order and the same counts, with a
+    node's children listed by ``tree.children(n)`` instead of walked by preorder numbers."""
+    end = tree.end  # the leaf test only: end[c] == c + 1
+    vals = tree.values
+    visit = stats.leaves.append
+    children = tree.children
+    nodes = 1
+
+    def search(n: int, alpha: float, beta: float, s: float) -> Step:
+        nonlocal nodes
+        m = -INF
+        first = True
+        for c in children(n):
+            nodes += 1
+            if end[c] == c + 1:
+                visit(c)
+                t = s * vals[c]
+            elif first:
+                t = -(yield search(c, -beta, -alpha, -s))
+            else:
+                a = alpha if alpha > m else m
+                t = -(yield search(c, -nextafter(a, INF), -a, -s))
+                if a < t < beta:
+                    nodes += 1
+                    t = -(yield search(c, -beta, -t, -s))
+            first = False
+            if t > m:
+                m = t
+                if m >= beta:
+                    break
+        return m
+
+    def test(n: int, v: float, greater: bool, is_max: bool) -> Step:
+        nonlocal nodes
+        anyone = is_max == greater
+        for c in children(n):
+            nodes += 1
+            if end[c] == c + 1:
+                visit(c)
+                x = vals[c]
+                ok = x > v if greater else x < v
+            else:
+                ok = yield test(c, v, greater, not is_max)
+            if ok == anyone:
+                return ok
+        return not anyone
+
+    def evaluate(n: int, is_max: bool) -> Step:
+        nonlocal nodes
+        v = 0.0
+        first = True
+        for c in children(n):
+            nodes += 1
+            if end[c] == c + 1:
+                visit(c)
+                x = vals[c]
+                if first or (x > v if is_max else x < v):
+                    v = x
+            elif first:
+                v = yield evaluate(c, not is_max)
+            elif (yield test(c, v, is_max, not is_max)):
+                nodes += 1
+                v = yield evaluate(c, not is_max)
+            first = False
         return v
 
     if end[0] == 1:

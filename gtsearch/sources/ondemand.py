@@ -11,8 +11,9 @@ entries as a GameTree's: transpositions share their moves and children), its
 parent, its index among its parent's children and its depth.
 
 The searches that walk a tree only through ``children``, ``child`` and the
-leaf test (``end[n] == n + 1``) run on it: mcts, and alpha-beta and NegaScout
-with a transposition table (``--tt``, ``--iterative``).  Its ``end`` answers
+leaf test (``end[n] == n + 1``) run on it: mcts, NegaScout, SCOUT, SSS*, DUAL*
+(bounded too) and the MT family, and alpha-beta with a transposition table
+(``--tt``, ``--iterative``).  Its ``end`` answers
 the leaf test only: at an inner node it gives :class:`Inner`, which refuses
 arithmetic and comparisons, so that a search that needs preorder numbers
 stops with one line instead of reading a wrong tree.
@@ -47,10 +48,26 @@ ON_DEMAND_STATES = 100_000
 ON_DEMAND_NODES = NATIVE_WHOLE_MAX_NODES
 
 
+#: the searches that walk only children(), child() and the leaf test, with or without a table:
+#: mcts, the null-window searches, SSS* and DUAL* (bounded too) and the MT family
+WALK_CHILDREN = (
+    "mcts",
+    "negascout",
+    "scout",
+    "sss",
+    "sss-bounded",
+    "dual",
+    "dual-bounded",
+    "mt-sss",
+    "mt-dual",
+    "mtdf",
+)
+
+
 def searched_on_demand(name: str, tt: int | None) -> bool:
     """Whether the algorithm ``name`` (with a table of ``tt`` MiB) runs on an OnDemandTree:
-    mcts, and alpha-beta and NegaScout with a table (the iterative deepening's)."""
-    return name == "mcts" or (bool(tt) and name in ("alphabeta", "negascout"))
+    those of WALK_CHILDREN, and alpha-beta with a table (the iterative deepening's)."""
+    return name in WALK_CHILDREN or (bool(tt) and name == "alphabeta")
 
 
 def open_game_tree(game: Game, *, on_demand: bool = False, **where: Any) -> GameTree:
@@ -91,7 +108,8 @@ class Inner:
     def refuse(self, *_: Any) -> Any:
         raise UsageError(
             f"{self.tree.source}: searched on demand (its states are not counted), a game "
-            "takes mcts, and alphabeta or negascout with --tt or --iterative; this search "
+            "takes mcts, negascout, scout, sss, dual, the mt family, and alphabeta with --tt "
+            "or --iterative; this search "
             "needs its nodes in preorder: cut the game with --depth"
         )
 
