@@ -59,6 +59,7 @@ import gc
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -345,10 +346,14 @@ def gtsearch_cmd() -> list[str]:
 
 
 def wall_times(
-    commands: dict[str, tuple[list[str], dict[str, str]]], runs: int
+    commands: dict[str, tuple[list[str], dict[str, str]]],
+    runs: int,
+    cpu: dict[str, list[float]] | None = None,
 ) -> dict[str, list[float]]:
     """The wall times of each command, the commands run in turn ``runs`` times (paired: a
-    change in the machine's load falls on all of them alike).
+    change in the machine's load falls on all of them alike); ``cpu`` gets each run's
+    processor time (user and system, of the process and its children), which the load of a
+    shared machine changes much less than the wall time.
 
     Each command runs once first, untimed (it fills the page cache and the bytecode cache).
     """
@@ -359,11 +364,17 @@ def wall_times(
         )
     for _ in range(runs):
         for name, (cmd, env) in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             subprocess.run(
                 cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env
             )
             times[name].append(time.perf_counter() - t0)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if cpu is not None:
+                cpu.setdefault(name, []).append(
+                    after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+                )
     return times
 
 
@@ -1122,16 +1133,19 @@ def measure_startup(rep: Report, cmd: list[str], wheel: bool, runs: int = 21) ->
         for install, (python, gts, env) in installs.items()
         for key, _, args, core in rows
     }
-    times = wall_times(commands, runs)
+    cpu: dict[str, list[float]] = {}
+    times = wall_times(commands, runs, cpu)
     best = {name: min(t) for name, t in times.items()}
     median = {name: statistics.median(t) for name, t in times.items()}
+    cpu_median = {name: statistics.median(t) for name, t in cpu.items()}
 
     def cell(install: str, key: str) -> str:
         base = f"{install} pass"
         name = f"{install} {key}"
         return (
             f"{best[name] * 1000:.1f} ms, {best[name] / best[base]:.2f}x "
-            f"(median {median[name] / median[base]:.2f}x)"
+            f"(median {median[name] / median[base]:.2f}x; processor "
+            f"{cpu_median[name] / cpu_median[base]:.2f}x)"
         )
 
     def target(key: str) -> str:
@@ -1146,7 +1160,8 @@ def measure_startup(rep: Report, cmd: list[str], wheel: bool, runs: int = 21) ->
 
     rep.say(
         f"## Start-up (whole processes, best of {runs} runs in turn, ratio to the same "
-        "install's python -c pass; the median's ratio in brackets)"
+        "install's python -c pass; in brackets the ratio of the medians, and of the median "
+        "processor times)"
     )
     header = ["command", "development install (editable)"]
     if "wheel" in installs:
@@ -1157,10 +1172,13 @@ def measure_startup(rep: Report, cmd: list[str], wheel: bool, runs: int = 21) ->
     )
     for install in installs:
         rep.say(
-            f"{install}: click's floor (the one-command program) {best[f'{install} floor'] * 1000:.1f} ms; "
-            f"above it, gtsearch's own share of a small eval "
-            f"{(best[f'{install} C'] - best[f'{install} floor']) * 1000:.1f} ms, of --help "
-            f"{(best[f'{install} help'] - best[f'{install} floor-h']) * 1000:.1f} ms"
+            f"{install}: the one-command click program (the floor) "
+            f"{best[f'{install} floor'] * 1000:.1f} ms; above it, gtsearch's own share of a "
+            f"small eval {(best[f'{install} C'] - best[f'{install} floor']) * 1000:.1f} ms "
+            f"(processor {(cpu_median[f'{install} C'] - cpu_median[f'{install} floor']) * 1000:.1f}"
+            f" ms), of --help {(best[f'{install} help'] - best[f'{install} floor-h']) * 1000:.1f}"
+            f" ms (processor "
+            f"{(cpu_median[f'{install} help'] - cpu_median[f'{install} floor-h']) * 1000:.1f} ms)"
         )
     rep.say()
 
