@@ -7,22 +7,26 @@ prints as the user wrote it (3 stays 3, 2.5 stays 2.5, 3.0 stays 3.0).
 Exact values (chance nodes average their children) are rationals: an int
 stays itself and a float counts as the decimal it prints as (:func:`exact`:
 0.1 is 1/10, 2.5 is 5/2), so no float drift can change a value or a cutoff.
-Imports nothing of gtsearch but :mod:`gtsearch.errors`.
+Imports nothing of gtsearch but :mod:`gtsearch.errors`, and :mod:`fractions` (with the
+:mod:`decimal` it imports) only when a value is made exact: a search of integers, the
+start-up of a small ``eval``, needs neither (:func:`is_fraction`).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal, localcontext
-from fractions import Fraction
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeGuard
 
 from .errors import shown
 
+if TYPE_CHECKING:
+    from fractions import Fraction
+
 Number = int | float
 #: an exact value: an int, or a Fraction where it is not an integer
-Exact = int | Fraction
+Exact: TypeAlias = "int | Fraction"
 
 INF = float("inf")
 #: integers beyond this (in absolute value) would not survive the float64 arrays exactly
@@ -33,7 +37,8 @@ MAX_COUNT = 2**63 - 1
 #: how messages write MAX_COUNT
 MAX_COUNT_TEXT = "2**63 - 1"
 
-_INT = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
+#: an integer as int() reads it (compiled on first use, into re's cache: not at start-up)
+_INT = r"[+-]?[0-9]+(?:_[0-9]+)*"
 
 
 def parse_number(text: str) -> Number:
@@ -42,7 +47,7 @@ def parse_number(text: str) -> Number:
     Raises ValueError with a message that quotes the text.
     """
     s = text.strip()
-    if _INT.fullmatch(s):
+    if re.fullmatch(_INT, s):
         return int(s)
     try:
         v = float(s)
@@ -53,9 +58,16 @@ def parse_number(text: str) -> Number:
     return v
 
 
+def is_fraction(v: object) -> TypeGuard[Fraction]:
+    """Whether ``v`` is a Fraction, without importing :mod:`fractions`: before that module is
+    imported, no value is one."""
+    fractions = sys.modules.get("fractions")
+    return fractions is not None and isinstance(v, fractions.Fraction)
+
+
 def format_number(v: Number | Fraction) -> str:
     """A value as the file wrote it: 3 stays 3, 2.5 stays 2.5, 3.0 stays 3.0 (exact ones: 7/3)."""
-    if isinstance(v, Fraction):
+    if is_fraction(v):
         return format_exact(v)
     return repr(v) if isinstance(v, float) else str(v)
 
@@ -66,9 +78,11 @@ def exact(v: Number | Fraction) -> Exact:
     ``exact(0.1) == Fraction(1, 10)``, ``exact(2.5) == Fraction(5, 2)``, ``exact(3) == 3``.
     """
     if isinstance(v, float):
+        from fractions import Fraction
+
         q = Fraction(repr(v))
         return q.numerator if q.denominator == 1 else q
-    if isinstance(v, Fraction):
+    if is_fraction(v):
         return v.numerator if v.denominator == 1 else v
     return v
 
@@ -77,6 +91,8 @@ def format_exact(q: Exact) -> str:
     """An exact value for people: ``3``; ``2.5`` or ``0.1`` when a float prints it exactly; else ``7/3``."""
     if isinstance(q, int) or q.denominator == 1:
         return str(int(q))
+    from fractions import Fraction
+
     f = float(q)
     text = repr(f)
     if Fraction(text) == q:
@@ -102,6 +118,8 @@ def format_probability(q: Exact) -> str:
     text = fraction_text(q)
     if len(text) <= PROBABILITY_TEXT:
         return text
+    from decimal import Decimal, localcontext
+
     with localcontext() as ctx:
         ctx.prec = 4
         near = Decimal(q.numerator) / Decimal(q.denominator)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .numbers import BOUND_PREFIX, Number, exact, format_exact, format_number
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from .tree import Tree
 
 _NOTHING: Mapping[str, Any] = MappingProxyType({})
@@ -59,6 +60,8 @@ class SearchResult(NamedTuple):
 
     def exact_value(self) -> Fraction:
         """The value as an exact rational: ``value_exact`` where the algorithm gave one."""
+        from fractions import Fraction
+
         text = self.extra.get("value_exact")
         return Fraction(text) if text is not None else Fraction(exact(self.value))
 

@@ -25,11 +25,13 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import shown
 from .numbers import Number, exact, format_number
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 DEFAULT_MAX_NODES = 50_000_000
 #: trees this large compute derived arrays (depths) with numpy
@@ -278,6 +280,8 @@ class Tree:
         A weight counts as the decimal it is written as (0.1 is 1/10); without
         weights the children are equally likely.
         """
+        from fractions import Fraction
+
         w = self.weights.get(n)
         if w is None:
             k = sum(1 for _ in self.children(n))

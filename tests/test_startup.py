@@ -65,6 +65,8 @@ NEVER = {
     "gtsearch.formats.schema",
     "gtsearch.flat",
     "numpy",
+    "fractions",  # and the decimal it imports: only a value made exact needs them
+    "decimal",
     "dataclasses",  # render.paper's pages are named tuples
     # the other commands and what only they use
     "gtsearch.cli.show",
@@ -83,11 +85,96 @@ NEVER = {
 }
 
 
-def imported(tmp_path: Path, *args: str) -> set[str]:
-    """The modules a ``gtsearch`` process imports to run ``args``."""
+#: the smallest click program (one command of a group), run as PROGRAM runs gtsearch: what
+#: click imports to parse a command line or print a help; gtsearch cannot import less
+FLOOR = """
+import sys
+before = set(sys.modules)
+import click
+
+@click.group()
+def cli():
+    "A group."
+
+@cli.command("eval")
+@click.argument("files", nargs=-1)
+@click.option("--format", "output_format")
+def eval_command(files, output_format):
+    click.echo(" ".join(files))
+
+out, *args = sys.argv[1:]
+try:
+    cli(args)
+except SystemExit as e:
+    assert not e.code, e.code
+with open(out, "w", encoding="utf-8") as f:
+    f.write("\\n".join(sorted(set(sys.modules) - before)))
+"""
+
+#: what a small ``eval`` of a JSON file (--format json) imports beyond the click program's:
+#: the whole list, so that a new import on this path is a decision (benchmarks/bench.py's
+#: start-up section times it; docs/development.md, "Start-up")
+EVAL_JSON = {
+    "gtsearch",
+    "gtsearch.algorithms",
+    "gtsearch.algorithms.base",
+    "gtsearch.algorithms.compiled",
+    "gtsearch.algorithms.depthfirst",
+    "gtsearch.algorithms.params",
+    "gtsearch.algorithms.pv",
+    "gtsearch.algorithms.registry",
+    "gtsearch.algorithms.search",
+    "gtsearch.algorithms.table",
+    "gtsearch.cli",
+    "gtsearch.cli.common",
+    "gtsearch.cli.evaluate",
+    "gtsearch.cli.options",
+    "gtsearch.cli.values",
+    "gtsearch.core",
+    "gtsearch.errors",
+    "gtsearch.formats",
+    "gtsearch.formats.compiled",
+    "gtsearch.formats.tokens",
+    "gtsearch.numbers",
+    "gtsearch.render",
+    "gtsearch.render.console",
+    "gtsearch.render.labels",
+    "gtsearch.render.progress",
+    "gtsearch.render.tables",
+    "gtsearch.research",
+    "gtsearch.research.compare",
+    "gtsearch.result",
+    "gtsearch.sources",
+    "gtsearch.tree",
+    # the standard library's: the JSON written, the tree's arrays
+    "json",
+    "json.decoder",
+    "json.encoder",
+    "json.scanner",
+    "_json",
+    "array",
+    "bisect",
+    "_bisect",
+}
+#: the C core's extension, or the pure core's JSON reader
+EVAL_JSON_CORE = (
+    {
+        "gtsearch.builder",
+        "gtsearch.formats.builders",
+        "gtsearch.formats.jsonfmt",
+        "gtsearch.formats.shape",
+        "gtsearch.formats.writer",
+    }
+    if PURE
+    else {"gtsearch._native", "gtsearch._native._core"}
+)
+
+
+def imported(tmp_path: Path, *args: str, program: str = PROGRAM) -> set[str]:
+    """The modules a ``gtsearch`` process (or ``program``) imports to run ``args``."""
     out = tmp_path / "modules.txt"
     subprocess.run(
-        [sys.executable, "-c", PROGRAM, str(out), *args],
+        [sys.executable, "-c", program, str(out), *args],
         check=True,
         stdout=subprocess.DEVNULL,
         cwd=tmp_path,
@@ -156,3 +243,21 @@ def test_help_imports_no_command(tmp_path: Path) -> None:
     library = {m for m in modules if m.startswith("gtsearch.")} - {"gtsearch.errors"}
     assert {m for m in library if not m.startswith("gtsearch.cli")} == set(), sorted(library)
     assert not modules & {"rich", "yaml", "numpy", "json", "fractions", "dataclasses"}
+
+
+def test_a_small_eval_imports_a_known_list_beyond_click(tmp_path: Path) -> None:
+    """Beyond what the smallest click program imports to run a command, a small ``eval``
+    imports exactly EVAL_JSON and its core's modules: nothing on this path is imported that
+    the list does not name, and the list names nothing that is not imported."""
+    (tmp_path / "tree.json").write_text(BARE, encoding="utf-8")
+    args = ("eval", "tree.json", "--format", "json")
+    beyond = imported(tmp_path, *args) - imported(tmp_path, *args, program=FLOOR)
+    expected = EVAL_JSON | EVAL_JSON_CORE
+    assert beyond == expected, (sorted(beyond - expected), sorted(expected - beyond))
+
+
+def test_help_imports_four_modules_beyond_click(tmp_path: Path) -> None:
+    """``gtsearch --help`` imports four modules of gtsearch beyond what the help of the
+    smallest click program imports, and nothing else."""
+    beyond = imported(tmp_path, "--help") - imported(tmp_path, "--help", program=FLOOR)
+    assert beyond == {"gtsearch", "gtsearch.errors", "gtsearch.cli", "gtsearch.cli.common"}

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from array import array
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeAlias
 
 from ..numbers import INF, Exact, Number, exact, fraction_text
 from ..tree import NUMPY_MIN_NODES, Tree
@@ -52,7 +52,7 @@ from .base import Outcome, Stats, Step, count_rereadings, drive
 from .pv import likeliest_outcome
 
 #: a window edge: an exact value, or -inf / +inf
-Edge = Exact | float
+Edge: TypeAlias = "Exact | float"
 
 
 def tree_leaf_bounds(tree: Tree) -> tuple[Number, Number]:

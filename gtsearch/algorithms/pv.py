@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from fractions import Fraction
 
 from ..numbers import INF
 from ..tree import Tree
@@ -166,6 +165,8 @@ def likeliest_outcome(tree: Tree, n: int) -> int:
     (docs/algorithms.md, "The PV through chance nodes"); an outcome of probability 0 is
     never taken, since some outcome has a positive one.
     """
+    from fractions import Fraction
+
     best, top = -1, Fraction(-1)
     for c, p in zip(tree.children(n), tree.probabilities(n), strict=True):
         if p > top:

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, TypeAlias
 
 from ..errors import UsageError
 from ..numbers import Exact
 
 #: a bound an entry keeps: a float (infinities included), or an exact rational (chance nodes)
-Bound = float | Exact
+Bound: TypeAlias = "float | Exact"
 
 #: the draft of an entry whose search went to the leaves (no horizon below it)
 FULL = 65_535

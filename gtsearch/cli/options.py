@@ -45,7 +45,7 @@ def stack(*options: Decorator) -> Decorator:
 
 
 # -- completion --------------------------------------------------------------------------------
-_SHELL_WORD = re.compile(r"[a-z0-9-]+")
+_SHELL_WORD = r"[a-z0-9-]+"  # compiled on first use, not at start-up
 
 
 def complete_algorithms(
@@ -73,7 +73,7 @@ def complete_algorithms(
             (alias, f"{a.name}: {a.summary}")
             for a in EVERY
             for alias in a.aliases
-            if alias.startswith(word) and _SHELL_WORD.fullmatch(alias)
+            if alias.startswith(word) and re.fullmatch(_SHELL_WORD, alias)
         ]
     return [CompletionItem(prefix + n, help=h) for n, h in found]
 

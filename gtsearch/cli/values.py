@@ -26,7 +26,7 @@ from ..numbers import MAX_COUNT, MAX_COUNT_TEXT, MAX_EXACT_INT, Number, parse_nu
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
 
-_DIGITS = re.compile(r"[+-]?[0-9]+")
+_DIGITS = r"[+-]?[0-9]+"  # compiled on first use, not at start-up
 N = TypeVar("N", int, float)
 
 
@@ -59,7 +59,7 @@ def to_number(text: str, param: click.Parameter | None, rule: str, got: str) -> 
     try:
         value = parse_number(text)
     except ValueError:
-        if _DIGITS.fullmatch(text.strip()):  # beyond what int() converts: 4,300 digits
+        if re.fullmatch(_DIGITS, text.strip()):  # beyond what int() converts: 4,300 digits
             raise UsageError(too_large(text.strip(), option_name(param))) from None
         refuse(param, rule, shown(got))
     return check_exact(value, param)
@@ -108,7 +108,7 @@ class Bounded:
         try:
             number = self.parse(text)
         except ValueError:
-            if _DIGITS.fullmatch(text):  # beyond what int() converts (4,300 digits)
+            if re.fullmatch(_DIGITS, text):  # beyond what int() converts (4,300 digits)
                 if self.max == MAX_COUNT and text.lstrip("+-")[:1] != "-":
                     refuse(
                         param,

@@ -152,9 +152,10 @@ def format_for_path(path: str) -> Format | None:
     return None
 
 
-_LEAD = re.compile(r"(?:\s+|[;#][^\n]*)*")
-_HASH_COMMENT = re.compile(r"(?m)^[ \t]*#")
-_EFG = re.compile(r"EFG\s")
+#: the patterns of this module are compiled on first use (into re's cache), not at start-up
+_LEAD = r"(?:\s+|[;#][^\n]*)*"
+_HASH_COMMENT = r"(?m)^[ \t]*#"
+_EFG = r"EFG\s"
 
 
 def sniff_format(text: str) -> Format:
@@ -166,14 +167,14 @@ def sniff_format(text: str) -> Format:
     """
     if text.startswith(BOM):
         text = text[1:]
-    m = _LEAD.match(text)
+    m = re.match(_LEAD, text)
     end = m.end() if m else 0
     first = text[end : end + 1]
     if first == "(":
         return find_format("sexp")
-    if _EFG.match(text, end):
+    if re.compile(_EFG).match(text, end):
         return find_format("efg")
-    if first and first in "[{" and not _HASH_COMMENT.search(text, 0, end):
+    if first and first in "[{" and not re.compile(_HASH_COMMENT).search(text, 0, end):
         return find_format("json")
     return find_format("yaml")
 
@@ -182,7 +183,7 @@ def sniff_format(text: str) -> Format:
 GZIP_FREE_BYTES = 64 << 20
 GZIP_MAX_RATIO = 100
 _GZIP_STEP = 1 << 16
-_NOT_ZERO = re.compile(rb"[^\x00]")
+_NOT_ZERO = rb"[^\x00]"
 
 
 def _gunzip(data: bytes, source: str) -> bytes:
@@ -205,7 +206,7 @@ def _gunzip(data: bytes, source: str) -> bytes:
         if d.eof:
             pending = d.unused_data.lstrip(b"\x00")
             if not pending:  # zero padding may follow a member, as gzip.decompress allows
-                m = _NOT_ZERO.search(data, pos)
+                m = re.compile(_NOT_ZERO).search(data, pos)
                 pos = m.start() if m else len(data)
                 if pos == len(data):
                     break

@@ -31,12 +31,12 @@ BOM = "\ufeff"
 #: readers take runs of up to 4,096 of them in one match (most of a bare tree's leaves),
 #: at most that many so that a huge flat list meets the node limit early
 INT15 = r"-?(?:0|[1-9][0-9]{0,14})"
-_RUN_INT = re.compile(r"[-+]?[0-9]+")
+_RUN_INT = r"[-+]?[0-9]+"  # compiled on first use, not at start-up
 
 
 def run_offset(run: str, k: int) -> int:
     """Where the k-th integer (0-based) of a run of integers read at once starts in it."""
-    return next(islice(_RUN_INT.finditer(run), k, None)).start()
+    return next(islice(re.finditer(_RUN_INT, run), k, None)).start()
 
 
 def read_run(

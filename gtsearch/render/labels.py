@@ -9,12 +9,14 @@ by its name or its dotted path of child indices.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..numbers import INF, Number, format_number
+from ..numbers import INF, Number, format_number, is_fraction
 from ..result import SearchResult
 from ..tree import Tree
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 ARROW = " → "
 
@@ -105,7 +107,7 @@ def json_value(v: Any) -> Any:
     """
     if isinstance(v, tuple):
         return [json_value(x) for x in v]
-    if isinstance(v, Fraction):
+    if is_fraction(v):
         return v.numerator if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
     if isinstance(v, str):
         return v

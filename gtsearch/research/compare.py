@@ -8,7 +8,7 @@ result must equal the others, a bound must allow them, and a file's
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..algorithms import Algorithm
 from ..algorithms.params import Params
@@ -16,6 +16,9 @@ from ..errors import CheckFailed
 from ..numbers import Number, agrees, exact, format_exact
 from ..result import SearchResult
 from ..tree import Tree
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 #: runs one planned search: (algorithm, its parameters) -> result
 Runner = Callable[[Algorithm, Params], SearchResult]
