@@ -18,6 +18,8 @@ from ..tree import Tree
 
 #: what a multiple choice asks where it is drawn as boxes to tick, and as a choice per leaf
 TICK = "Tick every one."
+#: ... and where the printed worksheet asks it: on the tree, the room for boxes to tick
+CROSS = "Cross each one out in the tree."
 CHOOSE = "For every leaf, choose whether it is evaluated or never evaluated."
 #: the kinds of question, named as Moodle names them
 NUMERICAL = "numerical"
@@ -108,6 +110,7 @@ class Exercise(NamedTuple):
 
 __all__ = [
     "CHOOSE",
+    "CROSS",
     "MULTICHOICE",
     "NUMERICAL",
     "SHORT_ANSWER",
