@@ -39,11 +39,21 @@ def instructions(ex: Exercise) -> str:
         else "the players alternate"
     )
     return (
-        f"Search this tree by hand with {ex.algorithm}"
+        f"Search this tree by hand with {ex.algorithm_name}"
         + (f" ({params})" if params else "")
-        + f": MAX moves at the root, {players}, children are searched from left to right, "
+        + f": MAX moves at the root, {players}, {ORDER.get(ex.algorithm, LEFT_TO_RIGHT)}, "
         "and leaf values are MAX's payoffs." + star_rules(ex)
     )
+
+
+#: the order in which an algorithm takes children, as the instructions say it
+#: (docs/algorithms.md): left to right, but for MCTS, which tries each child once, left to
+#: right, and then follows UCB1
+LEFT_TO_RIGHT = "children are searched from left to right"
+ORDER = {
+    "mcts": "a node's children enter the search tree from left to right, each tried once "
+    "before UCB1 compares them (UCB1's ties: the leftmost child)",
+}
 
 
 #: Star2's probing rule, as docs/algorithms.md ("Star2") states it
@@ -64,7 +74,7 @@ def star_rules(ex: Exercise) -> str:
     text = (
         f" Every leaf lies in [L, U] with L = {format_extended(lo)} and "
         f"U = {format_extended(hi)} (the least and the greatest leaf): the bounds "
-        f"{ex.algorithm} starts from."
+        f"{ex.algorithm_name} starts from."
     )
     return text + (PROBING_RULE if ex.algorithm == "star2" else "")
 
