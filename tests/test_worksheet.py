@@ -22,13 +22,20 @@ import pytest
 from gtsearch.algorithms import find_algorithm
 from gtsearch.classroom.exercises import Spec, make_exercises
 from gtsearch.classroom.model import Exercise
-from gtsearch.classroom.worksheet import BLANKS, VALUE_BLANK, blanks, worksheet_html
+from gtsearch.classroom.worksheet import (
+    BLANKS,
+    SHEET_LAYOUTS,
+    VALUE_BLANK,
+    blanks,
+    worksheet_html,
+)
+from gtsearch.render.geometry import collisions
 from gtsearch.render.labels import format_extended
+from gtsearch.render.layout import layout
 from gtsearch.render.svg import COLOR_LEAF_NAME, NODE_COLORS
+from gtsearch.render.view import bare_view, build_view
 
 from .test_browser import ARGS, CHROMIUM
-
-pytestmark = [pytest.mark.browser, pytest.mark.extra("browser", "pdf")]
 
 MM = 72 / 25.4
 #: A4 landscape, in points
@@ -151,6 +158,8 @@ CASES = [
 ]
 
 
+@pytest.mark.browser
+@pytest.mark.extra("browser", "pdf")
 @pytest.mark.parametrize(("algo", "b", "d"), CASES)
 def test_one_exercise_a_page_its_tree_large_and_readable(
     printer: Any, algo: str, b: int, d: int
@@ -195,3 +204,21 @@ def test_the_blanks_are_the_algorithm_s() -> None:
     assert blanks("alphabeta") == blanks("star2") == BLANKS
     assert blanks("minimax") == blanks("sss") == blanks("expectiminimax") == VALUE_BLANK
     assert blanks("mcts") == ""
+
+
+@pytest.mark.parametrize("layout_name", SHEET_LAYOUTS)
+@pytest.mark.parametrize(("algo", "b", "d"), [("alphabeta", 3, 3), ("star2", 2, 4), ("sss", 4, 2)])
+def test_the_blanks_have_room_in_every_arrangement(
+    layout_name: str, algo: str, b: int, d: int
+) -> None:
+    """A bare picture keeps room for its blanks as for a range: nothing meets them, every inner
+    node has one, and a leaf none."""
+    (ex,) = sheet(algo, b, d, count=1)
+    blank = blanks(ex.algorithm)
+    pic = layout(bare_view(ex.tree), layout=layout_name, state=False, blanks=blank)
+    assert collisions(pic.scene) == []
+    written = [t.node for t in pic.scene.texts if t.text == blank]
+    assert sorted(written) == [n for n in range(ex.tree.n_nodes) if not ex.tree.is_leaf(n)]
+    # the solved picture is as before: the blanks are for the bare one only
+    solved = layout(build_view(ex.tree, algo), layout=layout_name, blanks=blank)
+    assert blank not in [t.text for t in solved.scene.texts]
