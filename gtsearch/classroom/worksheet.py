@@ -273,22 +273,21 @@ def sheet_tree(tree: Tree, blank: str = BLANKS) -> tuple[str, float, float]:
     room for the questions under it), the first of equals.  When none can (a tree too big for
     the page), the one drawn largest.  tests/test_worksheet.py prints them with Chromium.
     """
-    fitting: list[tuple[float, int, str, float]] = []
-    largest: list[tuple[float, int, str, float]] = []
+    fitting: list[tuple[float, int, str, float, float, float]] = []
+    largest: list[tuple[float, int, str, float, float, float]] = []
     for i, arrangement in enumerate(SHEET_LAYOUTS):
         pic = layout(bare_view(tree), page="a4", layout=arrangement, state=False, blanks=blank)
         w, h = pic.scene.width * PT_MM, pic.scene.height * PT_MM
         drawn = w - 2 * MARGIN * PT_MM  # the tree itself, without the picture's margins
         most = min(TREE_WIDTH / w, TREE_HEIGHT / h)
         least = max(1.0, TREE_MIN_WIDTH / drawn)
-        largest.append((-most, i, arrangement, most))
+        largest.append((-most, i, arrangement, most, w, h))
         if least <= most + 1e-9:
             zoom = min(max(least, TREE_ZOOM), most)
-            fitting.append((-zoom, i, arrangement, zoom))
-    _, _, arrangement, zoom = min(fitting or largest)
+            fitting.append((-zoom, i, arrangement, zoom, w, h))
+    _, _, arrangement, zoom, w, h = min(fitting or largest)
     svg = to_svg(bare_view(tree), state=False, layout=arrangement, blanks=blank)
-    pic = layout(bare_view(tree), page="a4", layout=arrangement, state=False, blanks=blank)
-    width, height = pic.scene.width * PT_MM * zoom, pic.scene.height * PT_MM * zoom
+    width, height = w * zoom, h * zoom
     return _svg(svg), width, height
 
 
