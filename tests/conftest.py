@@ -51,6 +51,8 @@ EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "latex": ((), ("pdflatex",), "apt-get install texlive-latex-base "
               "texlive-latex-recommended texlive-pictures"),
     "rsvg": ((), ("rsvg-convert",), "apt-get install librsvg2-bin"),
+    # MuPDF's mutool reads back the PDF Chromium prints (tests/test_worksheet.py)
+    "pdf": ((), ("mutool",), "apt-get install mupdf-tools"),
     # the GIFT parser gift-pegjs (npm), in the folder GTSEARCH_GIFT_PEGJS names
     "gift": ((), ("node",), "npm install --prefix FOLDER gift-pegjs; "
              "export GTSEARCH_GIFT_PEGJS=FOLDER"),

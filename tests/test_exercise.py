@@ -231,7 +231,7 @@ def test_the_key_goes_only_where_the_teacher_names_it(tmp_path: Path) -> None:
 def test_text_has_questions_then_answers() -> None:
     out = ok("-b", "2", "-d", "3", "--seed", "1")
     questions, answers = out.split("\nAnswers\n=======\n")
-    assert questions.startswith("Exercise 1: alphabeta\n")
+    assert questions.startswith("Exercise 1: alpha-beta\n")  # the field's name, not -a's
     assert "A  MAX\n├── B  MIN\n" in questions and "●" not in questions
     assert "seed" not in questions and "b=2" not in questions
     assert "1. value: 22" in answers and "4. leaves in order: c1 c2 d1 f1 f2" in answers

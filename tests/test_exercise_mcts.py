@@ -57,7 +57,7 @@ def test_the_next_iteration_by_hand() -> None:
     assert a["ucb"] == pytest.approx(1.98677, abs=1e-5) and a["reward"] == 3 / 32
     assert (a["visits"], a["mean"], a["move_label"]) == (2, 3 / 32, "C")
     text = run(*ARGS)
-    assert "Exercise 1: mcts (iterations 6)\n" in text and "seed 3" not in text.split("Answers")[0]
+    assert "Exercise 1: MCTS (iterations 6)\n" in text and "seed 3" not in text.split("Answers")[0]
     assert "1. UCB1's choice: B (UCB1: B 1.987, C 1.749, D 1.635)" in text
     assert "5. mean reward after the backup: 0.094" in text
 

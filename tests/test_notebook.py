@@ -115,7 +115,7 @@ def test_the_notebook_runs_and_shows_the_library(executed: Any) -> None:
     assert "1,093" not in big_html and "alphabeta" in big_html
     picture = big_html.split('<div class="gtsearch-tree">', 1)[1].rsplit("</div>", 1)[0]
     assert len(svg_nodes(picture)) < 40  # collapsed: the PV and its siblings
-    assert "What value does alphabeta return for the root A?  ->  22" in text(exercise)
+    assert "What value does alpha-beta return for the root A?  ->  22" in text(exercise)
     assert len(svg_nodes(data(exercise, "image/svg+xml"))) == 15
     # mcts: the trace's four phases, then the search tree drawn with its numbers
     lines = text(mcts).splitlines()

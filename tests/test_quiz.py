@@ -20,14 +20,17 @@ import re
 import subprocess
 import xml.etree.ElementTree as ET
 from fractions import Fraction
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
+from gtsearch import loads_tree
 from gtsearch.classroom.gift import gift_escape
-from gtsearch.classroom.quiz import GRADES, equal_share, penalty
+from gtsearch.classroom.quiz import GRADES, TREE_AS_TEXT, equal_share, penalty
+from gtsearch.classroom.worksheet import tree_text
 from gtsearch.cli import cli
 from tests.grading import gift_split
 
@@ -106,6 +109,16 @@ def check_moodle(xml: str, recs: dict[int, dict[str, Any]]) -> set[str]:
         html = qtext.findtext("text") or ""
         img = re.search(r'<img src="@@PLUGINFILE@@/([\w.-]+)" alt="([^"]*)"', html)
         assert img is not None, html
+        # the alt says what the picture is and where the tree is in words, and the tree as
+        # text follows it, in a <pre> a screen reader reads (as GIFT's)
+        number = m.group(1)
+        assert img.group(2) == (
+            f"The game tree of exercise {number}, drawn; the same tree is written out as "
+            "text below the picture"
+        )
+        tree = loads_tree(json.dumps(rec["tree"]), "json")
+        drawn = f"<p>{TREE_AS_TEXT}</p><pre>{html_escape(tree_text(tree), quote=False)}</pre>"
+        assert drawn in html and html.index(drawn) > img.end()
         files = qtext.findall("file")
         assert [f.get("name") for f in files] == [img.group(1)]
         assert files[0].get("encoding") == "base64" and files[0].get("path") == "/"

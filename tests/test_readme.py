@@ -66,9 +66,9 @@ def test_ci_runs_the_test_command_first_on_a_bare_machine() -> None:
     # the whole suite, measured, where a test that would be skipped for want of an extra fails
     assert "GTSEARCH_REQUIRE_EXTRAS=1 coverage run -m pytest -n auto tests" in after
     assert "GTSEARCH_REQUIRE_EXTRAS=1 GTSEARCH_PURE=1 coverage run -m pytest -n auto tests" in after
-    # the mark "extra" of the tests names only those extras (and LaTeX and librsvg, Debian
-    # packages, and gift-pegjs, an npm package)
-    assert set(EXTRAS) <= {*extras, "latex", "rsvg", "gift"}
+    # the mark "extra" of the tests names only those extras (and LaTeX, librsvg and MuPDF,
+    # Debian packages, and gift-pegjs, an npm package)
+    assert set(EXTRAS) <= {*extras, "latex", "rsvg", "pdf", "gift"}
 
 
 def test_every_algorithm_is_in_the_table() -> None:

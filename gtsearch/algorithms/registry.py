@@ -40,6 +40,14 @@ class Algorithm(NamedTuple):
     #: True when it samples (mcts): it searches any tree, chance nodes too, its value is an
     #: estimate, and 'all' leaves it out
     sampled: bool = False
+    #: the field's name for it, as textbooks and papers write it (alpha-beta, SSS*, Star2):
+    #: what student material says (the command-line name is for commands)
+    title: str = ""
+
+    @property
+    def field_name(self) -> str:
+        """The field's name for the algorithm (:attr:`title`), else its command-line name."""
+        return self.title or self.name
 
     @property
     def run(self) -> Callable[..., Outcome]:
@@ -58,6 +66,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         False,
         "Knuth & Moore 1975, procedure F",
         "depthfirst:minimax",
+        title="minimax",
     ),
     Algorithm(
         "f1",
@@ -67,6 +76,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         False,
         "Knuth & Moore 1975, procedure F1",
         "depthfirst:f1",
+        title="F1",
     ),
     Algorithm(
         "alphabeta",
@@ -77,6 +87,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         False,
         "Knuth & Moore 1975, procedure F2",
         "depthfirst:alphabeta",
+        title="alpha-beta",
     ),
     Algorithm(
         "sss",
@@ -86,6 +97,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         False,
         "Stockman 1979",
         "sss:sss",
+        title="SSS*",
     ),
     Algorithm(
         "sss-bounded",
@@ -95,6 +107,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         True,
         "Stockman 1979; Sun & Ma 1993 (BS*)",
         "sss:sss",
+        title="bounded SSS*",
     ),
     Algorithm(
         "dual",
@@ -104,6 +117,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         False,
         "Marsland, Reinefeld & Schaeffer 1987; Sun & Ma 1993",
         "sss:dual",
+        title="DUAL*",
     ),
     Algorithm(
         "dual-bounded",
@@ -113,6 +127,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         True,
         "Sun & Ma 1993",
         "sss:dual",
+        title="bounded DUAL*",
     ),
     Algorithm(
         "negascout",
@@ -123,6 +138,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         False,
         "Reinefeld 1983; Marsland & Campbell 1982 (PVS)",
         "scout:negascout",
+        title="NegaScout",
     ),
     Algorithm(
         "scout",
@@ -132,6 +148,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         False,
         "Pearl 1980",
         "scout:scout",
+        title="SCOUT",
     ),
     Algorithm(
         "mt-sss",
@@ -142,6 +159,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         False,
         "Plaat, Schaeffer, Pijls & de Bruin 1996",
         "mt:mt_sss",
+        title="MT-SSS*",
     ),
     Algorithm(
         "mt-dual",
@@ -151,6 +169,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         False,
         "Plaat, Schaeffer, Pijls & de Bruin 1996",
         "mt:mt_dual",
+        title="MT-DUAL*",
     ),
     Algorithm(
         "mtdf",
@@ -160,6 +179,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         False,
         "Plaat, Schaeffer, Pijls & de Bruin 1996",
         "mt:mtdf",
+        title="MTD(f)",
     ),
     Algorithm(
         "expectiminimax",
@@ -171,6 +191,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "Michie 1966; Russell & Norvig, Stochastic games",
         "chance:expectiminimax",
         True,
+        title="expectiminimax",
     ),
     Algorithm(
         "star1",
@@ -182,6 +203,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "Ballard 1983; Hauk, Buro & Schaeffer 2004",
         "chance:star1",
         True,
+        title="Star1",
     ),
     Algorithm(
         "star2",
@@ -193,6 +215,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "Ballard 1983; Hauk, Buro & Schaeffer 2004",
         "chance:star2",
         True,
+        title="Star2",
     ),
 )
 
@@ -211,6 +234,7 @@ SAMPLING: tuple[Algorithm, ...] = (
         "Kocsis & Szepesvári 2006; Browne et al. 2012",
         "mcts:mcts",
         sampled=True,
+        title="MCTS",
     ),
 )
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -109,17 +110,33 @@ def letters(i: int, upper: bool) -> str:
     return out
 
 
-def name_nodes(tree: Tree) -> None:
+def reserved_names(algorithm: Algorithm) -> frozenset[str]:
+    """The inner names an exercise of ``algorithm`` skips, so that no node is named as the
+    algorithm is, whatever the case: the field's name itself when it is letters only (MCTS,
+    SCOUT), the parent of the leaf it would name when it is letters and digits (F for F1, STAR
+    for Star1 and Star2)."""
+    key = algorithm.field_name.casefold()
+    if re.fullmatch("[a-z]+", key):
+        return frozenset({key.upper()})
+    leaf = re.fullmatch("([a-z]+)[0-9]+", key)
+    return frozenset({leaf.group(1).upper()}) if leaf else frozenset()
+
+
+def name_nodes(tree: Tree, reserved: frozenset[str] = frozenset()) -> None:
     """Inner nodes A, B, C, ... in preorder; a leaf its parent's name in lower case and its place
     among the parent's children, from 1 (B's leaves b1, b2, b3), as textbooks name them.
 
     No two names of a tree differ only by case or spacing (docs/classroom.md, "Names"): an
     inner name is letters only, a leaf's ends in digits, and both are unique in their kind.
+    The ``reserved`` inner names are skipped (:func:`reserved_names`: an F1 exercise has no F,
+    so no leaf f1).
     """
     names: dict[int, str] = {}
     inner = 0
     for n in range(tree.n_nodes):
         if not tree.is_leaf(n):
+            while letters(inner, upper=True) in reserved:
+                inner += 1
             names[n] = letters(inner, upper=True)
             inner += 1
     for n in range(tree.n_nodes):
@@ -208,7 +225,7 @@ def draw_tree(spec: Spec, lo: int, hi: int, rng: random.Random) -> Tree:
     if spec.order != "random":
         shape, _ = ordered(shape, True, spec.order == "best")
     tree = Tree.from_nested(shape)
-    name_nodes(tree)
+    name_nodes(tree, reserved_names(spec.algorithm))
     return tree
 
 
@@ -329,7 +346,7 @@ def exercise(
     }
     tree.meta = Meta(
         title=f"Exercise {number}",
-        description=f"Search it by hand with {spec.algorithm.name}.",
+        description=f"Search it by hand with {spec.algorithm.field_name}.",
     )
     document = json.loads(dump_tree(tree, "json"))
     questions, answers = answer_key(tree, spec.algorithm, spec.params, result)
@@ -359,6 +376,8 @@ __all__ = [
     "draw_tree",
     "letters",
     "make_exercises",
+    "name_nodes",
+    "reserved_names",
     "value_range",
     "verdict",
 ]

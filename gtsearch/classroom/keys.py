@@ -52,7 +52,7 @@ def answer_key(
                 "probes",
                 "probes",
                 NUMERICAL,
-                "How many probing searches does star2 make (outcomes whose first child it "
+                "How many probing searches does Star2 make (outcomes whose first child it "
                 "searches before the chance node's search phase)?",
                 str(len(probed)),
                 number=len(probed),
@@ -64,7 +64,7 @@ def answer_key(
                     "probed",
                     "probed outcomes",
                     SHORT_ANSWER,
-                    "Name the outcomes star2 probes, in the order it probes them, separated by "
+                    "Name the outcomes Star2 probes, in the order it probes them, separated by "
                     "spaces.",
                     " ".join(names),
                     accepted=spellings(names),
@@ -102,10 +102,10 @@ def pruned_heads(tree: Tree, evaluated: Sequence[int]) -> list[int]:
 def value_question(tree: Tree, algo: Algorithm, params: Params, result: SearchResult) -> Question:
     """What the algorithm returns at the root: a number, or with chance nodes an exact fraction."""
     root = tree.names[0]
-    text = f"What value does {algo.name} return for the root {root}?"
+    text = f"What value does {algo.field_name} return for the root {root}?"
     if "alpha" in params or "beta" in params:
         text = (
-            f"What value does {algo.name}, "
+            f"What value does {algo.field_name}, "
             f"{VARIANT_TEXT[str(params.get('variant') or 'fail-soft')]}, return for the root "
             f"{root}? (If it proves only a bound, give the number.)"
         )
@@ -130,7 +130,7 @@ def questions_and_answers(
     merits: list[Any] | None,
 ) -> tuple[tuple[Question, ...], dict[str, Any]]:
     """The questions of one exercise and its answers (the JSON output's ``answers``)."""
-    name = algo.name
+    name = algo.field_name
     names = tree.names
     order = [tree.node_at(p) for p in result.leaf_order or ()]
     heads = pruned_heads(tree, order)
@@ -162,7 +162,7 @@ def questions_and_answers(
             )
         )
     text = f"How many leaf evaluations does {name} make?"
-    if name in REREADING:
+    if algo.name in REREADING:
         text += " (A leaf read twice counts twice.)"
     questions.append(
         Question("count", "leaf count", NUMERICAL, text, str(result.leaves), number=result.leaves)
@@ -175,7 +175,7 @@ def questions_and_answers(
             SHORT_ANSWER,
             f"List the leaves {name} evaluates, in the order it evaluates them, names "
             "separated by spaces."
-            + (" (List a leaf read twice twice.)" if name in REREADING else ""),
+            + (" (List a leaf read twice twice.)" if algo.name in REREADING else ""),
             " ".join(leaves),
             accepted=spellings(leaves),
             items=tuple(leaves),
@@ -210,7 +210,7 @@ def questions_and_answers(
             )
         )
     if merits is not None:
-        rule = "max(h, f)" if name.startswith("dual") else "min(h, f)"
+        rule = "max(h, f)" if algo.name.startswith("dual") else "min(h, f)"
         shown = [format_number(m) for m in merits]
         questions.append(
             Question(

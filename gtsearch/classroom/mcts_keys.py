@@ -94,7 +94,8 @@ def mcts_key(
             "select",
             "UCB1's choice",
             SHORT_ANSWER,
-            f"After {k} iterations of mcts (UCT, C = {c_text}) the root {root} (MAX) has "
+            f"After {k} iterations of MCTS (UCT, exploration constant c = {c_text}) the root "
+            f"{root} (MAX) has "
             f"n = {select.visits} visits, and its children, with their visits n and the sums w "
             f"of the rewards backed up through them (MAX's terms): {state}. Which child of "
             f"{root} does UCB1 select in iteration {last}?",
@@ -106,7 +107,8 @@ def mcts_key(
             "its UCB value",
             NUMERICAL,
             f"What is the UCB1 value of the child {root} selects in iteration {last}, "
-            "q + C·√(ln n(parent) / n(child)), to three decimals?",
+            "q + c·√(ln n(parent) / n(child)) with c the exploration constant, to three "
+            "decimals?",
             f"{best:.3f}",
             number=r3(best),
             tolerance=TOLERANCE,

@@ -18,6 +18,8 @@ from ..tree import Tree
 
 #: what a multiple choice asks where it is drawn as boxes to tick, and as a choice per leaf
 TICK = "Tick every one."
+#: ... and where the printed worksheet asks it: on the tree, the room for boxes to tick
+CROSS = "Cross each one out in the tree."
 CHOOSE = "For every leaf, choose whether it is evaluated or never evaluated."
 #: the kinds of question, named as Moodle names them
 NUMERICAL = "numerical"
@@ -81,8 +83,16 @@ class Exercise(NamedTuple):
     questions: tuple[Question, ...]
     answers: Mapping[str, Any]
 
+    @property
+    def algorithm_name(self) -> str:
+        """The field's name for the algorithm (``alpha-beta``, ``SSS*``, ``Star2``): what
+        student material says; :attr:`algorithm` is the command line's (``alphabeta``)."""
+        from ..algorithms import find_algorithm
+
+        return find_algorithm(self.algorithm).field_name
+
     def heading(self) -> str:
-        """The line a student sees: ``Exercise 2: alphabeta (alpha 10, beta 20)``.
+        """The line a student sees: ``Exercise 2: alpha-beta (alpha 10, beta 20)``.
 
         It names the exercise, the algorithm and what the question needs to be
         answered (a window, a bound, the variant), and nothing that rebuilds the
@@ -92,7 +102,7 @@ class Exercise(NamedTuple):
         # mcts's seed makes its search again: the teacher's, as the set's seed is
         params = ", ".join(f"{k} {v}" for k, v in self.params.items() if k != "seed")
         params = f" ({params})" if params else ""
-        return f"Exercise {self.number}: {self.algorithm}{params}"
+        return f"Exercise {self.number}: {self.algorithm_name}{params}"
 
     def record(self) -> list[str]:
         """The teacher's record of the exercise: what makes it again, and how it was drawn."""
@@ -108,6 +118,7 @@ class Exercise(NamedTuple):
 
 __all__ = [
     "CHOOSE",
+    "CROSS",
     "MULTICHOICE",
     "NUMERICAL",
     "SHORT_ANSWER",

@@ -79,12 +79,26 @@ def penalty(wrong: int) -> str:
     return fits[-1] if fits else GRADES[-1]
 
 
+#: what introduces the tree written as text under a question's picture
+TREE_AS_TEXT = "The same tree as text (names, MAX/MIN, leaf values):"
+
+
+def picture_alt(ex: Exercise) -> str:
+    """The picture's ``alt``: what it is, and where the tree is in words."""
+    return (
+        f"The game tree of exercise {ex.number}, drawn; the same tree is written out as text "
+        "below the picture"
+    )
+
+
 def picture_html(ex: Exercise, image: str | None) -> str:
-    """The tree in a question: the embedded picture, or (GIFT) the tree drawn in text."""
+    """The tree in a question: the embedded picture and the tree as text under it, which a
+    screen reader reads (Moodle); or (GIFT, which carries no file) the tree as text alone."""
+    text = f"<pre>{text_escape(tree_text(ex.tree))}</pre>"
     if image:
-        alt = f"the tree of exercise {ex.number}"
-        return f'<p><img src="@@PLUGINFILE@@/{image}" alt="{escape(alt)}"></p>'
-    return f"<pre>{text_escape(tree_text(ex.tree))}</pre>"
+        picture = f'<p><img src="@@PLUGINFILE@@/{image}" alt="{escape(picture_alt(ex))}"></p>'
+        return f"{picture}<p>{text_escape(TREE_AS_TEXT)}</p>{text}"
+    return text
 
 
 def question_html(ex: Exercise, q: Question, image: str | None, body: str = "") -> str:
@@ -242,6 +256,7 @@ __all__ = [
     "EVALUATED",
     "GRADES",
     "NEVER",
+    "TREE_AS_TEXT",
     "answer_weight",
     "blank",
     "leaf_weights",
@@ -250,6 +265,7 @@ __all__ = [
     "moodle_question",
     "moodle_xml",
     "penalty",
+    "picture_alt",
     "picture_html",
     "question_html",
 ]

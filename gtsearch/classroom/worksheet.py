@@ -19,11 +19,12 @@ from typing import Any
 from ..algorithms.params import leaf_bounds
 from ..numbers import format_probability
 from ..render.labels import Labels, format_extended, param_texts
+from ..render.layout import MARGIN, layout
 from ..render.svg import to_svg
 from ..render.terminal import draw_text
 from ..render.view import SearchView, bare_view, build_view
 from ..tree import Tree
-from .model import MULTICHOICE, TICK, Exercise, Question
+from .model import CROSS, MULTICHOICE, TICK, Exercise, Question
 
 
 # -- shared ------------------------------------------------------------------------------------
@@ -38,11 +39,21 @@ def instructions(ex: Exercise) -> str:
         else "the players alternate"
     )
     return (
-        f"Search this tree by hand with {ex.algorithm}"
+        f"Search this tree by hand with {ex.algorithm_name}"
         + (f" ({params})" if params else "")
-        + f": MAX moves at the root, {players}, children are searched from left to right, "
+        + f": MAX moves at the root, {players}, {ORDER.get(ex.algorithm, LEFT_TO_RIGHT)}, "
         "and leaf values are MAX's payoffs." + star_rules(ex)
     )
+
+
+#: the order in which an algorithm takes children, as the instructions say it
+#: (docs/algorithms.md): left to right, but for MCTS, which tries each child once, left to
+#: right, and then follows UCB1
+LEFT_TO_RIGHT = "children are searched from left to right"
+ORDER = {
+    "mcts": "a node's children enter the search tree from left to right, each tried once "
+    "before UCB1 compares them (UCB1's ties: the leftmost child)",
+}
 
 
 #: Star2's probing rule, as docs/algorithms.md ("Star2") states it
@@ -63,7 +74,7 @@ def star_rules(ex: Exercise) -> str:
     text = (
         f" Every leaf lies in [L, U] with L = {format_extended(lo)} and "
         f"U = {format_extended(hi)} (the least and the greatest leaf): the bounds "
-        f"{ex.algorithm} starts from."
+        f"{ex.algorithm_name} starts from."
     )
     return text + (PROBING_RULE if ex.algorithm == "star2" else "")
 
@@ -177,6 +188,56 @@ STYLE = """
     section.exercise:last-of-type { break-after: auto; page-break-after: auto; }
   }
 """
+#: the worksheet's page: A4 landscape, its margins, and what the tree may take of it (in mm)
+SHEET_MARGIN = 10.0
+SHEET_WIDTH = 297.0 - 2 * SHEET_MARGIN
+SHEET_HEIGHT = 210.0 - 2 * SHEET_MARGIN
+#: the tree's box on a worksheet page: at most this wide and high (the questions flow beside
+#: it and under it), at least half the page wide, never printed smaller than it is drawn
+#: (9-pt names and values), and TREE_ZOOM times larger where that fits
+TREE_WIDTH = 200.0
+TREE_HEIGHT = 155.0
+TREE_MIN_WIDTH = 297.0 / 2 + 2.0  # half the page, and a little more for the rounding
+TREE_ZOOM = 1.6
+#: what the worksheet's tree writes beside every inner node for the student to fill in: α and
+#: β where the algorithm has a window, the node's value where it has none, nothing for mcts
+#: (its questions are about the root's children)
+BLANKS = "α ___ β ___"
+VALUE_BLANK = "v _____"
+WINDOWED = ("alphabeta", "f1", "negascout", "scout", "mtdf", "mt-sss", "mt-dual", "star1", "star2")
+
+
+def blanks(algorithm: str) -> str:
+    """What the worksheet's tree writes beside every inner node for this algorithm."""
+    if algorithm == "mcts":
+        return ""
+    return BLANKS if algorithm in WINDOWED else VALUE_BLANK
+
+
+#: points to millimetres
+PT_MM = 25.4 / 72
+SHEET_STYLE = f"""
+  body {{ font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; margin: 2em auto;
+         max-width: {SHEET_WIDTH:g}mm; padding: 0 1em; color: #222; line-height: 1.25;
+         font-size: 9pt; }}
+  header {{ display: flex; justify-content: space-between; align-items: baseline; gap: 1em; }}
+  h1 {{ font-size: 12pt; margin: 0 0 1mm; }}
+  h1 .sheet {{ font-weight: normal; color: #555; }}
+  .name-line {{ margin: 0; }}
+  .instructions {{ margin: 0 0 2mm; font-size: 8.5pt; }}
+  .tree {{ float: left; margin: 0 5mm 1mm 0; }}
+  .tree svg {{ display: block; }}
+  ol.questions {{ margin: 0; padding-left: 1.5em; }}
+  ol.questions > li {{ margin: 0 0 1.5mm; break-inside: avoid; }}
+  ol.questions p {{ margin: 0; }}
+  .space {{ border-bottom: 1px dotted #888; height: 5mm; }}
+  @page {{ size: A4 landscape; margin: {SHEET_MARGIN:g}mm; }}
+  @media print {{
+    body {{ margin: 0; max-width: none; padding: 0; }}
+    section.exercise {{ break-after: page; page-break-after: always; }}
+    section.exercise:last-of-type {{ break-after: auto; page-break-after: auto; }}
+  }}
+"""
 
 
 def text_escape(text: str) -> str:
@@ -184,11 +245,11 @@ def text_escape(text: str) -> str:
     return html_escape(text, quote=False)
 
 
-def _page(title: str, body: str) -> str:
+def _page(title: str, body: str, style: str = STYLE) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{text_escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+        f"<title>{text_escape(title)}</title>\n<style>{style}</style>\n</head>\n<body>\n"
         f"{body}</body>\n</html>\n"
     )
 
@@ -198,29 +259,68 @@ def _svg(text: str) -> str:
     return text.split("\n", 1)[1] if text.startswith("<?xml") else text
 
 
+#: the arrangements a worksheet's tree may take (gtsearch.render.layout), the first preferred
+SHEET_LAYOUTS = ("tree", "compact", "sideways")
+
+
+def sheet_tree(tree: Tree, blank: str = BLANKS) -> tuple[str, float, float]:
+    """The bare tree for a worksheet page, with ``blank`` (room for α and β) at every inner
+    node: its SVG and the width and height (mm) it is printed at.
+
+    It is printed at least as large as drawn (names and values of 9 pt or more), at least
+    half the page wide, within TREE_WIDTH x TREE_HEIGHT, and at TREE_ZOOM where those allow;
+    of the arrangements of :data:`SHEET_LAYOUTS` that can, the lowest on the page (the most
+    room for the questions under it), the first of equals.  When none can (a tree too big for
+    the page), the one drawn largest.  tests/test_worksheet.py prints them with Chromium.
+    """
+    fitting: list[tuple[float, int, str, float, float, float]] = []
+    largest: list[tuple[float, int, str, float, float, float]] = []
+    for i, arrangement in enumerate(SHEET_LAYOUTS):
+        pic = layout(bare_view(tree), page="a4", layout=arrangement, state=False, blanks=blank)
+        w, h = pic.scene.width * PT_MM, pic.scene.height * PT_MM
+        drawn = w - 2 * MARGIN * PT_MM  # the tree itself, without the picture's margins
+        most = min(TREE_WIDTH / w, TREE_HEIGHT / h)
+        least = max(1.0, TREE_MIN_WIDTH / drawn)
+        largest.append((-most, i, arrangement, most, w, h))
+        if least <= most + 1e-9:
+            zoom = min(max(least, TREE_ZOOM), most)
+            fitting.append((-zoom, i, arrangement, zoom, w, h))
+    _, _, arrangement, zoom, w, h = min(fitting or largest)
+    svg = to_svg(bare_view(tree), state=False, layout=arrangement, blanks=blank)
+    width, height = w * zoom, h * zoom
+    return _svg(svg), width, height
+
+
 def worksheet_html(exercises: Sequence[Exercise], title: str = "Game-tree search") -> str:
-    """The worksheet: every exercise's tree (inline SVG) and questions, with room to answer."""
-    parts = [
-        f"<header><h1>{text_escape(title)}: worksheet</h1>\n"
-        '<p class="name-line">Name: ______________________________</p></header>\n'
-    ]
+    """The worksheet: one A4 landscape page an exercise, its tree (inline SVG, with room for α
+    and β at every inner node) and its questions beside and under it, with room to answer."""
+    parts = []
     for ex in exercises:
         items = []
         for q in ex.questions:
-            if q.kind == MULTICHOICE:
-                options = "".join(f"<span>{text_escape(o)}</span>" for o, _ in q.choices)
-                extra = f'<div class="options">{options}</div>'
+            if q.kind == MULTICHOICE:  # on paper, the leaves are crossed out in the tree
+                text, extra = f"{q.text} {CROSS}", ""
             else:
-                extra = '<div class="space"></div>'
-            items.append(f"<li><p>{text_escape(asked(q))}</p>{extra}</li>")
+                text, extra = q.text, '<div class="space"></div>'
+                if len(q.items) > 8 or q.room > 8:  # a long list: two lines to write it on
+                    extra += '<div class="space"></div>'
+            items.append(f"<li><p>{text_escape(text)}</p>{extra}</li>")
+        svg, width, height = sheet_tree(ex.tree, blanks(ex.algorithm))
+        svg = svg.replace("<svg ", f'<svg style="width: {width:.1f}mm; height: {height:.1f}mm" ', 1)
+        name = (
+            '<p class="name-line">Name: ______________________________</p>'
+            if ex is exercises[0]
+            else ""
+        )
         parts.append(
             f'<section class="exercise" id="exercise-{ex.number}">\n'
-            f"<h2>Exercise {ex.number}</h2>\n"
-            f"<p>{text_escape(instructions(ex))}</p>\n"
-            f'<div class="tree">{_svg(to_svg(bare_view(ex.tree), state=False))}</div>\n'
+            f'<header><h1>Exercise {ex.number} <span class="sheet">{text_escape(title)}'
+            f"</span></h1>{name}</header>\n"
+            f'<p class="instructions">{text_escape(instructions(ex))}</p>\n'
+            f'<div class="tree">{svg}</div>\n'
             f'<ol class="questions">{"".join(items)}</ol>\n</section>\n'
         )
-    return _page(f"{title}: worksheet", "".join(parts))
+    return _page(f"{title}: worksheet", "".join(parts), SHEET_STYLE)
 
 
 def answers_html(exercises: Sequence[Exercise], title: str = "Game-tree search") -> str:

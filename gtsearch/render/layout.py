@@ -239,20 +239,21 @@ def layout(
     note: str = "",
     notes: dict[int, str] | None = None,
     only: tuple[str, int] | None = None,
+    blanks: str = "",
 ) -> Picture:
     """The picture of the view (of the subtree below ``root``) laid out for ``page`` (a name of
     PAGES) as ``layout`` asks (one of LAYOUTS), or in the arrangement ``only`` names;
     ``head``: the title and the summary above it, ``note`` a line above the tree (where a part
     of a picture hangs), ``legend`` the legend below, ``notes`` what nodes whose children are
     hidden say of where they are.  ``state`` False leaves out the search's marks (the bare
-    tree)."""
+    tree), ``blanks`` what it writes beside every inner node for a student to fill in."""
     if page not in PAGES:
         raise UsageError(f"no page {page!r}; the pages: {', '.join(PAGES)}")
     if layout not in LAYOUTS:
         raise UsageError(f"no layout {layout!r}; the layouts: {', '.join(LAYOUTS)}")
     room = PAGES[page]
     nodes, hidden = drawn_nodes(view.tree, max_depth, view.expanded, root)
-    pt = Painter(view, nodes, hidden, state, notes)
+    pt = Painter(view, nodes, hidden, state, notes, blanks)
     pictures = []
     for arrangement, cut in [only] if only else arrangements(layout, pt.height[nodes[0]]):
         scene, tree_box = _scene(pt, nodes, arrangement, cut, head, note, legend, room)

@@ -94,6 +94,7 @@ class Painter:
         hidden: dict[int, int],
         state: bool,
         notes: dict[int, str] | None = None,
+        blanks: str = "",
     ):
         self.view = view
         self.tree = view.tree
@@ -102,6 +103,9 @@ class Painter:
         #: continue (a page of the picture split over pages)
         self.hidden = hidden
         self.notes = notes or {}
+        #: what a bare picture writes beside every inner node, where a student fills it in
+        #: (the worksheet's ``α ____ β ____``); the layout keeps room for it as for a range
+        self.blanks = "" if state else blanks
         #: the widest text the HTML replay fills into a node's empty range or rank at some
         #: step: a bare picture of a view with its events (the replay's) keeps room for it
         self.room: dict[tuple[int, str], str] = {}
@@ -135,7 +139,9 @@ class Painter:
         return self.tree.names.get(n) or ""
 
     def range(self, n: int) -> str:
-        if not self.state or not self.view.searched[n]:
+        if not self.state:
+            return self.blanks
+        if not self.view.searched[n]:
             return ""
         tallies = self.view.tallies
         if tallies is not None:  # mcts: visits · mean · UCB

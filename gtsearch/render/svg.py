@@ -46,6 +46,7 @@ def to_svg(
     source: str | None = None,
     page: str = "a4",
     layout: str = "auto",
+    blanks: str = "",
 ) -> str:
     """The picture as an SVG document, laid out for ``page`` (gtsearch.render.layout).
 
@@ -53,11 +54,22 @@ def to_svg(
     pruned nodes and edges grey and dashed, the PV bold, value ranges), with a
     title and a legend; False draws the bare tree, with element ids and
     classes that the HTML replay styles step by step.  Its size is the
-    picture's in CSS pixels (4/3 of a point); its coordinates are points.
+    picture's in CSS pixels (4/3 of a point); its coordinates are points.  ``blanks`` (a
+    bare tree only) is written beside every inner node for a student to fill in, with room
+    kept for it (the worksheet's ``α ____ β ____``).
     """
     tree = view.tree
     head = head_lines(view, source) if state else ()
-    pic = lay_out(view, max_depth, page=page, layout=layout, state=state, head=head, legend=state)
+    pic = lay_out(
+        view,
+        max_depth,
+        page=page,
+        layout=layout,
+        state=state,
+        head=head,
+        legend=state,
+        blanks=blanks,
+    )
     scene = pic.scene
     pv = set(view.pv)
     through = {view.tree.parent[k] for k in pv}  # the nodes whose stems the PV goes down
