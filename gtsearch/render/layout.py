@@ -192,7 +192,9 @@ def _legend(x: float, y: float, width: float, chance: bool, mcts: bool = False) 
     ``mcts``: its search tree's numbers instead of evaluated leaves."""
     it = Items()
     entries = [
-        ("", "visits · mean reward (MAX's) · UCB") if mcts else ("evaluated", "evaluated (#order)"),
+        ("", "visits · mean reward (MAX's) · UCB")
+        if mcts
+        else ("evaluated", "evaluated (#n: the n-th leaf evaluation)"),
         ("pruned", "unvisited" if mcts else "pruned"),
         ("pv", "PV by visits" if mcts else "principal variation"),
         ("", "▲ MAX  ▼ MIN"),

@@ -106,7 +106,7 @@ class Painter:
         #: step: a bare picture of a view with its events (the replay's) keeps room for it
         self.room: dict[tuple[int, str], str] = {}
         if not state and view.events is not None:
-            self.room = {(n, "rank"): f"#{rank}" for n, rank in view.rank.items()}
+            self.room = {(n, "rank"): view.order_text(n) for n in view.rank}
             for step in replay_steps(view):
                 for m, text in step["ranges"]:
                     short = short_range(text)
@@ -152,8 +152,7 @@ class Painter:
         if tallies is not None:
             tally = tallies.get(n) if self.state else None
             return "" if tally is None else tally.short()
-        rank = self.view.rank.get(n) if self.state else None
-        return "" if rank is None else f"#{rank}"
+        return self.view.order_text(n) if self.state else ""
 
     def value(self, n: int) -> str:
         return format_extended(self.tree.number(n))

@@ -266,9 +266,8 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
         attrs: list[str] = []
         if leaf:
             text = (label + "\n" if label else "") + format_extended(tree.number(n))
-            rank = view.rank.get(n)
-            if rank is not None:
-                text += f"\n#{rank}"
+            if n in view.rank:
+                text += "\n" + view.order_text(n)
             elif view.tallies is not None and n in view.tallies:  # mcts: in its search tree
                 text += "\n" + view.range_text(n)
             attrs.append("shape=box")

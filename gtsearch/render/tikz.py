@@ -4,8 +4,8 @@ The picture is the SVG's scene (gtsearch.render.layout: the same shapes,
 texts and lines at the same places, in points: ``x=1bp, y=-1bp``), so both
 show the same tree the same way: MAX triangles, MIN inverted triangles, leaves as
 boxes; values and what the evaluated leaves prove; evaluated leaves filled
-and numbered in the order of evaluation; pruned branches dashed, grey and
-crossed out by a double stroke; the PV in orange; names; node types when the
+and numbered by their evaluations (#3, or #3,16 for a leaf read twice);
+pruned branches dashed, grey and crossed out by a double stroke; the PV in orange; names; node types when the
 view has them.  Texts are set at the scene's sizes (``\\fontsize``: 8, 9 and
 12 pt, sizes Computer Modern has), never scaled: the picture is made to fit
 its page (``page``), not shrunk onto it.
