@@ -175,6 +175,13 @@ def crosses(
 # -- contours: how near two drawings may come -------------------------------------------------
 #: the height of a band of the contours
 BAND = 3.0
+#: how far a text's contour reaches beyond its box, left and right: two texts of neighbouring
+#: subtrees stand twice this farther apart than their shapes (the layouts' gap), so that
+#: labels of different nodes never read as one ("PV C", "1..11 I" did at 4 pt)
+TEXT_PAD = 2.0
+#: the least room between two texts of different nodes, side by side: the layouts' gap (4 pt)
+#: and the texts' pads; tests/test_layout.py measures it
+LABEL_GAP = 8.0
 
 
 class Contour:
@@ -210,7 +217,8 @@ class Contour:
     ) -> None:
         for t in texts:
             if t.shown:
-                self.add(*t.box())
+                x0, y0, x1, y1 = t.box()
+                self.add(x0 - TEXT_PAD, y0, x1 + TEXT_PAD, y1)
         for s in shapes:
             self.add(*s.box())
         for line in lines:
@@ -493,6 +501,25 @@ def collisions(scene: Scene, gap: float = 0.0) -> list[str]:
     return found
 
 
+def crowded(scene: Scene, gap: float = LABEL_GAP) -> list[str]:
+    """Every two texts of different nodes side by side (on one line, their heights overlapping)
+    less than ``gap`` apart, one sentence each: labels that would read as one."""
+    texts = sorted((t for t in scene.texts if t.shown and t.node >= 0), key=lambda t: t.box()[0])
+    found = []
+    for i, a in enumerate(texts):
+        ax0, ay0, ax1, ay1 = a.box()
+        for b in texts[i + 1 :]:
+            bx0, by0, bx1, by1 = b.box()
+            if bx0 >= ax1 + gap:
+                break  # sorted by their left ends: the rest start farther right
+            if b.node != a.node and by0 < ay1 and ay0 < by1 and bx0 - ax1 < gap - 0.05:
+                found.append(
+                    f"text {a.shown!r} ({a.role}) and {b.shown!r} ({b.role}) "
+                    f"{bx0 - ax1:.1f} pt apart"
+                )
+    return found
+
+
 __all__ = [
     "ASCENT",
     "BAND",
@@ -500,6 +527,8 @@ __all__ = [
     "Items",
     "DESCENT",
     "INSIDE_ROLES",
+    "LABEL_GAP",
+    "TEXT_PAD",
     "LAYOUTS",
     "MM",
     "PAGES",
@@ -515,6 +544,7 @@ __all__ = [
     "crosses",
     "triangle",
     "collisions",
+    "crowded",
     "segment_meets_box",
     "segment_meets_shape",
     "segments_cross",
