@@ -28,6 +28,7 @@ from gtsearch.render.notebook import result_html
 from gtsearch.render.painter import short_range
 from gtsearch.render.svg import to_svg, tree_picture
 from gtsearch.render.tikz import to_tikz
+from gtsearch.render.tikz import tree_picture as tree_tikz
 from gtsearch.render.view import build_view, replay_steps
 from gtsearch.sources.uniform import uniform_tree
 
@@ -274,14 +275,18 @@ def test_the_81_leaf_tree_reads() -> None:
 
 
 def test_a_27_leaf_tree_fits_a_slide() -> None:
-    """On its side, without names as with them (tests/test_pages.py): as a tree or in columns
-    it is too wide for a slide at 8 pt."""
+    """On its side, at 10 pt (as a tree or in columns it is too wide for a slide), solved and
+    unsolved."""
     view = build_view(uniform_tree(3, 3, seed=1), "alphabeta")
-    pic = layout(view, page="slide")
+    pic = layout(view, page="slide", state=False)
     assert pic.fits and pic.arrangement == "sideways"
-    assert not layout(view, page="slide", layout="compact").fits
-    w, h, smallest = measure_tikz(to_tikz(view, body=True, page="slide"))
-    assert w <= PAGES["slide"].width and h <= PAGES["slide"].height and smallest == 8
+    assert not layout(view, page="slide", layout="compact", state=False).fits
+    w, h, smallest = measure_tikz(tree_tikz(view.tree, page="slide"))
+    assert w <= PAGES["slide"].width and h <= PAGES["slide"].height and smallest >= 10
+    pictures = to_tikz(view, body=True, page="slide").split("\\begin{tikzpicture}")[1:]
+    assert len(pictures) == 1  # solved too, unnamed (with an exercise's names: four parts)
+    w, h, smallest = measure_tikz(pictures[0])
+    assert w <= PAGES["slide"].width and h <= PAGES["slide"].height and smallest == 10
 
 
 def test_layouts_as_asked() -> None:

@@ -292,16 +292,17 @@ def _scene(
 ) -> tuple[Scene, tuple[float, float]]:
     """The scene, and the size of the tree's picture alone (without head, note and legend)."""
     texts: list[Text] = []
-    y = MARGIN
+    m = room.margin
+    y = m
     for i, line in enumerate(head):
         if i == 0 and not room.title:
             continue
         role = "title" if i == 0 else "summary"
         y += ASCENT_TITLE if i == 0 else 14.0 if texts else 8.0
-        texts.append(Text(MARGIN, y, line, SIZES[role], "start", role, bold=i == 0))
+        texts.append(Text(m, y, line, SIZES[role], "start", role, bold=i == 0))
     if note:
         y += 14.0 if texts else 8.0
-        texts.append(Text(MARGIN, y, note, SIZES["note"], "start", "note"))
+        texts.append(Text(m, y, note, SIZES["note"], "start", "note"))
     above = y + (8.0 if texts else 0.0)
     if arrangement == "sideways":
         items = sideways_items(pt, nodes, above + PITCH / 2)
@@ -309,23 +310,21 @@ def _scene(
         items = _tree_items(pt, nodes, cut, above + pt.reach(nodes[0]))
     x0, y0, x1, bottom = items.extent()
     k = room.scale
-    tree_size = ((x1 - x0 + 2 * MARGIN) * k, (bottom - y0 + 2 * MARGIN) * k)
-    drawn = items.moved(MARGIN - x0)
+    tree_size = ((x1 - x0 + 2 * m) * k, (bottom - y0 + 2 * m) * k)
+    drawn = items.moved(m - x0)
     width = max([x1 - x0] + [t.width for t in texts])
     if legend:
         keys = (pt.tree.has_chance, pt.view.tallies is not None)
-        leg = _legend(MARGIN, bottom + 16.0, max(width, 240.0), *keys)
-        if (max(t.box()[3] for t in leg.texts) + MARGIN) * k > room.height:
+        leg = _legend(m, bottom + 16.0, max(width, 240.0), *keys)
+        if (max(t.box()[3] for t in leg.texts) + m) * k > room.height:
             # too tall for the page: the legend on as few lines as the page's width holds
-            leg = _legend(MARGIN, bottom + 16.0, room.width / k - 2 * MARGIN, *keys)
+            leg = _legend(m, bottom + 16.0, room.width / k - 2 * m, *keys)
         drawn.extend(leg)
-        width = max([width] + [t.box()[2] - MARGIN for t in leg.texts])
+        width = max([width] + [t.box()[2] - m for t in leg.texts])
         bottom = max(t.box()[3] for t in leg.texts)
     drawn.texts[:0] = texts
     drawn = drawn.moved(0.0, 0.0, k)
-    scene = Scene(
-        (width + 2 * MARGIN) * k, (bottom + MARGIN) * k, drawn.texts, drawn.lines, drawn.shapes
-    )
+    scene = Scene((width + 2 * m) * k, (bottom + m) * k, drawn.texts, drawn.lines, drawn.shapes)
     return scene, tree_size
 
 

@@ -113,6 +113,9 @@ class Painter:
                     if text_width(short, 8) > text_width(self.room.get((m, "range"), ""), 8):
                         self.room[m, "range"] = short
         self.labels = view.labels
+        #: the PV's nodes, whose edges a column or a row draws from the parent itself (not
+        #: from the sibling before), so that the PV is drawn whole
+        self.pv = set(view.pv) if state else set()
         self.kids: dict[int, list[int]] = {n: [] for n in nodes}
         parent = self.tree.parent
         for n in nodes[1:]:
@@ -258,6 +261,7 @@ class Painter:
         it = Items()
         spine = {r: x}
         last = {r: y + BELOW[self.kind(r)]}
+        first = dict(last)  # where each spine starts: the PV's edge goes down from there
         row_y = last[r] + 4 + PITCH / 2
         stack = list(reversed(self.kids[r]))
         while stack:
@@ -266,12 +270,14 @@ class Painter:
             sx = spine[p]
             row, start, x_mark, bottom = self.row(n, sx + TICK, row_y)
             it.extend(row)
-            it.lines.append(Line((((sx, last[p]), (sx, row_y), (start, row_y)),), "edge", n))
+            down = first[p] if n in self.pv else last[p]
+            it.lines.append(Line((((sx, down), (sx, row_y), (start, row_y)),), "edge", n))
             if self.pruned_head(n):
                 it.lines += crosses(n, (sx, row_y), (start, row_y), 0.5, 1.2, 3.5, 0.0)
             last[p] = row_y
             if self.kids[n]:
                 spine[n], last[n] = x_mark, bottom
+                first[n] = bottom
             stack.extend(reversed(self.kids[n]))
             row_y += PITCH
         return it
