@@ -85,7 +85,6 @@ _UNTEX = sorted(
 
 def plain(tex: str) -> str:
     """The text a node of the TikZ picture sets, without LaTeX's markup."""
-    tex = re.sub(r"\.\.\{(-[^}]*)\}", r"..\1", tex)  # a negative upper end, braced
     tex = re.sub(r"\$\\mathsf\{([^}]*)\}\$", r"\1", tex)
     tex = tex.replace("$+\\infty$", "+∞").replace("$-\\infty$", "-∞")
     for code, ch in _UNTEX:

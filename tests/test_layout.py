@@ -13,6 +13,7 @@ import random
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -103,8 +104,8 @@ def test_the_random_trees_have_what_the_issue_names() -> None:
     assert sum(v.node_types is not None for v, *_ in VIEWS) >= 40
     assert sum(any(v.is_cut(n) for n in range(v.tree.n_nodes)) for v, *_ in VIEWS) >= 60
     svgs = [to_svg(v, page=p, layout=lay) for v, p, lay, _ in VIEWS[:60]]
-    # a chance node's range such as -7198/725..17252/725
-    assert any(re.search(r'class="range"[^>]*>-?\d+/\d+\.\.-?\d+/\d+<', s) for s in svgs)
+    # a chance node's range such as [-7198/725, 17252/725]
+    assert any(re.search(r'class="range"[^>]*>\[-?\d+/\d+, -?\d+/\d+\]<', s) for s in svgs)
     assert any(">a rather long move name" in s for s in svgs)
 
 
@@ -347,3 +348,26 @@ def test_the_collapsed_tree_in_a_notebook_says_each_size_once() -> None:
     assert "363 nodes" in svg
     view = collapsed(build_view(big))
     assert collisions(svg_scene(to_svg(view))) == []
+
+
+@pytest.mark.parametrize("lay", ["tree", "compact", "sideways", "outline"])
+@pytest.mark.parametrize(("b", "d"), [(4, 3), (3, 4), (3, 3)])
+def test_the_pv_is_drawn_whole(lay: str, b: int, d: int) -> None:
+    """Issue 38: in columns the PV was drawn black from G down to J, orange only from there
+    (the edge of a later child went down the spine from its sibling's row). The edge of every
+    node of the PV starts where its parent's edges start (its first child's), in every layout,
+    so the orange line runs unbroken from the root to the leaf."""
+    from gtsearch.algorithms import find_algorithm
+    from gtsearch.classroom.exercises import Spec, make_exercises
+
+    for seed in (1, 2, 3):
+        (ex,) = make_exercises(Spec(find_algorithm("alphabeta"), {}, b, d), seed, 1)
+        tree = ex.tree
+        view = build_view(tree)
+        scene = layout(view, layout=lay).scene
+        starts = {line.node: line.pieces[0][0] for line in scene.lines if line.role == "edge"}
+        stems = {line.node: line.pieces[0][-1] for line in scene.lines if line.role == "stem"}
+        assert any(tree.child(p, 0) != n for p, n in pairwise(view.pv))  # a PV off the left
+        for p, n in pairwise(view.pv):
+            first = stems.get(p, starts[tree.child(p, 0)])
+            assert starts[n] == pytest.approx(first), (lay, seed, tree.names[n])

@@ -91,8 +91,8 @@ def test_rereading_searches_number_each_reading(algo: str, sample: str) -> None:
 def test_the_legends_say_what_they_number() -> None:
     ex = star2_exercise()
     view = build_view(ex.tree, "star2", **ex.params)
-    assert "#n: the n-th leaf evaluation" in LEGEND
+    assert "#n: n-th evaluation" in LEGEND
     from gtsearch.render.svg import to_svg
 
-    assert "#n: the n-th leaf evaluation" in to_svg(view)
-    assert "\\#n: the n-th leaf evaluation" in to_tikz(view)
+    assert "#n: n-th evaluation" in to_svg(view)
+    assert "\\#n: n-th evaluation" in to_tikz(view)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .geometry import PAGES, Items, Page, Scene
-from .layout import MARGIN, Picture, drawn_nodes, layout
+from .layout import MARGIN, Picture, drawn_nodes, layout, notes_scene
 from .view import SearchView
 
 #: a piece of a page: which scene, and where its top left corner goes
@@ -80,6 +80,14 @@ def pages(
     the size of what it holds, the first with the ``head`` and the ``legend``; ``word`` names
     them in the notes ("page", or "part" for pictures that go into another document)."""
     whole = ask.picture(head=head, legend=legend)
+    if whole.fits:
+        return [whole.scene]
+    notes = notes_scene(ask.view, ask.page, set(whole.nodes)) if legend and ask.state else None
+    if notes is not None:  # the node-type notes after the picture, on the next page if need be
+        apart = ask.picture(head=head, legend=legend, type_notes=False)
+        if apart.fits:
+            scenes = [apart.scene, notes]
+            return [composed(scenes, sheet) for sheet in packed(scenes, PAGES[ask.page])]
     if whole.tree_fits:
         return [whole.scene]
     split = _Split(ask, head, legend, word)
@@ -87,9 +95,12 @@ def pages(
     if len(split.pieces) <= 1:
         return [whole.scene]
     placeholder = [split.scene(i, {}) for i in range(len(split.pieces))]
-    sheets = packed(placeholder, PAGES[ask.page])
+    # the node-type notes of the nodes the first piece does not draw (it lists its own), last
+    top = set(split.picture(split.pieces[0], {}).nodes)
+    rest = notes_scene(ask.view, ask.page, set(whole.nodes) - top) if legend else None
+    sheets = packed(placeholder + ([rest] if rest else []), PAGES[ask.page])
     on = {i: k for k, sheet in enumerate(sheets, 1) for i, _, _ in sheet}
-    scenes = [split.scene(i, on) for i in range(len(split.pieces))]
+    scenes = [split.scene(i, on) for i in range(len(split.pieces))] + ([rest] if rest else [])
     return [composed(scenes, sheet) for sheet in sheets]
 
 

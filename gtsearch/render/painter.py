@@ -43,6 +43,8 @@ SIZES = {
     "legend": 8.0,
 }
 GAP = 4.0  # between neighbouring subtrees
+#: after a node's type where the search did otherwise than the type says (the notes)
+NOTED = "*"
 PITCH = 15.0  # between the rows of a column
 TICK = 5.0  # from a column's spine to a row
 HALF = 16.0  # half the width of a triangle
@@ -70,7 +72,8 @@ def shape(tree: Tree, n: int) -> str:
 
 
 def short_range(text: str) -> str:
-    """A range (render.labels.range_text) short enough for a triangle: 3, ≤2, ≥5, 2..5, or nothing."""
+    """A range (render.labels.range_text) short enough for a triangle: 3, ≤2, ≥5, [2, 5] (the
+    interval the text's ``∈ [2, 5]`` names: one notation in text and pictures), or nothing."""
     if text == "?":
         return ""
     if "·" in text:  # mcts's visits · mean (view.Tally.short), short already
@@ -78,8 +81,7 @@ def short_range(text: str) -> str:
     if text.startswith("= "):
         return text[2:]
     if text.startswith("∈ ["):
-        lo, hi = text[3:-1].split(", ")
-        return f"{lo}..{hi}"
+        return text[2:]
     return text.replace(" ", "")
 
 
@@ -146,8 +148,13 @@ class Painter:
         return short_range(self.view.range_text(n))
 
     def node_type(self, n: int) -> str:
+        """Knuth & Moore's type, with ``*`` where the search did otherwise (the note, listed
+        under the legend: gtsearch.render.layout)."""
         types = self.view.node_types
-        return (types.get(n) or "") if self.state and types is not None else ""
+        if not self.state or types is None:
+            return ""
+        noted = NOTED if self.view.type_notes and n in self.view.type_notes else ""
+        return (types.get(n) or "") + noted
 
     def rank(self, n: int) -> str:
         """A leaf's place in the evaluation order; mcts: its visits and mean, in its tree."""

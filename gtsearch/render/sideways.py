@@ -114,8 +114,9 @@ def sideways_items(pt: Painter, nodes: list[int], top: float) -> Items:
                 piece = ((end[p] + 2.0, up), *piece)
             along = (piece[-2], piece[-1])
         out.lines.append(Line((piece,), "edge", n))
-        if pt.pruned_head(n):
-            out.lines += crosses(n, along[0], along[1], 0.5, 1.2, 3.5, 0.0)
+        if pt.pruned_head(n):  # on the fork, short: the row above stands RISE + 1.5 above it
+            reach = 2.0 if p in inline else 3.5
+            out.lines += crosses(n, along[0], along[1], 0.5, 1.2, reach, 0.0)
     return out
 
 

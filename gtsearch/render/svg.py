@@ -205,7 +205,14 @@ def _svg_node(view: SearchView, s: Shape, texts: list[Text], pv: set[int], state
 
 def _svg_legend(scene: Scene) -> str:
     parts = ['<g class="legend">']
+    node = 'fill="white" stroke="black" stroke-width="1"'  # the legend's nodes, as nodes are
     for s in scene.shapes:
+        if s.kind == "legend-chance":
+            cx, cy = s.center
+            parts.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{s.radius:g}" {node}/>')
+        elif s.kind.startswith("legend-"):
+            points = " ".join(f"{_f(x)},{_f(y)}" for x, y in s.points)
+            parts.append(f'<polygon points="{points}" {node}/>')
         if s.kind == "swatch":
             x0, y0, x1, y1 = s.box()
             parts.append(
@@ -222,7 +229,14 @@ def _svg_legend(scene: Scene) -> str:
             parts.append(f'<path d="{_d(line)}" fill="none" {strokes[line.role]}/>')
     for t in scene.texts:
         if t.role.startswith("legend"):
-            parts.append(_svg_text(t, COLOR_PRUNED if t.role == "legend-pruned" else "black"))
+            fill = {
+                "legend-pruned": COLOR_PRUNED,
+                "legend-note": COLOR_TYPE,
+                "legend-max": COLOR_MAX,
+                "legend-min": COLOR_MIN,
+                "legend-chance": COLOR_CHANCE,
+            }.get(t.role, "black")
+            parts.append(_svg_text(t, fill))
     parts.append("</g>")
     return "".join(parts)
 

@@ -27,7 +27,7 @@ EVALUATED = "●"
 PRUNED = "✂"
 PV_MARK = "★"
 LEGEND = (
-    f"{EVALUATED} evaluated (#n: the n-th leaf evaluation)  {PRUNED} pruned  {PV_MARK} PV  "
+    f"{EVALUATED} evaluated (#n: n-th evaluation)  {PRUNED} pruned  {PV_MARK} PV  "
     "= ≥ ≤: what the evaluated leaves prove"
 )
 
