@@ -52,8 +52,20 @@ ASCENT = 0.76
 DESCENT = 0.24
 
 
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """The advance width of ``text`` set at ``size`` points (DejaVu Sans, an upper bound)."""
+#: DejaVu Sans Mono's advance width, every character's (1233/2048 em), wider than TeX's
+#: typewriter (0.525 em), Menlo's and Consolas's
+MONO = 0.602
+#: the texts set in a monospaced font: the nodes' names, whose l, I and 1 a sans serif draws
+#: alike (leaf l1 beside node I: issue 38)
+MONO_ROLES = frozenset({"name"})
+MONO_FONTS = "DejaVu Sans Mono, Menlo, Consolas, monospace"
+
+
+def text_width(text: str, size: float, bold: bool = False, mono: bool = False) -> float:
+    """The advance width of ``text`` set at ``size`` points (DejaVu Sans, or DejaVu Sans Mono
+    with ``mono``: an upper bound)."""
+    if mono:
+        return size * MONO * len(text)
     table = _WIDTHS[bold]
     return size * sum(table.get(ch) or _SYMBOLS.get(ch, _OTHER) for ch in text)
 
@@ -81,7 +93,7 @@ class Text:
 
     @property
     def width(self) -> float:
-        return text_width(self.shown, self.size, self.bold)
+        return text_width(self.shown, self.size, self.bold, self.role in MONO_ROLES)
 
     def box(self) -> Box:
         w = self.width
@@ -528,6 +540,9 @@ __all__ = [
     "DESCENT",
     "INSIDE_ROLES",
     "LABEL_GAP",
+    "MONO",
+    "MONO_FONTS",
+    "MONO_ROLES",
     "TEXT_PAD",
     "LAYOUTS",
     "MM",

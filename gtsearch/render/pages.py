@@ -98,10 +98,25 @@ def pages(
     # the node-type notes of the nodes the first piece does not draw (it lists its own), last
     top = set(split.picture(split.pieces[0], {}).nodes)
     rest = notes_scene(ask.view, ask.page, set(whole.nodes) - top) if legend else None
-    sheets = packed(placeholder + ([rest] if rest else []), PAGES[ask.page])
-    on = {i: k for k, sheet in enumerate(sheets, 1) for i, _, _ in sheet}
-    scenes = [split.scene(i, on) for i in range(len(split.pieces))] + ([rest] if rest else [])
-    return [composed(scenes, sheet) for sheet in sheets]
+    extra = [rest] if rest else []
+    room = PAGES[ask.page]
+
+    def grouped(sheets: list[list[Placed]]) -> list[list[int]]:
+        return [[i for i, _, _ in sheet] for sheet in sheets]
+
+    # the real page numbers may make a piece narrower, and so its legend wrap taller: set
+    # again until the pages hold the same pieces, else one piece a page (nothing can meet)
+    scenes = placeholder + extra
+    for _ in range(4):
+        sheets = packed(scenes, room)
+        on = {i: k for k, sheet in enumerate(sheets, 1) for i, _, _ in sheet}
+        scenes = [split.scene(i, on) for i in range(len(split.pieces))] + extra
+        again = packed(scenes, room)
+        if grouped(again) == grouped(sheets):
+            return [composed(scenes, sheet) for sheet in again]
+    on = {i: i + 1 for i in range(len(scenes))}
+    scenes = [split.scene(i, on) for i in range(len(split.pieces))] + extra
+    return [composed(scenes, [(i, 0.0, 0.0)]) for i in range(len(scenes))]
 
 
 class _Split:

@@ -293,7 +293,10 @@ class Painter:
         """How wide the probabilities and the leaves' names of these rows are, at most: the
         room each row leaves for them, so that rows one under another line up."""
         pw = max(text_width(self.prob(k), 8) for k in rows)
-        nw = max((text_width(self.name(k), 9) for k in rows if self.kind(k) == "leaf"), default=0)
+        nw = max(
+            (text_width(self.name(k), 9, mono=True) for k in rows if self.kind(k) == "leaf"),
+            default=0,
+        )
         return pw, nw
 
     def row(

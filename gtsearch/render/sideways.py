@@ -26,7 +26,7 @@ from .geometry import Items, Line, crosses
 from .painter import PITCH, TICK, Painter
 
 #: between a node's last text and the spine of its children
-LEAD = 7.0
+LEAD = 5.0
 #: between the leaves of a row: two labels of different nodes stand LABEL_GAP apart
 CELL = 8.0
 #: the room a row of leaves needs above it for its fork, and how far above the boxes it runs

@@ -6,7 +6,7 @@ from xml.sax.saxutils import escape
 
 from ..numbers import format_probability
 from ..tree import Tree
-from .geometry import Line, Scene, Shape, Text
+from .geometry import MONO_FONTS, MONO_ROLES, Line, Scene, Shape, Text
 from .labels import format_extended
 from .layout import MAX_PICTURE_NODES, drawn_nodes, fits
 from .layout import layout as lay_out
@@ -141,6 +141,8 @@ def _svg_edge(view: SearchView, line: Line, pv: set[int], state: bool) -> str:
 def _svg_text(t: Text, fill: str, extra: str = "") -> str:
     anchor = "" if t.anchor == "start" else f' text-anchor="{t.anchor}"'
     bold = ' font-weight="bold"' if t.bold else ""
+    if t.role in MONO_ROLES:  # names: l1 and I apart
+        bold += f' font-family="{MONO_FONTS}"'
     return (
         f'<text{extra} x="{_f(t.x)}" y="{_f(t.y)}" font-size="{t.size:g}"{anchor}{bold} '
         f'fill="{fill}">{escape(t.text)}</text>'

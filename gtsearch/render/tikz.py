@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from ..algorithms.events import Value
 from ..numbers import INF
 from ..tree import Tree
-from .geometry import Line, Scene, Shape, Text
+from .geometry import MONO_ROLES, Line, Scene, Shape, Text
 from .labels import format_extended
 from .layout import type_note_lines
 from .pages import Request, pages
@@ -234,7 +234,8 @@ def _line(line: Line, searched: Sequence[int], pv: set[int]) -> list[str]:
 def _text(view: SearchView, t: Text, color: str | None) -> str:
     if not t.text:
         return ""
-    size = f"\\fontsize{{{t.size:g}}}{{{t.size * 1.2:.1f}}}\\selectfont\\sffamily"
+    family = "\\ttfamily" if t.role in MONO_ROLES else "\\sffamily"  # names: l1 and I apart
+    size = f"\\fontsize{{{t.size:g}}}{{{t.size * 1.2:.1f}}}\\selectfont{family}"
     if t.bold:
         size += "\\bfseries"
     color = color or _TEXT_COLORS.get(t.role) or "black"
