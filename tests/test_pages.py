@@ -204,7 +204,8 @@ def beamer(frames: list[tuple[str, str]], where: Path) -> tuple[int, str]:
         (where / f"t{i}.tex").write_text(tex, encoding="utf-8")
         body.append(f"\\begin{{frame}}[allowframebreaks]{{{title}}}\\centering\\input{{t{i}.tex}}")
     slides = (
-        "\\documentclass[aspectratio=169]{beamer}\n\\usepackage{tikz}\n\\begin{document}\n"
+        "\\documentclass[aspectratio=169]{beamer}\n\\usepackage{tikz}\n"
+        "\\setbeamertemplate{frametitle continuation}[from second]\n\\begin{document}\n"
         + "".join(f"{frame}\n\\end{{frame}}\n" for frame in body)
         + "\\end{document}\n"
     )

@@ -9,7 +9,8 @@ module's, in one of four arrangements:
 - the *tree*: every node on the level of its depth, every parent centred
   above its first and last child, and neighbouring subtrees pushed apart
   until no text, shape or edge of one comes within ``GAP`` of the other
-  (their contours, level band by level band);
+  (their contours, level band by level band; a text's reaches ``TEXT_PAD``
+  beyond it, so that labels of different nodes stand ``LABEL_GAP`` apart);
 - *columns*: below a cut height, the subtrees drawn as indented lists under
   their roots (the bottom levels of a wide tree, the way ``gtsearch show``
   draws in a terminal);
@@ -27,8 +28,9 @@ legend, else the lowest of those as wide as the page, else the narrowest;
 gtsearch.render.pages splits it over pages.
 
 Texts are set at 9 pt (names, values, the summary, notes), 8 pt (ranges,
-order, probabilities, node types, hidden nodes, the legend) and 12 pt (the
-title), times the page's scale: nothing under 8 pt at 100 %.
+the numbers of the evaluations, probabilities, node types, hidden nodes, the
+legend and the node-type notes under it) and 12 pt (the title), times the
+page's scale: nothing under 8 pt at 100 %, nothing under 10 pt on a slide.
 """
 
 from __future__ import annotations
@@ -246,6 +248,21 @@ def type_note_lines(view: SearchView) -> list[tuple[str, list[int]]]:
     return list(grouped.items())
 
 
+def wrapped(text: str, size: float, width: float) -> list[str]:
+    """The text in lines no wider than ``width`` where it can, broken after its commas."""
+    lines: list[str] = []
+    for piece in text.split(", "):
+        joined = f"{lines[-1]}, {piece}" if lines else piece
+        if lines and text_width(joined, size) > width:
+            lines[-1] += ","
+            lines.append(piece)
+        elif lines:
+            lines[-1] = joined
+        else:
+            lines.append(piece)
+    return lines
+
+
 def _notes(view: SearchView, drawn: set[int], x: float, y: float, width: float) -> Items:
     """The node-type notes of the ``drawn`` nodes (``*`` marks them), from (x, y), the nodes
     of one note on as many lines as ``width`` needs."""
@@ -358,14 +375,16 @@ def _scene(
     head, note = above_tree
     legend, type_notes = below_tree
     texts: list[Text] = []
-    m = room.margin
+    m, k = room.margin, room.scale
     y = m
-    for i, line in enumerate(head):
+    for i, whole in enumerate(head):
         if i == 0 and not room.title:
             continue
         role = "title" if i == 0 else "summary"
-        y += ASCENT_TITLE if i == 0 else 14.0 if texts else 8.0
-        texts.append(Text(m, y, line, SIZES[role], "start", role, bold=i == 0))
+        # the summary on as many lines as the page's width needs, broken after its commas
+        for line in [whole] if i == 0 else wrapped(whole, SIZES[role], room.width / k - 2 * m):
+            y += ASCENT_TITLE if i == 0 else 14.0 if texts else 8.0
+            texts.append(Text(m, y, line, SIZES[role], "start", role, bold=i == 0))
     if note:
         y += 14.0 if texts else 8.0
         texts.append(Text(m, y, note, SIZES["note"], "start", "note"))
@@ -375,7 +394,6 @@ def _scene(
     else:
         items = _tree_items(pt, nodes, cut, above + pt.reach(nodes[0]))
     x0, y0, x1, bottom = items.extent()
-    k = room.scale
     tree_size = ((x1 - x0 + 2 * m) * k, (bottom - y0 + 2 * m) * k)
     drawn = items.moved(m - x0)
     width = max([x1 - x0] + [t.width for t in texts])
