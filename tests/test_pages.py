@@ -224,8 +224,13 @@ def test_pdflatex_sets_the_slides_and_pages(tmp_path: Path) -> None:
         frames.append((f"Exercise {i}", to_tikz(build_view(tree), body=True, page="slide")))
     tex = to_tikz(build_view(exercise_tree(4, 3, "exercise")), body=True, page="slide")
     frames.append(("b=4 d=3", tex))
+    # as wide as the slide within 3 pt: the space of a line's end after it made a second,
+    # empty slide (the picture ends with a %)
+    tex = to_tikz(build_view(exercise_tree(3, 3, "exercise", 1)), body=True, page="slide")
+    assert SLIDE.width - 3 < check_tikz(tex, SLIDE)[0][0]
+    frames.append(("b=3 d=3", tex))
     count, log = beamer(frames, tmp_path)
-    assert count == 3 + (4 + 3 + 1) + 5  # (with names of three characters)
+    assert count == 3 + (4 + 3 + 1) + 5 + 1  # (with names of three characters)
     assert "Overfull" not in log
     tree = uniform_tree(4, 4, seed=1)
     pdf = compile_tex(to_tikz(build_view(tree), source="b=4 d=4"), tmp_path, "pages")

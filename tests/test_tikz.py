@@ -116,7 +116,7 @@ def test_the_body_is_the_bare_picture() -> None:
     view = build_view(load_tree(AIMA), "sss")
     body = to_tikz(view, body=True)
     assert "\\documentclass" not in body and "\\begin{document}" not in body
-    assert body.count("\\begin{tikzpicture}") == 1 and body.rstrip().endswith("\\end{tikzpicture}")
+    assert body.count("\\begin{tikzpicture}") == 1 and body.rstrip().endswith("\\end{tikzpicture}%")
     assert "% needs \\usepackage{tikz}" in body
     assert "legend" not in body and "two-ply" not in body.split("\\begin{tikzpicture}")[1]
 

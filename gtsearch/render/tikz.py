@@ -202,7 +202,9 @@ def _picture(view: SearchView, scene: Scene, state: bool = True) -> str:
         elif s.kind.startswith("legend-"):
             path = " -- ".join(_p(*c) for c in s.points)
             lines.append(f"\\draw[{_LEGEND_NODE}] {path} -- cycle;")
-    lines.append("\\end{tikzpicture}")
+    # no space after it: a picture as wide as the line and the space of the line's end made
+    # a second, empty line (and beamer's allowframebreaks a second, empty slide)
+    lines.append("\\end{tikzpicture}%")
     return "\n".join(lines) + "\n"
 
 
