@@ -99,14 +99,17 @@ def tikz_png(tmp: Path, name: str) -> None:
 
 def slide_png(tmp: Path, name: str) -> None:
     """The exercise of the worksheet solved on a beamer slide: ``gtsearch show ex.json
-    --page slide --tikz-body tree.tex``, input into a 16:9 frame → pdflatex → PNG."""
+    --page slide --tikz-body tree.tex``, input into a 16:9 frame as docs/classroom.md says
+    → pdflatex → PNG."""
     exercise = make_exercises(Spec(find_algorithm("alphabeta"), {}), seed=1, count=1)[0]
     body = to_tikz(build_view(exercise.tree), body=True, page="slide")
     (tmp / "tree.tex").write_text(body, encoding="utf-8")
     (tmp / f"{name}.tex").write_text(
         "\\documentclass[aspectratio=169]{beamer}\n\\usepackage{tikz}\n"
-        "\\setbeamertemplate{navigation symbols}{}\n\\begin{document}\n"
-        "\\begin{frame}{Exercise 1: alpha-beta, solved}\n\\centering\\input{tree.tex}\n"
+        "\\setbeamertemplate{navigation symbols}{}\n"
+        "\\setbeamertemplate{frametitle continuation}[from second]\n\\begin{document}\n"
+        "\\begin{frame}[allowframebreaks]{Exercise 1: alpha-beta, solved}\n"
+        "\\centering\\input{tree.tex}\n"
         "\\end{frame}\n\\end{document}\n",
         encoding="utf-8",
     )

@@ -41,7 +41,9 @@ def svg_scene(svg: str) -> Scene:
                         child.text,
                         float(child.get("font-size", 0)),
                         child.get("text-anchor", "start"),
-                        "value",  # checked against its own node's shape like a value
+                        # a name is monospaced; the others are checked against their own
+                        # node's shape like a value
+                        "name" if "Mono" in child.get("font-family", "") else "value",
                         node,
                         child.get("font-weight") == "bold",
                     )
@@ -85,7 +87,6 @@ _UNTEX = sorted(
 
 def plain(tex: str) -> str:
     """The text a node of the TikZ picture sets, without LaTeX's markup."""
-    tex = re.sub(r"\.\.\{(-[^}]*)\}", r"..\1", tex)  # a negative upper end, braced
     tex = re.sub(r"\$\\mathsf\{([^}]*)\}\$", r"\1", tex)
     tex = tex.replace("$+\\infty$", "+∞").replace("$-\\infty$", "-∞")
     for code, ch in _UNTEX:
@@ -117,12 +118,13 @@ def tikz_scene(tex: str) -> Scene:
         if line.startswith("\\node["):
             t = re.match(
                 rf"\\node\[anchor=([a-z ]+), text=[^,]+, font=\\fontsize\{{({_NUMBER})\}}"
-                rf"\{{[\d.]+\}}\\selectfont\\sffamily(\\bfseries)?\] at \(({_NUMBER}),({_NUMBER})\) "
+                rf"\{{[\d.]+\}}\\selectfont\\(sf|tt)family(\\bfseries)?\] at "
+                rf"\(({_NUMBER}),({_NUMBER})\) "
                 r"\{(.*)\};$",
                 line,
             )
             assert t is not None, line
-            anchor, size, bold, x, y, body = t.groups()
+            anchor, size, family, bold, x, y, body = t.groups()
             scene.texts.append(
                 Text(
                     float(x),
@@ -130,7 +132,7 @@ def tikz_scene(tex: str) -> Scene:
                     plain(body),
                     float(size),
                     _ANCHORS[anchor],
-                    "value",
+                    "name" if family == "tt" else "value",  # a name: monospaced
                     node,
                     bool(bold),
                 )  # fmt: skip

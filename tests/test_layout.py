@@ -13,6 +13,7 @@ import random
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +23,13 @@ from click.testing import CliRunner
 from gtsearch import load_tree, loads_tree
 from gtsearch.cli import cli
 from gtsearch.render.focus import collapsed
-from gtsearch.render.geometry import PAGES, Scene, collisions
+from gtsearch.render.geometry import LABEL_GAP, PAGES, Scene, collisions, crowded
 from gtsearch.render.layout import layout
 from gtsearch.render.notebook import result_html
 from gtsearch.render.painter import short_range
 from gtsearch.render.svg import to_svg, tree_picture
 from gtsearch.render.tikz import to_tikz
+from gtsearch.render.tikz import tree_picture as tree_tikz
 from gtsearch.render.view import build_view, replay_steps
 from gtsearch.sources.uniform import uniform_tree
 
@@ -102,8 +104,8 @@ def test_the_random_trees_have_what_the_issue_names() -> None:
     assert sum(v.node_types is not None for v, *_ in VIEWS) >= 40
     assert sum(any(v.is_cut(n) for n in range(v.tree.n_nodes)) for v, *_ in VIEWS) >= 60
     svgs = [to_svg(v, page=p, layout=lay) for v, p, lay, _ in VIEWS[:60]]
-    # a chance node's range such as -7198/725..17252/725
-    assert any(re.search(r'class="range"[^>]*>-?\d+/\d+\.\.-?\d+/\d+<', s) for s in svgs)
+    # a chance node's range such as [-7198/725, 17252/725]
+    assert any(re.search(r'class="range"[^>]*>\[-?\d+/\d+, -?\d+/\d+\]<', s) for s in svgs)
     assert any(">a rather long move name" in s for s in svgs)
 
 
@@ -156,6 +158,43 @@ def test_no_text_crosses_anything_on_its_side() -> None:
     assert clashes == []
 
 
+def test_crowded_finds_labels_that_run_together() -> None:
+    """The measure itself: two names of neighbours 4 pt apart on one line are found, one above
+    the other (two rows) are not."""
+    from gtsearch.render.geometry import Text, text_width
+
+    w = text_width("PV", 8)
+    side = [Text(0, 10, "PV", 8, "start", "type", 1), Text(w + 4, 10, "C", 9, "start", "name", 2)]
+    assert crowded(Scene(100, 100, side, [], [])) == [
+        "text 'PV' (type) and 'C' (name) 4.0 pt apart"
+    ]
+    rows = [side[0], replace(side[1], x=w + 1, y=25)]
+    assert crowded(Scene(100, 100, rows, [], [])) == []
+    assert crowded(Scene(100, 100, [side[0], replace(side[1], x=w + LABEL_GAP)], [], [])) == []
+
+
+@pytest.mark.parametrize("lay", ["auto", "tree", "compact", "sideways", "outline"])
+def test_labels_of_different_nodes_never_touch(lay: str) -> None:
+    """Issue 38: "PV C", "CUT D", "1..11 I", ">=375 AC" ran together. Two texts of different
+    nodes on one line stand LABEL_GAP (8 pt, almost three word spaces at 9 pt) apart or more,
+    on every page, over the random trees (node types among them) and exercises of b=2..4,
+    d=2..4 with node types and with chance nodes."""
+    from gtsearch.algorithms import find_algorithm
+    from gtsearch.classroom.exercises import Spec, make_exercises
+
+    views = [(v, p) for v, p, *_ in VIEWS[:60]]
+    for algo in ("alphabeta", "star2"):
+        for b, d in [(2, 3), (3, 2), (3, 3), (4, 2), (2, 4), (4, 3), (3, 4)]:
+            (ex,) = make_exercises(Spec(find_algorithm(algo), {}, b, d), 7, 1)
+            view = build_view(ex.tree, algo, node_types=algo == "alphabeta", **ex.params)
+            views += [(view, "a4"), (view, "slide")]
+    found = []
+    for i, (view, page) in enumerate(views):
+        pic = layout(view, page=page, layout=lay, head=("title", "summary"), legend=True)
+        found += [f"view {i} ({page}): {c}" for c in crowded(pic.scene)]
+    assert found == []
+
+
 def replayed(view: Any, page: str = "a4", layout_name: str = "auto") -> list[str]:
     """The clashes of the replay's picture (the bare tree) once it shows what the steps fill in:
     every leaf's order of evaluation and, in turn, each range a node shows at some step."""
@@ -169,7 +208,7 @@ def replayed(view: Any, page: str = "a4", layout_name: str = "auto") -> list[str
         texts = []
         for t in scene.texts:
             if t.role == "rank" and t.node in view.rank:
-                t = replace(t, text=f"#{view.rank[t.node]}")
+                t = replace(t, text=view.order_text(t.node))
             elif t.role == "range" and t.node in shown:
                 t = replace(t, text=shown[t.node][min(turn, len(shown[t.node]) - 1)])
             texts.append(t)
@@ -237,14 +276,18 @@ def test_the_81_leaf_tree_reads() -> None:
 
 
 def test_a_27_leaf_tree_fits_a_slide() -> None:
-    """On its side, without names as with them (tests/test_pages.py): as a tree or in columns
-    it is too wide for a slide at 8 pt."""
+    """On its side, at 10 pt (as a tree or in columns it is too wide for a slide), solved and
+    unsolved."""
     view = build_view(uniform_tree(3, 3, seed=1), "alphabeta")
-    pic = layout(view, page="slide")
+    pic = layout(view, page="slide", state=False)
     assert pic.fits and pic.arrangement == "sideways"
-    assert not layout(view, page="slide", layout="compact").fits
-    w, h, smallest = measure_tikz(to_tikz(view, body=True, page="slide"))
-    assert w <= PAGES["slide"].width and h <= PAGES["slide"].height and smallest == 8
+    assert not layout(view, page="slide", layout="compact", state=False).fits
+    w, h, smallest = measure_tikz(tree_tikz(view.tree, page="slide"))
+    assert w <= PAGES["slide"].width and h <= PAGES["slide"].height and smallest >= 10
+    pictures = to_tikz(view, body=True, page="slide").split("\\begin{tikzpicture}")[1:]
+    assert len(pictures) == 1  # solved too, unnamed (with an exercise's names: four parts)
+    w, h, smallest = measure_tikz(pictures[0])
+    assert w <= PAGES["slide"].width and h <= PAGES["slide"].height and smallest == 10
 
 
 def test_layouts_as_asked() -> None:
@@ -305,3 +348,26 @@ def test_the_collapsed_tree_in_a_notebook_says_each_size_once() -> None:
     assert "363 nodes" in svg
     view = collapsed(build_view(big))
     assert collisions(svg_scene(to_svg(view))) == []
+
+
+@pytest.mark.parametrize("lay", ["tree", "compact", "sideways", "outline"])
+@pytest.mark.parametrize(("b", "d"), [(4, 3), (3, 4), (3, 3)])
+def test_the_pv_is_drawn_whole(lay: str, b: int, d: int) -> None:
+    """Issue 38: in columns the PV was drawn black from G down to J, orange only from there
+    (the edge of a later child went down the spine from its sibling's row). The edge of every
+    node of the PV starts where its parent's edges start (its first child's), in every layout,
+    so the orange line runs unbroken from the root to the leaf."""
+    from gtsearch.algorithms import find_algorithm
+    from gtsearch.classroom.exercises import Spec, make_exercises
+
+    for seed in (1, 2, 3):
+        (ex,) = make_exercises(Spec(find_algorithm("alphabeta"), {}, b, d), seed, 1)
+        tree = ex.tree
+        view = build_view(tree)
+        scene = layout(view, layout=lay).scene
+        starts = {line.node: line.pieces[0][0] for line in scene.lines if line.role == "edge"}
+        stems = {line.node: line.pieces[0][-1] for line in scene.lines if line.role == "stem"}
+        assert any(tree.child(p, 0) != n for p, n in pairwise(view.pv))  # a PV off the left
+        for p, n in pairwise(view.pv):
+            first = stems.get(p, starts[tree.child(p, 0)])
+            assert starts[n] == pytest.approx(first), (lay, seed, tree.names[n])

@@ -521,7 +521,8 @@ def test_chance_nodes_in_svg_and_dot(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     root = ET.parse(svg).getroot()
     circles = root.findall(f".//{SVG_NS}circle")
-    assert len(circles) == 2  # C1 and C2
+    assert len(circles) == 2 + 1  # C1 and C2, and the legend's chance node, open as they are
+    assert [c.get("fill") for c in circles] == ["white"] * 3
     probs = [t.text for t in root.iter(f"{SVG_NS}text") if t.get("class") == "prob"]
     assert probs == ["1/3", "2/3", "1/4", "3/4"]
     text = dot.read_text(encoding="utf-8")

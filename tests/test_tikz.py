@@ -82,15 +82,13 @@ def test_the_document_has_the_marks_of_the_svg() -> None:
     assert "\\documentclass{article}" in tex and tex.rstrip().endswith("\\end{document}")
     assert "standalone" not in tex  # not in texlive-latex-base/recommended/pictures
     assert tex.count("\\begin{tikzpicture}") == 1
-    # the shapes: 1 MAX triangle, 3 MIN triangles, 9 leaf boxes
-    assert (
-        len(
-            re.findall(
-                r"^\\draw\[[^\]]*\] \([^)]*\) -- \([^)]*\) -- \([^)]*\) -- cycle;", tex, re.M
-            )
-        )
-        == 4
+    # the shapes: 1 MAX triangle, 3 MIN triangles, 9 leaf boxes; the legend's MAX and MIN,
+    # drawn as the nodes are
+    triangles = re.findall(
+        r"^\\draw\[([^\]]*)\] \([^)]*\) -- \([^)]*\) -- \([^)]*\) -- cycle;", tex, re.M
     )
+    assert len(triangles) == 4 + 2
+    assert triangles[-2:] == ["draw=black, fill=white, line width=1pt"] * 2
     assert len(re.findall(r"rounded corners=2.25pt\] .* rectangle", tex)) == 9
     # seven leaves filled and numbered, in order
     assert tex.count("fill=gtsEvaluated, line width") == 7
@@ -104,7 +102,13 @@ def test_the_document_has_the_marks_of_the_svg() -> None:
     assert "{$\\leq$$\\mathsf{2}$}" in tex
     assert "{$\\mathsf{14}$}" in tex
     assert "{B};" in tex and "{b1};" in tex
-    assert len(re.findall(r"\{(PV|CUT|ALL)\};", tex)) == 9  # Knuth & Moore's, by position
+    assert len(re.findall(r"\{(PV|CUT|ALL)\*?\};", tex)) == 9  # Knuth & Moore's, by position
+    # where alpha-beta did otherwise, as show --node-types says: * at the node, the note under
+    # the legend in the types' colour, and in the node's comment
+    assert "{CUT*};" in tex and "% D [CUT: no cutoff: all 3 children searched]" in tex
+    assert "text=gtsType, font=\\fontsize{8}{9.6}\\selectfont\\sffamily] at (12.0," in tex
+    assert "{* no cutoff: all 3 children searched: D};" in tex
+    assert "{* not in the minimal tree, searched: d2, d3};" in tex
     assert "alphabeta: value 3, PV B $\\to$ b1, 7 of 9 leaves evaluated" in tex
 
 
@@ -112,7 +116,7 @@ def test_the_body_is_the_bare_picture() -> None:
     view = build_view(load_tree(AIMA), "sss")
     body = to_tikz(view, body=True)
     assert "\\documentclass" not in body and "\\begin{document}" not in body
-    assert body.count("\\begin{tikzpicture}") == 1 and body.rstrip().endswith("\\end{tikzpicture}")
+    assert body.count("\\begin{tikzpicture}") == 1 and body.rstrip().endswith("\\end{tikzpicture}%")
     assert "% needs \\usepackage{tikz}" in body
     assert "legend" not in body and "two-ply" not in body.split("\\begin{tikzpicture}")[1]
 
@@ -123,7 +127,7 @@ def test_latex_escaping() -> None:
         "\\textbackslash{}z"
     )
     assert tex_text("B → b1, ≥ 3, ≤ 2, +∞") == "B $\\to$ b1, $\\geq$ 3, $\\leq$ 2, +$\\infty$"
-    assert tex_range(2, 5) == "$\\mathsf{2..5}$"
+    assert tex_range(2, 5) == "$\\mathsf{[2, 5]}$"
     assert tex_range(float("-inf"), float("inf")) == ""
     tex = to_tikz(build_view(loads_tree(SPECIAL, "json"), "alphabeta"))
     assert "{a\\_b \\$5 \\& 50\\% \\#1 \\{x\\} \\textasciitilde{}y" in tex
@@ -174,14 +178,15 @@ def test_chance_nodes_in_tikz() -> None:
     infinities are written as such."""
     view = build_view(load_tree(str(REPO / "sample_trees" / "chance-worked.yaml")), "star2")
     tex = to_tikz(view)
-    assert tex.count("circle[radius=") == 2  # C1 and C2
+    assert tex.count("circle[radius=") == 2 + 1  # C1 and C2, and the legend's, open as they are
+    assert "\\draw[draw=black, fill=white, line width=1pt] (" in tex.split("% nodes")[1]
     probabilities = re.findall(  # 8 pt in the chance nodes' colour (their names are 9 pt)
         r"^\\node\[anchor=[a-z ]+, text=gtsChance, font=\\fontsize\{8\}[^\]]*\] at \([^)]*\) "
         r"\{([^}]*)\};",
         tex,
         re.M,
     )
-    assert probabilities == ["1/3", "2/3", "1/4", "3/4"]
+    assert probabilities == ["1/3", "2/3", "1/4", "3/4", "chance (probability on the edge)"]
     # the PV in orange through C1 and its most probable outcome m2 to MIN's best leaf
     assert view.pv == [0, 1, 5, 7]
     # its three edges (each down to its node's head), the stem below m2's apex, the legend's sample

@@ -173,11 +173,13 @@ def focus_view(view: SearchView, path: Sequence[Step]) -> SearchView:
         events,
         bounds=view.bounds,
         node_types=None if view.node_types is None else _shifted(view.node_types, f, e),
+        type_notes=None if view.type_notes is None else _shifted(view.type_notes, f, e),
         focus=view.focus + indices,
         tallies=None if view.tallies is None else _shifted(view.tallies, f, e),
         expanded=None
         if view.expanded is None
         else frozenset(n - f for n in view.expanded if inside(n)),
+        readings=_shifted(view.readings, f, e),
     )
 
 

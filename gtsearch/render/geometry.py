@@ -52,8 +52,20 @@ ASCENT = 0.76
 DESCENT = 0.24
 
 
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    """The advance width of ``text`` set at ``size`` points (DejaVu Sans, an upper bound)."""
+#: DejaVu Sans Mono's advance width, every character's (1233/2048 em), wider than TeX's
+#: typewriter (0.525 em), Menlo's and Consolas's
+MONO = 0.602
+#: the texts set in a monospaced font: the nodes' names, whose l, I and 1 a sans serif draws
+#: alike (leaf l1 beside node I: issue 38)
+MONO_ROLES = frozenset({"name"})
+MONO_FONTS = "DejaVu Sans Mono, Menlo, Consolas, monospace"
+
+
+def text_width(text: str, size: float, bold: bool = False, mono: bool = False) -> float:
+    """The advance width of ``text`` set at ``size`` points (DejaVu Sans, or DejaVu Sans Mono
+    with ``mono``: an upper bound)."""
+    if mono:
+        return size * MONO * len(text)
     table = _WIDTHS[bold]
     return size * sum(table.get(ch) or _SYMBOLS.get(ch, _OTHER) for ch in text)
 
@@ -81,7 +93,7 @@ class Text:
 
     @property
     def width(self) -> float:
-        return text_width(self.shown, self.size, self.bold)
+        return text_width(self.shown, self.size, self.bold, self.role in MONO_ROLES)
 
     def box(self) -> Box:
         w = self.width
@@ -175,6 +187,13 @@ def crosses(
 # -- contours: how near two drawings may come -------------------------------------------------
 #: the height of a band of the contours
 BAND = 3.0
+#: how far a text's contour reaches beyond its box, left and right: two texts of neighbouring
+#: subtrees stand twice this farther apart than their shapes (the layouts' gap), so that
+#: labels of different nodes never read as one ("PV C", "1..11 I" did at 4 pt)
+TEXT_PAD = 2.0
+#: the least room between two texts of different nodes, side by side: the layouts' gap (4 pt)
+#: and the texts' pads; tests/test_layout.py measures it
+LABEL_GAP = 8.0
 
 
 class Contour:
@@ -210,7 +229,8 @@ class Contour:
     ) -> None:
         for t in texts:
             if t.shown:
-                self.add(*t.box())
+                x0, y0, x1, y1 = t.box()
+                self.add(x0 - TEXT_PAD, y0, x1 + TEXT_PAD, y1)
         for s in shapes:
             self.add(*s.box())
         for line in lines:
@@ -493,6 +513,25 @@ def collisions(scene: Scene, gap: float = 0.0) -> list[str]:
     return found
 
 
+def crowded(scene: Scene, gap: float = LABEL_GAP) -> list[str]:
+    """Every two texts of different nodes side by side (on one line, their heights overlapping)
+    less than ``gap`` apart, one sentence each: labels that would read as one."""
+    texts = sorted((t for t in scene.texts if t.shown and t.node >= 0), key=lambda t: t.box()[0])
+    found = []
+    for i, a in enumerate(texts):
+        ax0, ay0, ax1, ay1 = a.box()
+        for b in texts[i + 1 :]:
+            bx0, by0, bx1, by1 = b.box()
+            if bx0 >= ax1 + gap:
+                break  # sorted by their left ends: the rest start farther right
+            if b.node != a.node and by0 < ay1 and ay0 < by1 and bx0 - ax1 < gap - 0.05:
+                found.append(
+                    f"text {a.shown!r} ({a.role}) and {b.shown!r} ({b.role}) "
+                    f"{bx0 - ax1:.1f} pt apart"
+                )
+    return found
+
+
 __all__ = [
     "ASCENT",
     "BAND",
@@ -500,6 +539,11 @@ __all__ = [
     "Items",
     "DESCENT",
     "INSIDE_ROLES",
+    "LABEL_GAP",
+    "MONO",
+    "MONO_FONTS",
+    "MONO_ROLES",
+    "TEXT_PAD",
     "LAYOUTS",
     "MM",
     "PAGES",
@@ -515,6 +559,7 @@ __all__ = [
     "crosses",
     "triangle",
     "collisions",
+    "crowded",
     "segment_meets_box",
     "segment_meets_shape",
     "segments_cross",

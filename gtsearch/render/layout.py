@@ -9,7 +9,8 @@ module's, in one of four arrangements:
 - the *tree*: every node on the level of its depth, every parent centred
   above its first and last child, and neighbouring subtrees pushed apart
   until no text, shape or edge of one comes within ``GAP`` of the other
-  (their contours, level band by level band);
+  (their contours, level band by level band; a text's reaches ``TEXT_PAD``
+  beyond it, so that labels of different nodes stand ``LABEL_GAP`` apart);
 - *columns*: below a cut height, the subtrees drawn as indented lists under
   their roots (the bottom levels of a wide tree, the way ``gtsearch show``
   draws in a terminal);
@@ -27,8 +28,9 @@ legend, else the lowest of those as wide as the page, else the narrowest;
 gtsearch.render.pages splits it over pages.
 
 Texts are set at 9 pt (names, values, the summary, notes), 8 pt (ranges,
-order, probabilities, node types, hidden nodes, the legend) and 12 pt (the
-title), times the page's scale: nothing under 8 pt at 100 %.
+the numbers of the evaluations, probabilities, node types, hidden nodes, the
+legend and the node-type notes under it) and 12 pt (the title), times the
+page's scale: nothing under 8 pt at 100 %, nothing under 10 pt on a slide.
 """
 
 from __future__ import annotations
@@ -49,8 +51,9 @@ from .geometry import (
     Text,
     crosses,
     text_width,
+    triangle,
 )
-from .painter import BELOW, GAP, PITCH, SIZES, Painter
+from .painter import BELOW, GAP, NOTED, PITCH, SIZES, Painter
 from .sideways import sideways_items
 from .view import SearchView
 
@@ -192,17 +195,22 @@ def _legend(x: float, y: float, width: float, chance: bool, mcts: bool = False) 
     ``mcts``: its search tree's numbers instead of evaluated leaves."""
     it = Items()
     entries = [
-        ("", "visits · mean reward (MAX's) · UCB") if mcts else ("evaluated", "evaluated (#order)"),
+        ("", "visits · mean reward (MAX's) · UCB")
+        if mcts
+        else ("evaluated", "evaluated (#n: n-th evaluation)"),
         ("pruned", "unvisited" if mcts else "pruned"),
         ("pv", "PV by visits" if mcts else "principal variation"),
-        ("", "▲ MAX  ▼ MIN"),
+        ("max", "MAX"),
+        ("min", "MIN"),
     ]
     if chance:
-        entries.append(("", "● chance (probability on the edge)"))
+        entries.append(("chance", "chance (probability on the edge)"))
     size = SIZES["legend"]
     left = x
     for icon, text in entries:
-        w = (26.0 if icon else 0.0) + text_width(text, size)
+        # a node's icon is its shape, drawn as the picture draws the node (open, outlined)
+        room = 14.0 if icon in ("max", "min", "chance") else 26.0 if icon else 0.0
+        w = room + text_width(text, size)
         if x > left and x + w > left + width:
             x, y = left, y + 14
         mid = y - 0.36 * size
@@ -220,10 +228,80 @@ def _legend(x: float, y: float, width: float, chance: bool, mcts: bool = False) 
             ]
         elif icon == "pv":
             it.lines.append(Line((((x, mid), (x + 22, mid)),), "legend-pv"))
-        tx = x + (26.0 if icon else 0.0)
+        elif icon == "chance":
+            it.shapes.append(Shape("legend-chance", -1, center=(x + 5.5, mid), radius=5.0))
+        elif icon:
+            points = triangle(icon, x + 5.5, mid + (0.5 if icon == "max" else -0.5), 5.5, 6.0, 5.0)
+            it.shapes.append(Shape("legend-" + icon, -1, points))
+        tx = x + room
         it.texts.append(Text(tx, y, text, size, "start", "legend-" + (icon or "key")))
         x += w + 12
     return it
+
+
+def type_note_lines(view: SearchView) -> list[tuple[str, list[int]]]:
+    """What ``show --node-types`` notes where the search did otherwise than the types say,
+    each note with the nodes it is said of (in preorder), in the order they first come."""
+    grouped: dict[str, list[int]] = {}
+    for n, note in sorted((view.type_notes or {}).items()):
+        grouped.setdefault(note, []).append(n)
+    return list(grouped.items())
+
+
+def wrapped(text: str, size: float, width: float) -> list[str]:
+    """The text in lines no wider than ``width`` where it can, broken after its commas."""
+    lines: list[str] = []
+    for piece in text.split(", "):
+        joined = f"{lines[-1]}, {piece}" if lines else piece
+        if lines and text_width(joined, size) > width:
+            lines[-1] += ","
+            lines.append(piece)
+        elif lines:
+            lines[-1] = joined
+        else:
+            lines.append(piece)
+    return lines
+
+
+def _notes(view: SearchView, drawn: set[int], x: float, y: float, width: float) -> Items:
+    """The node-type notes of the ``drawn`` nodes (``*`` marks them), from (x, y), the nodes
+    of one note on as many lines as ``width`` needs."""
+    it = Items()
+    size = SIZES["legend"]
+    label = view.labels.label
+    for note, nodes in type_note_lines(view):
+        names = [label(n) for n in nodes if n in drawn]
+        if not names:
+            continue
+        head = f"{NOTED} {note}:"
+        line = head
+        for name in names:
+            more = f"{line} {name}" if line == head else f"{line}, {name}"
+            if line != head and text_width(more, size) > width:
+                it.texts.append(Text(x, y, line + ",", size, "start", "legend-note"))
+                y += 12.0
+                line = f"    {name}"
+            else:
+                line = more
+        it.texts.append(Text(x, y, line, size, "start", "legend-note"))
+        y += 12.0
+    return it
+
+
+def notes_scene(view: SearchView, page: str, nodes: set[int] | None = None) -> Scene | None:
+    """The node-type notes alone, a scene for ``page`` (of the ``nodes`` drawn, else all):
+    where a picture with them under its legend is too tall, they go on after it
+    (gtsearch.render.pages); None without notes."""
+    room = PAGES[page]
+    m, k = room.margin, room.scale
+    drawn = set(range(view.tree.n_nodes)) if nodes is None else nodes
+    it = _notes(view, drawn, m, m + 8.0, room.width / k - 2 * m)
+    if not it.texts:
+        return None
+    width = max(t.box()[2] for t in it.texts) + m
+    height = max(t.box()[3] for t in it.texts) + m
+    it = it.moved(0.0, 0.0, k)
+    return Scene(width * k, height * k, it.texts, it.lines, it.shapes)
 
 
 def layout(
@@ -240,13 +318,16 @@ def layout(
     notes: dict[int, str] | None = None,
     only: tuple[str, int] | None = None,
     blanks: str = "",
+    type_notes: bool = True,
 ) -> Picture:
     """The picture of the view (of the subtree below ``root``) laid out for ``page`` (a name of
     PAGES) as ``layout`` asks (one of LAYOUTS), or in the arrangement ``only`` names;
     ``head``: the title and the summary above it, ``note`` a line above the tree (where a part
     of a picture hangs), ``legend`` the legend below, ``notes`` what nodes whose children are
     hidden say of where they are.  ``state`` False leaves out the search's marks (the bare
-    tree), ``blanks`` what it writes beside every inner node for a student to fill in."""
+    tree), ``blanks`` what it writes beside every inner node for a student to fill in;
+    ``type_notes`` False leaves the node-type notes out from under the legend
+    (:func:`notes_scene` sets them apart)."""
     if page not in PAGES:
         raise UsageError(f"no page {page!r}; the pages: {', '.join(PAGES)}")
     if layout not in LAYOUTS:
@@ -256,7 +337,9 @@ def layout(
     pt = Painter(view, nodes, hidden, state, notes, blanks)
     pictures = []
     for arrangement, cut in [only] if only else arrangements(layout, pt.height[nodes[0]]):
-        scene, tree_box = _scene(pt, nodes, arrangement, cut, head, note, legend, room)
+        scene, tree_box = _scene(
+            pt, nodes, arrangement, cut, (head, note), (legend, type_notes), room
+        )
         pic = Picture(
             scene,
             nodes,
@@ -284,47 +367,55 @@ def _scene(
     nodes: list[int],
     arrangement: str,
     cut: int,
-    head: tuple[str, ...],
-    note: str,
-    legend: bool,
+    above_tree: tuple[tuple[str, ...], str],
+    below_tree: tuple[bool, bool],
     room: Page,
 ) -> tuple[Scene, tuple[float, float]]:
-    """The scene, and the size of the tree's picture alone (without head, note and legend)."""
+    """The scene, and the size of the tree's picture alone (without head, note and legend);
+    ``above_tree`` the head and the note, ``below_tree`` whether the legend and the node-type
+    notes go under it."""
+    head, note = above_tree
+    legend, type_notes = below_tree
     texts: list[Text] = []
-    y = MARGIN
-    for i, line in enumerate(head):
+    m, k = room.margin, room.scale
+    y = m
+    for i, whole in enumerate(head):
         if i == 0 and not room.title:
             continue
         role = "title" if i == 0 else "summary"
-        y += ASCENT_TITLE if i == 0 else 14.0 if texts else 8.0
-        texts.append(Text(MARGIN, y, line, SIZES[role], "start", role, bold=i == 0))
+        # the summary on as many lines as the page's width needs, broken after its commas
+        for line in [whole] if i == 0 else wrapped(whole, SIZES[role], room.width / k - 2 * m):
+            y += ASCENT_TITLE if i == 0 else 14.0 if texts else 8.0
+            texts.append(Text(m, y, line, SIZES[role], "start", role, bold=i == 0))
     if note:
         y += 14.0 if texts else 8.0
-        texts.append(Text(MARGIN, y, note, SIZES["note"], "start", "note"))
+        texts.append(Text(m, y, note, SIZES["note"], "start", "note"))
     above = y + (8.0 if texts else 0.0)
     if arrangement == "sideways":
         items = sideways_items(pt, nodes, above + PITCH / 2)
     else:
         items = _tree_items(pt, nodes, cut, above + pt.reach(nodes[0]))
     x0, y0, x1, bottom = items.extent()
-    k = room.scale
-    tree_size = ((x1 - x0 + 2 * MARGIN) * k, (bottom - y0 + 2 * MARGIN) * k)
-    drawn = items.moved(MARGIN - x0)
+    tree_size = ((x1 - x0 + 2 * m) * k, (bottom - y0 + 2 * m) * k)
+    drawn = items.moved(m - x0)
     width = max([x1 - x0] + [t.width for t in texts])
     if legend:
         keys = (pt.tree.has_chance, pt.view.tallies is not None)
-        leg = _legend(MARGIN, bottom + 16.0, max(width, 240.0), *keys)
-        if (max(t.box()[3] for t in leg.texts) + MARGIN) * k > room.height:
+        leg = _legend(m, bottom + 16.0, max(width, 240.0), *keys)
+        if (max(t.box()[3] for t in leg.texts) + m) * k > room.height:
             # too tall for the page: the legend on as few lines as the page's width holds
-            leg = _legend(MARGIN, bottom + 16.0, room.width / k - 2 * MARGIN, *keys)
+            leg = _legend(m, bottom + 16.0, room.width / k - 2 * m, *keys)
+        notes = Items()
+        if pt.state and type_notes:
+            below = max(t.box()[3] for t in leg.texts) + 14.0
+            notes = _notes(pt.view, set(pt.kids), m, below, room.width / k - 2 * m)
         drawn.extend(leg)
-        width = max([width] + [t.box()[2] - MARGIN for t in leg.texts])
-        bottom = max(t.box()[3] for t in leg.texts)
+        drawn.extend(notes)
+        width = max([width] + [t.box()[2] - m for t in leg.texts + notes.texts])
+        bottom = max(t.box()[3] for t in leg.texts + notes.texts)
     drawn.texts[:0] = texts
     drawn = drawn.moved(0.0, 0.0, k)
-    scene = Scene(
-        (width + 2 * MARGIN) * k, (bottom + MARGIN) * k, drawn.texts, drawn.lines, drawn.shapes
-    )
+    scene = Scene((width + 2 * m) * k, (bottom + m) * k, drawn.texts, drawn.lines, drawn.shapes)
     return scene, tree_size
 
 
@@ -335,4 +426,6 @@ __all__ = [
     "drawn_nodes",
     "fits",
     "layout",
+    "notes_scene",
+    "type_note_lines",
 ]

@@ -43,6 +43,8 @@ SIZES = {
     "legend": 8.0,
 }
 GAP = 4.0  # between neighbouring subtrees
+#: after a node's type where the search did otherwise than the type says (the notes)
+NOTED = "*"
 PITCH = 15.0  # between the rows of a column
 TICK = 5.0  # from a column's spine to a row
 HALF = 16.0  # half the width of a triangle
@@ -70,7 +72,8 @@ def shape(tree: Tree, n: int) -> str:
 
 
 def short_range(text: str) -> str:
-    """A range (render.labels.range_text) short enough for a triangle: 3, ≤2, ≥5, 2..5, or nothing."""
+    """A range (render.labels.range_text) short enough for a triangle: 3, ≤2, ≥5, [2, 5] (the
+    interval the text's ``∈ [2, 5]`` names: one notation in text and pictures), or nothing."""
     if text == "?":
         return ""
     if "·" in text:  # mcts's visits · mean (view.Tally.short), short already
@@ -78,8 +81,7 @@ def short_range(text: str) -> str:
     if text.startswith("= "):
         return text[2:]
     if text.startswith("∈ ["):
-        lo, hi = text[3:-1].split(", ")
-        return f"{lo}..{hi}"
+        return text[2:]
     return text.replace(" ", "")
 
 
@@ -110,13 +112,16 @@ class Painter:
         #: step: a bare picture of a view with its events (the replay's) keeps room for it
         self.room: dict[tuple[int, str], str] = {}
         if not state and view.events is not None:
-            self.room = {(n, "rank"): f"#{rank}" for n, rank in view.rank.items()}
+            self.room = {(n, "rank"): view.order_text(n) for n in view.rank}
             for step in replay_steps(view):
                 for m, text in step["ranges"]:
                     short = short_range(text)
                     if text_width(short, 8) > text_width(self.room.get((m, "range"), ""), 8):
                         self.room[m, "range"] = short
         self.labels = view.labels
+        #: the PV's nodes, whose edges a column or a row draws from the parent itself (not
+        #: from the sibling before), so that the PV is drawn whole
+        self.pv = set(view.pv) if state else set()
         self.kids: dict[int, list[int]] = {n: [] for n in nodes}
         parent = self.tree.parent
         for n in nodes[1:]:
@@ -149,8 +154,13 @@ class Painter:
         return short_range(self.view.range_text(n))
 
     def node_type(self, n: int) -> str:
+        """Knuth & Moore's type, with ``*`` where the search did otherwise (the note, listed
+        under the legend: gtsearch.render.layout)."""
         types = self.view.node_types
-        return (types.get(n) or "") if self.state and types is not None else ""
+        if not self.state or types is None:
+            return ""
+        noted = NOTED if self.view.type_notes and n in self.view.type_notes else ""
+        return (types.get(n) or "") + noted
 
     def rank(self, n: int) -> str:
         """A leaf's place in the evaluation order; mcts: its visits and mean, in its tree."""
@@ -158,8 +168,7 @@ class Painter:
         if tallies is not None:
             tally = tallies.get(n) if self.state else None
             return "" if tally is None else tally.short()
-        rank = self.view.rank.get(n) if self.state else None
-        return "" if rank is None else f"#{rank}"
+        return self.view.order_text(n) if self.state else ""
 
     def value(self, n: int) -> str:
         return format_extended(self.tree.number(n))
@@ -265,6 +274,7 @@ class Painter:
         it = Items()
         spine = {r: x}
         last = {r: y + BELOW[self.kind(r)]}
+        first = dict(last)  # where each spine starts: the PV's edge goes down from there
         row_y = last[r] + 4 + PITCH / 2
         stack = list(reversed(self.kids[r]))
         while stack:
@@ -273,12 +283,14 @@ class Painter:
             sx = spine[p]
             row, start, x_mark, bottom = self.row(n, sx + TICK, row_y)
             it.extend(row)
-            it.lines.append(Line((((sx, last[p]), (sx, row_y), (start, row_y)),), "edge", n))
+            down = first[p] if n in self.pv else last[p]
+            it.lines.append(Line((((sx, down), (sx, row_y), (start, row_y)),), "edge", n))
             if self.pruned_head(n):
                 it.lines += crosses(n, (sx, row_y), (start, row_y), 0.5, 1.2, 3.5, 0.0)
             last[p] = row_y
             if self.kids[n]:
                 spine[n], last[n] = x_mark, bottom
+                first[n] = bottom
             stack.extend(reversed(self.kids[n]))
             row_y += PITCH
         return it
@@ -287,7 +299,10 @@ class Painter:
         """How wide the probabilities and the leaves' names of these rows are, at most: the
         room each row leaves for them, so that rows one under another line up."""
         pw = max(text_width(self.prob(k), 8) for k in rows)
-        nw = max((text_width(self.name(k), 9) for k in rows if self.kind(k) == "leaf"), default=0)
+        nw = max(
+            (text_width(self.name(k), 9, mono=True) for k in rows if self.kind(k) == "leaf"),
+            default=0,
+        )
         return pw, nw
 
     def row(

@@ -27,6 +27,8 @@ class Page(NamedTuple):
     what: str
     #: whether a picture carries its title (a slide has its own)
     title: bool = True
+    #: around the picture, in points at scale 1 (a slide's frame has margins of its own)
+    margin: float = 12.0
 
     def holds(self, width: float, height: float) -> bool:
         """Whether a picture of this size fits the page."""
@@ -43,9 +45,11 @@ PAGES = {
             "slide",
             140 * MM,
             76 * MM,
-            1.0,
-            "a 16:9 beamer slide (160 x 90 mm) in its margins, under its title (140 x 76 mm)",
+            1.25,
+            "a 16:9 beamer slide (160 x 90 mm) in its margins, under its title (140 x 76 mm), "
+            "no text under 10 pt",
             title=False,
+            margin=4.0,
         ),
         Page("quiz", 600.0, 900.0, 1.125, "800 px wide, where a Moodle quiz shows a picture"),
     )

@@ -229,7 +229,7 @@ _PAGE = """<!DOCTYPE html>
   function stateAt(k) {
     const s = { current: null, evaluated: new Map(), pruned: new Set(), ranges: new Map(),
                 stack: [], open: steps[0].open || [], openText: steps[0].open_text || [],
-                solved: new Set(), done: false };
+                solved: new Set(), done: false, evaluations: 0 };
     for (let i = 1; i <= k; i++) {
       const st = steps[i];
       if (st.event === "enter" || st.event === "probe") {
@@ -246,7 +246,10 @@ _PAGE = """<!DOCTYPE html>
         s.stack[s.stack.length - 1].best = st.parent_best;
       }
       if (st.event === "leaf" || (st.event === "take" && st.case === 2)) {
-        s.evaluated.set(st.node, st.rank);
+        // every evaluation numbered, a leaf read again once more: "#3,16"
+        const before = s.evaluated.get(st.node);
+        s.evaluated.set(st.node, (before ? before + "," : "#") + st.rank);
+        s.evaluations++;
       }
       if (st.event === "take") {
         s.open = st.open || [];
@@ -285,7 +288,7 @@ _PAGE = """<!DOCTYPE html>
       const rank = document.getElementById("rank-" + n);
       // a leaf's place in the order; mcts: a leaf's visits and mean, under it
       const leafText = data.end[n] === n + 1 ? s.ranges.get(n) || "" : "";
-      if (rank) rank.textContent = s.evaluated.has(n) ? "#" + s.evaluated.get(n) : leafText;
+      if (rank) rank.textContent = s.evaluated.has(n) ? s.evaluated.get(n) : leafText;
       for (const edge of edges.get(n) || []) {
         edge.classList.toggle("pruned", s.pruned.has(n));
         const stem = edge.classList.contains("stem");
@@ -300,8 +303,9 @@ _PAGE = """<!DOCTYPE html>
       : st.text;
     let prunedLeaves = 0;
     s.pruned.forEach((n) => { if (data.end[n] === n + 1) prunedLeaves++; });
+    const again = s.evaluations > s.evaluated.size ? " in " + s.evaluations + " evaluations" : "";
     $("counts").textContent = "leaves evaluated: " + s.evaluated.size + " of " +
-      data.leaves_total + " · pruned so far: " + prunedLeaves;
+      data.leaves_total + again + " · pruned so far: " + prunedLeaves;
     const stack = $("stack");
     stack.replaceChildren(...s.stack.map((f, i) => {
       const li = document.createElement("li");

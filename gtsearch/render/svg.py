@@ -6,7 +6,7 @@ from xml.sax.saxutils import escape
 
 from ..numbers import format_probability
 from ..tree import Tree
-from .geometry import Line, Scene, Shape, Text
+from .geometry import MONO_FONTS, MONO_ROLES, Line, Scene, Shape, Text
 from .labels import format_extended
 from .layout import MAX_PICTURE_NODES, drawn_nodes, fits
 from .layout import layout as lay_out
@@ -153,6 +153,8 @@ def _svg_edge(view: SearchView, line: Line, pv: set[int], state: bool) -> str:
 def _svg_text(t: Text, fill: str, extra: str = "") -> str:
     anchor = "" if t.anchor == "start" else f' text-anchor="{t.anchor}"'
     bold = ' font-weight="bold"' if t.bold else ""
+    if t.role in MONO_ROLES:  # names: l1 and I apart
+        bold += f' font-family="{MONO_FONTS}"'
     return (
         f'<text{extra} x="{_f(t.x)}" y="{_f(t.y)}" font-size="{t.size:g}"{anchor}{bold} '
         f'fill="{fill}">{escape(t.text)}</text>'
@@ -217,7 +219,14 @@ def _svg_node(view: SearchView, s: Shape, texts: list[Text], pv: set[int], state
 
 def _svg_legend(scene: Scene) -> str:
     parts = ['<g class="legend">']
+    node = 'fill="white" stroke="black" stroke-width="1"'  # the legend's nodes, as nodes are
     for s in scene.shapes:
+        if s.kind == "legend-chance":
+            cx, cy = s.center
+            parts.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{s.radius:g}" {node}/>')
+        elif s.kind.startswith("legend-"):
+            points = " ".join(f"{_f(x)},{_f(y)}" for x, y in s.points)
+            parts.append(f'<polygon points="{points}" {node}/>')
         if s.kind == "swatch":
             x0, y0, x1, y1 = s.box()
             parts.append(
@@ -234,7 +243,14 @@ def _svg_legend(scene: Scene) -> str:
             parts.append(f'<path d="{_d(line)}" fill="none" {strokes[line.role]}/>')
     for t in scene.texts:
         if t.role.startswith("legend"):
-            parts.append(_svg_text(t, COLOR_PRUNED if t.role == "legend-pruned" else "black"))
+            fill = {
+                "legend-pruned": COLOR_PRUNED,
+                "legend-note": COLOR_TYPE,
+                "legend-max": COLOR_MAX,
+                "legend-min": COLOR_MIN,
+                "legend-chance": COLOR_CHANCE,
+            }.get(t.role, "black")
+            parts.append(_svg_text(t, fill))
     parts.append("</g>")
     return "".join(parts)
 
@@ -278,9 +294,8 @@ def to_dot(view: SearchView, max_depth: int | None = None, source: str | None = 
         attrs: list[str] = []
         if leaf:
             text = (label + "\n" if label else "") + format_extended(tree.number(n))
-            rank = view.rank.get(n)
-            if rank is not None:
-                text += f"\n#{rank}"
+            if n in view.rank:
+                text += "\n" + view.order_text(n)
             elif view.tallies is not None and n in view.tallies:  # mcts: in its search tree
                 text += "\n" + view.range_text(n)
             attrs.append("shape=box")

@@ -27,7 +27,7 @@ EVALUATED = "●"
 PRUNED = "✂"
 PV_MARK = "★"
 LEGEND = (
-    f"{EVALUATED} evaluated (#order)  {PRUNED} pruned  {PV_MARK} PV  "
+    f"{EVALUATED} evaluated (#n: n-th evaluation)  {PRUNED} pruned  {PV_MARK} PV  "
     "= ≥ ≤: what the evaluated leaves prove"
 )
 
@@ -262,9 +262,8 @@ def _label(view: SearchView, n: int, labels: Labels, pv: set[int]) -> Text:
         text.append(f"  p={format_probability(p)}", style=base)
     if tree.end[n] == n + 1:
         text.append("  " + format_extended(tree.number(n)), style=base)
-        rank = view.rank.get(n)
-        if rank is not None:
-            text.append(f"  {EVALUATED} #{rank}", style=STYLE_EVALUATED)
+        if n in view.rank:
+            text.append(f"  {EVALUATED} {view.order_text(n)}", style=STYLE_EVALUATED)
         elif view.tallies is not None and not dim:  # mcts: a leaf in its search tree
             text.append("  " + view.range_text(n), style="bold")
         else:

@@ -4,8 +4,8 @@ The picture is the SVG's scene (gtsearch.render.layout: the same shapes,
 texts and lines at the same places, in points: ``x=1bp, y=-1bp``), so both
 show the same tree the same way: MAX triangles, MIN inverted triangles, leaves as
 boxes; values and what the evaluated leaves prove; evaluated leaves filled
-and numbered in the order of evaluation; pruned branches dashed, grey and
-crossed out by a double stroke; the PV in orange; names; node types when the
+and numbered by their evaluations (#3, or #3,16 for a leaf read twice);
+pruned branches dashed, grey and crossed out by a double stroke; the PV in orange; names; node types when the
 view has them.  Texts are set at the scene's sizes (``\\fontsize``: 8, 9 and
 12 pt, sizes Computer Modern has), never scaled: the picture is made to fit
 its page (``page``), not shrunk onto it.
@@ -24,9 +24,11 @@ from collections.abc import Mapping, Sequence
 from ..algorithms.events import Value
 from ..numbers import INF
 from ..tree import Tree
-from .geometry import Line, Scene, Shape, Text
+from .geometry import MONO_ROLES, Line, Scene, Shape, Text
 from .labels import format_extended
+from .layout import type_note_lines
 from .pages import Request, pages
+from .painter import NOTED
 from .svg import (
     COLOR_CHANCE,
     COLOR_EVALUATED,
@@ -98,17 +100,15 @@ def tex_number(v: Value) -> str:
 
 
 def tex_range(lo: Value, hi: Value) -> str:
-    """What the evaluated leaves prove, short as in the SVG: ``3``, ``≤ 2``, ``≥ 5``, ``2..5``."""
+    """What the evaluated leaves prove, short as in the SVG: ``3``, ``≤ 2``, ``≥ 5``, ``[2, 5]``."""
     if lo == hi:
         return tex_number(lo)
     if hi == INF:
         return "" if lo == -INF else r"$\geq$" + tex_number(lo)
     if lo == -INF:
         return r"$\leq$" + tex_number(hi)
-    high = format_extended(hi)
-    if high.startswith("-"):  # braced: the minus of the upper end is a sign, not a subtraction
-        high = "{" + high + "}"
-    return f"$\\mathsf{{{format_extended(lo)}..{high}}}$"
+    # (after the comma, a punctuation, TeX sets the upper end's minus as a sign)
+    return f"$\\mathsf{{[{format_extended(lo)}, {format_extended(hi)}]}}$"
 
 
 def _p(x: float, y: float) -> str:
@@ -128,8 +128,13 @@ _TEXT_COLORS = {
     "title": "black",
     "summary": "black",
     "legend-pruned": "gtsPruned",
+    "legend-note": "gtsType",
+    "legend-max": "gtsMax",
+    "legend-min": "gtsMin",
+    "legend-chance": "gtsChance",
 }
 _ANCHORS = {"start": "base west", "middle": "base", "end": "base east"}
+_LEGEND_NODE = "draw=black, fill=white, line width=1pt"
 
 
 def picture(
@@ -192,7 +197,14 @@ def _picture(view: SearchView, scene: Scene, state: bool = True) -> str:
         if s.kind == "swatch":
             x0, y0, x1, y1 = s.box()
             lines.append(f"\\draw[fill=gtsEvaluated] {_p(x0, y0)} rectangle {_p(x1, y1)};")
-    lines.append("\\end{tikzpicture}")
+        elif s.kind == "legend-chance":  # the legend's nodes, drawn as the nodes are
+            lines.append(f"\\draw[{_LEGEND_NODE}] {_p(*s.center)} circle[radius={s.radius:g}];")
+        elif s.kind.startswith("legend-"):
+            path = " -- ".join(_p(*c) for c in s.points)
+            lines.append(f"\\draw[{_LEGEND_NODE}] {path} -- cycle;")
+    # no space after it: a picture as wide as the line and the space of the line's end made
+    # a second, empty line (and beamer's allowframebreaks a second, empty slide)
+    lines.append("\\end{tikzpicture}%")
     return "\n".join(lines) + "\n"
 
 
@@ -224,7 +236,8 @@ def _line(line: Line, searched: Sequence[int], pv: set[int]) -> list[str]:
 def _text(view: SearchView, t: Text, color: str | None) -> str:
     if not t.text:
         return ""
-    size = f"\\fontsize{{{t.size:g}}}{{{t.size * 1.2:.1f}}}\\selectfont\\sffamily"
+    family = "\\ttfamily" if t.role in MONO_ROLES else "\\sffamily"  # names: l1 and I apart
+    size = f"\\fontsize{{{t.size:g}}}{{{t.size * 1.2:.1f}}}\\selectfont{family}"
     if t.bold:
         size += "\\bfseries"
     color = color or _TEXT_COLORS.get(t.role) or "black"
@@ -256,7 +269,9 @@ def _node(
     fill = "gtsEvaluated" if evaluated else "white"
     inner = "white" if evaluated else ("gtsPruned" if pruned else "black")
     style = f"draw={stroke}, fill={fill}, line width={width}{dash}"
-    out = [f"% {tex_text(view.labels.label(n))}".replace("\n", " ")]
+    said = [x for x in (_said(view.node_types, n), _said(view.type_notes, n)) if x]
+    comment = view.labels.label(n) + (f" [{': '.join(said)}]" if said else "")
+    out = [f"% {tex_text(comment)}".replace("\n", " ")]
     if s.radius:
         out.append(f"\\draw[{style}] {_p(*s.center)} circle[radius={s.radius:g}];")
     elif s.kind == "leaf":
@@ -271,6 +286,20 @@ def _node(
         if text:
             out.append(text)
     return out
+
+
+def _said(marks: Mapping[int, str] | None, n: int) -> str:
+    return (marks or {}).get(n) or ""
+
+
+def _notes_comment(view: SearchView) -> str:
+    """The node-type notes as comments at the head of the bare picture (the full document
+    lists them under its legend), one a line: ``% * no cutoff: all 3 children searched: D, E``."""
+    label = view.labels.label
+    return "".join(
+        f"% {tex_text(f'{NOTED} {note}: ' + ', '.join(label(n) for n in nodes))}\n"
+        for note, nodes in type_note_lines(view)
+    )
 
 
 def to_tikz(
@@ -303,7 +332,8 @@ def to_tikz(
         ]
         return (
             f"% gtsearch: {title}\n% {tex_text(view.title())}\n"
-            "% needs \\usepackage{tikz}; \\input this file where the picture goes\n"
+            + (_notes_comment(view) if state else "")
+            + "% needs \\usepackage{tikz}; \\input this file where the picture goes\n"
             + split
             + "\\par\n".join(texts)
         )

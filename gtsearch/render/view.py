@@ -67,7 +67,8 @@ class SearchView:
     tree: Tree
     algorithm: str
     result: SearchResult
-    #: evaluated leaf -> its place in the evaluation order (1-based)
+    #: evaluated leaf -> the number of its first evaluation (1-based), counting every
+    #: evaluation: a leaf read again takes a number again (readings), as in the key's list
     rank: dict[int, int]
     #: searched[n] == 1 when a leaf at or below n was evaluated; the others were pruned
     searched: bytearray
@@ -93,6 +94,28 @@ class SearchView:
     #: mcts: the nodes of its search tree with their visits, means and UCB values (the others,
     #: never visited, are drawn dimmed as pruned nodes are)
     tallies: dict[int, Tally] | None = None
+    #: evaluated leaf -> the numbers of all its evaluations, when it has more than one (a
+    #: re-search's, Star2's probes): ``#3,16`` in the pictures
+    readings: dict[int, tuple[int, ...]] = field(default_factory=dict)
+
+    def order_text(self, n: int) -> str:
+        """The numbers of a leaf's evaluations in the order of evaluation: ``#3``, or ``#3,16``
+        for a leaf read twice; empty for a leaf never evaluated."""
+        got = self.readings.get(n) or ((self.rank[n],) if n in self.rank else ())
+        return "#" + ",".join(map(str, got)) if got else ""
+
+    def evaluated_text(self) -> str:
+        """How many leaves the search evaluated, and, when it read some twice, in how many
+        evaluations: ``5 of 8 leaves evaluated``, ``21 of 27 leaves evaluated in 24
+        evaluations``."""
+        r = self.result
+        total = total_text(r.leaves_total, "")
+        # the whole tree's leaves: a focused view's rank holds its subtree's only
+        whole = len(self.rank) if self.rank and not self.focus else r.leaves
+        distinct = int(r.extra.get("distinct_leaves", whole))
+        if distinct == r.leaves:
+            return f"{r.leaves} of {total} leaves evaluated"
+        return f"{distinct} of {total} leaves evaluated in {r.leaves} evaluations"
 
     @property
     def unsearched(self) -> str:
@@ -131,10 +154,7 @@ class SearchView:
                 f"{head}: value {r.value_text()}, PV {pv}, "
                 f"{len(self.tallies)} tree nodes"  # eval's tree_nodes: its search tree's
             )
-        return (
-            f"{head}: value {r.value_text()}{kind}, PV {pv}, "
-            f"{r.leaves} of {total_text(r.leaves_total, '')} leaves evaluated"
-        )
+        return f"{head}: value {r.value_text()}{kind}, PV {pv}, {self.evaluated_text()}"
 
 
 def build_view(
@@ -173,20 +193,21 @@ def build_view(
     types = knuth_moore_types(tree) if node_types else None  # refused before searching
     result = search(tree, algo, leaf_order=not traced, **params)
     events: list[kinds.Event] = []
-    rank: dict[int, int] = {}
+    numbers: dict[int, list[int]] = {}
     cutoffs: dict[int, kinds.Cutoff | kinds.ChanceCutoff] = {}
     windows: dict[int, tuple[kinds.Value, kinds.Value]] = {}
     reads = 0
-    # a leaf read twice (re-searches, Star2's probes) keeps the number of its first reading
+    # every evaluation takes the next number, a leaf read twice (re-searches, Star2's probes)
+    # one for each reading: the numbering of the key's "leaves in order" and of the trace
     if not traced:
-        for path in result.leaf_order or ():
-            rank.setdefault(tree.node_at(path), len(rank) + 1)
+        for reads, path in enumerate(result.leaf_order or (), 1):
+            numbers.setdefault(tree.node_at(path), []).append(reads)
         reads = result.leaves
     else:
         for ev in trace(tree, algo, open_lists=keep_events, **params):
             if isinstance(ev, kinds.Leaf) or isinstance(ev, kinds.Take) and ev.case == 2:
-                rank.setdefault(ev.node, len(rank) + 1)
                 reads += 1
+                numbers.setdefault(ev.node, []).append(reads)
             elif isinstance(ev, (kinds.Cutoff, kinds.ChanceCutoff)):
                 cutoffs[ev.node] = ev
             elif isinstance(ev, kinds.Enter):
@@ -200,6 +221,7 @@ def build_view(
         )
     bounds = view_bounds(tree, result)
     pv = pv_nodes(tree, result)
+    rank = {n: got[0] for n, got in numbers.items()}
     return SearchView(
         tree,
         algo.name,
@@ -213,6 +235,7 @@ def build_view(
         bounds=bounds,
         node_types=types,
         type_notes=None if types is None else type_notes(tree, types, rank, windows or None),
+        readings={n: tuple(got) for n, got in numbers.items() if len(got) > 1},
     )
 
 
