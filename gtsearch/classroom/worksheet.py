@@ -196,14 +196,14 @@ SHEET_HEIGHT = 210.0 - 2 * SHEET_MARGIN
 #: it and under it), at least half the page wide, never printed smaller than it is drawn
 #: (9-pt names and values), and TREE_ZOOM times larger where that fits
 TREE_WIDTH = 200.0
-TREE_HEIGHT = 155.0
+TREE_HEIGHT = 162.0
 TREE_MIN_WIDTH = 297.0 / 2 + 2.0  # half the page, and a little more for the rounding
 TREE_ZOOM = 1.6
 #: what the worksheet's tree writes beside every inner node for the student to fill in: α and
 #: β where the algorithm has a window, the node's value where it has none, nothing for mcts
 #: (its questions are about the root's children)
 BLANKS = "α ___ β ___"
-VALUE_BLANK = "v _____"
+VALUE_BLANK = "v ________"
 WINDOWED = ("alphabeta", "f1", "negascout", "scout", "mtdf", "mt-sss", "mt-dual", "star1", "star2")
 
 

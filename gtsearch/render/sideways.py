@@ -30,8 +30,8 @@ LEAD = 5.0
 #: between the leaves of a row: two labels of different nodes stand LABEL_GAP apart
 CELL = 8.0
 #: the room a row of leaves needs above it for its fork, and how far above the boxes it runs
-RISE = 3.0
-FORK = 3.0
+RISE = 1.0
+FORK = 1.5
 
 
 def sideways_items(pt: Painter, nodes: list[int], top: float) -> Items:
