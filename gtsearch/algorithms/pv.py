@@ -34,6 +34,8 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
     """
     if outcome.pv is not None:
         return outcome.pv
+    if tree.on_demand:
+        return _walk(tree, *on_demand_ranges(tree, evaluated), outcome)
     line = compiled.principal_variation(tree, evaluated, outcome)
     if line is not None:
         return line
@@ -90,6 +92,64 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
             c = end[c]
         path.append(c)
         n, is_max = c, not is_max
+    return path
+
+
+def on_demand_ranges(
+    tree: Tree, evaluated: Sequence[int]
+) -> tuple[dict[int, float], dict[int, float]]:
+    """The [lo, hi] the evaluated leaves prove for each node at or above one of them, on a tree
+    searched on demand (no chance nodes): a node is numbered after its parent, so the nodes
+    taken from the highest number down meet every child before its parent."""
+    up = tree.up  # type: ignore[attr-defined]  # an OnDemandTree's
+    listed = tree.open  # type: ignore[attr-defined]
+    searched: set[int] = set()
+    for leaf in evaluated:
+        n = int(leaf)
+        while n >= 0 and n not in searched:
+            searched.add(n)
+            n = up[n]
+    lo: dict[int, float] = {}
+    hi: dict[int, float] = {}
+    for n in sorted(searched, reverse=True):
+        kids = listed(n)
+        if not kids:
+            lo[n] = hi[n] = tree.value_at(n)  # type: ignore[attr-defined]
+            continue
+        pick = max if tree.is_max(n) else min
+        lo[n] = pick(lo.get(c, -INF) for c in kids)
+        hi[n] = pick(hi.get(c, INF) for c in kids)
+    return lo, hi
+
+
+def _walk(tree: Tree, lo: dict[int, float], hi: dict[int, float], outcome: Outcome) -> list[int]:
+    """:func:`principal_variation`'s check and walk on a tree searched on demand."""
+    v = outcome.value
+    top_lo, top_hi = lo.get(0, -INF), hi.get(0, INF)
+    if (
+        outcome.bound is None
+        and not top_lo == top_hi == v
+        or (outcome.bound == "lower" and not top_lo >= v)
+        or (outcome.bound == "upper" and not top_hi <= v)
+    ):
+        raise AssertionError(
+            f"bug: the evaluated leaves bound the root to [{top_lo}, {top_hi}], "
+            f"which does not prove the {outcome.bound or 'exact'} value {v}"
+        )
+    listed = tree.open  # type: ignore[attr-defined]
+    path = [0]
+    n = 0
+    kids = listed(0)
+    while kids:
+        if outcome.bound is None:
+            table, want = (lo, v) if tree.is_max(n) else (hi, v)
+        elif outcome.bound == "lower":
+            table, want = lo, lo[n]
+        else:
+            table, want = hi, hi[n]
+        n = next(c for c in kids if table.get(c) == want)
+        path.append(n)
+        kids = listed(n)
     return path
 
 

@@ -25,50 +25,42 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..errors import UsageError
-from ..tree import DEFAULT_MAX_NODES, Meta, Tree
-from .gamecount import MAX_STATES, Entry, TooMany
+from ..tree import Meta, Tree
+from .gamecount import Entry
 from .games import GameTree
 from .gameviews import CHANCE_NODE, Lookup
 from .protocol import Game, GameError
-from .randomtree import NATIVE_WHOLE_MAX_NODES
 
 __all__ = [
-    "ON_DEMAND_NODES",
-    "ON_DEMAND_STATES",
+    "ON_DEMAND_ALGORITHMS",
+    "ON_DEMAND_WITH_TABLE",
     "OnDemandTree",
     "open_game_tree",
     "searched_on_demand",
 ]
 
-#: a game that may be searched on demand is counted first up to this many distinct states
-#: (a counted tree is what every algorithm reads, and the C core's); beyond, on demand
-ON_DEMAND_STATES = 100_000
-#: ... and when its tree has more nodes than this (the largest the C core writes out whole)
-ON_DEMAND_NODES = NATIVE_WHOLE_MAX_NODES
+#: the algorithms that search a game on demand, whatever its size, without counting it first
+#: (docs/sources.md, "Games searched on demand"): written against children lists, not preorder
+ON_DEMAND_ALGORITHMS: frozenset[str] = frozenset(
+    {"minimax", "f1", "alphabeta", "expectiminimax", "star1", "star2", "mcts"}
+)
+#: ... and those that do with a transposition table (--tt MIB, and eval --iterative's)
+ON_DEMAND_WITH_TABLE: frozenset[str] = frozenset({"alphabeta", "negascout"})
 
 
 def searched_on_demand(name: str, tt: int | None) -> bool:
     """Whether the algorithm ``name`` (with a table of ``tt`` MiB) runs on an OnDemandTree:
-    mcts, and alpha-beta and NegaScout with a table (the iterative deepening's)."""
-    return name == "mcts" or (bool(tt) and name in ("alphabeta", "negascout"))
+    one of :data:`ON_DEMAND_ALGORITHMS`, or of :data:`ON_DEMAND_WITH_TABLE` with a table."""
+    return name in ON_DEMAND_ALGORITHMS or (bool(tt) and name in ON_DEMAND_WITH_TABLE)
 
 
 def open_game_tree(game: Game, *, on_demand: bool = False, **where: Any) -> GameTree:
-    """The game counted (a GameTree), or, ``on_demand``, counted only while it has at most
-    ON_DEMAND_STATES distinct states (and --max-nodes) and else searched on demand, as it is
-    when its tree has more than ON_DEMAND_NODES (or --max-nodes) nodes: a search that reads
-    every leaf first (mcts's leaf bounds) could not.  ``where``: the GameTree's own keyword
-    arguments (source, max_nodes, limit, start, start_max)."""
-    max_nodes = where.get("max_nodes", DEFAULT_MAX_NODES)
-    most = min(ON_DEMAND_STATES, max_nodes) if on_demand else MAX_STATES
-    try:
-        tree = GameTree(game, **where, most=most)
-        if not on_demand or len(tree.end) <= min(max_nodes, ON_DEMAND_NODES):
-            return tree
-    except TooMany:
-        if not on_demand:
-            raise
-    return OnDemandTree(game, **where)
+    """The game counted (a GameTree, at most MAX_STATES distinct states and --max-nodes), or,
+    ``on_demand``, an OnDemandTree: nothing counted, whatever the game's size.  ``where``: the
+    GameTree's own keyword arguments (source, max_nodes, limit, start, start_max)."""
+    if on_demand:
+        return OnDemandTree(game, **where)
+    return GameTree(game, **where)
 
 
 class Inner:
@@ -124,6 +116,7 @@ class OnDemandTree(GameTree):
     """A game as a Tree whose nodes are numbered as the search first lists them."""
 
     __slots__ = (
+        "where",
         "keys",
         "up",
         "index",
@@ -137,6 +130,12 @@ class OnDemandTree(GameTree):
     )
 
     on_demand = True
+
+    def __init__(self, game: Game, **where: Any) -> None:
+        #: how the game was opened (source, max_nodes, limit, start, start_max): what counting
+        #: it whole (:meth:`whole`) or opening it again takes
+        self.where = where
+        super().__init__(game, **where)
 
     def _number(self, root_max: bool, source: str, most: int) -> None:
         """Number nothing yet: the root is node 0, its children are numbered when listed."""
@@ -194,6 +193,18 @@ class OnDemandTree(GameTree):
         if first < 0:
             first = self._list(n)
         return iter(range(first, first + len(self.expand(n).kids)))
+
+    def open(self, n: int) -> range:
+        """Node n's children as a range of their numbers, numbered the first time they are
+        listed; an empty range at a leaf (the depth-first and chance walks' one call a node)."""
+        first = self.first[n]
+        if first < 0:
+            node = self.expand(n)
+            if not node.kids:
+                return range(0)
+            first = self._list(n)
+            return range(first, first + len(node.kids))
+        return range(first, first + len(self.expand(n).kids))
 
     def kids(self, n: int) -> list[int]:
         """Node n's children as a list (mcts's)."""
@@ -295,13 +306,14 @@ class OnDemandTree(GameTree):
 
     def leaf_bounds(self) -> tuple[int | float, int | float]:
         """The least and the greatest utility as the game gives them (``bounds``): mcts's
-        rewards are scaled by them, since the leaves of a game searched on demand are unknown."""
+        rewards are scaled by them, and they are Star1's and Star2's L and U, since the leaves
+        of a game searched on demand are unknown."""
         bounds = self.game.bounds  # checked as the game was opened (protocol.Game.check_bounds)
         if bounds is None:
             raise UsageError(
-                f"{self.source}: searched on demand, the game's leaves are not known: mcts "
-                "needs --leaf-bounds L:U (the least and the greatest utility), or the game's "
-                "bounds"
+                f"{self.source}: searched on demand, the game's leaves are not known: mcts, "
+                "star1 and star2 need --leaf-bounds L:U (the least and the greatest utility), "
+                "or the game's bounds"
             )
         return bounds
 
@@ -352,16 +364,26 @@ class OnDemandTree(GameTree):
 
     # -- what needs the whole tree ----------------------------------------------------------
     def with_root(self, root_max: bool) -> Tree:
+        """The same game with the other player to move at the root (--root), on demand too:
+        its entries are shared, its nodes numbered afresh."""
         if root_max == self.root_max:
             return self
-        raise UsageError(f"{self.source}: --root needs the game's states counted")
+        t = OnDemandTree.__new__(OnDemandTree)
+        shared = "where game info states limit general root_key has_chance_nodes max_nodes"
+        for slot in (*shared.split(), "numbers", "key_array", "graph", "counted", "most_visits"):
+            setattr(t, slot, getattr(self, slot))
+        t.visited = 1
+        t._number(root_max, self.source, 0)
+        return t
 
     def whole(self, max_nodes: int) -> Tree:
-        raise UsageError(
-            f"{self.source}: this command needs the whole tree, and the game has more than "
-            f"{ON_DEMAND_STATES:,} distinct states: cut it with --depth"
-        )
+        """The game counted, then built in full (show, trace, convert, validate): bounded as
+        every counted game is (MAX_STATES distinct states, ``max_nodes``)."""
+        counted = GameTree(self.game, **{**self.where, "max_nodes": max_nodes})
+        if counted.root_max != self.root_max:
+            counted = counted.with_root(self.root_max)  # type: ignore[assignment]
+        return counted.whole(max_nodes)
 
     def reopened(self, **where: Any) -> GameTree:
-        """The same game opened again, counted if it can be, else on demand."""
-        return open_game_tree(self.game, on_demand=True, **where)
+        """The same game opened again as ``where`` says (a cut, another start), on demand."""
+        return OnDemandTree(self.game, **where)
