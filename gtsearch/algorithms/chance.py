@@ -42,6 +42,7 @@ without recursion.
 
 from __future__ import annotations
 
+import math
 from array import array
 from fractions import Fraction
 from typing import Any
@@ -297,6 +298,9 @@ class ListedRun(ChanceRun):
         super().__init__(tree, stats, bounds)
         self.listed = tree.open  # type: ignore[attr-defined]  # an OnDemandTree's
         self.value = tree.raw_value  # type: ignore[attr-defined]
+        #: a chance node's weights -> its probabilities, and the same as integers over their
+        #: common denominator (a game's chance nodes share a few lists of weights)
+        self._by_weights: dict[Any, tuple[tuple[Exact, ...], tuple[int, ...], int]] = {}
 
     def leaf(self, n: int) -> Exact:
         self.visit(n)
@@ -305,21 +309,31 @@ class ListedRun(ChanceRun):
     def is_chance(self, n: int) -> bool:
         return self.tree.is_chance(n)
 
+    def weighed(self, n: int) -> tuple[tuple[Exact, ...], tuple[int, ...], int]:
+        """Chance node n's probabilities, and as integers over their least common denominator."""
+        weights = self.tree.weights.get(n)
+        got = self._by_weights.get(weights)
+        if got is None:
+            probs = tuple(exact(p) for p in self.tree.probabilities(n))
+            scale = math.lcm(*(Fraction(p).denominator for p in probs))
+            got = probs, tuple(int(p * scale) for p in probs), scale
+            self._by_weights[weights] = got
+        return got
+
     def outcomes(self, n: int) -> list[tuple[int, Exact]]:
-        probs = self._probs.get(n)
-        if probs is None:
-            probs = self._probs[n] = tuple(exact(p) for p in self.tree.probabilities(n))
-        return list(zip(self.listed(n), probs, strict=True))
+        return list(zip(self.listed(n), self.weighed(n)[0], strict=True))
 
     def full(self, n: int) -> Step:
         self.entered += 1
         listed = self.listed
         if self.is_chance(n):
+            # the weighted sum over the common denominator: in integers while the values are
             total: Exact = 0
-            for c, p in self.outcomes(n):
+            _, scaled, scale = self.weighed(n)
+            for c, k in zip(listed(n), scaled, strict=True):
                 v = (yield self.full(c)) if listed(c) else self.leaf(c)
-                total += p * v
-            return total
+                total += k * v
+            return exact(Fraction(total, scale) if type(total) is int else total / scale)
         is_max = self.tree.is_max(n)
         m: Edge = -INF if is_max else INF
         best = -1

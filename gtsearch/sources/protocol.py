@@ -18,6 +18,7 @@ stays ^C (:func:`caught`).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import os
@@ -116,9 +117,11 @@ def defined_at(function: Any) -> str:
     return f"{code.co_filename}:{code.co_firstlineno}"
 
 
+@functools.lru_cache(maxsize=4096)
 def simplest_fraction(x: float) -> Fraction:
     """The fraction of least denominator that rounds to the float ``x`` (``1/6`` for
-    0.16666666666666666, ``1/10`` for 0.1): how a probability given as a float is read."""
+    0.16666666666666666, ``1/10`` for 0.1): how a probability given as a float is read.
+    Remembered (a game gives the same few probabilities at every chance state)."""
     if x == 0 or not math.isfinite(x):
         return Fraction(x)
     lo = (Fraction(x) + Fraction(math.nextafter(x, -math.inf))) / 2
