@@ -119,6 +119,7 @@ class OnDemandTree(GameTree):
     __slots__ = (
         "where",
         "keys",
+        "entries",
         "up",
         "index",
         "depths",
@@ -145,6 +146,8 @@ class OnDemandTree(GameTree):
         #: node n's entry, parent (-1 at the root), index among its siblings, depth, and
         #: decision nodes above it; its first child's number once listed (-1 before)
         self.keys: list[Any] = [self.root_key]
+        #: node n's entry once expanded (None before)
+        self.entries: list[Entry | None] = [None]
         self.up, self.index, self.first = array("q", [-1]), array("q", [0]), array("q", [-1])
         #: how many children node n has, once listed
         self.widths = array("q", [0])
@@ -190,11 +193,15 @@ class OnDemandTree(GameTree):
 
     # -- the nodes -----------------------------------------------------------------------
     def expand(self, n: int) -> Entry:
-        """Node n's entry with its moves and child entries (each entry expanded once)."""
-        key = self.keys[n]
-        node = self.info.get(key)
+        """Node n's entry with its moves and child entries (each entry expanded once, and
+        kept beside the node: the next call for n does not hash its key again)."""
+        node = self.entries[n]
         if node is None:
-            node = self.info[key] = self._expand(key)
+            key = self.keys[n]
+            node = self.info.get(key)
+            if node is None:
+                node = self.info[key] = self._expand(key)
+            self.entries[n] = node
         return node
 
     def children(self, n: int) -> Iterator[int]:
@@ -235,6 +242,7 @@ class OnDemandTree(GameTree):
         depth = self.depths[n] + 1
         turns = self.turn_counts[n] + (node.kind != CHANCE_NODE)
         self.keys.extend(kids)
+        self.entries.extend([None] * k)
         self.up.extend(array("q", [n]) * k)
         self.index.extend(range(k))
         self.first.extend(array("q", [-1]) * k)
