@@ -632,13 +632,13 @@ def measure_limits(rep: Report, quick: bool) -> None:
             NodeLimit,
         ),
         (
-            "`eval game:nim:1000000000` refused at N distinct states",
+            "`eval game:nim:1000000000 -a sss` refused at N distinct states",
             low * 5,
             lambda n: refuse("nim:1000000000", n),
             TooMany,
         ),
         (
-            "`eval game:connect4` refused at N distinct states",
+            "`eval game:connect4 -a sss` refused at N distinct states",
             low * 5,
             lambda n: refuse("connect4", n),
             TooMany,
