@@ -1,4 +1,4 @@
-"""Games too big to count, searched on demand: nodes numbered as the search first lists them.
+"""Games searched on demand, nothing counted first: nodes numbered as the search first lists them.
 
 A :class:`~.games.GameTree` numbers its nodes in preorder, which needs every
 subtree's size: the game's distinct states are counted first.  An
@@ -10,9 +10,10 @@ same node has the same number for the rest of the search (docs/sources.md,
 entries as a GameTree's: transpositions share their moves and children), its
 parent, its index among its parent's children and its depth.
 
-The searches that walk a tree only through ``children``, ``child`` and the
-leaf test (``end[n] == n + 1``) run on it: mcts, and alpha-beta and NegaScout
-with a transposition table (``--tt``, ``--iterative``).  Its ``end`` answers
+The searches that walk a tree only through ``children``, ``child``, :meth:`OnDemandTree.open`
+and the leaf test (``end[n] == n + 1``) run on it (:data:`ON_DEMAND_ALGORITHMS`: minimax,
+f1, alphabeta, expectiminimax, star1, star2 and mcts; :data:`ON_DEMAND_WITH_TABLE`: with a
+transposition table, ``--tt``, ``--iterative``, alpha-beta and NegaScout).  Its ``end`` answers
 the leaf test only: at an inner node it gives :class:`Inner`, which refuses
 arithmetic and comparisons, so that a search that needs preorder numbers
 stops with one line instead of reading a wrong tree.
@@ -82,10 +83,11 @@ class Inner:
     __hash__ = None  # type: ignore[assignment]
 
     def refuse(self, *_: Any) -> Any:
+        names = ", ".join(sorted(ON_DEMAND_ALGORITHMS))
         raise UsageError(
             f"{self.tree.source}: searched on demand (its states are not counted), a game "
-            "takes mcts, and alphabeta or negascout with --tt or --iterative; this search "
-            "needs its nodes in preorder: cut the game with --depth"
+            f"takes {names}, and alphabeta or negascout with --tt or --iterative; this "
+            "search needs its nodes in preorder: open the game counted, or cut it with --depth"
         )
 
     __lt__ = __le__ = __gt__ = __ge__ = __add__ = __radd__ = __sub__ = __rsub__ = refuse
