@@ -123,11 +123,9 @@ class OnDemandTree(GameTree):
         "keys",
         "entries",
         "up",
-        "index",
         "depths",
         "turn_counts",
         "first",
-        "widths",
         "deepest",
         "inner",
         "line",
@@ -150,9 +148,7 @@ class OnDemandTree(GameTree):
         self.keys: list[Any] = [self.root_key]
         #: node n's entry once expanded (None before)
         self.entries: list[Entry | None] = [None]
-        self.up, self.index, self.first = array("q", [-1]), array("q", [0]), array("q", [-1])
-        #: how many children node n has, once listed
-        self.widths = array("q", [0])
+        self.up, self.first = array("q", [-1]), array("q", [-1])
         self.depths, self.turn_counts = array("q", [0]), array("q", [0])
         self.deepest = 0
         #: the line of play last checked (:meth:`_check_line`): its nodes from the root down,
@@ -215,7 +211,7 @@ class OnDemandTree(GameTree):
         listed; an empty range at a leaf (the depth-first and chance walks' one call a node)."""
         first = self.first[n]
         if first >= 0:
-            return range(first, first + self.widths[n])
+            return range(first, first + len(self.entries[n].kids))  # type: ignore[union-attr]
         node = self.expand(n)
         if not node.kids:
             return range(0)
@@ -242,21 +238,23 @@ class OnDemandTree(GameTree):
             raise self.limit_error()
         self._check_line(n, node)
         depth = self.depths[n] + 1
-        turns = self.turn_counts[n] + (node.kind != CHANCE_NODE)
         self.keys.extend(kids)
         self.entries.extend([None] * k)
         self.up.extend(array("q", [n]) * k)
-        self.index.extend(range(k))
         self.first.extend(array("q", [-1]) * k)
-        self.widths.extend(array("q", [0]) * k)
         self.depths.extend(array("q", [depth]) * k)
-        self.turn_counts.extend(array("q", [turns]) * k)
+        if self.chance is not None:  # is_max counts the decision nodes above a node
+            turns = self.turn_counts[n] + (node.kind != CHANCE_NODE)
+            self.turn_counts.extend(array("q", [turns]) * k)
         if depth > self.deepest:
             self.deepest = depth
         self.first[n] = first
-        self.widths[n] = k
         self.visited = len(self.keys)
         return first
+
+    def index(self, n: int) -> int:
+        """Node n's index among its parent's children (they are numbered left to right)."""
+        return n - self.first[self.up[n]] if n else 0
 
     def _check_line(self, n: int, node: Entry) -> None:
         """A GameError when a child's entry is node n's or an ancestor's: the game would not
@@ -345,7 +343,7 @@ class OnDemandTree(GameTree):
     def path_of(self, n: int) -> list[int]:
         path: list[int] = []
         while n > 0:
-            path.append(self.index[n])
+            path.append(self.index(n))
             n = self.up[n]
         return path[::-1]
 
@@ -357,7 +355,7 @@ class OnDemandTree(GameTree):
         names: list[str | None] = []
         while n > 0:
             p = self.up[n]
-            names.append(self.move_label(self.expand(p), self.index[n]))
+            names.append(self.move_label(self.expand(p), self.index(n)))
             n = p
         return names[::-1]
 
@@ -373,7 +371,7 @@ class OnDemandTree(GameTree):
         if not self.game.has_label:
             return None
         if not self.game.cumulative:
-            return self.move_label(self.expand(self.up[n]), self.index[n])
+            return self.move_label(self.expand(self.up[n]), self.index(n))
         return "".join(name or "" for name in self._names_along(n))
 
     def max_depth(self) -> int:
