@@ -41,6 +41,13 @@ point, each figure under the C core and under the pure-Python core
   ``--tt 0`` (Ballard's, without memory) on the smaller pig, under both cores; the target
   is star2's leaves at most expectiminimax's.
 
+- games against OpenSpiel (``openspiel``): ``gtsearch eval game:openspiel:...`` (alpha-beta
+  on tic_tac_toe and breakthrough(rows=4,columns=3), expectiminimax on
+  pig(winscore=5,diceoutcomes=3,horizon=10)), searched on demand, against a ``python -c``
+  that runs OpenSpiel's own Python ``minimax.alpha_beta_search`` or ``minimax.expectiminimax``
+  on the same game: whole processes, best of ``--repeat``, the same value checked, the goal
+  of issue 35 beside each ratio; skipped with a line when OpenSpiel is not installed.
+
 Times are the best of a few repeats (the minimum is the least disturbed by
 other work on the machine); whole processes alternate between the two
 commands compared, after one run of each that is not timed, and run as an
@@ -97,6 +104,7 @@ SECTIONS = (
     "star",
     "limits",
     "startup",
+    "openspiel",
 )
 #: mcts's iterations per search in the "mcts" section (the same in both cores)
 MCTS_ITERATIONS = 20_000
@@ -643,13 +651,13 @@ def measure_limits(rep: Report, quick: bool) -> None:
             NodeLimit,
         ),
         (
-            "`eval game:nim:1000000000` refused at N distinct states",
+            "`eval game:nim:1000000000 -a sss` refused at N distinct states",
             low * 5,
             lambda n: refuse("nim:1000000000", n),
             TooMany,
         ),
         (
-            "`eval game:connect4` refused at N distinct states",
+            "`eval game:connect4 -a sss` refused at N distinct states",
             low * 5,
             lambda n: refuse("connect4", n),
             TooMany,
@@ -1180,6 +1188,78 @@ def measure_startup(rep: Report, cmd: list[str], wheel: bool, runs: int = 21) ->
             f" ms (processor "
             f"{(cpu_median[f'{install} help'] - cpu_median[f'{install} floor-h']) * 1000:.1f} ms)"
         )
+
+
+#: issue 35's games against OpenSpiel: (OpenSpiel's game, gtsearch's algorithm, the goal:
+#: gtsearch's whole process at most this many times OpenSpiel's)
+SPIEL_GAMES = (
+    ("tic_tac_toe", "alphabeta", 1.0),
+    ("breakthrough(rows=4,columns=3)", "alphabeta", 2.0),
+    ("pig(winscore=5,diceoutcomes=3,horizon=10)", "expectiminimax", 1.0),
+)
+
+
+def spiel_peer(game: str, algorithm: str) -> list[str]:
+    """A python -c running OpenSpiel's own Python search on ``game`` as its users run it,
+    printing the value for player 0 (MAX)."""
+    if algorithm == "expectiminimax":
+        call = "minimax.expectiminimax(g.new_initial_state(), 1000, None, 0)[0]"
+    else:
+        call = "minimax.alpha_beta_search(g, maximizing_player_id=0)[0]"
+    code = (
+        "import pyspiel\nfrom open_spiel.python.algorithms import minimax\n"
+        f"g = pyspiel.load_game({game!r})\nprint(repr(float({call})))"
+    )
+    return [sys.executable, "-c", code]
+
+
+def best_wall(cmd: list[str], env: dict[str, str], repeat: int) -> tuple[float, str]:
+    """The least wall time of ``repeat`` runs of a whole process (after one untimed run) and
+    what it printed."""
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stdout
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True, env=env)
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def measure_openspiel(rep: Report, repeat: int) -> None:
+    """gtsearch on OpenSpiel's games, searched on demand, against OpenSpiel's own Python
+    searches: whole processes side by side, the same value checked (issue 35's goals)."""
+    rep.say(
+        "## Games against OpenSpiel: whole processes, `gtsearch eval` against OpenSpiel's Python"
+    )
+    rep.say()
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        rep.say("(OpenSpiel is not installed: pip install 'gtsearch[openspiel]'; skipped)")
+        rep.say()
+        return
+    rows = []
+    for game, algorithm, goal in SPIEL_GAMES:
+        ours_cmd = [*gtsearch_cmd(), "eval", f"game:openspiel:{game}", "-a", algorithm]
+        ours, printed = best_wall([*ours_cmd, "--format", "json"], env_for("C"), repeat)
+        value = json.loads(printed.splitlines()[0])["value"]
+        theirs, said = best_wall(spiel_peer(game, algorithm), env_for("none"), repeat)
+        if abs(float(said) - value) > 1e-9:
+            raise SystemExit(f"{game}: gtsearch's value {value} is not OpenSpiel's {said.strip()}")
+        ratio = ours / theirs
+        rows.append(
+            [
+                game,
+                algorithm,
+                f"{value:g}",
+                f"{ours:.3f}",
+                f"{theirs:.3f}",
+                f"{ratio:.1f}x",
+                f"<= {goal:g}x: {verdict(ratio <= goal)}",
+            ]
+        )
+    rep.table(["game", "algorithm", "value", "gtsearch s", "OpenSpiel s", "ratio", "goal"], rows)
+    rep.say(f"(best of {repeat} whole processes each, after one untimed run; the same value)")
     rep.say()
 
 
@@ -1448,6 +1528,9 @@ def main() -> None:
         measure_star(rep, args.repeat, args.quick)
     if "limits" in only:
         measure_limits(rep, args.quick)
+
+    if "openspiel" in only:
+        measure_openspiel(rep, args.repeat)
 
     if "startup" in only:
         measure_startup(rep, cmd, wheel=not args.no_wheel)

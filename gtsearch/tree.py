@@ -25,6 +25,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Hashable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from .errors import shown
@@ -123,6 +124,11 @@ class Tree:
     #: whether the nodes are numbered as a search first lists them, not in preorder (a game
     #: too big to count, gtsearch.sources.ondemand): walked through children() only
     on_demand = False
+
+    def searched(self) -> AbstractContextManager[None]:
+        """What a search of the tree runs in: nothing here.  A game searched on demand pauses
+        Python's cycle collector (:meth:`gtsearch.sources.ondemand.OnDemandTree.searched`)."""
+        return nullcontext()
 
     def __init__(
         self,

@@ -102,22 +102,25 @@ def test_bad_parameters(spec: str, message: str) -> None:
 
 
 def test_a_game_too_big_to_count_is_searched_to_a_depth() -> None:
-    """Connect Four on 6x7 has about 4.5 * 10**12 positions: refused whole, searched to a
-    depth, its states counted only down to the cut."""
-    r = CliRunner().invoke(cli, ["eval", "game:connect4", "--max-nodes", "20000"])
+    """Connect Four on 6x7 has about 4.5 * 10**12 positions: refused whole by a search that
+    counts it (sss), searched to a depth, its states counted only down to the cut; alpha-beta
+    alone searches it on demand, nothing counted (its leaves_total empty), with the same
+    figures."""
+    r = CliRunner().invoke(cli, ["eval", "game:connect4", "-a", "sss", "--max-nodes", "20000"])
     assert r.exit_code == 2 and "cut the game with --depth" in r.output
-    r = CliRunner().invoke(
-        cli, ["eval", "game:connect4", "--depth", "3", "--format", "csv", "-a", "alphabeta"]
-    )
-    assert r.exit_code == 0, r.output
-    row = r.output.splitlines()[1].split(",")
-    assert (row[1], row[2], row[6], row[7], row[8]) == (
-        "alphabeta",
-        "0.0703125",
-        "4 4 4",
-        "140",
-        "343",
-    )
+    for algos, total in (("alphabeta,sss", "343"), ("alphabeta", "")):
+        r = CliRunner().invoke(
+            cli, ["eval", "game:connect4", "--depth", "3", "--format", "csv", "-a", algos]
+        )
+        assert r.exit_code == 0, r.output
+        row = r.output.splitlines()[1].split(",")
+        assert (row[1], row[2], row[6], row[7], row[8]) == (
+            "alphabeta",
+            "0.0703125",
+            "4 4 4",
+            "140",
+            total,
+        )
 
 
 def test_estimates_at_the_end_of_a_game_are_its_payoff() -> None:

@@ -360,14 +360,19 @@ def test_bad_game_specs(spec: str, message: str) -> None:
 
 
 def test_huge_games_are_refused_while_counted(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game's distinct states are counted before the search: at most --max-nodes and
-    MAX_STATES of them, then one line and exit 2 (nim:1000000000 would count for hours)."""
+    """A game's distinct states are counted before a search that needs them (sss): at most
+    --max-nodes and MAX_STATES of them, then one line and exit 2 (nim:1000000000 would count
+    for hours); a search on demand (alpha-beta) counts nothing and stops at --max-nodes."""
     runner = CliRunner()
-    r = runner.invoke(cli, ["eval", "game:nim:30", "--max-nodes", "10"])
+    r = runner.invoke(cli, ["eval", "game:nim:30", "-a", "sss", "--max-nodes", "10"])
     assert r.exit_code == 2 and "more than 10 distinct states" in r.output
     assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
+    r = runner.invoke(cli, ["eval", "game:nim:30", "--max-nodes", "10"])
+    assert r.exit_code == 2 and r.output == (
+        "game:nim:30: the search visited more than --max-nodes 10 nodes; raise --max-nodes\n"
+    )
     monkeypatch.setattr(games, "MAX_STATES", 1000)
-    r = runner.invoke(cli, ["eval", "game:nim:1000000000"])
+    r = runner.invoke(cli, ["eval", "game:nim:1000000000", "-a", "sss"])
     assert r.exit_code == 2 and "more than 1,000 distinct states" in r.output
 
 

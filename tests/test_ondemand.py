@@ -4,6 +4,7 @@ deepening under a limit, and one line for what needs the states counted."""
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -52,7 +53,23 @@ SEARCHES: list[tuple[str, dict[str, Any]]] = [
     # met), so a table that overwrites loses other entries on each (docs/sources.md)
     ("alphabeta", {"tt": 16}),
     ("negascout", {"tt": 16}),
+    # the depth-first and chance searches, walked over children lists (no table: exact order)
+    ("minimax", {}),
+    ("f1", {}),
+    ("f1", {"bound": 0}),
+    ("alphabeta", {}),
+    ("alphabeta", {"alpha": 0, "beta": 1}),
+    ("alphabeta", {"variant": "fail-hard"}),
+    ("alphabeta", {"variant": "fail-hard", "alpha": -0.5, "beta": 0.5}),
+    ("alphabeta", {"variant": "fail-hard", "alpha": 1, "beta": 2}),
+    ("expectiminimax", {}),
+    ("star1", {"leaf_bounds": 1, "tt": 0}),
+    ("star2", {"leaf_bounds": 1, "tt": 0}),
+    ("star1", {"leaf_bounds": 1, "tt": 16}),
+    ("star2", {"leaf_bounds": 2, "tt": 16}),
 ]
+#: the searches that take chance nodes (the others are refused on a tree that has some)
+CHANCE = {"mcts", "expectiminimax", "star1", "star2"}
 
 
 #: the searches that walk children() and the leaf test on demand, without a table (and the MT
@@ -104,11 +121,11 @@ def test_on_demand_equals_counted(spec: str, depth: int | None) -> None:
     """Value, PV, leaves in order (as paths), every count: as the counted tree gives them."""
     counted, open_ = both(spec, depth)
     for name, params in SEARCHES:
-        if counted.has_chance and name != "mcts":
+        if counted.has_chance and name not in CHANCE:
             continue
         if name == "mcts" and "playout_depth" in params and not counted.game.has_estimate:
             continue
-        if name == "mcts":  # the game's bounds (times k): the same scale on both trees
+        if "leaf_bounds" in params:  # the game's bounds (times k): the same on both trees
             k = params["leaf_bounds"]
             params = {**params, "leaf_bounds": tuple(k * b for b in counted.game.obj.bounds)}
         same(
@@ -282,6 +299,113 @@ def test_a_game_too_deep_stops_at_max_nodes_on_demand(name: str) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("spec", "depth"), [("tictactoe", None), ("pig:target=4,die=3,horizon=3", None)]
+)
+def test_star_takes_a_table_by_default_on_demand(spec: str, depth: int | None) -> None:
+    """Star1 and Star2 on a game take a table by default on demand too: one whose buckets
+    outnumber twice --max-nodes (each position key is a node's), so it loses no entry and
+    they evaluate what they evaluate on the counted game with its own default table; only
+    the table's size differs.  Without --leaf-bounds the bounds are the game's."""
+    counted, open_ = both(spec, depth)
+    bounds = counted.game.obj.bounds
+    for name in ("star1", "star2"):
+        a = search(counted, name, leaf_order=True, leaf_bounds=bounds)
+        b = search(open_, name, leaf_order=True)
+        assert b.params["leaf_bounds_from"] == "game" and b.params["tt_from"] == "game"
+        assert b.params["tt"] == -(-2 * open_.max_nodes // 16384)
+        size = ("mib", "entries")
+        a_tt = {k: v for k, v in a.extra.pop("tt").items() if k not in size}
+        b_tt = {k: v for k, v in b.extra.pop("tt").items() if k not in size}
+        assert a_tt == b_tt and b_tt["overwrites"] == 0
+        same(a, b)
+        assert b.leaves <= search(open_, "expectiminimax").leaves
+
+
+def test_the_depth_first_walk_on_demand_is_not_recursive() -> None:
+    """A line 50,000 deep (far beyond Python's recursion limit): minimax, alpha-beta and
+    expectiminimax walk it on demand, as on the counted tree."""
+    deep = 50_000
+    edges = [[s + 1] for s in range(deep)] + [[]]
+    for name in ("minimax", "alphabeta", "expectiminimax", "star1"):
+        tree = OnDemandTree(Game(Graph(edges, False), "game:line"), source="game:line")
+        r = search(tree, name)
+        assert (r.value, r.leaves, len(r.pv)) == (Graph(edges, False).utility(deep), 1, deep)
+        assert r.nodes == deep + 1
+
+
+def test_star1_on_demand_needs_bounds_from_the_game_or_the_option() -> None:
+    class Dice:
+        def initial(self) -> int:
+            return 0
+
+        def player(self, state: int) -> str | None:
+            return "chance" if state == 0 else None
+
+        def outcomes(self, state: int) -> list[tuple[int, Fraction]]:
+            return [(1, Fraction(1, 2)), (2, Fraction(1, 2))]
+
+        def moves(self, state: int) -> list[int]:
+            return []
+
+        def play(self, state: int, move: int) -> int:
+            return move
+
+        def utility(self, state: int) -> int:
+            return state
+
+    tree = OnDemandTree(Game(Dice(), "game:dice"), source="game:dice")
+    for name in ("star1", "star2"):
+        with pytest.raises(UsageError, match="star1 and star2 need --leaf-bounds L:U"):
+            search(tree, name)
+        assert search(tree, name, leaf_bounds=(1, 2)).value == 1.5
+    assert search(tree, "expectiminimax").value == 1.5
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_eval_of_a_game_counts_nothing_first(pure: bool, tmp_path: Path) -> None:
+    """eval of the whole connect4 by alpha-beta at a depth, and a star1 of a game without
+    bounds: searched from the start, one line for what cannot run; both cores."""
+    env = {"GTSEARCH_PURE": "1"} if pure else {}
+    runner = CliRunner(env=env)
+    r = runner.invoke(
+        cli,
+        ["eval", "game:connect4", "-a", "minimax,f1,alphabeta", "--depth", "2", "--format", "json"],
+    )
+    assert r.exit_code == 0, r.output
+    recs = [json.loads(line) for line in r.output.splitlines()]
+    assert [x["leaves_total"] for x in recs] == [None] * 3
+    assert [x["leaves"] for x in recs][0] == 49 and len({x["value"] for x in recs}) == 1
+    r = runner.invoke(
+        cli, ["eval", "game:connect4", "-a", "sss,dual", "--depth", "2", "--format", "json"]
+    )
+    assert r.exit_code == 0, r.output
+    assert [json.loads(line)["leaves_total"] for line in r.output.splitlines()] == [None] * 2
+    (tmp_path / "endless.py").write_text(
+        "class Endless:\n"
+        "    def initial(self): return 0\n"
+        "    def moves(self, s): return [0, 1]\n"
+        "    def play(self, s, m): return (s + m) % 3\n"
+        "    def utility(self, s): return s\n"
+    )
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(tmp_path))
+        for algo in ("minimax", "f1", "alphabeta", "expectiminimax", "star1", "star2"):
+            bounds = ["--leaf-bounds", "0:2"] if algo.startswith("star") else []
+            r = runner.invoke(cli, ["eval", "game:endless:Endless", "-a", algo, *bounds])
+            assert r.exit_code == 2, r.output
+            assert r.output.strip().splitlines() == [
+                "game:endless:Endless: the game does not end: state 0 comes back along a line "
+                "of play"
+            ]
+        r = runner.invoke(cli, ["eval", "game:endless:Endless", "-a", "star1"])
+        assert r.exit_code == 2 and r.output.strip().splitlines() == [
+            "game:endless:Endless: searched on demand, the game's leaves are not known: mcts, "
+            "star1 and star2 need --leaf-bounds L:U (the least and the greatest utility), or "
+            "the game's bounds"
+        ]
+
+
 @pytest.mark.parametrize("spec", ["dotsandboxes", "hexapawn", "connect4:rows=3,columns=4,k=3"])
 def test_iterative_deepening_on_demand_equals_counted(spec: str) -> None:
     counted, open_ = both(spec, None)
@@ -308,9 +432,97 @@ def test_on_demand_equals_counted_on_small_boards(
         # a table that loses nothing (the two trees put positions in other buckets): at
         # most about 600 stores here, in 64 MiB
         ("alphabeta", {"tt": 64}),
+        ("minimax", {}),
+        ("f1", {"bound": seed % 3 - 1}),
+        ("alphabeta", {"alpha": seed % 3 - 2, "beta": seed % 3}),
+        ("alphabeta", {"variant": "fail-hard", "alpha": seed % 3 - 2, "beta": seed % 3 - 1}),
+        ("star2", {"leaf_bounds": (-1, 1), "tt": 0}),
     ):
         a = search(counted, name, leaf_order=True, **params)
         same(a, search(open_, name, leaf_order=True, **params))
+
+
+class Drawn:
+    """A game drawn by hypothesis: a state is the path to it in ``shape``, where a node is a
+    leaf's value or (who moves: "max", "min" or "chance", its children)."""
+
+    bounds = (-3, 3)
+
+    def __init__(self, shape: Any) -> None:
+        self.shape = shape
+
+    def at(self, s: tuple[int, ...]) -> Any:
+        node = self.shape
+        for i in s:
+            node = node[1][i]
+        return node
+
+    def initial(self) -> tuple[int, ...]:
+        return ()
+
+    def player(self, s: tuple[int, ...]) -> str | None:
+        node = self.at(s)
+        return None if isinstance(node, int) else str(node[0])
+
+    def moves(self, s: tuple[int, ...]) -> list[int]:
+        node = self.at(s)
+        return [] if isinstance(node, int) else list(range(len(node[1])))
+
+    def play(self, s: tuple[int, ...], m: int) -> tuple[int, ...]:
+        return (*s, m)
+
+    def utility(self, s: tuple[int, ...]) -> int:
+        return int(self.at(s))
+
+
+class DrawnWithChance(Drawn):
+    """A drawn game that may have chance nodes (searched on demand, one that has outcomes() is
+    taken to have some: only the searches of chance nodes run on it)."""
+
+    def outcomes(self, s: tuple[int, ...]) -> list[tuple[int, Fraction]]:
+        kids = self.at(s)[1]
+        weights = [1 + i % 2 for i in range(len(kids))]
+        return [(i, Fraction(w, sum(weights))) for i, w in enumerate(weights)]
+
+
+SHAPES = st.recursive(
+    st.integers(-3, 3),
+    lambda kids: st.tuples(
+        st.sampled_from(["max", "min", "chance"]), st.lists(kids, min_size=1, max_size=3)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(shape=SHAPES, lo=st.integers(-3, 2))
+def test_on_demand_equals_counted_on_drawn_games_with_chance(shape: Any, lo: int) -> None:
+    """Every search of the slice on small drawn games (chance nodes and players moving twice
+    included): the same as on the counted game."""
+    game = (DrawnWithChance if "chance" in repr(shape) else Drawn)(shape)
+    counted = GameTree(Game(game, "game:drawn"), source="game:drawn")
+    open_ = OnDemandTree(Game(game, "game:drawn"), source="game:drawn")
+    names: list[tuple[str, dict[str, Any]]] = [
+        ("expectiminimax", {}),
+        ("star1", {"leaf_bounds": (-3, 3), "tt": 0}),
+        ("star2", {"leaf_bounds": (-3, 3), "tt": 0}),
+        ("star2", {"leaf_bounds": (-3, 3), "tt": 4}),
+    ]
+    if not counted.has_chance:
+        names += [
+            ("minimax", {}),
+            ("f1", {"bound": lo}),
+            ("alphabeta", {"alpha": lo, "beta": lo + 1}),
+            ("alphabeta", {"variant": "fail-hard", "alpha": lo, "beta": lo + 2}),
+        ]
+    else:
+        with pytest.raises(UsageError, match="the tree has chance nodes"):
+            search(open_, "alphabeta")
+    for name, params in names:
+        same(
+            search(counted, name, leaf_order=True, **params),
+            search(open_, name, leaf_order=True, **params),
+        )
 
 
 def test_connect4_searched_whole_by_mcts_reproducibly() -> None:
@@ -389,31 +601,45 @@ def test_max_nodes_ends_the_deepening_on_demand_as_time_does() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["-a", "minimax"], "search it on demand (-a mcts, --iterative, --tt)"),
-        (["-a", "mcts,minimax"], "distinct states"),
-        (
-            ["-a", "mcts", "--leaf-bounds", "-1:1", "--root", "min"],
-            "--root needs the game's states counted",
-        ),
+        (["-a", "sss"], "search it on demand (-a alphabeta, minimax, mcts, ...: docs/sources.md)"),
+        (["-a", "mcts,sss"], "distinct states"),
+        (["-a", "alphabeta,sss", "--depth", "6"], "distinct states"),
     ],
 )
 def test_what_needs_the_states_counted_is_refused(
     args: list[str], message: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from gtsearch.sources import games
+    """A search that does not run on demand (none of gtsearch's does now: sss stands for one
+    added without a walk of children lists) counts the game first, bounded."""
+    from gtsearch.sources import games, ondemand
 
     monkeypatch.setattr(games, "MAX_STATES", 2000)
+    monkeypatch.setattr(ondemand, "ON_DEMAND_ALGORITHMS", ondemand.ON_DEMAND_ALGORITHMS - {"sss"})
     r = CliRunner().invoke(cli, ["eval", "game:connect4", *args])
     assert r.exit_code == 2 and message in r.output, r.output
     assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1
 
 
-def test_a_search_that_needs_preorder_numbers_stops_with_one_line() -> None:
+def test_a_search_that_needs_preorder_numbers_stops_with_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A search of the library's that needs preorder numbers stops with one line; the whole
+    tree is counted first, bounded as every count is."""
+    from gtsearch.sources import games
+
     tree = open_source("game:connect4", on_demand=True)
     with pytest.raises(UsageError, match="needs its nodes in preorder"):
-        search(tree, "alphabeta")
-    with pytest.raises(UsageError, match="this command needs the whole tree"):
+        _ = tree.end[0] + 1  # the first child of node 0 in preorder
+    with pytest.raises(UsageError, match="needs its nodes in preorder"):
+        _ = tree.end[0] < 3
+    monkeypatch.setattr(games, "MAX_STATES", 2000)
+    with pytest.raises(NodeLimit, match="more than 2,000 distinct states"):
         whole(tree)
+    small = open_source("game:nim:5", on_demand=True)
+    assert isinstance(small, OnDemandTree)
+    counted = open_source("game:nim:5")
+    a, b = whole(small), whole(counted)
+    assert (list(a.end), repr(list(a.values))) == (list(b.end), repr(list(b.values)))
 
 
 def test_mcts_needs_bounds_from_the_game_or_the_option() -> None:
@@ -431,7 +657,7 @@ def test_mcts_needs_bounds_from_the_game_or_the_option() -> None:
             return state % 3 - 1
 
     tree = OnDemandTree(Game(Endless(), "game:endless"), source="game:endless")
-    with pytest.raises(UsageError, match="mcts needs --leaf-bounds L:U"):
+    with pytest.raises(UsageError, match="mcts, star1 and star2 need --leaf-bounds L:U"):
         search(tree, "mcts", iterations=10)
     assert search(tree, "mcts", iterations=10, leaf_bounds=(-1, 1)).leaves == 10
     tree = OnDemandTree(Game(Endless(), "game:endless"), source="game:endless", max_nodes=100)
@@ -487,14 +713,22 @@ def test_play_the_full_connect4_against_mcts_in_a_terminal(tmp_path: Path) -> No
 
 
 def test_play_refuses_to_count_a_huge_game_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gtsearch.sources import games
+    """An engine that searches a game's states counted (sss) is refused after the count; one
+    that searches on demand (alpha-beta) counts nothing and stops at --max-nodes."""
+    from gtsearch.sources import games, ondemand
 
     monkeypatch.setattr(games, "MAX_STATES", 2000)
-    r = CliRunner().invoke(cli, ["play", "connect4", "--human", "none"])
+    monkeypatch.setattr(ondemand, "ON_DEMAND_ALGORITHMS", ondemand.ON_DEMAND_ALGORITHMS - {"sss"})
+    r = CliRunner().invoke(cli, ["play", "connect4", "--human", "none", "-a", "sss"])
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert r.output.strip().splitlines()[-1] == (
-        "game:connect4: more than 2,000 distinct states, and alphabeta searches a game's states "
+        "game:connect4: more than 2,000 distinct states, and sss searches a game's states "
         "counted: give the engine --time SECONDS (deepening) or --depth, or play with -a mcts"
+    )
+    r = CliRunner().invoke(cli, ["play", "connect4", "--human", "none", "--max-nodes", "3000"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.strip().splitlines()[-1] == (
+        "game:connect4: the search visited more than --max-nodes 3,000 nodes; raise --max-nodes"
     )
 
 
@@ -554,10 +788,14 @@ def test_the_on_demand_tree_reads_as_far_as_it_is_numbered() -> None:
         tree.child(0, len(kids))
     assert tree.name_at(0) == counted.name_at(0) and tree.max_depth() == 1
     assert tree.chance_nodes() == 0 and tree.with_root(tree.root_max) is tree
-    with pytest.raises(UsageError, match="--root needs the game's states counted"):
-        tree.with_root(not tree.root_max)
-    again = tree.reopened(source=tree.source)  # small: counted again
-    assert type(again) is GameTree and len(list(again.children(0))) == len(kids)
+    other = tree.with_root(not tree.root_max)  # on demand too, numbered afresh
+    assert isinstance(other, OnDemandTree) and len(other.values) == 1
+    same(
+        search(counted.with_root(not tree.root_max), "alphabeta", leaf_order=True),
+        search(other, "alphabeta", leaf_order=True),
+    )
+    again = tree.reopened(source=tree.source)  # on demand again: nothing counted
+    assert type(again) is OnDemandTree and len(list(again.children(0))) == len(kids)
     assert search(again, "alphabeta").value == search(counted, "alphabeta").value
 
 

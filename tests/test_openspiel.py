@@ -291,3 +291,67 @@ def test_an_estimate_is_openspiels_value_function(
     r = CliRunner().invoke(cli, [*args, *(["--moves", moves] if moves else [])])
     assert r.exit_code == 0, r.output
     assert [float(json.loads(line)["value"]) for line in r.output.splitlines()] == [theirs] * 2
+
+
+#: the searches that run on demand (docs/sources.md): the leaf bounds are OpenSpiel's utilities
+ON_DEMAND: list[tuple[str, dict[str, Any]]] = [
+    ("minimax", {}),
+    ("f1", {"bound": 0}),
+    ("alphabeta", {}),
+    ("alphabeta", {"variant": "fail-hard", "alpha": -0.5, "beta": 0.5}),
+    ("expectiminimax", {}),
+    ("star1", {"tt": 0}),
+    ("star2", {"tt": 0}),
+    ("star2", {"tt": 16}),
+]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_searched_on_demand_as_counted(name: str) -> None:
+    """Every search that runs on demand gives on OpenSpiel's game searched on demand what it
+    gives on the counted game (value, PV, leaves in order as paths, nodes, every count), in
+    both cores; a deterministic game has no chance node on demand (no outcomes())."""
+    from gtsearch.sources.ondemand import OnDemandTree
+
+    for pure in (True, False):
+        with core.pure() if pure else contextlib.nullcontext():
+            counted = open_source(f"game:openspiel:{name}")
+            open_ = open_source(f"game:openspiel:{name}", on_demand=True)
+            assert isinstance(open_, OnDemandTree) and (open_.chance is not None) is GAMES[name]
+            bounds = open_.game.bounds
+            for algo, params in ON_DEMAND:
+                if GAMES[name] and algo in ("minimax", "f1", "alphabeta"):
+                    continue
+                if algo.startswith("star"):
+                    params = {**params, "leaf_bounds": bounds}
+                a = search(counted, algo, leaf_order=True, **params)
+                b = search(open_, algo, leaf_order=True, **params)
+                assert (a.value, a.pv, a.pv_labels, a.leaves, a.leaf_order, a.nodes) == (
+                    b.value,
+                    b.pv,
+                    b.pv_labels,
+                    b.leaves,
+                    b.leaf_order,
+                    b.nodes,
+                ), (name, algo, params)
+                assert a.extra == b.extra and b.leaves_total is None
+
+
+def test_eval_counts_nothing_first() -> None:
+    """eval of tic-tac-toe and breakthrough 4x3 (over a million states) by alpha-beta, and of
+    pig by expectiminimax, searched on demand from the start: OpenSpiel's values, the leaves
+    not counted; alpha-beta with a table too (a deterministic game has no chance node)."""
+    runner = CliRunner()
+    for spec, args, value in (
+        ("tic_tac_toe", ["-a", "alphabeta"], 0),
+        ("tic_tac_toe", ["-a", "alphabeta", "--tt", "4"], 0),
+        ("breakthrough(rows=4,columns=3)", ["-a", "alphabeta"], 1),
+        ("pig(winscore=4,horizon=4,diceoutcomes=3)", ["-a", "expectiminimax,star2"], None),
+    ):
+        r = runner.invoke(cli, ["eval", f"game:openspiel:{spec}", *args, "--format", "json"])
+        assert r.exit_code == 0, r.output
+        recs = [json.loads(line) for line in r.output.splitlines()]
+        assert all(x["leaves_total"] is None for x in recs)
+        want = value if value is not None else openspiel_search(spec)[0]
+        assert all(x["value"] == pytest.approx(want) for x in recs)
+    assert recs[0]["leaves"] >= recs[1]["leaves"]  # star2 reads no more than expectiminimax

@@ -42,6 +42,7 @@ without recursion.
 
 from __future__ import annotations
 
+import math
 from array import array
 from fractions import Fraction
 from typing import Any, TypeAlias
@@ -87,6 +88,8 @@ class ChanceRun:
         self.end = tree.end
         self.chance = tree.chance
         self.visit = stats.leaves.append
+        if bounds is None and tree.on_demand:  # expectiminimax's, which takes none
+            bounds = (0, 0)
         lo, hi = tree_leaf_bounds(tree) if bounds is None else bounds
         self.lo: Exact = exact(lo)
         self.hi: Exact = exact(hi)
@@ -285,6 +288,120 @@ class ChanceRun:
         return line
 
 
+class ListedRun(ChanceRun):
+    """A :class:`ChanceRun` on a game searched on demand (docs/sources.md): the same searches
+    over the children each node lists as the search enters it (``tree.open(n)``, an empty
+    range at a leaf) instead of preorder numbers; the same leaves in the same order, the same
+    counts.  Star1's and Star2's leaf bounds are given (the game's, or --leaf-bounds)."""
+
+    def __init__(self, tree: Tree, stats: Stats, bounds: tuple[Number, Number] | None) -> None:
+        super().__init__(tree, stats, bounds)
+        self.listed = tree.open  # type: ignore[attr-defined]  # an OnDemandTree's
+        self.value = tree.raw_value  # type: ignore[attr-defined]
+        #: a chance node's weights -> its probabilities, and the same as integers over their
+        #: common denominator (a game's chance nodes share a few lists of weights)
+        self._by_weights: dict[Any, tuple[tuple[Exact, ...], tuple[int, ...], int]] = {}
+
+    def leaf(self, n: int) -> Exact:
+        self.visit(n)
+        return exact(self.value(n))
+
+    def is_chance(self, n: int) -> bool:
+        return self.tree.is_chance(n)
+
+    def weighed(self, n: int) -> tuple[tuple[Exact, ...], tuple[int, ...], int]:
+        """Chance node n's probabilities, and as integers over their least common denominator."""
+        weights = self.tree.weights.get(n)
+        got = self._by_weights.get(weights)
+        if got is None:
+            probs = tuple(exact(p) for p in self.tree.probabilities(n))
+            scale = math.lcm(*(Fraction(p).denominator for p in probs))
+            got = probs, tuple(int(p * scale) for p in probs), scale
+            self._by_weights[weights] = got
+        return got
+
+    def outcomes(self, n: int) -> list[tuple[int, Exact]]:
+        return list(zip(self.listed(n), self.weighed(n)[0], strict=True))
+
+    def full(self, n: int) -> Step:
+        self.entered += 1
+        listed = self.listed
+        if self.is_chance(n):
+            # the weighted sum over the common denominator: in integers while the values are
+            total: Exact = 0
+            _, scaled, scale = self.weighed(n)
+            for c, k in zip(listed(n), scaled, strict=True):
+                v = (yield self.full(c)) if listed(c) else self.leaf(c)
+                total += k * v
+            return exact(Fraction(total, scale) if type(total) is int else total / scale)
+        is_max = self.tree.is_max(n)
+        m: Edge = -INF if is_max else INF
+        best = -1
+        for c in listed(n):
+            t = (yield self.full(c)) if listed(c) else self.leaf(c)
+            if (t > m) if is_max else (t < m):
+                m, best = t, c
+        self.best[n] = best
+        return m
+
+    def decision(self, n: int, alpha: Edge, beta: Edge) -> Step:
+        self.entered += 1
+        listed = self.listed
+        is_max = self.tree.is_max(n)
+        m: Edge = -INF if is_max else INF
+        best = -1
+        for c in listed(n):
+            if not listed(c):
+                t = self.leaf(c)
+            elif is_max:
+                t = yield self.search(c, alpha if alpha > m else m, beta)
+            else:
+                t = yield self.search(c, alpha, beta if beta < m else m)
+            if (t > m) if is_max else (t < m):
+                m, best = t, c
+                if (m >= beta) if is_max else (m <= alpha):
+                    break
+        self.best[n] = best
+        return m
+
+    def probe(self, c: int, alpha: Edge, beta: Edge) -> Step:
+        self.entered += 1
+        self.probes += 1
+        first = self.listed(c)[0]
+        if not self.listed(first):
+            return self.leaf(first)
+        return (yield self.search(first, alpha, beta))
+
+    def plan(self, n: int) -> list[tuple[int, Exact, bool, Exact, Exact]]:
+        got = self._plans.get(n)
+        if got is None:
+            listed = self.listed
+            kept = [(c, p) for c, p in self.outcomes(n) if p]
+            after: Exact = sum((p for _, p in kept), 0)
+            got = []
+            for c, p in kept:
+                after = exact(after - p)
+                got.append((c, p, not listed(c), self.lo * after, self.hi * after))
+            self._plans[n] = got
+        return got
+
+    def line(self) -> list[int]:
+        listed = self.listed
+        line = [0]
+        n = 0
+        kids = listed(0)
+        while kids:
+            n = likeliest_outcome(self.tree, n) if self.is_chance(n) else self.best.get(n, kids[0])
+            line.append(n)
+            kids = listed(n)
+        return line
+
+
+def chance_run(tree: Tree, stats: Stats, bounds: tuple[Number, Number] | None) -> ChanceRun:
+    """The run of a chance search on ``tree``: over preorder numbers, or on demand."""
+    return (ListedRun if tree.on_demand else ChanceRun)(tree, stats, bounds)
+
+
 def _over(x: Any, p: Exact) -> Any:
     """x / p, exactly: never an int divided by an int (which would be a float)."""
     if p == 1:
@@ -302,7 +419,7 @@ def root_value(run: ChanceRun, step: Any) -> Exact:
 
 def expectiminimax(tree: Tree, stats: Stats) -> Outcome:
     """Every leaf once: max/min at decision nodes, the probability-weighted sum at chance nodes."""
-    run = ChanceRun(tree, stats, None)
+    run = chance_run(tree, stats, None)
     return run.outcome(root_value(run, run.full), stats)
 
 
@@ -311,13 +428,13 @@ def star1(tree: Tree, stats: Stats, leaf_bounds: tuple[Number, Number] | None = 
 
     ``leaf_bounds`` (L, U) bound every leaf; default: the tree's least and greatest leaf.
     """
-    run = ChanceRun(tree, stats, leaf_bounds)
+    run = chance_run(tree, stats, leaf_bounds)
     return run.outcome(root_value(run, lambda n: run.search(n, -INF, INF)), stats)
 
 
 def star2(tree: Tree, stats: Stats, leaf_bounds: tuple[Number, Number] | None = None) -> Outcome:
     """Ballard's Star2: Star1 with a probing phase at chance nodes; exact (root window ±inf)."""
-    run = ChanceRun(tree, stats, leaf_bounds)
+    run = chance_run(tree, stats, leaf_bounds)
     run.probing = True
     return run.outcome(root_value(run, lambda n: run.search(n, -INF, INF)), stats)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..numbers import INF, Exact, Number
 from ..tree import Tree
 from .base import Outcome, Stats, Step
-from .chance import ChanceRun, Edge, root_value
+from .chance import ChanceRun, Edge, ListedRun, root_value
 from .table import ENTRIES_PER_MIB, FULL, Table
 
 #: the buckets of one MiB of table (two entries each)
@@ -29,7 +29,8 @@ def default_table(tree: Tree) -> int | None:
     """The MiB of the table Star1 and Star2 take on ``tree`` when ``--tt`` is not given: on a
     source with positions (a game counted whole), the smallest whole number of MiB whose
     buckets outnumber its position keys, at least 1; None (no table) elsewhere (files,
-    ``random:`` sources, games searched on demand).
+    ``random:`` sources).  A game searched on demand has no more position keys than twice
+    the nodes it may number (--max-nodes): the table whose buckets outnumber those.
 
     A game's position keys are the numbers 0 .. K - 1 (docs/algorithms.md, "The key"), and
     key k goes to bucket k mod buckets: with K buckets or more no two keys ever share a
@@ -37,8 +38,11 @@ def default_table(tree: Tree) -> int | None:
     and neither search evaluates more leaves than expectiminimax (docs/algorithms.md,
     "Star1 and Star2 on a game").  The pure core's table holds only the entries it fills.
     """
-    if not tree.transpositions or tree.on_demand:
+    if not tree.transpositions:
         return None
+    if tree.on_demand:  # each position key is a node's (twice: who moves), none met twice
+        most: int = 2 * tree.max_nodes  # type: ignore[attr-defined]  # a GameTree's
+        return max(1, -(-most // BUCKETS_PER_MIB))
     numbers = tree.position_numbers()  # type: ignore[attr-defined]  # a GameTree's
     keys = (max(numbers.values(), default=0) + 1) * (1 if tree.general else 2)  # type: ignore[attr-defined]
     return max(1, -(-keys // BUCKETS_PER_MIB))
@@ -81,6 +85,10 @@ class TableRun(ChanceRun):
         return v
 
 
+class ListedTableRun(TableRun, ListedRun):
+    """A :class:`TableRun` on a game searched on demand."""
+
+
 def star(
     tree: Tree,
     stats: Stats,
@@ -90,7 +98,7 @@ def star(
 ) -> Outcome:
     """Star1 (Star2 with ``probing``) with a table of ``tt`` MiB; exact (root window +-inf)."""
     table = Table(tt)
-    run = TableRun(tree, stats, leaf_bounds, table)
+    run = (ListedTableRun if tree.on_demand else TableRun)(tree, stats, leaf_bounds, table)
     run.probing = probing
     done = run.outcome(root_value(run, lambda n: run.search(n, -INF, INF)), stats)
     stats.extra["tt"] = table.counts()

@@ -17,9 +17,18 @@ Both forms of F2 give every child the same window, so they evaluate the same
 leaves in the same order; fail-soft only returns tighter bounds outside the
 window.  The fail-hard form runs in Python in both cores (the compiled core
 has the fail-soft one), with the same results.
+
+A game searched on demand (``tree.on_demand``, docs/sources.md) has no
+preorder numbers: :func:`_negamax_on_demand` is the same negamax over the
+children each node lists (``tree.open(n)``, an empty range at a leaf), with
+the same windows, cutoffs and counts, so it evaluates the same leaves in the
+same order as the search of the counted tree.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
 
 from ..numbers import INF
 from ..tree import Tree
@@ -47,6 +56,8 @@ def _negamax(
     unless ``hard``) and the line of best moves (each node's first child that
     set its value).
     """
+    if tree.on_demand:
+        return _negamax_on_demand(tree, stats, alpha, beta, deep, prune, hard)
     done = None if hard else compiled.negamax(tree, stats, alpha, beta, deep, prune)
     if done is not None:
         return done
@@ -136,6 +147,82 @@ def _negamax(
             return m, line
 
 
+def _negamax_on_demand(
+    tree: Tree,
+    stats: Stats,
+    alpha: float,
+    beta: float,
+    deep: bool,
+    prune: bool,
+    hard: bool = False,
+) -> tuple[float, list[int]]:
+    """:func:`_negamax` on a tree searched on demand: each node's children listed as the search
+    enters it (``tree.open``), one frame per inner node on the line, no recursion."""
+    listed = tree.open  # type: ignore[attr-defined]  # an OnDemandTree's
+    value = tree.value_at  # type: ignore[attr-defined]
+    visit = stats.leaves.append
+    sign = 1.0 if tree.root_max else -1.0
+    kids = listed(0)
+    if not kids:
+        visit(0)
+        stats.nodes += 1
+        return sign * value(0), [0]
+    nodes = 1  # inner nodes entered; the leaves are counted at the end
+    best: dict[int, int] = {}
+    stack: list[tuple[int, Iterator[int], float, float, float, float, int]] = []
+    push = stack.append
+    pop = stack.pop
+    # the node n being searched: the iterator over its children, its best value so far m
+    # and the child bc that gave it, the window (a, b), and s = +1 where MAX is to move
+    n, todo, m, a, b, s, bc = 0, iter(kids), alpha if hard else -INF, alpha, beta, sign, -1
+    while True:
+        entered = False
+        for c in todo:
+            kids = listed(c)
+            if kids:  # an inner child: searched in a frame of its own
+                nodes += 1
+                if prune:
+                    child_b = -(a if a > m else m)
+                    child_a = -b if deep else -INF
+                else:
+                    child_a, child_b = -INF, INF
+                push((n, todo, m, a, b, s, bc))
+                n, todo, a, b, s, bc = c, iter(kids), child_a, child_b, -s, -1
+                m = child_a if hard else -INF
+                entered = True
+                break
+            visit(c)
+            t = s * value(c)
+            if t > m:
+                m = t
+                bc = c
+                if m >= b:
+                    break
+        if entered:
+            continue
+        # node n is finished with value m: hand it to the parent
+        best[n] = bc
+        while stack:
+            t = -m
+            child = n
+            n, todo, m, a, b, s, bc = pop()
+            if t > m:
+                m = t
+                bc = child
+                if m >= b:
+                    best[n] = bc
+                    continue
+            break
+        else:
+            stats.nodes += nodes + len(stats.leaves)
+            line = [0]
+            k = best[0]
+            while k >= 0:
+                line.append(k)
+                k = best.get(k, -1)
+            return m, line
+
+
 def minimax(tree: Tree, stats: Stats) -> Outcome:
     """Knuth's F(p): every leaf, left to right."""
     if len(tree.end) >= VECTOR_MIN_NODES and not tree.lazy and compiled.takes(tree) is None:
@@ -187,9 +274,13 @@ def alphabeta(
         # alpha or beta itself is no leaf's value: the line is the one that proves the
         # tighter bound the same leaves prove (fail-soft's value), which proves this one too
         from .explored import value_ranges
-        from .pv import principal_variation
+        from .pv import on_demand_ranges, principal_variation
 
-        low, high = value_ranges(tree, stats.leaves)[0]
-        proven = Outcome(float(high if done.bound == "upper" else low), done.bound)
+        if tree.on_demand:
+            los, his = on_demand_ranges(tree, stats.leaves)
+            proved: tuple[Any, Any] = (los[0], his[0])
+        else:
+            proved = value_ranges(tree, stats.leaves)[0]
+        proven = Outcome(float(proved[1] if done.bound == "upper" else proved[0]), done.bound)
         done = done._replace(pv=principal_variation(tree, stats.leaves, proven))
     return done

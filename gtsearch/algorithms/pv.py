@@ -114,17 +114,19 @@ def met_above(tree: Tree, evaluated: Iterable[int]) -> list[int]:
     return sorted(seen, reverse=True)
 
 
-def _met_principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) -> list[int]:
-    """:func:`principal_variation`'s rule on a tree numbered as met: the same bounds [lo, hi]
-    of the explored nodes, computed in one pass up from the evaluated leaves (their parents
-    found by ``tree.up``), and the same walk down, children listed by ``tree.children``."""
+def on_demand_ranges(
+    tree: Tree, evaluated: Iterable[int]
+) -> tuple[dict[int, float], dict[int, float]]:
+    """The bounds [lo, hi] the evaluated leaves prove for each node at or above one of them,
+    on a tree numbered as met (``tree.on_demand``, no chance nodes): one pass up from the
+    evaluated leaves, their parents found by ``tree.up`` (:func:`met_above`), children listed
+    by ``tree.children``."""
     end, vals, depth, root_max = tree.end, tree.values, tree.depth, tree.root_max
-    done = set(int(n) for n in evaluated)
     lo: dict[int, float] = {}
     hi: dict[int, float] = {}
     lo_get = lo.get
     hi_get = hi.get
-    for n in met_above(tree, done):
+    for n in met_above(tree, set(int(n) for n in evaluated)):
         if end[n] == n + 1:  # an evaluated leaf (no other leaf is above one)
             lo[n] = hi[n] = vals[n]
             continue
@@ -139,6 +141,14 @@ def _met_principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outc
                 high = y
         lo[n] = low
         hi[n] = high
+    return lo, hi
+
+
+def _met_principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) -> list[int]:
+    """:func:`principal_variation`'s rule on a tree numbered as met: the same bounds [lo, hi]
+    of the explored nodes (:func:`on_demand_ranges`), and the same walk down."""
+    end, root_max = tree.end, tree.root_max
+    lo, hi = on_demand_ranges(tree, evaluated)
     v = outcome.value
     _check_root(lo, hi, outcome)
     path = [0]

@@ -75,13 +75,14 @@ def run(
     t0 = time.perf_counter()
     tt = params.get("tt")
     params = cast(Params, {k: v for k, v in params.items() if k != "tt"})
-    if tt:  # a transposition table: the searches of .tabled, in Python (docs/algorithms.md)
-        from .tabled import run as run_with_table
+    with tree.searched():
+        if tt:  # a transposition table: the searches of .tabled, in Python (docs/algorithms.md)
+            from .tabled import run as run_with_table
 
-        outcome = run_with_table(tree, stats, algo.name, tt, dict(params))
-    else:  # --tt 0 or none
-        outcome = algo.run(tree, stats, **params)
-    pv = principal_variation(tree, stats.leaves, outcome)
+            outcome = run_with_table(tree, stats, algo.name, tt, dict(params))
+        else:  # --tt 0 or none
+            outcome = algo.run(tree, stats, **params)
+        pv = principal_variation(tree, stats.leaves, outcome)
     seconds = time.perf_counter() - t0
     return SearchResult(
         algorithm=algo.name,

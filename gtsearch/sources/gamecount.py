@@ -41,8 +41,8 @@ class TooMany(NodeLimit):
         super().__init__(
             f"{game}: more than {most:,} distinct states; a game's states are counted before it "
             f"is searched, at most --max-nodes and {MAX_STATES:,} of them: raise --max-nodes, "
-            "cut the game with --depth, take a smaller game or search it on demand (-a mcts, "
-            "--iterative, --tt)"
+            "cut the game with --depth, take a smaller game or search it on demand (-a alphabeta, "
+            "minimax, mcts, ...: docs/sources.md)"
         )
 
 

@@ -1,4 +1,4 @@
-"""Games too big to count, searched on demand: nodes numbered as the search first lists them.
+"""Games searched on demand, nothing counted first: nodes numbered as the search first lists them.
 
 A :class:`~.games.GameTree` numbers its nodes in preorder, which needs every
 subtree's size: the game's distinct states are counted first.  An
@@ -10,10 +10,9 @@ same node has the same number for the rest of the search (docs/sources.md,
 entries as a GameTree's: transpositions share their moves and children), its
 parent, its index among its parent's children and its depth.
 
-The searches that walk a tree only through ``children``, ``child`` and the
-leaf test (``end[n] == n + 1``) run on it: mcts, NegaScout, SCOUT, SSS*, DUAL*
-(bounded too) and the MT family, and alpha-beta with a transposition table
-(``--tt``, ``--iterative``).  Its ``end`` answers
+The searches that walk a tree only through ``children``, ``child``, :meth:`OnDemandTree.open`
+and the leaf test (``end[n] == n + 1``) run on it (:data:`ON_DEMAND_ALGORITHMS`: every
+algorithm of ``gtsearch algorithms``, with or without a transposition table).  Its ``end`` answers
 the leaf test only: at an inner node it gives :class:`Inner`, which refuses
 arithmetic and comparisons, so that a search that needs preorder numbers
 stops with one line instead of reading a wrong tree.
@@ -23,69 +22,65 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from ..errors import UsageError
-from ..tree import DEFAULT_MAX_NODES, Meta, Tree
-from .gamecount import MAX_STATES, Entry, TooMany
+from ..tree import Meta, Tree
+from .gamecount import Entry, uncollected
 from .games import GameTree
 from .gameviews import CHANCE_NODE, Lookup
 from .protocol import Game, GameError
-from .randomtree import NATIVE_WHOLE_MAX_NODES
 
 __all__ = [
-    "ON_DEMAND_NODES",
-    "ON_DEMAND_STATES",
+    "ON_DEMAND_ALGORITHMS",
+    "ON_DEMAND_WITH_TABLE",
     "OnDemandTree",
     "open_game_tree",
     "searched_on_demand",
 ]
 
-#: a game that may be searched on demand is counted first up to this many distinct states
-#: (a counted tree is what every algorithm reads, and the C core's); beyond, on demand
-ON_DEMAND_STATES = 100_000
-#: ... and when its tree has more nodes than this (the largest the C core writes out whole)
-ON_DEMAND_NODES = NATIVE_WHOLE_MAX_NODES
-
-
-#: the searches that walk only children(), child() and the leaf test, with or without a table:
-#: mcts, the null-window searches, SSS* and DUAL* (bounded too) and the MT family
-WALK_CHILDREN = (
-    "mcts",
-    "negascout",
-    "scout",
-    "sss",
-    "sss-bounded",
-    "dual",
-    "dual-bounded",
-    "mt-sss",
-    "mt-dual",
-    "mtdf",
+#: the algorithms that search a game on demand, whatever its size, without counting it first
+#: (docs/sources.md, "Games searched on demand"): written against children lists, not preorder
+#: (the depth-first and chance searches, mcts, the null-window searches, SSS* and DUAL*, bounded
+#: too, and the MT family)
+ON_DEMAND_ALGORITHMS: frozenset[str] = frozenset(
+    {
+        "minimax",
+        "f1",
+        "alphabeta",
+        "expectiminimax",
+        "star1",
+        "star2",
+        "mcts",
+        "negascout",
+        "scout",
+        "sss",
+        "sss-bounded",
+        "dual",
+        "dual-bounded",
+        "mt-sss",
+        "mt-dual",
+        "mtdf",
+    }
 )
+#: ... and those that do with a transposition table (--tt MIB, and eval --iterative's)
+ON_DEMAND_WITH_TABLE: frozenset[str] = frozenset({"alphabeta", "negascout"})
 
 
 def searched_on_demand(name: str, tt: int | None) -> bool:
     """Whether the algorithm ``name`` (with a table of ``tt`` MiB) runs on an OnDemandTree:
-    those of WALK_CHILDREN, and alpha-beta with a table (the iterative deepening's)."""
-    return name in WALK_CHILDREN or (bool(tt) and name == "alphabeta")
+    one of :data:`ON_DEMAND_ALGORITHMS`, or of :data:`ON_DEMAND_WITH_TABLE` with a table."""
+    return name in ON_DEMAND_ALGORITHMS or (bool(tt) and name in ON_DEMAND_WITH_TABLE)
 
 
 def open_game_tree(game: Game, *, on_demand: bool = False, **where: Any) -> GameTree:
-    """The game counted (a GameTree), or, ``on_demand``, counted only while it has at most
-    ON_DEMAND_STATES distinct states (and --max-nodes) and else searched on demand, as it is
-    when its tree has more than ON_DEMAND_NODES (or --max-nodes) nodes: a search that reads
-    every leaf first (mcts's leaf bounds) could not.  ``where``: the GameTree's own keyword
-    arguments (source, max_nodes, limit, start, start_max)."""
-    max_nodes = where.get("max_nodes", DEFAULT_MAX_NODES)
-    most = min(ON_DEMAND_STATES, max_nodes) if on_demand else MAX_STATES
-    try:
-        tree = GameTree(game, **where, most=most)
-        if not on_demand or len(tree.end) <= min(max_nodes, ON_DEMAND_NODES):
-            return tree
-    except TooMany:
-        if not on_demand:
-            raise
-    return OnDemandTree(game, **where)
+    """The game counted (a GameTree, at most MAX_STATES distinct states and --max-nodes), or,
+    ``on_demand``, an OnDemandTree: nothing counted, whatever the game's size.  ``where``: the
+    GameTree's own keyword arguments (source, max_nodes, limit, start, start_max)."""
+    if on_demand:
+        return OnDemandTree(game, **where)
+    return GameTree(game, **where)
 
 
 class Inner:
@@ -106,11 +101,11 @@ class Inner:
     __hash__ = None  # type: ignore[assignment]
 
     def refuse(self, *_: Any) -> Any:
+        names = ", ".join(sorted(ON_DEMAND_ALGORITHMS))
         raise UsageError(
             f"{self.tree.source}: searched on demand (its states are not counted), a game "
-            "takes mcts, negascout, scout, sss, dual, the mt family, and alphabeta with --tt "
-            "or --iterative; this search "
-            "needs its nodes in preorder: cut the game with --depth"
+            f"takes {names}, and alphabeta or negascout with --tt or --iterative; this "
+            "search needs its nodes in preorder: open the game counted, or cut it with --depth"
         )
 
     __lt__ = __le__ = __gt__ = __ge__ = __add__ = __radd__ = __sub__ = __rsub__ = refuse
@@ -142,9 +137,10 @@ class OnDemandTree(GameTree):
     """A game as a Tree whose nodes are numbered as the search first lists them."""
 
     __slots__ = (
+        "where",
         "keys",
+        "entries",
         "up",
-        "index",
         "depths",
         "turn_counts",
         "first",
@@ -156,13 +152,21 @@ class OnDemandTree(GameTree):
 
     on_demand = True
 
+    def __init__(self, game: Game, **where: Any) -> None:
+        #: how the game was opened (source, max_nodes, limit, start, start_max): what counting
+        #: it whole (:meth:`whole`) or opening it again takes
+        self.where = where
+        super().__init__(game, **where)
+
     def _number(self, root_max: bool, source: str, most: int) -> None:
         """Number nothing yet: the root is node 0, its children are numbered when listed."""
         game = self.game
         #: node n's entry, parent (-1 at the root), index among its siblings, depth, and
         #: decision nodes above it; its first child's number once listed (-1 before)
         self.keys: list[Any] = [self.root_key]
-        self.up, self.index, self.first = array("q", [-1]), array("q", [0]), array("q", [-1])
+        #: node n's entry once expanded (None before)
+        self.entries: list[Entry | None] = [None]
+        self.up, self.first = array("q", [-1]), array("q", [-1])
         self.depths, self.turn_counts = array("q", [0]), array("q", [0])
         self.deepest = 0
         #: the line of play last checked (:meth:`_check_line`): its nodes from the root down,
@@ -188,6 +192,12 @@ class OnDemandTree(GameTree):
             self.weights = Lookup(self._weights_at)  # type: ignore[assignment]
             self._turns = self.turn_counts
 
+    def searched(self) -> AbstractContextManager[None]:
+        """Python's cycle collector paused while a search runs, as while a game is counted
+        (:func:`.gamecount.uncollected`): the entries the search makes hold no cycle, and each
+        collection walked all of them (a third of expectiminimax's time on OpenSpiel's pig)."""
+        return uncollected()
+
     @property
     def n_leaves(self) -> int | None:  # type: ignore[override]
         """None: the leaves of a game searched on demand are not counted."""
@@ -199,19 +209,32 @@ class OnDemandTree(GameTree):
 
     # -- the nodes -----------------------------------------------------------------------
     def expand(self, n: int) -> Entry:
-        """Node n's entry with its moves and child entries (each entry expanded once)."""
-        key = self.keys[n]
-        node = self.info.get(key)
+        """Node n's entry with its moves and child entries (each entry expanded once, and
+        kept beside the node: the next call for n does not hash its key again)."""
+        node = self.entries[n]
         if node is None:
-            node = self.info[key] = self._expand(key)
+            key = self.keys[n]
+            node = self.info.get(key)
+            if node is None:
+                node = self.info[key] = self._expand(key)
+            self.entries[n] = node
         return node
 
     def children(self, n: int) -> Iterator[int]:
         """Node n's children, numbered the first time they are listed."""
+        return iter(self.open(n))
+
+    def open(self, n: int) -> range:
+        """Node n's children as a range of their numbers, numbered the first time they are
+        listed; an empty range at a leaf (the depth-first and chance walks' one call a node)."""
         first = self.first[n]
-        if first < 0:
-            first = self._list(n)
-        return iter(range(first, first + len(self.expand(n).kids)))
+        if first >= 0:
+            return range(first, first + len(self.entries[n].kids))  # type: ignore[union-attr]
+        node = self.expand(n)
+        if not node.kids:
+            return range(0)
+        first = self._list(n, node)
+        return range(first, first + len(node.kids))
 
     def kids(self, n: int) -> list[int]:
         """Node n's children as a list (mcts's)."""
@@ -223,26 +246,33 @@ class OnDemandTree(GameTree):
             raise IndexError(f"node {n} has no child {i}")
         return next(self.children(n)) + i
 
-    def _list(self, n: int) -> int:
-        """Number node n's children: the next free numbers, left to right."""
-        node = self.expand(n)
+    def _list(self, n: int, node: Entry) -> int:
+        """Number node n's children (its entry ``node``'s): the next free numbers, left to
+        right."""
         first = len(self.keys)
-        if first + len(node.kids) > self.max_nodes:
+        kids = node.kids
+        k = len(kids)
+        if first + k > self.max_nodes:
             raise self.limit_error()
         self._check_line(n, node)
         depth = self.depths[n] + 1
-        turns = self.turn_counts[n] + (node.kind != CHANCE_NODE)
-        for i, kid in enumerate(node.kids):
-            self.keys.append(kid)
-            self.up.append(n)
-            self.index.append(i)
-            self.first.append(-1)
-            self.depths.append(depth)
-            self.turn_counts.append(turns)
-        self.deepest = max(self.deepest, depth)
+        self.keys.extend(kids)
+        self.entries.extend([None] * k)
+        self.up.extend(array("q", [n]) * k)
+        self.first.extend(array("q", [-1]) * k)
+        self.depths.extend(array("q", [depth]) * k)
+        if self.chance is not None:  # is_max counts the decision nodes above a node
+            turns = self.turn_counts[n] + (node.kind != CHANCE_NODE)
+            self.turn_counts.extend(array("q", [turns]) * k)
+        if depth > self.deepest:
+            self.deepest = depth
         self.first[n] = first
         self.visited = len(self.keys)
         return first
+
+    def index(self, n: int) -> int:
+        """Node n's index among its parent's children (they are numbered left to right)."""
+        return n - self.first[self.up[n]] if n else 0
 
     def _check_line(self, n: int, node: Entry) -> None:
         """A GameError when a child's entry is node n's or an ancestor's: the game would not
@@ -313,13 +343,14 @@ class OnDemandTree(GameTree):
 
     def leaf_bounds(self) -> tuple[int | float, int | float]:
         """The least and the greatest utility as the game gives them (``bounds``): mcts's
-        rewards are scaled by them, since the leaves of a game searched on demand are unknown."""
+        rewards are scaled by them, and they are Star1's and Star2's L and U, since the leaves
+        of a game searched on demand are unknown."""
         bounds = self.game.bounds  # checked as the game was opened (protocol.Game.check_bounds)
         if bounds is None:
             raise UsageError(
-                f"{self.source}: searched on demand, the game's leaves are not known: mcts "
-                "needs --leaf-bounds L:U (the least and the greatest utility), or the game's "
-                "bounds"
+                f"{self.source}: searched on demand, the game's leaves are not known: mcts, "
+                "star1 and star2 need --leaf-bounds L:U (the least and the greatest utility), "
+                "or the game's bounds"
             )
         return bounds
 
@@ -330,7 +361,7 @@ class OnDemandTree(GameTree):
     def path_of(self, n: int) -> list[int]:
         path: list[int] = []
         while n > 0:
-            path.append(self.index[n])
+            path.append(self.index(n))
             n = self.up[n]
         return path[::-1]
 
@@ -342,7 +373,7 @@ class OnDemandTree(GameTree):
         names: list[str | None] = []
         while n > 0:
             p = self.up[n]
-            names.append(self.move_label(self.expand(p), self.index[n]))
+            names.append(self.move_label(self.expand(p), self.index(n)))
             n = p
         return names[::-1]
 
@@ -358,7 +389,7 @@ class OnDemandTree(GameTree):
         if not self.game.has_label:
             return None
         if not self.game.cumulative:
-            return self.move_label(self.expand(self.up[n]), self.index[n])
+            return self.move_label(self.expand(self.up[n]), self.index(n))
         return "".join(name or "" for name in self._names_along(n))
 
     def max_depth(self) -> int:
@@ -370,16 +401,26 @@ class OnDemandTree(GameTree):
 
     # -- what needs the whole tree ----------------------------------------------------------
     def with_root(self, root_max: bool) -> Tree:
+        """The same game with the other player to move at the root (--root), on demand too:
+        its entries are shared, its nodes numbered afresh."""
         if root_max == self.root_max:
             return self
-        raise UsageError(f"{self.source}: --root needs the game's states counted")
+        t = OnDemandTree.__new__(OnDemandTree)
+        shared = "where game info states limit general root_key has_chance_nodes max_nodes"
+        for slot in (*shared.split(), "numbers", "key_array", "graph", "counted", "most_visits"):
+            setattr(t, slot, getattr(self, slot))
+        t.visited = 1
+        t._number(root_max, self.source, 0)
+        return t
 
     def whole(self, max_nodes: int) -> Tree:
-        raise UsageError(
-            f"{self.source}: this command needs the whole tree, and the game has more than "
-            f"{ON_DEMAND_STATES:,} distinct states: cut it with --depth"
-        )
+        """The game counted, then built in full (show, trace, convert, validate): bounded as
+        every counted game is (MAX_STATES distinct states, ``max_nodes``)."""
+        counted = GameTree(self.game, **{**self.where, "max_nodes": max_nodes})
+        if counted.root_max != self.root_max:
+            counted = counted.with_root(self.root_max)  # type: ignore[assignment]
+        return counted.whole(max_nodes)
 
     def reopened(self, **where: Any) -> GameTree:
-        """The same game opened again, counted if it can be, else on demand."""
-        return open_game_tree(self.game, on_demand=True, **where)
+        """The same game opened again as ``where`` says (a cut, another start), on demand."""
+        return OnDemandTree(self.game, **where)

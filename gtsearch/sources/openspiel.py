@@ -5,7 +5,8 @@ state (Lanctot et al. 2019, "OpenSpiel: A Framework for Reinforcement
 Learning in Games"): ``player()`` from ``current_player()`` (player 0 is MAX,
 player 1 MIN, OpenSpiel's chance player chance, a terminal state None),
 ``moves()`` from ``legal_actions()`` in OpenSpiel's order, ``outcomes()``
-from ``chance_outcomes()``, ``play()`` from ``child()``, ``utility()`` from
+from ``chance_outcomes()`` (in a game with explicit chance only:
+:class:`OpenSpielChanceGame`), ``play()`` from ``child()``, ``utility()`` from
 ``returns()[0]`` (an integral float as an int), ``label()`` from
 ``action_to_string()`` and ``render()`` from ``str(state)``.  Two-player,
 zero-sum, perfect-information, sequential games only, deterministic or with
@@ -135,7 +136,8 @@ class OpenSpielGame:
                 f"{name}: gtsearch searches two-player, zero-sum, perfect-information, sequential "
                 f"games; {game.get_type().short_name} is not one: {why}"
             )
-        return cls(game, pyspiel)
+        deterministic = game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+        return (cls if deterministic else OpenSpielChanceGame)(game, pyspiel)
 
     def position(self, state: Any, history: tuple[int, ...]) -> Position:
         """The state as gtsearch keys it: by who moves and ``str(state)`` in a deterministic
@@ -159,9 +161,6 @@ class OpenSpielGame:
     def moves(self, position: Position) -> list[int]:
         return position.state.legal_actions()  # type: ignore[no-any-return]
 
-    def outcomes(self, position: Position) -> list[tuple[int, float]]:
-        return position.state.chance_outcomes()  # type: ignore[no-any-return]
-
     def play(self, position: Position, move: int) -> Position:
         return self.position(position.state.child(move), (*position.history, move))
 
@@ -180,3 +179,11 @@ class OpenSpielGame:
         ``pyspiel.State``, as its ``alpha_beta_search`` gives its ``value_function``; a copy,
         so that the function cannot change the search's."""
         return position.state.clone()
+
+
+class OpenSpielChanceGame(OpenSpielGame):
+    """One of OpenSpiel's games with explicit chance: the only ones with ``outcomes()``, so that
+    a deterministic game searched on demand is known to have no chance node (docs/sources.md)."""
+
+    def outcomes(self, position: Position) -> list[tuple[int, float]]:
+        return position.state.chance_outcomes()  # type: ignore[no-any-return]

@@ -18,6 +18,7 @@ stays ^C (:func:`caught`).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import os
@@ -116,9 +117,11 @@ def defined_at(function: Any) -> str:
     return f"{code.co_filename}:{code.co_firstlineno}"
 
 
+@functools.lru_cache(maxsize=4096)
 def simplest_fraction(x: float) -> Fraction:
     """The fraction of least denominator that rounds to the float ``x`` (``1/6`` for
-    0.16666666666666666, ``1/10`` for 0.1): how a probability given as a float is read."""
+    0.16666666666666666, ``1/10`` for 0.1): how a probability given as a float is read.
+    Remembered (a game gives the same few probabilities at every chance state)."""
     if x == 0 or not math.isfinite(x):
         return Fraction(x)
     lo = (Fraction(x) + Fraction(math.nextafter(x, -math.inf))) / 2
@@ -192,6 +195,9 @@ class Game:
         self.trusted = self.attribute("trusted") is True
         #: the least and the greatest utility (``bounds``), checked; None when not given
         self.bounds = self.check_bounds(self.attribute("bounds"))
+        #: the probabilities of a chance state's outcomes, as given (each with its type) ->
+        #: their weights, for the lists already checked (:meth:`outcomes`)
+        self.weighed: dict[tuple[tuple[type, Any], ...], tuple[int, ...] | tuple[float, ...]] = {}
 
     def attribute(self, name: str) -> Any:
         """The game's attribute ``name``, None when it has none (its ``__getattr__`` is the
@@ -323,12 +329,28 @@ class Game:
         if not callable(getattr(self.obj, "outcomes", None)):
             raise self.broken("player", "said 'chance' but the game has no method outcomes()")
         pairs = self.sequence("outcomes", self.call("outcomes", state))
-        moves, probs = [], []
         for pair in pairs:
             if type(pair) not in (tuple, list) or len(pair) != 2:
                 raise self.broken(
                     "outcomes", f"must give (move, probability) pairs, got {described(pair)}"
                 )
+        given = tuple((type(pair[1]), pair[1]) for pair in pairs)
+        if all(kind in (int, float, Fraction) for kind, _ in given):  # hashable, and plain
+            known = self.weighed.get(given)
+            if known is not None:  # the same probabilities as a state checked before
+                return tuple(pair[0] for pair in pairs), known
+        moves, weights = self.checked_outcomes(pairs)
+        if len(self.weighed) < 4096 and all(kind in (int, float, Fraction) for kind, _ in given):
+            self.weighed[given] = weights  # a few lists are common; each list once
+        return moves, weights
+
+    def checked_outcomes(
+        self, pairs: Sequence[Any]
+    ) -> tuple[tuple[Any, ...], tuple[int, ...] | tuple[float, ...]]:
+        """(move, probability) pairs checked: each probability a number from 0 to 1 and all of
+        them adding up to 1 exactly; the moves and their weights."""
+        moves, probs = [], []
+        for pair in pairs:
             p = probability(pair[1])
             if p is None or p < 0:
                 raise self.broken(
