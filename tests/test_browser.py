@@ -90,7 +90,7 @@ def test_sss_replay_on_the_aima_tree(browser: Any, tmp_path: Path) -> None:
     assert texts(page, "#open li") == ["(b1, SOLVED, 3)", "(c1, SOLVED, 2)", "(d3, SOLVED, 2)"]
     assert page.locator("g.node.evaluated").count() == 5
     assert texts(page, "#node-2 .rank, #node-6 .rank, #node-12 .rank") == ["#1", "#2", "#5"]
-    assert page.text_content("#range-0") == "2..3"
+    assert page.text_content("#range-0") == "[2, 3]"
     assert page.locator("g.node.pruned").count() == 0
 
     click_next(page, 6)  # case 5: B solves A, the states of C and D are purged
@@ -174,7 +174,7 @@ def test_star2_replay_shows_windows_and_probes(browser: Any, tmp_path: Path) -> 
     click_next(page, 5)  # the probes decide: C2 is worth at most 9/4
     assert page.text_content("#desc").startswith("cutoff at C2: the probes give C2 ≤ 2.25")
     assert texts(page, "#stack li")[-1].startswith("C2 (CHANCE)  α = 13/3, β = +∞")
-    assert page.text_content("#range-8") == "2..2.25"
+    assert page.text_content("#range-8") == "[2, 2.25]"
     page.click("#last")
     assert page.text_content("#desc").startswith("result: value 13/3 (exact), 6 of 8 leaves")
     assert page.locator("g.node.evaluated").count() == 6
