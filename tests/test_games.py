@@ -362,7 +362,11 @@ def test_bad_game_specs(spec: str, message: str) -> None:
 def test_huge_games_are_refused_while_counted(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game's distinct states are counted before a search that needs them (sss): at most
     --max-nodes and MAX_STATES of them, then one line and exit 2 (nim:1000000000 would count
-    for hours); a search on demand (alpha-beta) counts nothing and stops at --max-nodes."""
+    for hours); a search on demand (alpha-beta) counts nothing and stops at --max-nodes.  (Every
+    search of gtsearch's runs on demand: sss stands for one added without a walk of children.)"""
+    from gtsearch.sources import ondemand
+
+    monkeypatch.setattr(ondemand, "ON_DEMAND_ALGORITHMS", ondemand.ON_DEMAND_ALGORITHMS - {"sss"})
     runner = CliRunner()
     r = runner.invoke(cli, ["eval", "game:nim:30", "-a", "sss", "--max-nodes", "10"])
     assert r.exit_code == 2 and "more than 10 distinct states" in r.output

@@ -222,7 +222,7 @@ def test_show_node_types() -> None:
 def test_pictures_show_node_types() -> None:
     view = build_view(load_tree(AIMA), "alphabeta", node_types=True)
     svg = to_svg(view)
-    assert len(re.findall(r'class="node-type"[^>]*>(PV|CUT|ALL)<', svg)) == 9
+    assert len(re.findall(r'class="node-type"[^>]*>(PV|CUT|ALL)\*?<', svg)) == 9
     dot = to_dot(view)
     assert 'label="C\\n≤ 2\\n[CUT]"' in dot
     assert "node-type" not in to_svg(build_view(load_tree(AIMA), "alphabeta"))
