@@ -387,6 +387,7 @@ def test_eval_of_a_game_counts_nothing_first(pure: bool, tmp_path: Path) -> None
     )
     with pytest.MonkeyPatch.context() as mp:
         mp.syspath_prepend(str(tmp_path))
+        mp.delitem(sys.modules, "endless", raising=False)  # another test's endless.py
         for algo in ("minimax", "f1", "alphabeta", "expectiminimax", "star1", "star2"):
             bounds = ["--leaf-bounds", "0:2"] if algo.startswith("star") else []
             r = runner.invoke(cli, ["eval", "game:endless:Endless", "-a", algo, *bounds])
