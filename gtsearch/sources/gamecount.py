@@ -146,6 +146,17 @@ class CountedInC:
 
         def _value(self, node: Entry) -> Number: ...
 
+    @staticmethod
+    def counts_in_c(game: Game, limit: int | None = None, start: Any = None) -> bool:
+        """Whether the game opened from its start (or ``start``, an int state), uncut, is
+        counted in C (:meth:`_count_in_c`): the compiled core runs and its rules are one of the
+        core's kernels (tic-tac-toe), whose count takes microseconds."""
+        if native() is None or vars(type(game.obj)).get("kernel") is None:
+            return False
+        if game.has_player or limit is not None or not (start is None or type(start) is int):
+            return False
+        return not (callable(game.attribute("key")) or game.has_estimate)
+
     def _count_in_c(self, most: int) -> bool:
         """Count the entries in C (:class:`Counted`) when the compiled core runs and the game
         is a built-in one whose rules are one of its kernels (``kernel``, on the game's own
