@@ -945,3 +945,64 @@ def test_a_line_too_deep_for_max_nodes_answers_in_time() -> None:
         f"game:nim:{heap}: the search visited more than --max-nodes 500,000 nodes; raise "
         "--max-nodes"
     )
+
+
+@pytest.mark.parametrize(
+    ("spec", "depth"), [("pig:target=4,die=3,horizon=3", None), ("tictactoe", None)]
+)
+def test_a_depth_first_search_lets_go_of_the_subtrees_it_has_left(
+    spec: str, depth: int | None
+) -> None:
+    """Expectiminimax, minimax and alphabeta without a table keep the entries of the line they
+    search, not of every node met; what they report is the counted tree's, and a table search
+    after them on the same tree (its entries met again) too."""
+    counted, open_ = both(spec, depth)
+    first = "expectiminimax" if counted.has_chance else "minimax"
+    a = search(counted, first, leaf_order=True)
+    b = search(open_, first, leaf_order=True)
+    same(a, b)
+    kept = sum(1 for e in open_.entries if e is not None)
+    assert len(open_.info) < b.nodes // 4 and kept < b.nodes // 4, (len(open_.info), kept)
+    later = "star2" if counted.has_chance else "alphabeta"
+    params: dict[str, Any] = {"tt": 16}
+    if counted.has_chance:
+        params["leaf_bounds"] = counted.game.obj.bounds
+    x = search(counted, later, leaf_order=True, **params)
+    y = search(open_, later, leaf_order=True, **params)
+    for r in (x, y):
+        r.extra.pop("tt")
+    same(x, y)
+    same(search(counted, first, leaf_order=True), search(open_, first, leaf_order=True))
+
+
+class TwoNames:
+    """A game whose moves below the first move's second child share one name (with label())."""
+
+    def initial(self) -> tuple[int, ...]:
+        return ()
+
+    def moves(self, s: tuple[int, ...]) -> list[int]:
+        return [0, 1] if len(s) < 2 else []
+
+    def play(self, s: tuple[int, ...], m: int) -> tuple[int, ...]:
+        return (*s, m)
+
+    def utility(self, s: tuple[int, ...]) -> int:
+        return 1 if s == (0, 0) else 0
+
+    def label(self, s: tuple[int, ...], m: int) -> str:
+        return "same" if s == (1,) else f"m{m}"
+
+
+def test_a_moves_names_are_checked_when_one_is_used() -> None:
+    """The names of a state's moves are asked and checked where one is used (the PV, a
+    drawing), not as the search expands the state: off the PV, two moves of one name are not
+    read; on it, one line."""
+    for tree in (
+        OnDemandTree(Game(TwoNames(), "two"), source="two"),
+        GameTree(Game(TwoNames(), "two"), source="two"),
+    ):
+        r = search(tree, "alphabeta")
+        assert (r.value, r.pv_labels) == (0, ("m0", "m1"))
+        with pytest.raises(GameError, match="label\\(\\) gives two moves the same name: 'same'"):
+            tree.move_names([1, 0])

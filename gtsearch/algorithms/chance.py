@@ -298,6 +298,8 @@ class ListedRun(ChanceRun):
         super().__init__(tree, stats, bounds)
         self.listed = tree.open  # type: ignore[attr-defined]  # an OnDemandTree's
         self.value = tree.raw_value  # type: ignore[attr-defined]
+        #: expectiminimax leaves a node for good: its children's entries are let go
+        self.release = tree.release  # type: ignore[attr-defined]
         #: a chance node's weights -> its probabilities, and the same as integers over their
         #: common denominator (a game's chance nodes share a few lists of weights)
         self._by_weights: dict[Any, tuple[tuple[Exact, ...], tuple[int, ...], int]] = {}
@@ -333,6 +335,7 @@ class ListedRun(ChanceRun):
             for c, k in zip(listed(n), scaled, strict=True):
                 v = (yield self.full(c)) if listed(c) else self.leaf(c)
                 total += k * v
+            self.release(n)
             return exact(Fraction(total, scale) if type(total) is int else total / scale)
         is_max = self.tree.is_max(n)
         m: Edge = -INF if is_max else INF
@@ -342,6 +345,7 @@ class ListedRun(ChanceRun):
             if (t > m) if is_max else (t < m):
                 m, best = t, c
         self.best[n] = best
+        self.release(n)
         return m
 
     def decision(self, n: int, alpha: Edge, beta: Edge) -> Step:

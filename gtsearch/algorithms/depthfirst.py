@@ -160,6 +160,7 @@ def _negamax_on_demand(
     enters it (``tree.open``), one frame per inner node on the line, no recursion."""
     listed = tree.open  # type: ignore[attr-defined]  # an OnDemandTree's
     value = tree.value_at  # type: ignore[attr-defined]
+    release = tree.release  # type: ignore[attr-defined]  # a node left is not entered again
     visit = stats.leaves.append
     sign = 1.0 if tree.root_max else -1.0
     kids = listed(0)
@@ -202,6 +203,7 @@ def _negamax_on_demand(
             continue
         # node n is finished with value m: hand it to the parent
         best[n] = bc
+        release(n)
         while stack:
             t = -m
             child = n
@@ -211,6 +213,7 @@ def _negamax_on_demand(
                 bc = child
                 if m >= b:
                     best[n] = bc
+                    release(n)
                     continue
             break
         else:

@@ -47,9 +47,21 @@ class TooMany(NodeLimit):
 
 
 class Entry:
-    """One entry: its state, moves, child entries, child offsets, subtree size, leaves, height."""
+    """One entry: its state, moves, child entries, its moves' names (once asked for), child
+    offsets, subtree size, leaves, height."""
 
-    __slots__ = ("state", "moves", "kids", "kind", "weights", "starts", "size", "leaves", "height")
+    __slots__ = (
+        "state",
+        "moves",
+        "kids",
+        "kind",
+        "weights",
+        "names",
+        "starts",
+        "size",
+        "leaves",
+        "height",
+    )
 
     def __init__(
         self, state: Any, moves: tuple[Any, ...], kids: tuple[Any, ...], kind: int = DECIDE
@@ -59,6 +71,8 @@ class Entry:
         self.kids = kids
         self.kind = kind
         self.weights: tuple[int, ...] | tuple[float, ...] | None = None
+        #: its moves' names once one is asked for (GameTree.move_label), checked then
+        self.names: tuple[str, ...] | None = None
         self.starts: list[int] = []
         self.size = 0
         self.leaves = 0
@@ -114,7 +128,6 @@ class Counted(Mapping[Any, Entry]):
         game, states, sizes = self.game, self.states, self.sizes
         state = states[i]
         moves = game.moves(state)
-        game.check_labels(state, moves)
         kids = self.kids[self.first[i] : self.first[i + 1]]
         node = Entry(state, moves, tuple([states[k] for k in kids]))
         known, at = self._known, 1

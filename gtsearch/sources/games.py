@@ -281,7 +281,6 @@ class GameTree(PositionKeys, CountedInC, Tree):
                 st = _State(who, moves, weights)
             else:
                 st = _State(who, () if who is None else game.moves(state))
-            game.check_labels(state, st.moves)
             self.states[state] = st
         return st
 
@@ -312,7 +311,6 @@ class GameTree(PositionKeys, CountedInC, Tree):
         if not self.general:
             game = self.game
             moves = game.moves(key)
-            game.check_labels(key, moves)
             play = game.obj.play
             try:
                 kids = tuple([play(key, m) for m in moves])
@@ -461,10 +459,15 @@ class GameTree(PositionKeys, CountedInC, Tree):
         )
 
     def move_label(self, parent: Entry, i: int) -> str | None:
-        """The name of the move to child i of an entry (a forced move's: ``pass``)."""
+        """The name of the move to child i of an entry (a forced move's: ``pass``): the names
+        of the entry's moves are asked of the game and checked (one line each, distinct among
+        siblings) the first time one of them is, not as the entry is expanded."""
         if parent.kind == FORCED:
             return PASS if self.game.has_label else None
-        return self.game.label(parent.state, parent.moves[i])
+        names = parent.names
+        if names is None:  # the names of the entry's moves, asked and checked once
+            names = parent.names = self.game.labels(parent.state, parent.moves)
+        return names[i]
 
     def move_names(self, path: Any) -> list[str | None]:
         """The names of the moves along a path of child indices from the root, each the move's

@@ -150,6 +150,7 @@ class OnDemandTree(GameTree):
         "deepest",
         "inner",
         "line",
+        "line_keys",
         "on_line",
     )
 
@@ -175,6 +176,7 @@ class OnDemandTree(GameTree):
         #: the line of play last checked (:meth:`_check_line`): its nodes from the root down,
         #: and their entries, each with its depth
         self.line: list[int] = [0]
+        self.line_keys: list[Any] = [self.root_key]
         self.on_line: dict[Any, int] = {self.root_key: 0}
         self.inner = Inner(self)
         Tree.__init__(
@@ -213,15 +215,53 @@ class OnDemandTree(GameTree):
     # -- the nodes -----------------------------------------------------------------------
     def expand(self, n: int) -> Entry:
         """Node n's entry with its moves and child entries (each entry expanded once, and
-        kept beside the node: the next call for n does not hash its key again)."""
+        kept beside the node: the next call for n does not hash its key again, until
+        :meth:`release`)."""
         node = self.entries[n]
         if node is None:
             key = self.keys[n]
+            if key is None:  # released: its parent's entry gives it again
+                key = self._key(n)
             node = self.info.get(key)
             if node is None:
                 node = self.info[key] = self._expand(key)
             self.entries[n] = node
         return node
+
+    def _key(self, n: int) -> Any:
+        """The key of a released node n: its parent's entry's child, the parent's key found
+        the same way, up to the nearest node kept (the root always is)."""
+        keys, up = self.keys, self.up
+        chain = []
+        while keys[n] is None:
+            chain.append(n)
+            n = up[n]
+        for m in reversed(chain):
+            keys[m] = self.expand(up[m]).kids[self.index(m)]
+        return keys[m]
+
+    def release(self, n: int) -> None:
+        """Forget the entries of node n's children, a depth-first search having left n for
+        good (minimax, f1, alphabeta and expectiminimax without a table): their keys, their
+        entries and the game's answers about their states.  Their numbers stay, with their
+        parent, index and depth, so that the PV and the leaves are still paths; a node
+        released and asked for again (the PV's names) is expanded again from its parent's
+        entry, the game asked again, to the same entry."""
+        first = self.first[n]
+        if first < 0:
+            return
+        end = first + len(self.expand(n).kids)
+        keys, entries, info, states = self.keys, self.entries, self.info, self.states
+        general = self.general
+        if not self.numbers[0]:  # no table has numbered the entries met (position_numbers
+            for c in range(first, end):  # reads them from info, which then only grows)
+                key = keys[c]
+                if key is not None:
+                    info.pop(key, None)
+                    states.pop(key[1] if general else key, None)
+        gone = [None] * (end - first)
+        keys[first:end] = gone
+        entries[first:end] = gone
 
     def children(self, n: int) -> Iterator[int]:
         """Node n's children, numbered the first time they are listed."""
@@ -232,7 +272,10 @@ class OnDemandTree(GameTree):
         listed; an empty range at a leaf (the depth-first and chance walks' one call a node)."""
         first = self.first[n]
         if first >= 0:
-            return range(first, first + len(self.entries[n].kids))  # type: ignore[union-attr]
+            node = self.entries[n]
+            if node is None:  # released
+                node = self.expand(n)
+            return range(first, first + len(node.kids))
         node = self.expand(n)
         if not node.kids:
             return range(0)
@@ -294,7 +337,7 @@ class OnDemandTree(GameTree):
                 raise
             deepest = max(deepest, at)
         if deepest >= 0:  # the entry nearest to n that comes back
-            key = self.keys[self.line[deepest]]
+            key = self.line_keys[deepest]
             state = key[1] if self.general else key
             raise GameError(
                 f"{self.game.name}: the game does not end: state {state!r} comes back "
@@ -305,7 +348,8 @@ class OnDemandTree(GameTree):
         """Make the kept line the line from the root to node n, and return its entries, each
         with its depth: up from n to the first node on the line (the root is on every line),
         the line cut below it, and the nodes from there down to n added."""
-        line, on_line, depths, up, keys = self.line, self.on_line, self.depths, self.up, self.keys
+        line, line_keys, on_line = self.line, self.line_keys, self.on_line
+        depths, up, keys = self.depths, self.up, self.keys
         down = []
         m = n
         while True:
@@ -314,12 +358,16 @@ class OnDemandTree(GameTree):
                 break
             down.append(m)
             m = up[m]
-        for gone in line[d + 1 :]:
-            del on_line[keys[gone]]
-        del line[d + 1 :]
+        for gone in line_keys[d + 1 :]:
+            del on_line[gone]
+        del line[d + 1 :], line_keys[d + 1 :]
         for m in reversed(down):
-            on_line[keys[m]] = len(line)
+            key = keys[m]
+            if key is None:  # released, then listed again
+                key = self._key(m)
+            on_line[key] = len(line)
             line.append(m)
+            line_keys.append(key)
         return on_line
 
     def _end(self, n: int) -> Any:

@@ -43,7 +43,7 @@ def named_moves(game: Game, state: Any, who: str | None) -> list[tuple[Any, str]
     moves = game.outcomes(state)[0] if who == CHANCE else game.moves(state)
     if not game.has_label:
         return [(m, str(i + 1)) for i, m in enumerate(moves)]
-    return [(m, game.label(state, m)) for m in moves]
+    return list(zip(moves, game.labels(state, moves), strict=True))
 
 
 def after_moves(game: Game, text: str, *, where: str = "--moves") -> tuple[Any, bool, list[str]]:

@@ -386,13 +386,15 @@ class Game:
             )
         return label
 
-    def check_labels(self, state: Any, moves: Sequence[Any]) -> None:
-        """Sibling moves must have distinct names (built-in games are trusted)."""
-        if self.has_label and moves and not self.trusted:
-            labels = [self.label(state, m) for m in moves]
-            if len(set(labels)) != len(labels):
-                twice = next(x for i, x in enumerate(labels) if x in labels[:i])
-                raise self.broken("label", f"gives two moves the same name: {described(twice)}")
+    def labels(self, state: Any, moves: Sequence[Any]) -> tuple[str, ...]:
+        """The names of a state's moves, each checked (:meth:`label`), and distinct among
+        them (built-in games are trusted to give distinct names): asked only where a name
+        is used (a PV, a drawing, --moves, play), never as a search expands a state."""
+        labels = tuple([self.label(state, m) for m in moves])
+        if not self.trusted and len(set(labels)) != len(labels):
+            twice = next(x for i, x in enumerate(labels) if x in labels[:i])
+            raise self.broken("label", f"gives two moves the same name: {described(twice)}")
+        return labels
 
     def render(self, state: Any) -> str | None:
         """The position drawn as text, or None when the game does not draw."""
