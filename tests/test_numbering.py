@@ -96,3 +96,19 @@ def test_the_legends_say_what_they_number() -> None:
 
     assert "#n: n-th evaluation" in to_svg(view)
     assert "\\#n: n-th evaluation" in to_tikz(view)
+
+
+def test_the_trace_says_leaves_and_evaluations_apart() -> None:
+    """The trace's result line says what the pictures' summary says: distinct leaves, and the
+    evaluations where some leaf was read twice (Star2's probes read k1, l1 and m1 again)."""
+    from gtsearch.algorithms.steps import trace as trace_steps
+    from gtsearch.render.trace import trace_text
+
+    ex = star2_exercise()
+    count = ex.answers["leaf_count"]
+    distinct = len(set(ex.answers["leaf_labels"]))
+    total = ex.answers["leaves_total"]
+    lines = list(trace_text(trace_steps(ex.tree, "star2", **ex.params), ex.tree, "star2", "ex"))
+    assert lines[-1].endswith(f"{distinct} of {total} leaves evaluated in {count} evaluations")
+    once = list(trace_text(trace_steps(ex.tree, "expectiminimax"), ex.tree, "expectiminimax", "x"))
+    assert once[-1].endswith(f"{total} of {total} leaves evaluated")

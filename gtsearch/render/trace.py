@@ -25,10 +25,14 @@ def states_text(states: tuple[kinds.State, ...], labels: Labels) -> str:
     return " ".join(state_text(s, labels) for s in states) if states else "(empty)"
 
 
-def event_text(ev: kinds.Event, labels: Labels, algorithm: str = "alphabeta") -> str:
+def event_text(
+    ev: kinds.Event, labels: Labels, algorithm: str = "alphabeta", distinct: int | None = None
+) -> str:
     """What one event says, in one line (no step number, no indentation).
 
-    ``algorithm`` decides how a window reads: minimax has none, f1 one bound.
+    ``algorithm`` decides how a window reads: minimax has none, f1 one bound; ``distinct``:
+    at the result, how many distinct leaves the evaluations read (Star2's probes and
+    NegaScout's re-searches read some twice).
     """
     lab = labels.label
     if isinstance(ev, kinds.Start):
@@ -75,10 +79,10 @@ def event_text(ev: kinds.Event, labels: Labels, algorithm: str = "alphabeta") ->
         )
     rel = {None: "", "lower": "≥ ", "upper": "≤ "}[ev.bound]
     kind = "exact" if ev.bound is None else f"{ev.bound} bound"
-    return (
-        f"result: value {rel}{format_extended(ev.value)} ({kind}), "
-        f"{ev.leaves} of {labels.tree.n_leaves} leaves evaluated"
-    )
+    said = f"{ev.leaves} of {labels.tree.n_leaves} leaves evaluated"
+    if distinct is not None and distinct != ev.leaves:  # some read twice: as the pictures say
+        said = f"{distinct} of {labels.tree.n_leaves} leaves evaluated in {ev.leaves} evaluations"
+    return f"result: value {rel}{format_extended(ev.value)} ({kind}), {said}"
 
 
 def table_text(
@@ -250,7 +254,10 @@ def trace_text(
         f"{tree.n_leaves} leaves"
     )
     iteration = 0
+    read: set[int] = set()  # the leaves evaluated, each once
     for step, ev in enumerate(events):
+        if isinstance(ev, kinds.Leaf) or (isinstance(ev, kinds.Take) and ev.rank is not None):
+            read.add(ev.node)
         if isinstance(ev, kinds.Start):
             if ev.params:
                 yield "parameters: " + ", ".join(param_texts(ev.params, " = "))
@@ -258,7 +265,7 @@ def trace_text(
                 yield f"{0:4d}  " + event_text(ev, labels)
             continue
         if isinstance(ev, kinds.Result):
-            yield "      " + event_text(ev, labels, algorithm)
+            yield "      " + event_text(ev, labels, algorithm, len(read) or None)
             continue
         if isinstance(ev, kinds.PHASES) and ev.iteration != iteration:  # mcts: a heading
             iteration = ev.iteration
