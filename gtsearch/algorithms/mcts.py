@@ -187,6 +187,8 @@ def iterate(
     visit = stats.leaves.append
     node_stats: dict[int, list[float]] = {0: [0, 0.0, 0.0]}
     kids: dict[int, list[int]] = {}  # the children of the search tree's nodes, once listed
+    #: a game searched on demand plays its playouts itself, listing nothing (not in a trace)
+    walk = getattr(tree, "playout", None) if tree.on_demand and emit is None else None
     limit = iterations if iterations is not None else -1
     t0 = time.perf_counter()
     done = playouts = visits = 0
@@ -231,6 +233,23 @@ def iterate(
         # 3. the playout
         m = path[-1]
         moves = 0
+        if walk is not None:  # on demand: only the drawn moves played (OnDemandTree.playout)
+            m, v, moves, leaf = walk(m, rng.uniform, rng.weighted, playout_depth)
+            if moves or not leaf:
+                playouts += 1
+            if leaf:
+                visit(m)
+            elif v != v:
+                raise no_static(tree, m)
+            r = reward(v, lo, span)
+            for n in path:  # 4. the backup, as below
+                s = node_stats[n]
+                s[0] += 1
+                s[1] += r
+                s[2] += r * r
+            visits += len(path) + moves
+            done += 1
+            continue
         passed: list[int] | None = [] if emit is not None else None
         if end[m] != m + 1:
             playouts += 1
