@@ -32,6 +32,7 @@ from .gamecount import Entry, uncollected
 from .games import GameTree
 from .gameviews import CHANCE_NODE, DECIDE, FORCED, Lookup, as_floats
 from .openspiel import OpenSpielGame
+from .position import EstimatedGame
 from .protocol import CHANCE, MAX, Game, GameError
 
 __all__ = [
@@ -369,9 +370,10 @@ class OnDemandTree(GameTree):
         if general:  # node n's state's answers, asked as its parent was listed
             st = self._state(state)
             answers = (st.player, st.moves, st.weights)
-        fast = isinstance(game.obj, OpenSpielGame)
+        obj = game.obj.wrapped if isinstance(game.obj, EstimatedGame) else game.obj
+        fast = isinstance(obj, OpenSpielGame)
         if fast:
-            state, apply = game.obj.playout_copy(state)
+            state, apply = obj.playout_copy(state)
         else:
             play = game.obj.play
             on_line = self._walk_to(n)
