@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from ..errors import UsageError
 from ..numbers import Number
-from ..splitmix import draw, integer, root_key, unit
+from ..splitmix import DRAW, GOLDEN, MASK, MIX1, MIX2, root_key, unit
 from ..tree import Tree
 from . import compiled
 from .base import Outcome, Stats, count_rereadings
@@ -36,20 +36,28 @@ DEFAULT_EXPLORATION = math.sqrt(2)
 class Numbers:
     """The search's stream of random numbers: draw(root_key(seed), j), j = 0, 1, ..."""
 
-    __slots__ = ("key", "j")
+    __slots__ = ("key", "at")
 
     def __init__(self, seed: int) -> None:
         self.key = root_key(seed)
-        self.j = 0
+        #: the state of draw j's splitmix64 for the next j: (key xor DRAW) + j * golden
+        self.at = self.key ^ DRAW
 
     def next(self) -> int:
-        x = draw(self.key, self.j)
-        self.j += 1
-        return x
+        """The next draw: :func:`.splitmix.draw` of the key and j, written out (a playout
+        draws one for each move)."""
+        z = self.at = (self.at + GOLDEN) & MASK
+        z = ((z ^ (z >> 30)) * MIX1) & MASK
+        z = ((z ^ (z >> 27)) * MIX2) & MASK
+        return z ^ (z >> 31)
 
     def uniform(self, k: int) -> int:
-        """A uniform move among k children, counted from 0."""
-        return integer(self.next(), 0, k - 1)
+        """A uniform move among k children, counted from 0: integer(next(), 0, k - 1),
+        written out."""
+        z = self.at = (self.at + GOLDEN) & MASK
+        z = ((z ^ (z >> 30)) * MIX1) & MASK
+        z = ((z ^ (z >> 27)) * MIX2) & MASK
+        return ((z ^ (z >> 31)) * k) >> 64
 
     def weighted(self, weights: Sequence[float]) -> int:
         """An outcome by its weights: the first of positive weight whose partial sum exceeds

@@ -366,14 +366,16 @@ class OnDemandTree(GameTree):
         tag: int
         depth: Any
         tag, state, depth = key if general else (DECIDE, key, None)
-        answers = None
+        answers: tuple[str | None, Sequence[Any], Any] | None = None
         if general:  # node n's state's answers, asked as its parent was listed
             st = self._state(state)
             answers = (st.player, st.moves, st.weights)
         obj = game.obj.wrapped if isinstance(game.obj, EstimatedGame) else game.obj
         fast = isinstance(obj, OpenSpielGame)
-        if fast:
+        ask: tuple[Callable[[Any], Any], Callable[[Any], Any]] = (game.player, game.moves)
+        if fast:  # OpenSpiel's answers as the adapter gives them (ours: not checked again)
             state, apply = obj.playout_copy(state)
+            ask = (obj.player, obj.moves)
         else:
             play = game.obj.play
             on_line = self._walk_to(n)
@@ -421,7 +423,7 @@ class OnDemandTree(GameTree):
                     except BaseException as e:  # the user's code
                         raise game.error("play", e) from None
                 if general:
-                    after = self.answers(child)
+                    after = self.answers(child, *ask)
                     kid = self.child_entry(tag, who, child, after, below)
                     answers = after
                 else:
@@ -443,15 +445,17 @@ class OnDemandTree(GameTree):
             else:
                 state = kid
 
-    def answers(self, state: Any) -> tuple[str | None, tuple[Any, ...], Any]:
-        """Who moves at ``state``, the moves (a chance state's outcomes) and their weights
-        (None but at chance), asked of the game and not kept (a playout's)."""
+    def answers(
+        self, state: Any, player: Callable[[Any], Any], moves: Callable[[Any], Any]
+    ) -> tuple[str | None, Sequence[Any], Any]:
+        """Who moves at ``state`` (``player``), the moves (``moves``; a chance state's
+        outcomes) and their weights (None but at chance), asked and not kept (a playout's)."""
         game = self.game
-        who = game.player(state) if game.has_player else MAX
+        who = player(state) if game.has_player else MAX
         if who == CHANCE:
             outcomes, weights = game.outcomes(state)
             return who, outcomes, weights
-        return who, (() if who is None else game.moves(state)), None
+        return who, (() if who is None else moves(state)), None
 
     def reached_leaf(self, n: int, suffix: list[int], value: int | float, moves: int) -> Reached:
         """The leaf a playout from node n reached down ``suffix``, by its number (n, a leaf
