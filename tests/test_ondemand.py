@@ -1034,3 +1034,32 @@ def test_a_playout_cut_without_a_static_value_on_demand(pure: bool) -> None:
                 search(tree, "mcts", iterations=5, seed=2, playout_depth=2, leaf_bounds=(-1, 1))
             errors.append(str(e.value))
     assert errors[0] == errors[1] and "$[0][" in errors[0] and "no static value" in errors[0]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    edges=st.integers(1, 7).flatmap(
+        lambda k: st.lists(st.lists(st.integers(0, k - 1), max_size=3), min_size=k, max_size=k)
+    ),
+    turns=st.booleans(),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_mcts_on_a_graph_that_may_not_end(edges: list[list[int]], turns: bool, seed: int) -> None:
+    """mcts's playouts on demand on a game over a small graph, which may come back to a state
+    on a line (forced passes too, with ``turns``): where the counted game exists, the same
+    search; where it does not end, a GameError naming a state that comes back, or a search
+    whose lines never met one (a playout checks the line it plays); nothing else."""
+    game = Game(Graph(edges, turns), "game:graph")
+    params: dict[str, Any] = {"iterations": 30, "seed": seed, "leaf_bounds": (-1, 1)}
+    try:
+        counted = GameTree(game, source="game:graph")
+    except GameError:
+        counted = None
+    open_ = OnDemandTree(Game(Graph(edges, turns), "game:graph"), source="game:graph")
+    try:
+        b = search(open_, "mcts", leaf_order=True, **params)
+    except GameError as e:
+        assert counted is None and "the game does not end: state " in str(e)
+        return
+    if counted is not None:
+        same(search(counted, "mcts", leaf_order=True, **params), b)
