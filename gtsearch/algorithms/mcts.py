@@ -187,7 +187,10 @@ def iterate(
     """Run the iterations of docs/algorithms.md; the leaves read go to ``stats.leaves``.
 
     ``emit`` receives each phase as an event (:mod:`.events`: Select, Expand, Playout,
-    Backup), for the trace (:mod:`.mcts_steps`); it changes nothing of the search."""
+    Backup), for the trace (:mod:`.mcts_steps`); it changes nothing of the search.  On a
+    game searched on demand the tree plays the playouts (``OnDemandTree.playout``: the
+    drawn moves only, nothing listed, the same numbers drawn), but in a trace, whose
+    events name the nodes passed."""
     end, values, chance = tree.end, tree.values, tree.chance
     weights = chance_weights(tree)
     lo, span = reward_scale(bounds)

@@ -15,7 +15,10 @@ and the leaf test (``end[n] == n + 1``) run on it (:data:`ON_DEMAND_ALGORITHMS`:
 algorithm of ``gtsearch algorithms``, with or without a transposition table).  Its ``end`` answers
 the leaf test only: at an inner node it gives :class:`Inner`, which refuses
 arithmetic and comparisons, so that a search that needs preorder numbers
-stops with one line instead of reading a wrong tree.
+stops with one line instead of reading a wrong tree.  mcts's playouts list
+nothing (:meth:`OnDemandTree.playout`): each plays the moves it draws, one
+child a node, and the leaf it reaches is known by its path (a *loose* leaf,
+numbered -1, -2, ... as first read).
 """
 
 from __future__ import annotations
