@@ -46,7 +46,10 @@ point, each figure under the C core and under the pure-Python core
   pig(winscore=5,diceoutcomes=3,horizon=10)), searched on demand, against a ``python -c``
   that runs OpenSpiel's own Python ``minimax.alpha_beta_search`` or ``minimax.expectiminimax``
   on the same game: whole processes, best of ``--repeat``, the same value checked, the goal
-  of issue 35 beside each ratio; skipped with a line when OpenSpiel is not installed.
+  of issue 35 beside each ratio; and mcts, 2,000 iterations, on connect_four (and on the
+  built-in game:connect4) against OpenSpiel's Python ``MCTSBot`` (UCT, c = sqrt(2), one random
+  rollout a simulation, ``solve=False``), one step from the start; skipped with a line when
+  OpenSpiel is not installed.
 
 Times are the best of a few repeats (the minimum is the least disturbed by
 other work on the machine); whole processes alternate between the two
@@ -1213,6 +1216,25 @@ def spiel_peer(game: str, algorithm: str) -> list[str]:
     return [sys.executable, "-c", code]
 
 
+#: issue 35's mcts goal: 2,000 iterations on connect_four, no slower than OpenSpiel's MCTSBot
+SPIEL_MCTS_ITERATIONS = 2000
+
+
+def spiel_mcts_peer(game: str, iterations: int) -> list[str]:
+    """A python -c running OpenSpiel's Python MCTSBot as its users run it (UCT with c = sqrt(2),
+    one random rollout a simulation, solver off), one step from the start, printing the move."""
+    code = (
+        "import math\nimport numpy as np\nimport pyspiel\n"
+        "from open_spiel.python.algorithms import mcts\n"
+        f"g = pyspiel.load_game({game!r})\n"
+        f"bot = mcts.MCTSBot(g, uct_c=math.sqrt(2), max_simulations={iterations}, "
+        "evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), solve=False, "
+        "random_state=np.random.RandomState(1))\n"
+        "s = g.new_initial_state()\nprint(s.action_to_string(bot.step(s)))"
+    )
+    return [sys.executable, "-c", code]
+
+
 def best_wall(cmd: list[str], env: dict[str, str], repeat: int) -> tuple[float, str]:
     """The least wall time of ``repeat`` runs of a whole process (after one untimed run) and
     what it printed."""
@@ -1258,8 +1280,31 @@ def measure_openspiel(rep: Report, repeat: int) -> None:
                 f"<= {goal:g}x: {verdict(ratio <= goal)}",
             ]
         )
+    n = SPIEL_MCTS_ITERATIONS
+    theirs, said = best_wall(spiel_mcts_peer("connect_four", n), env_for("none"), repeat)
+    for source in ("game:openspiel:connect_four", "game:connect4"):
+        cmd = [*gtsearch_cmd(), "eval", source, "-a", "mcts", "--iterations", str(n)]
+        ours, printed = best_wall([*cmd, "--seed", "1", "--format", "json"], env_for("C"), repeat)
+        value = json.loads(printed.splitlines()[0])["value"]
+        ratio = ours / theirs
+        rows.append(
+            [
+                f"{source.removeprefix('game:')} ({n:,} iterations; MCTSBot: {said.strip()})",
+                "mcts",
+                f"{value:.3f}",
+                f"{ours:.3f}",
+                f"{theirs:.3f}",
+                f"{ratio:.1f}x",
+                f"<= 1x: {verdict(ratio <= 1.0)}",
+            ]
+        )
     rep.table(["game", "algorithm", "value", "gtsearch s", "OpenSpiel s", "ratio", "goal"], rows)
-    rep.say(f"(best of {repeat} whole processes each, after one untimed run; the same value)")
+    rep.say(
+        f"(best of {repeat} whole processes each, after one untimed run; the same value, but "
+        f"mcts's, an estimate, against OpenSpiel's MCTSBot on connect_four: {n:,} simulations "
+        "of UCT, c = sqrt(2), one random rollout each, solve=False; game:connect4 is gtsearch's "
+        "own Connect Four, the same game)"
+    )
     rep.say()
 
 

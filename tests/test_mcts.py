@@ -22,7 +22,7 @@ from gtsearch.sources.games import GameTree
 from gtsearch.sources.gamespec import load_game
 from gtsearch.sources.ondemand import OnDemandTree
 from gtsearch.sources.protocol import Game
-from gtsearch.splitmix import draw, root_key
+from gtsearch.splitmix import draw, integer, root_key
 from gtsearch.tree import Tree
 
 from .strategies import minimax, ragged_trees
@@ -96,6 +96,12 @@ def test_the_generator_is_the_sources_splitmix() -> None:
     assert [numbers.next() for _ in range(3)] == [draw(root_key(1), j) for j in range(3)]
     assert draw(root_key(1), 0) == 0xB891CEEC547369F1  # docs/sources.md's test vector
     assert Numbers(2**64 + 5).next() == Numbers(5).next()
+    numbers, key = Numbers(2**64 - 1), root_key(2**64 - 1)
+    ks = [1, 7, 2**40, 3, 1, 2]  # a move among k, or (1) the next draw itself: one stream
+    got = [numbers.uniform(k) if k != 2 else numbers.next() for k in ks]
+    assert got == [
+        integer(draw(key, j), 0, k - 1) if k != 2 else draw(key, j) for j, k in enumerate(ks)
+    ]
 
 
 def test_weighted_outcomes_follow_the_weights() -> None:

@@ -4,6 +4,7 @@ deepening under a limit, and one line for what needs the states counted."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import subprocess
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 
 from gtsearch import core
 from gtsearch.algorithms import search
+from gtsearch.algorithms.base import Stats
 from gtsearch.algorithms.iterative import iterate
 from gtsearch.cli import cli
 from gtsearch.errors import NodeLimit, UsageError
@@ -262,7 +264,7 @@ ENDLESS = """class Game:
 """
 
 
-@pytest.mark.parametrize("name", sorted({w[0] for w in WALKS}) + ["mt-sss --tt 1"])
+@pytest.mark.parametrize("name", sorted({w[0] for w in WALKS}) + ["mt-sss --tt 1", "mcts"])
 def test_a_game_that_never_ends_is_one_line_on_demand(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -505,6 +507,7 @@ def test_on_demand_equals_counted_on_drawn_games_with_chance(shape: Any, lo: int
         ("star1", {"leaf_bounds": (-3, 3), "tt": 0}),
         ("star2", {"leaf_bounds": (-3, 3), "tt": 0}),
         ("star2", {"leaf_bounds": (-3, 3), "tt": 4}),
+        ("mcts", {"leaf_bounds": (-3, 3), "iterations": 60, "seed": lo}),
     ]
     if not counted.has_chance:
         names += [
@@ -1006,3 +1009,118 @@ def test_a_moves_names_are_checked_when_one_is_used() -> None:
         assert (r.value, r.pv_labels) == (0, ("m0", "m1"))
         with pytest.raises(GameError, match="label\\(\\) gives two moves the same name: 'same'"):
             tree.move_names([1, 0])
+
+
+class Plays(Nested):
+    """A Nested game that counts its moves played (a playout's included)."""
+
+    played = 0
+
+    def play(self, s: tuple[int, ...], m: int) -> tuple[int, ...]:
+        Plays.played += 1
+        return (*s, m)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    tree=st.recursive(
+        st.integers(-2, 2), lambda kids: st.lists(kids, min_size=1, max_size=4), max_leaves=40
+    ),
+    seed=st.integers(0, 2**64 - 1),
+    iterations=st.integers(1, 120),
+)
+def test_mcts_playouts_on_demand_equal_counted(tree: Any, seed: int, iterations: int) -> None:
+    """mcts's playouts on demand play only the drawn move, numbering nothing: value, PV, the
+    leaves in order (as paths), nodes and every count as on the counted tree, in both cores
+    (the counted one searched in C where it runs); a leaf a playout reached, read again once
+    the search tree holds it, is one leaf (``distinct_leaves``); the leaves only playouts
+    reached are known by their paths, and the nodes numbered are those the selection listed."""
+    for pure in (False, True):
+        with core.pure() if pure else contextlib.nullcontext():
+            counted = GameTree(Game(Nested(tree), "game:nested"), source="game:nested")
+            open_ = OnDemandTree(Game(Nested(tree), "game:nested"), source="game:nested")
+            params: dict[str, Any] = {"iterations": iterations, "seed": seed}
+            params["leaf_bounds"] = (-2, 2)
+            a = search(counted, "mcts", leaf_order=True, **params)
+            stats = Stats()
+            b = search(open_, "mcts", leaf_order=True, stats=stats, **params)
+            same(a, b)
+            listed = [n for n in range(len(open_.keys)) if open_.first[n] >= 0]
+            assert len(listed) <= b.extra["tree_nodes"]
+            assert {tuple(open_.path_of(n)) for n in stats.leaves if n < 0} <= set(open_.loose)
+
+
+def test_a_loose_leaf_read_again_from_the_search_tree_is_one_leaf() -> None:
+    """A playout reaches a leaf (not numbered: known by its path), the selection numbers it
+    later and ends there: the two readings are of one leaf, under its first number."""
+    tree = [[1, 2], [-1, 0]]
+    open_ = OnDemandTree(Game(Nested(tree), "game:nested"), source="game:nested")
+    stats = Stats()
+    r = search(open_, "mcts", iterations=40, seed=1, leaf_bounds=(-2, 2), stats=stats)
+    assert min(stats.leaves) < 0 and any(open_.first[n] >= 0 for n in range(1, 3))
+    loose = {~i for i in range(len(open_.loose_paths))}
+    assert len(loose) == 2 and len(set(stats.leaves)) == 4 and loose < set(stats.leaves)
+    assert (r.extra["distinct_leaves"], r.extra["re_evaluations"]) == (4, 36)
+    assert sorted(open_.path_of(n) for n in set(stats.leaves)) == [[0, 0], [0, 1], [1, 0], [1, 1]]
+
+
+def test_a_playout_plays_only_the_drawn_moves() -> None:
+    """Each playout move plays one move of the game: play() is called once per playout move
+    and per child of a node the selection lists, not for every child of every node passed
+    (which listed, numbered and kept them all), and the game's states asked are those."""
+    deep: Any = 1
+    for _ in range(12):
+        deep = [deep, deep, deep, deep]
+    Plays.played = 0
+    open_ = OnDemandTree(Game(Plays(deep), "game:plays"), source="game:plays")
+    r = search(open_, "mcts", iterations=50, seed=3, leaf_bounds=(-2, 2))
+    listed = len(open_.keys) - 1  # the children numbered: 4 for each node listed
+    assert r.extra["playouts"] == 50 and r.nodes > 500
+    assert Plays.played <= listed + r.nodes and listed <= 4 * r.extra["tree_nodes"]
+    assert len(open_.info) <= r.extra["tree_nodes"] + 1
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
+def test_a_playout_cut_without_a_static_value_on_demand(pure: bool) -> None:
+    """--playout-depth on a game without estimate(): the playout stops at a node not numbered
+    (it is then, to be named): the counted tree's error, word for word."""
+    obj, name = load_game("nim:9")
+    errors = []
+    with core.pure() if pure else contextlib.nullcontext():
+        for tree in (
+            GameTree(Game(obj, name), source=name),
+            OnDemandTree(Game(obj, name), source=name),
+        ):
+            with pytest.raises(UsageError) as e:
+                search(tree, "mcts", iterations=5, seed=2, playout_depth=2, leaf_bounds=(-1, 1))
+            errors.append(str(e.value))
+    assert errors[0] == errors[1] and "$[0][" in errors[0] and "no static value" in errors[0]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    edges=st.integers(1, 7).flatmap(
+        lambda k: st.lists(st.lists(st.integers(0, k - 1), max_size=3), min_size=k, max_size=k)
+    ),
+    turns=st.booleans(),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_mcts_on_a_graph_that_may_not_end(edges: list[list[int]], turns: bool, seed: int) -> None:
+    """mcts's playouts on demand on a game over a small graph, which may come back to a state
+    on a line (forced passes too, with ``turns``): where the counted game exists, the same
+    search; where it does not end, a GameError naming a state that comes back, or a search
+    whose lines never met one (a playout checks the line it plays); nothing else."""
+    game = Game(Graph(edges, turns), "game:graph")
+    params: dict[str, Any] = {"iterations": 30, "seed": seed, "leaf_bounds": (-1, 1)}
+    try:
+        counted = GameTree(game, source="game:graph")
+    except GameError:
+        counted = None
+    open_ = OnDemandTree(Game(Graph(edges, turns), "game:graph"), source="game:graph")
+    try:
+        b = search(open_, "mcts", leaf_order=True, **params)
+    except GameError as e:
+        assert counted is None and "the game does not end: state " in str(e)
+        return
+    if counted is not None:
+        same(search(counted, "mcts", leaf_order=True, **params), b)

@@ -303,6 +303,9 @@ ON_DEMAND: list[tuple[str, dict[str, Any]]] = [
     ("star1", {"tt": 0}),
     ("star2", {"tt": 0}),
     ("star2", {"tt": 16}),
+    # playouts on one copy of OpenSpiel's state, in place: the same draws, leaves and counts
+    ("mcts", {"iterations": 300, "seed": 7}),
+    ("mcts", {"iterations": 120, "seed": 2**64 - 1, "exploration": 0.5}),
 ]
 
 
@@ -322,7 +325,7 @@ def test_searched_on_demand_as_counted(name: str) -> None:
             for algo, params in ON_DEMAND:
                 if GAMES[name] and algo in ("minimax", "f1", "alphabeta"):
                     continue
-                if algo.startswith("star"):
+                if algo.startswith("star") or algo == "mcts":
                     params = {**params, "leaf_bounds": bounds}
                 a = search(counted, algo, leaf_order=True, **params)
                 b = search(open_, algo, leaf_order=True, **params)
@@ -355,3 +358,34 @@ def test_eval_counts_nothing_first() -> None:
         want = value if value is not None else openspiel_search(spec)[0]
         assert all(x["value"] == pytest.approx(want) for x in recs)
     assert recs[0]["leaves"] >= recs[1]["leaves"]  # star2 reads no more than expectiminimax
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["core", "pure"])
+def test_mcts_playouts_cut_by_an_estimate_on_demand_as_counted(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, pure: bool
+) -> None:
+    """mcts --playout-depth with --estimate on OpenSpiel's game searched on demand: the
+    playouts, played in place on a copy of the state, hand the function the state each one
+    stopped at (a copy of its own), as the counted game's do: the same value and counts."""
+    import sys
+
+    (tmp_path / "osvalue.py").write_text(VALUE_FUNCTION, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "osvalue", raising=False)
+    spec = "game:openspiel:connect_four(rows=3,columns=4,x_in_row=3)"
+    params: dict[str, Any] = {"iterations": 200, "seed": 5, "playout_depth": 2}
+    params["leaf_bounds"] = (-1, 1)
+    with core.pure() if pure else contextlib.nullcontext():
+        counted = open_source(spec, estimate="osvalue:value")
+        open_ = open_source(spec, estimate="osvalue:value", on_demand=True)
+        a = search(counted, "mcts", leaf_order=True, **params)
+        b = search(open_, "mcts", leaf_order=True, **params)
+    assert (a.value, a.pv, a.leaves, a.leaf_order, a.nodes, a.extra) == (
+        b.value,
+        b.pv,
+        b.leaves,
+        b.leaf_order,
+        b.nodes,
+        b.extra,
+    )
+    assert b.extra["playouts"] > 100 and b.leaves < 200

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from ..errors import UsageError
 from ..numbers import Number
-from ..splitmix import draw, integer, root_key, unit
+from ..splitmix import DRAW, GOLDEN, MASK, MIX1, MIX2, root_key, unit
 from ..tree import Tree
 from . import compiled
 from .base import Outcome, Stats, count_rereadings
@@ -36,20 +36,28 @@ DEFAULT_EXPLORATION = math.sqrt(2)
 class Numbers:
     """The search's stream of random numbers: draw(root_key(seed), j), j = 0, 1, ..."""
 
-    __slots__ = ("key", "j")
+    __slots__ = ("key", "at")
 
     def __init__(self, seed: int) -> None:
         self.key = root_key(seed)
-        self.j = 0
+        #: the state of draw j's splitmix64 for the next j: (key xor DRAW) + j * golden
+        self.at = self.key ^ DRAW
 
     def next(self) -> int:
-        x = draw(self.key, self.j)
-        self.j += 1
-        return x
+        """The next draw: :func:`.splitmix.draw` of the key and j, written out (a playout
+        draws one for each move)."""
+        z = self.at = (self.at + GOLDEN) & MASK
+        z = ((z ^ (z >> 30)) * MIX1) & MASK
+        z = ((z ^ (z >> 27)) * MIX2) & MASK
+        return z ^ (z >> 31)
 
     def uniform(self, k: int) -> int:
-        """A uniform move among k children, counted from 0."""
-        return integer(self.next(), 0, k - 1)
+        """A uniform move among k children, counted from 0: integer(next(), 0, k - 1),
+        written out."""
+        z = self.at = (self.at + GOLDEN) & MASK
+        z = ((z ^ (z >> 30)) * MIX1) & MASK
+        z = ((z ^ (z >> 27)) * MIX2) & MASK
+        return ((z ^ (z >> 31)) * k) >> 64
 
     def weighted(self, weights: Sequence[float]) -> int:
         """An outcome by its weights: the first of positive weight whose partial sum exceeds
@@ -179,7 +187,10 @@ def iterate(
     """Run the iterations of docs/algorithms.md; the leaves read go to ``stats.leaves``.
 
     ``emit`` receives each phase as an event (:mod:`.events`: Select, Expand, Playout,
-    Backup), for the trace (:mod:`.mcts_steps`); it changes nothing of the search."""
+    Backup), for the trace (:mod:`.mcts_steps`); it changes nothing of the search.  On a
+    game searched on demand the tree plays the playouts (``OnDemandTree.playout``: the
+    drawn moves only, nothing listed, the same numbers drawn), but in a trace, whose
+    events name the nodes passed."""
     end, values, chance = tree.end, tree.values, tree.chance
     weights = chance_weights(tree)
     lo, span = reward_scale(bounds)
@@ -187,6 +198,8 @@ def iterate(
     visit = stats.leaves.append
     node_stats: dict[int, list[float]] = {0: [0, 0.0, 0.0]}
     kids: dict[int, list[int]] = {}  # the children of the search tree's nodes, once listed
+    #: a game searched on demand plays its playouts itself, listing nothing (not in a trace)
+    walk = getattr(tree, "playout", None) if tree.on_demand and emit is None else None
     limit = iterations if iterations is not None else -1
     t0 = time.perf_counter()
     done = playouts = visits = 0
@@ -231,6 +244,23 @@ def iterate(
         # 3. the playout
         m = path[-1]
         moves = 0
+        if walk is not None:  # on demand: only the drawn moves played (OnDemandTree.playout)
+            m, v, moves, leaf = walk(m, rng.uniform, rng.weighted, playout_depth)
+            if moves or not leaf:
+                playouts += 1
+            if leaf:
+                visit(m)
+            elif v != v:
+                raise no_static(tree, m)
+            r = reward(v, lo, span)
+            for n in path:  # 4. the backup, as below
+                s = node_stats[n]
+                s[0] += 1
+                s[1] += r
+                s[2] += r * r
+            visits += len(path) + moves
+            done += 1
+            continue
         passed: list[int] | None = [] if emit is not None else None
         if end[m] != m + 1:
             playouts += 1

@@ -306,6 +306,22 @@ class GameTree(PositionKeys, CountedInC, Tree):
             return (DECIDE, state, depth)
         return (FORCED, state, depth)
 
+    def child_entry(
+        self, tag: int, player: str | None, child: Any, answers: tuple[Any, ...], depth: Any
+    ) -> Any:
+        """The key of the entry of ``child``, a child state of an entry tagged ``tag`` whose
+        state's ``player`` moves, from the child's own ``answers`` (who moves there, its moves)
+        given rather than asked and kept: :meth:`_entry`'s for a playout on demand, which
+        keeps no state (:meth:`.OnDemandTree.playout`)."""
+        if not self.game.has_player:
+            return (DECIDE, child, depth)
+        expected = _OTHER.get(player, MAX) if tag == DECIDE else _EXPECTED[tag]  # type: ignore[arg-type]
+        if answers[0] == CHANCE:
+            return (_CHANCE_TAG[expected], child, depth)
+        if answers[0] == expected or not answers[1]:
+            return (DECIDE, child, depth)
+        return (FORCED, child, depth)
+
     def _expand(self, key: Any) -> Entry:
         """The entry ``key`` with the keys of its children (the game's answers asked once)."""
         if not self.general:

@@ -15,22 +15,28 @@ and the leaf test (``end[n] == n + 1``) run on it (:data:`ON_DEMAND_ALGORITHMS`:
 algorithm of ``gtsearch algorithms``, with or without a transposition table).  Its ``end`` answers
 the leaf test only: at an inner node it gives :class:`Inner`, which refuses
 arithmetic and comparisons, so that a search that needs preorder numbers
-stops with one line instead of reading a wrong tree.
+stops with one line instead of reading a wrong tree.  mcts's playouts list
+nothing (:meth:`OnDemandTree.playout`): each plays the moves it draws, one
+child a node, and the leaf it reaches is known by its path (a *loose* leaf,
+numbered -1, -2, ... as first read).
 """
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import UsageError
 from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
 from .games import GameTree
-from .gameviews import CHANCE_NODE, Lookup
-from .protocol import Game, GameError
+from .gameviews import CHANCE_NODE, DECIDE, FORCED, Lookup, as_floats
+from .openspiel import OpenSpielGame
+from .position import EstimatedGame
+from .protocol import CHANCE, MAX, Game, GameError
 
 __all__ = [
     "ON_DEMAND_ALGORITHMS",
@@ -136,6 +142,17 @@ class Grown(Sequence[Any]):
         return self.at(n)
 
 
+class Reached(NamedTuple):
+    """Where a playout ended (:meth:`OnDemandTree.playout`): the leaf (its number, or a loose
+    leaf's), or where a static value was read (-1; the node, numbered, when it has none: NaN),
+    the value, the moves played, and whether it is a leaf."""
+
+    node: int
+    value: float
+    moves: int
+    leaf: bool
+
+
 class OnDemandTree(GameTree):
     """A game as a Tree whose nodes are numbered as the search first lists them."""
 
@@ -152,6 +169,8 @@ class OnDemandTree(GameTree):
         "line",
         "line_keys",
         "on_line",
+        "loose",
+        "loose_paths",
     )
 
     on_demand = True
@@ -178,6 +197,10 @@ class OnDemandTree(GameTree):
         self.line: list[int] = [0]
         self.line_keys: list[Any] = [self.root_key]
         self.on_line: dict[Any, int] = {self.root_key: 0}
+        #: the leaves only playouts reached (:meth:`playout`), not numbered: leaf ~i is the
+        #: i-th, known by its path
+        self.loose: dict[tuple[int, ...], int] = {}
+        self.loose_paths: list[tuple[int, ...]] = []
         self.inner = Inner(self)
         Tree.__init__(
             self,
@@ -370,6 +393,143 @@ class OnDemandTree(GameTree):
             line_keys.append(key)
         return on_line
 
+    # -- playouts ----------------------------------------------------------------------------
+    def playout(
+        self,
+        n: int,
+        uniform: Callable[[int], int],
+        weighted: Callable[[Sequence[float]], int],
+        most: int | None,
+    ) -> Reached:
+        """mcts's playout from node n (an inner node whose children are not listed): a move
+        drawn at each node passed, by ``uniform(k)`` among its k moves or ``weighted(weights)``
+        among a chance node's outcomes, one number each, to a leaf or, with ``most``, after
+        that many moves.  Only the drawn move is played: nothing passed is numbered, listed or
+        kept (docs/sources.md, "Node numbers"), and the leaf reached is known by its path
+        (:meth:`loose_leaf`).  The line from the root is checked as a listing checks it (a
+        state that comes back: the game does not end), the drawn child against it, and the
+        nodes numbered, the loose leaves and the moves of the playout together stay within
+        --max-nodes.  An OpenSpiel game plays its moves on one copy of the state, in place
+        (its games end within ``max_game_length()`` moves, and its keys are not asked)."""
+        game = self.game
+        general, limit = self.general, self.limit
+        key = self.keys[n]
+        tag: int
+        depth: Any
+        tag, state, depth = key if general else (DECIDE, key, None)
+        answers: tuple[str | None, Sequence[Any], Any] | None = None
+        if general:  # node n's state's answers, asked as its parent was listed
+            st = self._state(state)
+            answers = (st.player, st.moves, st.weights)
+        obj = game.obj.wrapped if isinstance(game.obj, EstimatedGame) else game.obj
+        fast = isinstance(obj, OpenSpielGame)
+        ask: tuple[Callable[[Any], Any], Callable[[Any], Any]] = (game.player, game.moves)
+        if fast:  # OpenSpiel's answers as the adapter gives them (ours: not checked again)
+            state, apply = obj.playout_copy(state)
+            ask = (obj.player, obj.moves)
+        else:
+            play = game.obj.play
+            on_line = self._walk_to(n)
+            passed: set[Any] = set()
+        budget = self.max_nodes - len(self.keys) - len(self.loose_paths)
+        suffix: list[int] = []
+        moves = 0
+        while True:
+            if general:
+                who, options, weights = answers  # type: ignore[misc]
+                if tag == DECIDE and not options:  # the end
+                    return self.reached_leaf(n, suffix, game.number("utility", state), moves)
+                if limit is not None and depth >= limit:  # the --depth cut: a leaf
+                    return self.reached_leaf(n, suffix, game.number("estimate", state), moves)
+            else:
+                options = game.moves(state)
+                if not options:
+                    return self.reached_leaf(n, suffix, game.number("utility", state), moves)
+            if most is not None and moves == most:  # an inner node's static value
+                if game.has_estimate:
+                    return Reached(-1, float(game.number("estimate", state)), moves, False)
+                for i in suffix:  # numbered to be named in mcts's error
+                    n = self.child(n, i)
+                return Reached(n, math.nan, moves, False)
+            moves += 1
+            if moves > budget:
+                raise self.limit_error()
+            if tag == FORCED:  # the pass: one child, the same state, the other player's
+                suffix.append(uniform(1))
+                child = state
+                kid: Any = (DECIDE, state, None if depth is None else depth + 1)
+            else:
+                if tag == DECIDE:
+                    i = uniform(len(options))
+                else:
+                    i = weighted(as_floats(weights))  # type: ignore[arg-type]
+                suffix.append(i)
+                below = None if depth is None else depth + 1
+                if fast:
+                    apply(options[i])
+                    child = state
+                else:
+                    try:
+                        child = play(state, options[i])
+                    except BaseException as e:  # the user's code
+                        raise game.error("play", e) from None
+                if general:
+                    after = self.answers(child, *ask)
+                    kid = self.child_entry(tag, who, child, after, below)
+                    answers = after
+                else:
+                    kid = child
+            if not fast:
+                try:
+                    back = kid in on_line or kid in passed
+                except TypeError:  # a state that cannot be a key
+                    game.key(child, "play")
+                    raise
+                if back:
+                    raise GameError(
+                        f"{game.name}: the game does not end: state "
+                        f"{(kid[1] if general else kid)!r} comes back along a line of play"
+                    )
+                passed.add(kid)
+            if general:
+                tag, state, depth = kid
+            else:
+                state = kid
+
+    def answers(
+        self, state: Any, player: Callable[[Any], Any], moves: Callable[[Any], Any]
+    ) -> tuple[str | None, Sequence[Any], Any]:
+        """Who moves at ``state`` (``player``), the moves (``moves``; a chance state's
+        outcomes) and their weights (None but at chance), asked and not kept (a playout's)."""
+        game = self.game
+        who = player(state) if game.has_player else MAX
+        if who == CHANCE:
+            outcomes, weights = game.outcomes(state)
+            return who, outcomes, weights
+        return who, (() if who is None else moves(state)), None
+
+    def reached_leaf(self, n: int, suffix: list[int], value: int | float, moves: int) -> Reached:
+        """The leaf a playout from node n reached down ``suffix``, by its number (n, a leaf
+        already) or as a loose leaf."""
+        leaf = self.loose_leaf((*self.path_of(n), *suffix)) if suffix else self.known_leaf(n)
+        return Reached(leaf, float(value), moves, True)
+
+    def loose_leaf(self, path: tuple[int, ...]) -> int:
+        """The number of the leaf at ``path`` that no listing numbered: ~i for the i-th such
+        leaf (negative; :meth:`path_of` gives its path back), the same each time it is met."""
+        leaf = self.loose.get(path)
+        if leaf is None:
+            leaf = self.loose[path] = ~len(self.loose_paths)
+            self.loose_paths.append(path)
+        return leaf
+
+    def known_leaf(self, n: int) -> int:
+        """A numbered leaf as the leaves read are counted: its loose number when a playout
+        reached it before a listing numbered it, else n (one leaf, one number)."""
+        if not self.loose:
+            return n
+        return self.loose.get(tuple(self.path_of(n)), n)
+
     def _end(self, n: int) -> Any:
         return n + 1 if not self.expand(n).kids else self.inner
 
@@ -410,6 +570,8 @@ class OnDemandTree(GameTree):
         return self.entry_position(self.keys[n], self.depths[n])
 
     def path_of(self, n: int) -> list[int]:
+        if n < 0:  # a leaf only a playout reached
+            return list(self.loose_paths[~n])
         path: list[int] = []
         while n > 0:
             path.append(self.index(n))

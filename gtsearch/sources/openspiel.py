@@ -164,6 +164,13 @@ class OpenSpielGame:
     def play(self, position: Position, move: int) -> Position:
         return self.position(position.state.child(move), (*position.history, move))
 
+    def playout_copy(self, position: Position) -> tuple[Position, Any]:
+        """A copy of the state for a playout on demand, and the function that plays a move on
+        it in place (``apply_action``, as OpenSpiel's own rollouts play): its key is not kept
+        up to date, and a playout asks for none (sources.ondemand.OnDemandTree.playout)."""
+        state = position.state.clone()
+        return Position(state, position.history, None), state.apply_action
+
     def utility(self, position: Position) -> int | float:
         return _number(position.state.returns()[0])
 

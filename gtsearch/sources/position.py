@@ -128,5 +128,10 @@ class EstimatedGame:
 
             self.estimate = estimate
 
+    @property
+    def wrapped(self) -> Any:
+        """The game object whose estimate this one replaces."""
+        return self._obj
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._obj, name)
