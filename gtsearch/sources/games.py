@@ -60,9 +60,9 @@ __all__ = ["MAX_STATES", "Game", "GameError", "GameTree", "TooMany"]
 NAN = float("nan")
 #: the tags of the entries' keys ``(tag, state, depth)``: DECIDE, FORCED, or a chance node's
 #: tag, which says who is expected below it
-_CHANCE_TAG = {MAX: 4, MIN: 5}
-_EXPECTED = {4: MAX, 5: MIN}
-_OTHER = {MAX: MIN, MIN: MAX}
+CHANCE_TAGS = {MAX: 4, MIN: 5}
+EXPECTED_MOVER = {4: MAX, 5: MIN}
+OTHER_PLAYER = {MAX: MIN, MIN: MAX}
 
 
 class _State:
@@ -257,7 +257,7 @@ class GameTree(PositionKeys, CountedInC, Tree):
             elif st.player != CHANCE and st.moves:
                 expected = st.player
         expected = expected or MAX
-        tag = _CHANCE_TAG[expected] if self._state(state).player == CHANCE else DECIDE
+        tag = CHANCE_TAGS[expected] if self._state(state).player == CHANCE else DECIDE
         return (tag, state, self._below(None)), expected == MAX
 
     def _below(self, depth: int | None) -> int | None:
@@ -301,26 +301,10 @@ class GameTree(PositionKeys, CountedInC, Tree):
             return (DECIDE, state, depth)
         st = self._state(state)
         if st.player == CHANCE:
-            return (_CHANCE_TAG[expected], state, depth)
+            return (CHANCE_TAGS[expected], state, depth)
         if st.player == expected or not st.moves:
             return (DECIDE, state, depth)
         return (FORCED, state, depth)
-
-    def child_entry(
-        self, tag: int, player: str | None, child: Any, answers: tuple[Any, ...], depth: Any
-    ) -> Any:
-        """The key of the entry of ``child``, a child state of an entry tagged ``tag`` whose
-        state's ``player`` moves, from the child's own ``answers`` (who moves there, its moves)
-        given rather than asked and kept: :meth:`_entry`'s for a playout on demand, which
-        keeps no state (:meth:`.OnDemandTree.playout`)."""
-        if not self.game.has_player:
-            return (DECIDE, child, depth)
-        expected = _OTHER.get(player, MAX) if tag == DECIDE else _EXPECTED[tag]  # type: ignore[arg-type]
-        if answers[0] == CHANCE:
-            return (_CHANCE_TAG[expected], child, depth)
-        if answers[0] == expected or not answers[1]:
-            return (DECIDE, child, depth)
-        return (FORCED, child, depth)
 
     def _expand(self, key: Any) -> Entry:
         """The entry ``key`` with the keys of its children (the game's answers asked once)."""
@@ -344,10 +328,10 @@ class GameTree(PositionKeys, CountedInC, Tree):
             return Entry(state, (PASS,), ((DECIDE, state, below),), FORCED)
         kids = self._kids(state, st)
         if tag == DECIDE:
-            expected = _OTHER.get(st.player, MAX)  # type: ignore[arg-type]
+            expected = OTHER_PLAYER.get(st.player, MAX)  # type: ignore[arg-type]
             return Entry(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
         self.has_chance_nodes = True
-        expected = _EXPECTED[tag]
+        expected = EXPECTED_MOVER[tag]
         node = Entry(state, st.moves, tuple([self._entry(k, expected, below) for k in kids]))
         node.kind, node.weights = CHANCE_NODE, st.weights
         return node

@@ -23,20 +23,18 @@ numbered -1, -2, ... as first read).
 
 from __future__ import annotations
 
-import math
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..errors import UsageError
 from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
 from .games import GameTree
-from .gameviews import CHANCE_NODE, DECIDE, FORCED, Lookup, as_floats
-from .openspiel import OpenSpielGame
-from .position import EstimatedGame
-from .protocol import CHANCE, MAX, Game, GameError
+from .gameviews import CHANCE_NODE, Lookup
+from .playouts import Reached, playout
+from .protocol import Game, GameError
 
 __all__ = [
     "ON_DEMAND_ALGORITHMS",
@@ -140,17 +138,6 @@ class Grown(Sequence[Any]):
         if type(n) is not int or not 0 <= n < len(self.tree.keys):
             raise IndexError(n)
         return self.at(n)
-
-
-class Reached(NamedTuple):
-    """Where a playout ended (:meth:`OnDemandTree.playout`): the leaf (its number, or a loose
-    leaf's), or where a static value was read (-1; the node, numbered, when it has none: NaN),
-    the value, the moves played, and whether it is a leaf."""
-
-    node: int
-    value: float
-    moves: int
-    leaf: bool
 
 
 class OnDemandTree(GameTree):
@@ -401,112 +388,8 @@ class OnDemandTree(GameTree):
         weighted: Callable[[Sequence[float]], int],
         most: int | None,
     ) -> Reached:
-        """mcts's playout from node n (an inner node whose children are not listed): a move
-        drawn at each node passed, by ``uniform(k)`` among its k moves or ``weighted(weights)``
-        among a chance node's outcomes, one number each, to a leaf or, with ``most``, after
-        that many moves.  Only the drawn move is played: nothing passed is numbered, listed or
-        kept (docs/sources.md, "Node numbers"), and the leaf reached is known by its path
-        (:meth:`loose_leaf`).  The line from the root is checked as a listing checks it (a
-        state that comes back: the game does not end), the drawn child against it, and the
-        nodes numbered, the loose leaves and the moves of the playout together stay within
-        --max-nodes.  An OpenSpiel game plays its moves on one copy of the state, in place
-        (its games end within ``max_game_length()`` moves, and its keys are not asked)."""
-        game = self.game
-        general, limit = self.general, self.limit
-        key = self.keys[n]
-        tag: int
-        depth: Any
-        tag, state, depth = key if general else (DECIDE, key, None)
-        answers: tuple[str | None, Sequence[Any], Any] | None = None
-        if general:  # node n's state's answers, asked as its parent was listed
-            st = self._state(state)
-            answers = (st.player, st.moves, st.weights)
-        obj = game.obj.wrapped if isinstance(game.obj, EstimatedGame) else game.obj
-        fast = isinstance(obj, OpenSpielGame)
-        ask: tuple[Callable[[Any], Any], Callable[[Any], Any]] = (game.player, game.moves)
-        if fast:  # OpenSpiel's answers as the adapter gives them (ours: not checked again)
-            state, apply = obj.playout_copy(state)
-            ask = (obj.player, obj.moves)
-        else:
-            play = game.obj.play
-            on_line = self._walk_to(n)
-            passed: set[Any] = set()
-        budget = self.max_nodes - len(self.keys) - len(self.loose_paths)
-        suffix: list[int] = []
-        moves = 0
-        while True:
-            if general:
-                who, options, weights = answers  # type: ignore[misc]
-                if tag == DECIDE and not options:  # the end
-                    return self.reached_leaf(n, suffix, game.number("utility", state), moves)
-                if limit is not None and depth >= limit:  # the --depth cut: a leaf
-                    return self.reached_leaf(n, suffix, game.number("estimate", state), moves)
-            else:
-                options = game.moves(state)
-                if not options:
-                    return self.reached_leaf(n, suffix, game.number("utility", state), moves)
-            if most is not None and moves == most:  # an inner node's static value
-                if game.has_estimate:
-                    return Reached(-1, float(game.number("estimate", state)), moves, False)
-                for i in suffix:  # numbered to be named in mcts's error
-                    n = self.child(n, i)
-                return Reached(n, math.nan, moves, False)
-            moves += 1
-            if moves > budget:
-                raise self.limit_error()
-            if tag == FORCED:  # the pass: one child, the same state, the other player's
-                suffix.append(uniform(1))
-                child = state
-                kid: Any = (DECIDE, state, None if depth is None else depth + 1)
-            else:
-                if tag == DECIDE:
-                    i = uniform(len(options))
-                else:
-                    i = weighted(as_floats(weights))  # type: ignore[arg-type]
-                suffix.append(i)
-                below = None if depth is None else depth + 1
-                if fast:
-                    apply(options[i])
-                    child = state
-                else:
-                    try:
-                        child = play(state, options[i])
-                    except BaseException as e:  # the user's code
-                        raise game.error("play", e) from None
-                if general:
-                    after = self.answers(child, *ask)
-                    kid = self.child_entry(tag, who, child, after, below)
-                    answers = after
-                else:
-                    kid = child
-            if not fast:
-                try:
-                    back = kid in on_line or kid in passed
-                except TypeError:  # a state that cannot be a key
-                    game.key(child, "play")
-                    raise
-                if back:
-                    raise GameError(
-                        f"{game.name}: the game does not end: state "
-                        f"{(kid[1] if general else kid)!r} comes back along a line of play"
-                    )
-                passed.add(kid)
-            if general:
-                tag, state, depth = kid
-            else:
-                state = kid
-
-    def answers(
-        self, state: Any, player: Callable[[Any], Any], moves: Callable[[Any], Any]
-    ) -> tuple[str | None, Sequence[Any], Any]:
-        """Who moves at ``state`` (``player``), the moves (``moves``; a chance state's
-        outcomes) and their weights (None but at chance), asked and not kept (a playout's)."""
-        game = self.game
-        who = player(state) if game.has_player else MAX
-        if who == CHANCE:
-            outcomes, weights = game.outcomes(state)
-            return who, outcomes, weights
-        return who, (() if who is None else moves(state)), None
+        """mcts's playout from node n, only the drawn moves played (:func:`.playouts.playout`)."""
+        return playout(self, n, uniform, weighted, most)
 
     def reached_leaf(self, n: int, suffix: list[int], value: int | float, moves: int) -> Reached:
         """The leaf a playout from node n reached down ``suffix``, by its number (n, a leaf
