@@ -698,9 +698,7 @@ def measure_limits(rep: Report, quick: bool) -> None:
     )
     assert not isinstance(result, Exception), result
     rep.say(f"## `eval game:othello:rows=8,columns=8 -a mcts --iterations {iterations}`")
-    rep.say(
-        "(processor seconds, in this process: the count of up to 100,000 states, and the search)"
-    )
+    rep.say("(processor seconds, in this process: the search on demand, nothing counted first)")
     rep.say()
     rep.table(
         ["seconds", "nodes", "against target"],
