@@ -156,6 +156,10 @@ EVAL_JSON = {
     "bisect",
     "_bisect",
 }
+#: what the smallest click program imports under some versions of Python and not others,
+#: left out of the count: ``math`` (imported by it under 3.10 to 3.12, not under 3.13, where
+#: gtsearch's own import of it is the first)
+FLOOR_VARIES = {"math"}
 #: the C core's extension, or the pure core's JSON reader
 EVAL_JSON_CORE = (
     {
@@ -251,7 +255,7 @@ def test_a_small_eval_imports_a_known_list_beyond_click(tmp_path: Path) -> None:
     the list does not name, and the list names nothing that is not imported."""
     (tmp_path / "tree.json").write_text(BARE, encoding="utf-8")
     args = ("eval", "tree.json", "--format", "json")
-    beyond = imported(tmp_path, *args) - imported(tmp_path, *args, program=FLOOR)
+    beyond = imported(tmp_path, *args) - imported(tmp_path, *args, program=FLOOR) - FLOOR_VARIES
     expected = EVAL_JSON | EVAL_JSON_CORE
     assert beyond == expected, (sorted(beyond - expected), sorted(expected - beyond))
 
