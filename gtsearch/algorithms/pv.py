@@ -63,25 +63,7 @@ def principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) 
             c = end[c]
         lo[n] = low
         hi[n] = high
-
-    v = outcome.value
-    _check_root(lo, hi, outcome)
-    path = [0]
-    n, is_max = 0, tree.root_max
-    while end[n] != n + 1:
-        if outcome.bound is None:
-            table, want = (lo, v) if is_max else (hi, v)
-        elif outcome.bound == "lower":
-            table, want = lo, lo[n]
-        else:
-            table, want = hi, hi[n]
-        c = n + 1
-        stop = end[n]
-        while c < stop and table.get(c) != want:
-            c = end[c]
-        path.append(c)
-        n, is_max = c, not is_max
-    return path
+    return _walk_down(tree, lo, hi, outcome)
 
 
 def _check_root(lo: dict[int, float], hi: dict[int, float], outcome: Outcome) -> None:
@@ -147,12 +129,21 @@ def on_demand_ranges(
 def _met_principal_variation(tree: Tree, evaluated: Sequence[int], outcome: Outcome) -> list[int]:
     """:func:`principal_variation`'s rule on a tree numbered as met: the same bounds [lo, hi]
     of the explored nodes (:func:`on_demand_ranges`), and the same walk down."""
-    end, root_max = tree.end, tree.root_max
     lo, hi = on_demand_ranges(tree, evaluated)
-    v = outcome.value
+    return _walk_down(tree, lo, hi, outcome)
+
+
+def _walk_down(
+    tree: Tree, lo: dict[int, float], hi: dict[int, float], outcome: Outcome
+) -> list[int]:
+    """The line the bounds [lo, hi] prove the outcome by, once :func:`_check_root` has checked
+    that they do: from the root, at each node the first child whose bound is the node's (its
+    value where exact; its lower bound for a lower bound, its upper for an upper), children
+    listed by ``tree.children`` (preorder or as met)."""
     _check_root(lo, hi, outcome)
+    end, v = tree.end, outcome.value
     path = [0]
-    n, is_max = 0, root_max
+    n, is_max = 0, tree.root_max
     while end[n] != n + 1:
         if outcome.bound is None:
             table, want = (lo, v) if is_max else (hi, v)
