@@ -137,9 +137,9 @@ def drive(root: Step) -> Any:
 def span(tree: Tree, n: int) -> range:
     """The children of the inner node n of a tree numbered as a search meets its nodes
     (``tree.on_demand``): the first listing gives them the next free numbers, left to right,
-    so they are consecutive, and the next sibling of child c is c + 1 (docs/sources.md)."""
-    first = tree.child(n, 0)  # numbers them, the first time
-    return range(first, first + len(tree.entry(n).kids))  # type: ignore[attr-defined]
+    so they are consecutive, and the next sibling of child c is c + 1 (docs/sources.md):
+    the OnDemandTree's own :meth:`~gtsearch.sources.ondemand.OnDemandTree.open`."""
+    return tree.open(n)  # type: ignore[attr-defined,no-any-return]
 
 
 def place(tree: Tree, n: int) -> tuple[int, ...]:

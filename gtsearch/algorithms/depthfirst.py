@@ -139,12 +139,7 @@ def _negamax(
             break
         else:
             stats.nodes += nodes + len(stats.leaves)
-            line = [0]
-            k = best[0]
-            while k >= 0:
-                line.append(k)
-                k = best.get(k, -1)
-            return m, line
+            return m, _best_line(best)
 
 
 def _negamax_on_demand(
@@ -218,12 +213,18 @@ def _negamax_on_demand(
             break
         else:
             stats.nodes += nodes + len(stats.leaves)
-            line = [0]
-            k = best[0]
-            while k >= 0:
-                line.append(k)
-                k = best.get(k, -1)
-            return m, line
+            return m, _best_line(best)
+
+
+def _best_line(best: dict[int, int]) -> list[int]:
+    """The line of best moves: from the root, each node's first child that set its value
+    (-1 where none did: a node cut before any child, or a leaf)."""
+    line = [0]
+    k = best[0]
+    while k >= 0:
+        line.append(k)
+        k = best.get(k, -1)
+    return line
 
 
 def minimax(tree: Tree, stats: Stats) -> Outcome:
