@@ -19,8 +19,8 @@ from typing import Any
 from ..algorithms.params import leaf_bounds
 from ..numbers import format_probability
 from ..render.labels import Labels, format_extended, param_texts
-from ..render.layout import MARGIN, layout
-from ..render.svg import to_svg
+from ..render.layout import MARGIN, Picture, layout
+from ..render.svg import picture_svg, to_svg
 from ..render.terminal import draw_text
 from ..render.view import SearchView, bare_view, build_view
 from ..tree import Tree
@@ -273,21 +273,22 @@ def sheet_tree(tree: Tree, blank: str = BLANKS) -> tuple[str, float, float]:
     room for the questions under it), the first of equals.  When none can (a tree too big for
     the page), the one drawn largest.  tests/test_worksheet.py prints them with Chromium.
     """
-    fitting: list[tuple[float, int, str, float, float, float]] = []
-    largest: list[tuple[float, int, str, float, float, float]] = []
+    view = bare_view(tree)
+    fitting: list[tuple[float, int, float, Picture]] = []
+    largest: list[tuple[float, int, float, Picture]] = []
     for i, arrangement in enumerate(SHEET_LAYOUTS):
-        pic = layout(bare_view(tree), page="a4", layout=arrangement, state=False, blanks=blank)
+        pic = layout(view, page="a4", layout=arrangement, state=False, blanks=blank)
         w, h = pic.scene.width * PT_MM, pic.scene.height * PT_MM
         drawn = w - 2 * MARGIN * PT_MM  # the tree itself, without the picture's margins
         most = min(TREE_WIDTH / w, TREE_HEIGHT / h)
         least = max(1.0, TREE_MIN_WIDTH / drawn)
-        largest.append((-most, i, arrangement, most, w, h))
+        largest.append((-most, i, most, pic))
         if least <= most + 1e-9:
             zoom = min(max(least, TREE_ZOOM), most)
-            fitting.append((-zoom, i, arrangement, zoom, w, h))
-    _, _, arrangement, zoom, w, h = min(fitting or largest)
-    svg = to_svg(bare_view(tree), state=False, layout=arrangement, blanks=blank)
-    width, height = w * zoom, h * zoom
+            fitting.append((-zoom, i, zoom, pic))
+    _, _, zoom, pic = min(fitting or largest, key=lambda row: row[:2])
+    svg = picture_svg(view, pic, state=False, source=None)  # the one laid out, not again
+    width, height = pic.scene.width * PT_MM * zoom, pic.scene.height * PT_MM * zoom
     return _svg(svg), width, height
 
 

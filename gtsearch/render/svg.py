@@ -8,7 +8,7 @@ from ..numbers import format_probability
 from ..tree import Tree
 from .geometry import MONO_FONTS, MONO_ROLES, Line, Scene, Shape, Text
 from .labels import format_extended
-from .layout import MAX_PICTURE_NODES, drawn_nodes, fits
+from .layout import MAX_PICTURE_NODES, Picture, drawn_nodes, fits
 from .layout import layout as lay_out
 from .view import SearchView, bare_view
 
@@ -58,7 +58,6 @@ def to_svg(
     bare tree only) is written beside every inner node for a student to fill in, with room
     kept for it (the worksheet's ``α ____ β ____``).
     """
-    tree = view.tree
     head = head_lines(view, source) if state else ()
     pic = lay_out(
         view,
@@ -70,6 +69,13 @@ def to_svg(
         legend=state,
         blanks=blanks,
     )
+    return picture_svg(view, pic, state=state, source=source)
+
+
+def picture_svg(view: SearchView, pic: Picture, *, state: bool, source: str | None) -> str:
+    """:func:`to_svg`'s document of a picture already laid out (``state`` as it was laid out
+    with), for a caller that chose among layouts (the worksheet's tree)."""
+    tree = view.tree
     scene = pic.scene
     pv = set(view.pv)
     through = {view.tree.parent[k] for k in pv}  # the nodes whose stems the PV goes down
