@@ -147,7 +147,7 @@ class CountedInC:
     if TYPE_CHECKING:  # the tree's own attributes (gtsearch.sources.games.GameTree)
         game: Game
         info: Any
-        general: bool
+        limit: int | None
         root_key: Any
         root_max: bool
         max_nodes: int
@@ -168,6 +168,8 @@ class CountedInC:
             return False
         if game.has_player or limit is not None or not (start is None or type(start) is int):
             return False
+        # the kernel's entries are the states and its inner nodes have no value: a game
+        # with key() or estimate() would be another count
         return not (callable(game.attribute("key")) or game.has_estimate)
 
     def _count_in_c(self, most: int) -> bool:
@@ -175,15 +177,10 @@ class CountedInC:
         is a built-in one whose rules are one of its kernels (``kernel``, on the game's own
         class: a subclass may change the rules), not cut by --depth; False otherwise (and for
         a start state the kernel does not hold)."""
-        core, game = native(), self.game
+        core, game, state = native(), self.game, self.root_key
+        if core is None or type(state) is not int or not self.counts_in_c(game, self.limit, state):
+            return False
         kernel = vars(type(game.obj)).get("kernel")
-        state = self.root_key
-        if core is None or kernel is None or self.general or type(state) is not int:
-            return False
-        # the kernel's entries are the states and its inner nodes have no value: a game
-        # with key() or estimate() would be another count
-        if callable(game.attribute("key")) or game.has_estimate:
-            return False
         limit = min(self.max_nodes, most)
         try:
             arrays = core.count_game(kernel, state, limit)
