@@ -1124,3 +1124,17 @@ def test_mcts_on_a_graph_that_may_not_end(edges: list[list[int]], turns: bool, s
         return
     if counted is not None:
         same(search(counted, "mcts", leaf_order=True, **params), b)
+
+
+def test_repr_says_what_is_numbered_so_far() -> None:
+    """An OnDemandTree has no s-expression before a search has walked it (Tree's repr read
+    its unlisted root as a leaf, ``Tree(())``): its repr names the source and the nodes
+    numbered so far, and the player at the root."""
+    tree = open_source("game:nim:4", on_demand=True)
+    assert isinstance(tree, OnDemandTree)
+    assert repr(tree) == "OnDemandTree('game:nim:4', 1 node numbered)"
+    search(tree, "minimax")
+    assert repr(tree) == f"OnDemandTree('game:nim:4', {len(tree.keys):,} nodes numbered)"
+    assert len(tree.keys) > 1
+    other = tree.with_root(False)
+    assert repr(other) == "OnDemandTree('game:nim:4', 1 node numbered, root=min)"

@@ -520,3 +520,10 @@ class OnDemandTree(GameTree):
     def reopened(self, **where: Any) -> GameTree:
         """The same game opened again as ``where`` says (a cut, another start), on demand."""
         return OnDemandTree(self.game, **where)
+
+    def __repr__(self) -> str:
+        """What the tree is so far: its nodes are numbered as a search lists them, so no
+        s-expression of it exists before a search has walked it all."""
+        root = "" if self.root_max else ", root=min"
+        n = len(self.keys)
+        return f"OnDemandTree({self.source!r}, {n:,} node{'s' * (n != 1)} numbered{root})"
