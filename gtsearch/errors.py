@@ -90,6 +90,11 @@ class NodeLimit(GtsearchError):
         )
 
 
+class OutOfTime(Exception):  # noqa: N818  (not an error: a search's time is up)
+    """A search's own time (``--time``) ran out before it finished: what it was doing is
+    dropped (eval --iterative's tabled searches; play's deepening on a game on demand)."""
+
+
 class CheckFailed(GtsearchError):
     """A regression check failed (``--expect``, a file's ``expect:``, ``compare``).
 

@@ -130,7 +130,9 @@ def test_the_engine_against_itself_with_chance() -> None:
     args = ["play", "pig:target=4,die=3,horizon=4", "--human", "none", "--seed", "3"]
     first = CliRunner().invoke(cli, args)
     assert first.exit_code == 0, first.output
-    assert "MAX (star1) plays " in first.output and "chance: " in first.output
+    # pig has an estimate: the engine deepens for 2 s by default, and this game is searched
+    # whole (the cut no longer cuts) long before
+    assert "MAX (star1, depth " in first.output and "chance: " in first.output
     assert "game over: " in first.output
     timeless = re.compile(r", [0-9.]+ (?:µs|ms|s)$", flags=re.M)
     again = CliRunner().invoke(cli, args).output
@@ -408,3 +410,47 @@ def test_the_engine_reports_its_whole_think(monkeypatch: pytest.MonkeyPatch) -> 
     algorithm, params = check_one(["alphabeta"])
     thought = match.think(algorithm, params, None, 0.05)  # deepening: several searches
     assert thought.seconds > thought.result.seconds > 0
+
+
+def test_the_engine_deepens_for_two_seconds_by_default_on_a_game_with_an_estimate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without --depth or --time, alpha-beta on Connect Four 6x7 would solve the game (hours):
+    on a game with an estimate the engine deepens for THINK_SECONDS (2 s; here 0.2 s) instead,
+    and answers; a game without one (nim) is still searched whole."""
+    from gtsearch.cli import games
+
+    monkeypatch.setattr(games, "THINK_SECONDS", 0.2)
+    r = CliRunner().invoke(cli, ["play", "connect4", "--human", "min"], input="q\n")
+    assert r.exit_code == 0, r.output
+    engine = next(line for line in r.output.splitlines() if line.startswith("MAX ("))
+    assert re.match(r"MAX \(alphabeta, depth [1-9]\d*\) plays [1-7]: value ", engine), engine
+    assert " leaves, " in engine and " of " not in engine  # not counted: no "of ?"
+    r = CliRunner().invoke(cli, ["play", "nim:5", "--human", "min"], input="q\n")
+    assert r.exit_code == 0, r.output
+    assert "MAX (alphabeta) plays take 1: value 1, PV take 1" in r.output
+
+
+def test_a_depth_the_time_cuts_short_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--time's deepening drops a depth after the first that is still running when the time is
+    up (checked as a game on demand lists a node's moves), and the depth before it chooses: a
+    clock that reads the deadline as past at once leaves depth 1's search."""
+    from gtsearch.algorithms import find_algorithm
+    from gtsearch.sources import ondemand
+
+    class Late:
+        @staticmethod
+        def perf_counter() -> float:
+            return float("inf")
+
+    match = Match("connect4")
+    depth1 = match.think(find_algorithm("alphabeta"), {}, 1, None)
+    monkeypatch.setattr(ondemand, "time", Late)
+    thought = match.think(find_algorithm("alphabeta"), {}, None, 60.0)
+    assert thought.settings == ", depth 1"
+    assert (thought.move, thought.result.value, thought.line) == (
+        depth1.move,
+        depth1.result.value,
+        depth1.line,
+    )
+    assert thought.result.leaves == depth1.result.leaves == 7

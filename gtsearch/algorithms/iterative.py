@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import NodeLimit, UsageError
+from ..errors import NodeLimit, OutOfTime, UsageError
 from ..numbers import Number
 from ..result import SearchResult
 from ..tree import Tree
@@ -32,7 +32,7 @@ from . import compiled
 from .base import Stats
 from .ordering import MoveOrder, counts
 from .table import Table
-from .tabled import OutOfTime, TableSearch
+from .tabled import TableSearch
 
 
 def static(tree: Tree, n: int) -> float:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable
 from math import nextafter
 from typing import TYPE_CHECKING
 
+from ..errors import OutOfTime
 from ..numbers import INF
 from ..tree import Tree
 from . import compiled
@@ -59,11 +60,6 @@ class TableMemory(Memory):
 
     def size(self) -> int:
         return len(self.seen)
-
-
-class OutOfTime(Exception):
-    """A search's own time (``--time``) ran out before it finished (:attr:`TableSearch.deadline`):
-    what it was doing is dropped."""
 
 
 class TableSearch:

@@ -52,6 +52,9 @@ def games_command(output_format: str) -> None:
     echo_registry(output_format, GAMES, render_games, game_dict, games_text)
 
 
+#: play's engine deepens for this long by default on a game with an estimate (--time)
+THINK_SECONDS = 2.0
+
 SIDES = {"max": ("max",), "min": ("min",), "both": ("max", "min"), "none": ()}
 
 
@@ -66,7 +69,9 @@ SIDES = {"max": ("max",), "min": ("min",), "both": ("max", "min"), "none": ()}
     default=None,
     metavar="SECONDS",
     help="Deepen the engine's search one level at a time (--depth 1, 2, ...) while SECONDS "
-    "last; the last search finished chooses the move. mcts: search for SECONDS.",
+    "last; a depth the time cuts short is dropped, and the last one finished chooses the "
+    "move. Default: 2 on a game with an estimate, when --depth is not given (a game without "
+    "one is searched whole). mcts: search for SECONDS.",
 )
 @iterations_option
 @mcts_search_options
@@ -166,6 +171,8 @@ def play_command(
         match = Match(game, max_nodes=max_nodes, seed=seed, estimate=estimate)
     if moves is not None:  # from the position after them (after the saved game's)
         match.play_named(moves)
+    if not mcts and depth is None and seconds is None and match.game.has_estimate:
+        seconds = THINK_SECONDS  # a game too large to search whole still gets an answer
     match.check_cut(depth, seconds)
     people = frozenset(SIDES[human])
     out = click.echo

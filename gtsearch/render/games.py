@@ -95,8 +95,9 @@ def engine_line(
     tree counted, every depth of the deepening), else the search's."""
     pv = ARROW.join(name if name is not None else "-" for name in line) or "-"
     took = format_seconds(result.seconds if seconds is None else seconds)
+    total = result.leaves_total  # None on demand: the leaves were not counted
+    of = "" if total is None else f" of {total_text(total, ',')}"
     return (
         f"{who} ({result.algorithm}{settings}) plays {move}: value {result.value_text()}, "
-        f"PV {pv}, {result.leaves:,} of {total_text(result.leaves_total, ',')} leaves, "
-        f"{result.nodes:,} nodes, {took}"
+        f"PV {pv}, {result.leaves:,}{of} leaves, {result.nodes:,} nodes, {took}"
     )

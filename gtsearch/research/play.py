@@ -21,12 +21,12 @@ from typing import Any, NamedTuple
 from ..algorithms import Algorithm, run
 from ..algorithms.base import Stats
 from ..algorithms.params import Params
-from ..errors import GtsearchError, UsageError, os_reason, shown
+from ..errors import GtsearchError, OutOfTime, UsageError, os_reason, shown
 from ..files import write_text_file
 from ..result import SearchResult
 from ..sources.games import GameTree, TooMany
 from ..sources.gamespec import game_of, spec_identity
-from ..sources.ondemand import open_game_tree, searched_on_demand
+from ..sources.ondemand import OnDemandTree, open_game_tree, searched_on_demand
 from ..sources.position import mover, named_line, named_moves
 from ..sources.protocol import CHANCE
 from ..sources.splitmix import draw, root_key, unit
@@ -178,6 +178,7 @@ class Match:
         start = time.perf_counter()
         limit = depth if seconds is None else 1
         on_demand = searched_on_demand(algorithm.name, params.get("tt"))
+        done: tuple[GameTree, SearchResult] | None = None
         while True:
             try:
                 tree = self.tree(limit, on_demand)
@@ -187,8 +188,18 @@ class Match:
                     "searches a game's states counted: give the engine --time SECONDS "
                     "(deepening) or --depth, or play with -a mcts"
                 ) from None
+            if done is not None and seconds is not None and isinstance(tree, OnDemandTree):
+                tree.deadline = start + seconds  # a depth after the first may be dropped
             engine = on_chance if on_chance is not None and tree.has_chance else None
-            result = run(tree, *(engine or (algorithm, params)), stats=Stats())
+            try:
+                result = run(tree, *(engine or (algorithm, params)), stats=Stats())
+            except OutOfTime:  # the time ran out in this depth: the one before decides
+                if done is None:  # not set on the first depth: it always finishes
+                    raise
+                tree, result = done
+                limit = (limit or 2) - 1
+                break
+            done = tree, result
             if seconds is None or tree.max_depth() < (limit or 0):
                 break
             if time.perf_counter() - start >= seconds:

@@ -23,12 +23,13 @@ numbered -1, -2, ... as first read).
 
 from __future__ import annotations
 
+import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import OutOfTime, UsageError
 from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
 from .games import GameTree
@@ -158,6 +159,7 @@ class OnDemandTree(GameTree):
         "on_line",
         "loose",
         "loose_paths",
+        "deadline",
     )
 
     on_demand = True
@@ -188,6 +190,9 @@ class OnDemandTree(GameTree):
         #: i-th, known by its path
         self.loose: dict[tuple[int, ...], int] = {}
         self.loose_paths: list[tuple[int, ...]] = []
+        #: time.perf_counter() past which listing children raises OutOfTime (play --time's
+        #: deepening drops the depth it was searching), or None
+        self.deadline: float | None = None
         self.inner = Inner(self)
         Tree.__init__(
             self,
@@ -310,6 +315,8 @@ class OnDemandTree(GameTree):
         k = len(kids)
         if first + k > self.max_nodes:
             raise self.limit_error()
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise OutOfTime
         self._check_line(n, node)
         depth = self.depths[n] + 1
         self.keys.extend(kids)
