@@ -76,6 +76,9 @@ struct Game {
 /* the table of games (game_rules.c); GAME_RULES_COUNT of them */
 extern const GameRules *const GAME_RULES[];
 extern const int GAME_RULES_COUNT;
+/* each game's rules (game_rules.c, game_<name>.c) */
+extern const GameRules GAME_TICTACTOE, GAME_NIM, GAME_CONNECT4, GAME_PIG, GAME_DOTSANDBOXES,
+    GAME_OTHELLO, GAME_HEXAPAWN;
 /* the rules called `name`, or NULL */
 const GameRules *game_rules(const char *name);
 

@@ -27,6 +27,8 @@ class Othello:
     """Othello on ``rows`` x ``columns`` squares (both even), Black (MAX) first."""
 
     trusted = True
+    #: its rules in C (gtsearch/_native/game_othello.c; gtsearch.sources.gamerules)
+    rules = "othello"
 
     def __init__(self, rows: int = 4, columns: int = 4) -> None:
         if rows % 2 or columns % 2:
@@ -135,6 +137,20 @@ class Othello:
         turn = mine, theirs, black_moves, squares
         self._last = state, turn
         return turn
+
+    def words(self, state: State, forced: bool = False) -> tuple[int, int, int, int]:
+        """The state's words in C: Black's discs, White's, 1 when Black is to move: the
+        player the tree expects there, who passes when ``forced``; else the player who moves
+        (the other, when the player to move must pass)."""
+        black, white, black_moves = state
+        if not forced:
+            black_moves = self._turn(state)[2] if self.player(state) else black_moves
+        return (black, white, 1 if black_moves else 0, 0)
+
+    def state_of(self, words: tuple[int, ...]) -> tuple[State, bool]:
+        """The state of C words, and whether its player to move must pass."""
+        state = (words[0], words[1], bool(words[2]))
+        return state, self.player(state) is not None and self._turn(state)[2] != state[2]
 
     def player(self, state: State) -> str | None:
         _, _, black_moves, squares = self._turn(state)
