@@ -266,6 +266,7 @@ def test_open_refuses_what_the_representation_cannot_hold(
     "args, error",
     [
         (("chess", (), (0, 0, 0, 0)), "no game chess in C"),
+        ((3, (), (0, 0, 0, 0)), "must be str"),
         (("nim", [10, 3, 0], (0, 0, 0, 0)), "a tuple of at most 4 ints"),
         (("nim", (1, 2, 3, 4, 5), (0, 0, 0, 0)), "a tuple of at most 4 ints"),
         (("nim", (10, 3, 0), [0, 0, 0, 0]), "a tuple of at most 4 ints"),
@@ -275,10 +276,13 @@ def test_open_refuses_what_the_representation_cannot_hold(
 def test_the_entry_points_refuse_what_is_not_their_arguments(
     args: tuple[Any, ...], error: str
 ) -> None:
-    with pytest.raises(ValueError, match=error):
+    with pytest.raises((ValueError, TypeError), match=error):
         native.game_step(*args)
-    with pytest.raises(ValueError, match=error):
+    with pytest.raises((ValueError, TypeError), match=error):
         native.game_perft(*args, 1)
+    if args[0] != "nim":
+        with pytest.raises((ValueError, TypeError), match=error):
+            native.game_initial(*args[:2])
 
 
 @needs_c
@@ -291,6 +295,27 @@ def test_ints_that_do_not_fit(params: tuple[Any, ...], words: tuple[Any, ...]) -
         native.game_step("nim", params, words)
     with pytest.raises((TypeError, OverflowError)):
         native.game_perft("nim", params, words, 1)
+
+
+@needs_c
+def test_hexapawn_estimates_without_a_pawn_of_one_side() -> None:
+    """The estimate reads the furthest pawn of each side as Python's bit_length does (-1
+    rows without one): states with the last pawn of one side taken, the other to move."""
+    obj = find_game("hexapawn").make(rows=4, columns=3)  # type: ignore[union-attr]
+    for state in [(0, 0b010 << 6, False), (0b010 << 3, 0, True), (0b001, 0b100 << 9, True)]:
+        words = gamerules.words(obj, state)
+        kind, moves, _, _, value = native.game_step("hexapawn", (4, 3), words)
+        assert kind == (MAX if state[2] else MIN) and moves
+        assert value == obj.estimate(state)
+
+
+@needs_c
+def test_dots_and_boxes_of_64_lines() -> None:
+    """One row of 21 boxes has 64 lines, the most the words hold."""
+    words = native.game_initial("dotsandboxes", (1, 21))
+    kind, moves, *_ = native.game_step("dotsandboxes", (1, 21), words)
+    assert kind == MAX and moves == list(range(64))
+    assert native.game_step("dotsandboxes", (1, 21), (2**64 - 1, 3, 1, 0))[:2] == (END, [])
 
 
 @needs_c

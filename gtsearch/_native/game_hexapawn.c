@@ -21,7 +21,7 @@ static int hex_open(Game *g, const int64_t *params, int n_params) {
         return -1;
     g->params[H_ROWS] = rows;
     g->params[H_COLUMNS] = columns;
-    g->aux[H_FIRST] = columns == 64 ? ~(uint64_t)0 : ((uint64_t)1 << columns) - 1;
+    g->aux[H_FIRST] = ((uint64_t)1 << columns) - 1; /* columns <= 32 */
     g->aux[H_LAST] = g->aux[H_FIRST] << (columns * (rows - 1));
     g->n_aux = 2;
     g->scale = (double)(2 * rows * columns);

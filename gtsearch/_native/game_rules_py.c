@@ -13,8 +13,8 @@
  * no state of the game (Hexapawn: three a pawn) */
 #define STEP_MOVES (3 * 64)
 
-/* the rules called `name` opened with `params`, and `words` read into *s: 0, 1 when open()
- * refuses the parameters, or -1 with an exception set */
+/* the rules called `name` opened with `params`, and `words` read into *s (NULL: all 0): 0, 1
+ * when open() refuses the parameters, or -1 with an exception set */
 static int game_open(const char *who, const char *name, PyObject *params, PyObject *words,
                      Game *g, GState *s) {
     const GameRules *rules = game_rules(name);
@@ -22,8 +22,8 @@ static int game_open(const char *who, const char *name, PyObject *params, PyObje
         PyErr_Format(PyExc_ValueError, "%s: no game %s in C", who, name);
         return -1;
     }
-    if (!PyTuple_Check(params) || PyTuple_GET_SIZE(params) > GAME_MAX_PARAMS || !PyTuple_Check(words) ||
-        PyTuple_GET_SIZE(words) != GSTATE_WORDS) {
+    if (!PyTuple_Check(params) || PyTuple_GET_SIZE(params) > GAME_MAX_PARAMS ||
+        (words && (!PyTuple_Check(words) || PyTuple_GET_SIZE(words) != GSTATE_WORDS))) {
         PyErr_Format(PyExc_ValueError,
                      "%s: the parameters are a tuple of at most %d ints, the words one of %d",
                      who, GAME_MAX_PARAMS, GSTATE_WORDS);
@@ -36,7 +36,8 @@ static int game_open(const char *who, const char *name, PyObject *params, PyObje
         if (values[i] == -1 && PyErr_Occurred())
             return -1;
     }
-    for (int i = 0; i < GSTATE_WORDS; i++) {
+    memset(s, 0, sizeof *s);
+    for (int i = 0; words && i < GSTATE_WORDS; i++) {
         s->w[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(words, i));
         if (s->w[i] == (uint64_t)-1 && PyErr_Occurred())
             return -1;
@@ -69,11 +70,7 @@ PyObject *gt_game_initial(PyObject *self, PyObject *args) {
         return NULL;
     Game g;
     GState s;
-    PyObject *words = Py_BuildValue("(iiii)", 0, 0, 0, 0);
-    if (!words)
-        return NULL;
-    const int opened = game_open("game_initial", name, params, words, &g, &s);
-    Py_DECREF(words);
+    const int opened = game_open("game_initial", name, params, NULL, &g, &s);
     if (opened)
         return opened < 0 ? NULL : Py_NewRef(Py_None);
     g.rules->initial(&g, &s);
@@ -179,8 +176,8 @@ PyObject *gt_game_perft(PyObject *self, PyObject *args) {
     int64_t leaves = 0;
     Ticker tk;
     memset(&tk, 0, sizeof tk);
-    if (ROOM(stack, top, cap) < 0)
-        goto nomem;
+    if (ROOM(stack, top, cap) < 0) /* MemoryError set */
+        return NULL;
     stack[0].s = s;
     stack[0].next = 0;
     stack[0].count = depth ? r->moves(&g, &s, stack[0].moves) : 0;
@@ -195,7 +192,7 @@ PyObject *gt_game_perft(PyObject *self, PyObject *args) {
         if (tick(&tk, leaves) < 0)
             goto fail;
         if (ROOM(stack, top, cap) < 0)
-            goto nomem;
+            goto fail;
         p = &stack[top - 1];
         Ply *kid = &stack[top];
         r->play(&g, &p->s, p->moves[p->next++], &kid->s);
@@ -208,8 +205,6 @@ PyObject *gt_game_perft(PyObject *self, PyObject *args) {
     }
     gt_free(stack);
     return PyLong_FromLongLong(leaves);
-nomem:
-    PyErr_NoMemory();
 fail:
     gt_free(stack);
     return NULL;
