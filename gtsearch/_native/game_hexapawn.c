@@ -6,12 +6,14 @@
  * order (the mover's pawns by square, each to the left, ahead, to the right).  The game ends
  * when a pawn is on the far row or the player to move has no move.  params: rows, columns
  * (at most 64 squares: every Python board fits).  open() precomputes aux[0] the first row,
- * aux[1] the last and the scale of the estimate, 2 rows columns. */
+ * aux[1] the last, aux[2] the first column, aux[3] the last, aux[4] the board (whether the
+ * mover has a move is found for all pawns at once by shifts), and the scale of the
+ * estimate, 2 rows columns. */
 #include "core.h"
 #include "game.h"
 
 enum { H_ROWS, H_COLUMNS };
-enum { H_FIRST, H_LAST };
+enum { H_FIRST, H_LAST, H_LEFT, H_RIGHT, H_BOARD };
 
 static int hex_open(Game *g, const int64_t *params, int n_params) {
     if (n_params != 2)
@@ -23,7 +25,13 @@ static int hex_open(Game *g, const int64_t *params, int n_params) {
     g->params[H_COLUMNS] = columns;
     g->aux[H_FIRST] = ((uint64_t)1 << columns) - 1; /* columns <= 32 */
     g->aux[H_LAST] = g->aux[H_FIRST] << (columns * (rows - 1));
-    g->n_aux = 2;
+    g->aux[H_LEFT] = g->aux[H_RIGHT] = 0;
+    for (int64_t r = 0; r < rows; r++) {
+        g->aux[H_LEFT] |= (uint64_t)1 << (r * columns);
+        g->aux[H_RIGHT] |= (uint64_t)1 << (r * columns + columns - 1);
+    }
+    g->aux[H_BOARD] = rows * columns == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (rows * columns)) - 1;
+    g->n_aux = 5;
     g->scale = (double)(2 * rows * columns);
     return 0;
 }
@@ -56,9 +64,22 @@ static int hex_moves(const Game *g, const GState *s, int *out) {
     return count;
 }
 
+/* whether the player to move has a move (Hexapawn.moves is not empty), for all pawns at once:
+ * a step onto an empty square, a capture to either side */
+static int hex_can_move(const Game *g, const GState *s) {
+    const uint64_t white = s->w[0], black = s->w[1];
+    const uint64_t empty = g->aux[H_BOARD] & ~(white | black);
+    const uint64_t off_left = ~g->aux[H_LEFT], off_right = ~g->aux[H_RIGHT];
+    const int64_t columns = g->params[H_COLUMNS];
+    if (s->w[2])
+        return ((white << columns & empty) | ((white & off_left) << (columns - 1) & black) |
+                ((white & off_right) << (columns + 1) & black)) != 0;
+    return ((black >> columns & empty) | ((black & off_left) >> (columns + 1) & white) |
+            ((black & off_right) >> (columns - 1) & white)) != 0;
+}
+
 static int hex_kind(const Game *g, const GState *s) {
-    int moves[3 * 64];
-    if (!hex_moves(g, s, moves))
+    if (s->w[0] & g->aux[H_LAST] || s->w[1] & g->aux[H_FIRST] || !hex_can_move(g, s))
         return GAME_END;
     return s->w[2] ? GAME_MAX : GAME_MIN;
 }

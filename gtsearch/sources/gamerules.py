@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from ..core import native
 from .builtin_games import find_game
 from .gameviews import FORCED
-from .protocol import PASS, Game
+from .protocol import CHANCE, MAX, MIN, PASS, Game
 
 #: the move of a forced pass in the C rules (game.h's GAME_PASS)
 PASS_CODE = -1
@@ -56,7 +56,7 @@ def rules_of(game: Game) -> Rules | None:
         return None
     params = tuple(int(getattr(obj, p.name)) for p in found.params)
     fits = all(-_INT64 <= p < _INT64 for p in params)
-    if fits and core.game_step(name, params, words(obj, obj.initial())) is not None:
+    if fits and core.game_initial(name, params) is not None:
         return Rules(name, params)
     if game.name not in _said:
         _said.add(game.name)
@@ -119,14 +119,14 @@ def perft(obj: Any, depth: int, start: Any = None) -> int:
             who = obj.player(state)
             if who is None or left == 0:
                 leaves += 1
-            elif who == "chance":
+            elif who == CHANCE:
                 todo.extend(
                     (obj.play(state, m), expected, left - 1) for m, _ in obj.outcomes(state)
                 )
             elif who != expected:  # the forced pass, then the same state
                 todo.append((state, who, left - 1))
             else:
-                other = "min" if who == "max" else "max"
+                other = MIN if who == MAX else MAX
                 todo.extend((obj.play(state, m), other, left - 1) for m in obj.moves(state))
         else:
             moves = obj.moves(state) if left else ()
