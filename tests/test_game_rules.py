@@ -310,6 +310,23 @@ def test_hexapawn_estimates_without_a_pawn_of_one_side() -> None:
 
 
 @needs_c
+def test_tictactoe_drawn() -> None:
+    """A full board without a line: the end, worth 0 (X O X / X O O / O X X)."""
+    x = sum(1 << sq for sq in (0, 2, 3, 7, 8))
+    o = sum(1 << sq for sq in (1, 4, 5, 6))
+    state = x | o << 9 | 1 << 19
+    obj = find_game("tictactoe").make()  # type: ignore[union-attr]
+    assert obj.moves(state) == () and obj.utility(state) == 0
+    assert native.game_step("tictactoe", (), gamerules.words(obj, state)) == (
+        END,
+        [],
+        [],
+        None,
+        0.0,
+    )
+
+
+@needs_c
 def test_dots_and_boxes_of_64_lines() -> None:
     """One row of 21 boxes has 64 lines, the most the words hold."""
     words = native.game_initial("dotsandboxes", (1, 21))

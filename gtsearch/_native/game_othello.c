@@ -1,11 +1,15 @@
 /* Othello's rules behind game.h (gtsearch.sources.library.othello.Othello), state for state.
  *
- * A state is the Python state (black, white, black to move): w[0] Black's discs and w[1]
- * White's as bitboards, row by row from the top left (square r * columns + c), w[2] 1 when
- * Black is to move.  That turn is the player gtsearch's tree expects there: when that player
- * has no move and the other has, the state's one move is GAME_PASS (the tree's forced pass),
- * which gives the same discs with the other to move; when neither has one, the game is over,
- * worth Black's discs - White's.  The moves are squares in order.  params: rows, columns
+ * A state is the Python state (black, white, black to move) and one flag more: w[0] Black's
+ * discs and w[1] White's as bitboards, row by row from the top left (square r * columns + c),
+ * w[2] bit 0 when Black is to move, bit 1 after a forced pass.  The turn is the player
+ * gtsearch's tree expects there: when that player has no move and the other has, the state's
+ * one move is GAME_PASS (the tree's forced pass), which gives the same state with the flag:
+ * the Python tree's entry of the same state below the pass, where the other moves (and, as
+ * Othello.play does, leaves the turn as it was); when neither has a move, the game is over,
+ * worth Black's discs - White's.  The words are the Python tree's entries one for one (a
+ * position after a pass and the same position reached otherwise are two, as they are two
+ * entries and two positions of the table in Python).  The moves are squares in order.  params: rows, columns
  * (even, at most 64 squares: every Python board fits).
  *
  * The move squares are found for all squares at once (Othello._move_squares: a run of the
@@ -81,13 +85,25 @@ static void oth_initial(const Game *g, GState *s) {
     s->w[2] = 1;
 }
 
-static inline uint64_t oth_mine(const GState *s) { return s->w[2] ? s->w[0] : s->w[1]; }
-static inline uint64_t oth_theirs(const GState *s) { return s->w[2] ? s->w[1] : s->w[0]; }
+/* w[2]: bit 0 Black is to move (the Python state's turn), bit 1 the other moves there (the
+ * state after the forced pass: the Python tree's entry of the same state, whose player is the
+ * other) */
+#define O_TURN 1u
+#define O_PASSED 2u
+
+/* whether Black moves at s: Black to move, or White to move and has passed */
+static inline int oth_black(const GState *s) {
+    return !(s->w[2] & O_TURN) != !(s->w[2] & O_PASSED);
+}
+static inline uint64_t oth_mine(const GState *s) { return oth_black(s) ? s->w[0] : s->w[1]; }
+static inline uint64_t oth_theirs(const GState *s) { return oth_black(s) ? s->w[1] : s->w[0]; }
 
 static int oth_kind(const Game *g, const GState *s) {
-    if (!oth_squares(g, oth_mine(s), oth_theirs(s)) && !oth_squares(g, oth_theirs(s), oth_mine(s)))
+    if (!(s->w[2] & O_PASSED) && !oth_squares(g, oth_mine(s), oth_theirs(s)) &&
+        !oth_squares(g, oth_theirs(s), oth_mine(s)))
         return GAME_END;
-    return s->w[2] ? GAME_MAX : GAME_MIN;
+    /* the player to move, who passes when only the other can move; after the pass, the other */
+    return oth_black(s) ? GAME_MAX : GAME_MIN;
 }
 
 static int oth_moves(const Game *g, const GState *s, int *out) {
@@ -108,9 +124,13 @@ static int oth_moves(const Game *g, const GState *s, int *out) {
 
 static void oth_play(const Game *g, const GState *s, int move, GState *out) {
     *out = *s;
-    out->w[2] = !s->w[2];
-    if (move == GAME_PASS)
+    if (move == GAME_PASS) {
+        out->w[2] |= O_PASSED;
         return;
+    }
+    /* the other to move, as Othello.play gives it: after a pass, the same turn as before */
+    out->w[2] = s->w[2] & O_PASSED ? s->w[2] & O_TURN : !(s->w[2] & O_TURN);
+    const int black = oth_black(s);
     uint64_t mine = oth_mine(s), theirs = oth_theirs(s), flips = 0;
     const uint64_t disc = (uint64_t)1 << move;
     for (int d = 0; d < 8; d++) {
@@ -125,8 +145,8 @@ static void oth_play(const Game *g, const GState *s, int move, GState *out) {
     }
     mine |= flips | disc;
     theirs &= ~flips;
-    out->w[0] = s->w[2] ? mine : theirs;
-    out->w[1] = s->w[2] ? theirs : mine;
+    out->w[0] = black ? mine : theirs;
+    out->w[1] = black ? theirs : mine;
 }
 
 static double oth_utility(const Game *g, const GState *s) {

@@ -139,18 +139,19 @@ class Othello:
         return turn
 
     def words(self, state: State, forced: bool = False) -> tuple[int, int, int, int]:
-        """The state's words in C: Black's discs, White's, 1 when Black is to move: the
-        player the tree expects there, who passes when ``forced``; else the player who moves
-        (the other, when the player to move must pass)."""
+        """The state's words in C: Black's discs, White's, and bit 0 when Black is to move, bit
+        1 where the other moves (the tree's entry below a forced pass); ``forced``: the entry
+        of the forced pass itself, whose player is the one to move."""
         black, white, black_moves = state
-        if not forced:
-            black_moves = self._turn(state)[2] if self.player(state) else black_moves
-        return (black, white, 1 if black_moves else 0, 0)
+        passed = not forced and self.player(state) not in (None, MAX if black_moves else MIN)
+        return (black, white, black_moves | passed << 1, 0)
 
     def state_of(self, words: tuple[int, ...]) -> tuple[State, bool]:
-        """The state of C words, and whether its player to move must pass."""
-        state = (words[0], words[1], bool(words[2]))
-        return state, self.player(state) is not None and self._turn(state)[2] != state[2]
+        """The state of C words, and whether they are the tree's forced pass."""
+        state = (words[0], words[1], bool(words[2] & 1))
+        if words[2] & 2:
+            return state, False
+        return state, self.player(state) not in (None, MAX if state[2] else MIN)
 
     def player(self, state: State) -> str | None:
         _, _, black_moves, squares = self._turn(state)
