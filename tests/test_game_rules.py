@@ -25,6 +25,7 @@ from gtsearch import core
 from gtsearch.sources import gamerules
 from gtsearch.sources.builtin_games import GAMES, find_game
 from gtsearch.sources.gamerules import PASS_CODE, Rules, rules_of
+from gtsearch.sources.games import GameTree
 from gtsearch.sources.gamespec import game_of
 from gtsearch.sources.gameviews import CHANCE_NODE, FORCED
 from gtsearch.sources.library.othello import Othello
@@ -197,6 +198,34 @@ def test_perft_is_the_python_trees_leaves(name: str, data: st.DataObject) -> Non
             above += not kids
             below.extend(kids)
         level = below
+
+
+@needs_c
+@pytest.mark.parametrize(
+    "source, depth",
+    [
+        pytest.param("othello:rows=4,columns=4", 20, marks=pytest.mark.slow),
+        ("othello:rows=2,columns=4", 20),
+        ("othello:rows=4,columns=2", 20),
+        ("pig", 40),
+        ("pig:target=4,die=3,horizon=9", 40),
+        ("dotsandboxes:rows=1,columns=2", 20),
+        ("hexapawn", 20),
+        ("hexapawn:rows=4,columns=3", 40),
+        ("nim:heap=12,misere=true", 20),
+        ("connect4:rows=3,columns=4,k=3", 20),
+        ("tictactoe", 9),
+    ],
+)
+def test_perft_to_the_end_is_the_counted_trees_leaves(source: str, depth: int) -> None:
+    """Deeper than the game lasts, perft is every leaf of the whole tree: as GameTree counts
+    them from the Python game's distinct states (passes, chance nodes and ends included)."""
+    game = game_of(source)
+    rules = rules_of(game)
+    assert rules is not None
+    tree = GameTree(game, source=source, max_nodes=10**9)
+    words = native.game_initial(rules.name, rules.params)
+    assert native.game_perft(rules.name, rules.params, words, depth) == tree.n_leaves
 
 
 @needs_c
