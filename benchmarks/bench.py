@@ -50,6 +50,10 @@ point, each figure under the C core and under the pure-Python core
   built-in game:connect4) against OpenSpiel's Python ``MCTSBot`` (UCT, c = sqrt(2), one random
   rollout a simulation, ``solve=False``), one step from the start; skipped with a line when
   OpenSpiel is not installed.
+- the rules in C (``perft``): Othello 8x8's perft(d), the leaves of its tree d plies deep,
+  walked over the rules in C (the core's ``game_perft``) against the Python rules
+  (``gtsearch.sources.gamerules.perft``) at depths 5, 6 and 7 (4 and 5 with ``--quick``),
+  and perft(8) in C alone; both must give the known counts (target: C at least 20x).
 
 Times are the best of a few repeats (the minimum is the least disturbed by
 other work on the machine); whole processes alternate between the two
@@ -108,6 +112,7 @@ SECTIONS = (
     "limits",
     "startup",
     "openspiel",
+    "perft",
 )
 #: mcts's iterations per search in the "mcts" section (the same in both cores)
 MCTS_ITERATIONS = 20_000
@@ -575,6 +580,48 @@ def measure_mcts(rep: Report, shape: tuple[int, int], repeat: int) -> None:
     rep.say(f"## mcts: iterations per second ({MCTS_ITERATIONS:,} iterations, seed 1, search time)")
     rep.say()
     rep.table(["tree", "C core it/s", "pure core it/s", "C / pure", "against target"], rows)
+
+
+#: Othello 8x8's perft(d), d = 1..8 (the leaves d plies from the start)
+OTHELLO_PERFT = (4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216)
+
+
+def measure_perft(rep: Report, repeat: int, quick: bool) -> None:
+    """Othello 8x8's perft(d) (the leaves of its tree d plies deep) walked over the rules in C
+    (the core's game_perft, gtsearch/_native/game_othello.c) against the Python rules
+    (gtsearch.sources.gamerules.perft over Othello's own moves() and play()) at the same
+    depth, in this process; both must give the known counts."""
+    from gtsearch.sources import gamerules
+    from gtsearch.sources.library.othello import Othello
+
+    native = core.native()
+    if native is None:
+        rep.say("## perft: skipped (no C core)")
+        return
+    obj = Othello(8, 8)
+    words = native.game_initial("othello", (8, 8))
+    rows = []
+    for d in (4, 5) if quick else (5, 6, 7):
+        c_time, c_leaves = best_of(partial(native.game_perft, "othello", (8, 8), words, d), repeat)
+        py_time, py_leaves = best_of(partial(gamerules.perft, obj, d), 1 if d > 6 else repeat)
+        assert c_leaves == py_leaves == OTHELLO_PERFT[d - 1], (d, c_leaves, py_leaves)
+        rows.append(
+            [
+                str(d),
+                f"{c_leaves:,}",
+                f"{c_time * 1e3:.3f}",
+                f"{py_time * 1e3:.1f}",
+                f"{py_time / c_time:,.0f}x",
+                f"target ≥ 20x: {verdict(py_time >= 20 * c_time)}",
+            ]
+        )
+    d = 6 if quick else 8
+    c_time, c_leaves = best_of(partial(native.game_perft, "othello", (8, 8), words, d), repeat)
+    assert c_leaves == OTHELLO_PERFT[d - 1]
+    rows.append([str(d), f"{c_leaves:,}", f"{c_time * 1e3:.3f}", "", "", ""])
+    rep.say("## perft: Othello 8x8, the rules in C against the Python rules")
+    rep.say()
+    rep.table(["depth", "leaves", "C ms", "Python ms", "Python / C", "against target"], rows)
 
 
 def easyai_tictactoe() -> tuple[Callable[[], Any], Callable[[], Any]] | None:
@@ -1574,6 +1621,9 @@ def main() -> None:
 
     if "openspiel" in only:
         measure_openspiel(rep, args.repeat)
+
+    if "perft" in only:
+        measure_perft(rep, args.repeat, args.quick)
 
     if "startup" in only:
         measure_startup(rep, cmd, wheel=not args.no_wheel)

@@ -286,6 +286,17 @@ def kernel_count(room: int) -> Callable[[], Any]:
     return work
 
 
+def game_rules(entry: str, name: str, params: tuple[int, ...], *rest: Any) -> Callable[[], Any]:
+    """A built-in game's rules in C (game_rules_py.c): its initial state, a state's step, a
+    perft walk (a stack that grows)."""
+
+    def work() -> Any:
+        assert native is not None
+        return getattr(native, entry)(name, params, *rest)
+
+    return work
+
+
 def expand_star() -> Any:
     """A game's states written out: a root with 70 moves to one state (a stack that grows)."""
     assert native is not None
@@ -351,6 +362,13 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
         for name, params in (("alphabeta", {}), ("sss", {}), ("alphabeta", {"tt": 1}))
     ],
     ("game-wide-node", expand_star),
+    ("game-rules-deep", game_rules("game_perft", "nim", (100, 1, 0), (100, 1, 0, 0), 200)),
+    (
+        "game-rules-perft",
+        game_rules(
+            "game_perft", "othello", (4, 4), (0b0000010000100000, 0b0000001001000000, 1, 0), 4
+        ),
+    ),
     *[(f"search-{name}-sparse", sparse(name)) for name in ("sss", "dual", "mt-sss")],
     *[
         (
@@ -460,6 +478,32 @@ def test_every_allocation_fails_cleanly(work: Callable[[], Any], python: bool) -
     assert not isinstance(expected, BaseException), expected
     assert n > 0
     walk(work, expected, n, "allocation", python=python)
+
+
+#: the game rules' steps in C (game_rules_py.c): no allocation of the core's own and no loop, only
+#: CPython's objects (lists, ints, tuples)
+RULES_STEPS = [
+    ("game-rules-initial", game_rules("game_initial", "othello", (8, 8))),
+    (
+        "game-rules-step",
+        game_rules("game_step", "othello", (8, 8), (1 << 28 | 1 << 35, 1 << 27 | 1 << 36, 1, 0)),
+    ),
+    (
+        "game-rules-chance",
+        game_rules("game_step", "pig", (6, 6, 6), (0, 0, 0, 1 << 32 | 1 << 33 | 1)),
+    ),
+    ("game-rules-pawns", game_rules("game_step", "hexapawn", (8, 8), (0xFF, 0xFF << 56, 1, 0))),
+]
+
+
+@needs_faults
+@pytest.mark.parametrize("work", [w for _, w in RULES_STEPS], ids=[i for i, _ in RULES_STEPS])
+def test_every_allocation_of_a_step_fails_cleanly(work: Callable[[], Any]) -> None:
+    """Fail each of CPython's allocations while a step runs: the plain result or MemoryError."""
+    expected, n, _ = counted(work, python=True)
+    assert not isinstance(expected, BaseException), expected
+    assert n > 0
+    walk(work, expected, n, "allocation", python=True)
 
 
 #: the cases whose ticks are walked: all but the large tree's (100,000 ticks) and the searches of

@@ -472,6 +472,15 @@ static PyMethodDef methods[] = {
      "count_game(kernel, root, most, room=0) -> (states, first, kids, sizes, leaves, heights, "
      "values), or None beyond most entries: a built-in game's entries counted as GameTree "
      "counts them"},
+    {"game_initial", GT_ENTRY(gt_game_initial), METH_VARARGS,
+     "game_initial(name, params) -> the words of the game's initial state, or None: a "
+     "built-in game's rules in C (game.h)"},
+    {"game_step", GT_ENTRY(gt_game_step), METH_VARARGS,
+     "game_step(name, params, words) -> (kind, moves, kids, weights, value), or None: a "
+     "built-in game's state as its rules in C (game.h) answer for it"},
+    {"game_perft", GT_ENTRY(gt_game_perft), METH_VARARGS,
+     "game_perft(name, params, words, depth) -> the leaves at that depth below the state "
+     "(or where the game ends above it), or None: the rules in C walked depth-first"},
     {"load_mapping", GT_ENTRY(gt_load_mapping), METH_VARARGS,
      "load_mapping(text, yaml, max_nodes, wide) -> tree parts, or None"},
     {"load_sexp", GT_ENTRY(gt_load_sexp), METH_VARARGS,

@@ -24,7 +24,8 @@
 #include <stdint.h>
 
 /* the words of a state: enough for every built-in game (Othello 8x8: two bitboards and the
- * turn; dots and boxes 4x4: 40 lines, the boxes' owners, the turn) */
+ * turn; dots and boxes 4x4: 40 lines, MAX's boxes - MIN's, the turn); a state where the tree
+ * has a forced pass, or has just had one, says so in its words (docs/core.md, "Games in C") */
 #define GSTATE_WORDS 4
 typedef struct {
     uint64_t w[GSTATE_WORDS];
@@ -76,6 +77,9 @@ struct Game {
 /* the table of games (game_rules.c); GAME_RULES_COUNT of them */
 extern const GameRules *const GAME_RULES[];
 extern const int GAME_RULES_COUNT;
+/* each game's rules (game_rules.c, game_<name>.c) */
+extern const GameRules GAME_TICTACTOE, GAME_NIM, GAME_CONNECT4, GAME_PIG, GAME_DOTSANDBOXES,
+    GAME_OTHELLO, GAME_HEXAPAWN;
 /* the rules called `name`, or NULL */
 const GameRules *game_rules(const char *name);
 

@@ -9,11 +9,11 @@
  * kernel has an estimate).  The rules are the Python game's, state for state; the Python
  * game stays the reference (tests/test_game_kernels.py counts both and compares them).
  *
- * Kernels (their number is GAME_KERNELS's in gtsearch/sources/games.py):
- *   0  tic-tac-toe (gtsearch.sources.builtin_games.TicTacToe): a state is one int, X's
- *      squares in bits 0-8, O's in bits 9-17, bit 18 when the player who just moved has won,
- *      bit 19 when O is to move. */
+ * A kernel's rules are a game's rules in C (game.h) whose state is one word: the state's
+ * int.  Kernels (their number is the game class's `kernel`):
+ *   0  tic-tac-toe (game_tictactoe.c: gtsearch.sources.builtin_games.TicTacToe). */
 #include "core.h"
+#include "game.h"
 
 #define MAX_MOVES 9 /* the most moves of a kernel's state */
 
@@ -21,60 +21,40 @@ typedef struct {
     int64_t states; /* the states are 0 .. states - 1 */
     size_t entries; /* the entries counted from the initial state: the arrays' first size */
     size_t edges;   /* and their children */
-    /* the moves from a state (its children's states, in the order of its moves): how many */
-    int (*kids)(int64_t state, int64_t *out);
-    /* the utility of a state without moves, in MAX's terms */
-    double (*utility)(int64_t state);
+    int index;              /* its place in KERNELS */
+    const GameRules *rules; /* its rules (game.h): a state is their first word */
 } Kernel;
 
-/* -- tic-tac-toe ------------------------------------------------------------------------------ */
-enum { T_O_SHIFT = 9, T_WON = 1 << 18, T_O_TO_MOVE = 1 << 19, T_SQUARES = (1 << 9) - 1 };
+/* a kernel's game: its rules (game.h), opened once without parameters */
+static Game kernel_games[1];
+static int kernel_open[1];
 
-/* whether a player's nine squares hold a line: a table of the 512 sets, made at the first count */
-static unsigned char ttt_wins[512];
-static int ttt_ready;
-
-static void ttt_init(void) {
-    static const int lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
-    for (int bits = 0; bits < 512; bits++)
-        for (int i = 0; i < 8; i++)
-            if ((bits & lines[i]) == lines[i])
-                ttt_wins[bits] = 1;
-    ttt_ready = 1;
-}
-
-static inline int ttt_line(int64_t bits) { return ttt_wins[bits]; }
-
-/* TicTacToe.moves and .play */
-static int ttt_kids(int64_t state, int64_t *out) {
-    if (!ttt_ready)
-        ttt_init();
-    if (state & T_WON)
-        return 0;
-    const int64_t x = state & T_SQUARES, o = state >> T_O_SHIFT & T_SQUARES;
-    int count = 0;
-    for (int sq = 0; sq < 9; sq++) {
-        if ((x | o) >> sq & 1)
-            continue;
-        if (state & T_O_TO_MOVE) { /* O plays; X moves next */
-            const int64_t mine = o | (int64_t)1 << sq;
-            out[count++] = x | mine << T_O_SHIFT | (ttt_line(mine) ? T_WON : 0);
-        } else {
-            const int64_t mine = x | (int64_t)1 << sq;
-            out[count++] = mine | o << T_O_SHIFT | T_O_TO_MOVE | (ttt_line(mine) ? T_WON : 0);
-        }
+/* the moves from a state (its children's states, in the order of its moves): how many; the
+ * state is the rules' one word (a kernel's game keeps the others 0) */
+static int kernel_kids(const Kernel *k, int64_t state, int64_t *out) {
+    const Game *g = &kernel_games[k->index];
+    int moves[MAX_MOVES];
+    GState s, kid;
+    memset(&s, 0, sizeof s);
+    s.w[0] = (uint64_t)state;
+    const int count = k->rules->moves(g, &s, moves);
+    for (int i = 0; i < count; i++) {
+        k->rules->play(g, &s, moves[i], &kid);
+        out[i] = (int64_t)kid.w[0];
     }
     return count;
 }
 
-/* TicTacToe.utility: 0 at a full board, else the player who just moved has won */
-static double ttt_utility(int64_t state) {
-    if (!(state & T_WON))
-        return 0.0;
-    return state & T_O_TO_MOVE ? 1.0 : -1.0;
+/* the utility of a state without moves, in MAX's terms */
+static double kernel_utility(const Kernel *k, int64_t state) {
+    GState s;
+    memset(&s, 0, sizeof s);
+    s.w[0] = (uint64_t)state;
+    return k->rules->utility(&kernel_games[k->index], &s);
 }
 
-static const Kernel KERNELS[] = {{(int64_t)1 << 20, 5478, 16167, ttt_kids, ttt_utility}};
+/* 0: tic-tac-toe (game_tictactoe.c) */
+static const Kernel KERNELS[] = {{(int64_t)1 << 20, 5478, 16167, 0, &GAME_TICTACTOE}};
 #define N_KERNELS (int)(sizeof KERNELS / sizeof KERNELS[0])
 
 typedef struct {
@@ -133,7 +113,7 @@ static int64_t expand(Count *c, const Kernel *k, int64_t state) {
         return -1;
     const int64_t e = (int64_t)c->n++;
     *id = e + 1;
-    const int count = k->kids(state, out);
+    const int count = kernel_kids(k, state, out);
     while (c->n_kids + (size_t)count > c->cap_kids)
         if (grow_array(&c->kids, &c->cap_kids, sizeof *c->kids) < 0)
             return -1;
@@ -142,7 +122,7 @@ static int64_t expand(Count *c, const Kernel *k, int64_t state) {
     c->states[e] = state;
     c->first[e + 1] = (int64_t)c->n_kids;
     c->sizes[e] = 0; /* not finished */
-    c->values[e] = count ? NAN : k->utility(state);
+    c->values[e] = count ? NAN : kernel_utility(k, state);
     return e;
 }
 
@@ -161,6 +141,10 @@ PyObject *gt_count_game(PyObject *self, PyObject *args) {
         return NULL;
     }
     const Kernel *k = &KERNELS[which];
+    if (!kernel_open[which]) { /* a kernel's game takes no parameter: open() cannot refuse */
+        k->rules->open(&kernel_games[which], NULL, 0);
+        kernel_open[which] = 1;
+    }
     Count c;
     memset(&c, 0, sizeof c);
     PyObject *result = NULL;

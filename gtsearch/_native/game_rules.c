@@ -1,4 +1,5 @@
-/* The table of the built-in games' rules in C (game.h), and Connect Four's.
+/* The table of the built-in games' rules in C (game.h), in the order of gtsearch games, and
+ * Connect Four's rules (every other game's are in game_<name>.c).
  *
  * Connect Four (gtsearch.sources.library.connect4.ConnectFour): the state's words are the
  * Python state's (x, o, won): X's and O's discs as bitboards, column by column, rows + 1 bits a
@@ -129,10 +130,11 @@ static double c4_estimate(const Game *g, const GState *s) {
     return (double)(mine - theirs) / g->scale;
 }
 
-static const GameRules CONNECT4 = {"connect4", c4_open,  c4_initial, c4_kind,    c4_moves,
+const GameRules GAME_CONNECT4 = {"connect4", c4_open,  c4_initial, c4_kind,    c4_moves,
                                    c4_play,    NULL,     c4_utility, c4_estimate};
 
-const GameRules *const GAME_RULES[] = {&CONNECT4};
+const GameRules *const GAME_RULES[] = {&GAME_TICTACTOE, &GAME_NIM,  &GAME_CONNECT4,    &GAME_PIG,
+                                       &GAME_DOTSANDBOXES, &GAME_OTHELLO, &GAME_HEXAPAWN};
 const int GAME_RULES_COUNT = (int)(sizeof GAME_RULES / sizeof GAME_RULES[0]);
 
 const GameRules *game_rules(const char *name) {

@@ -48,9 +48,18 @@ class TicTacToe:
     #: its rules are also the C core's kernel 0 (game_kernels.c), which counts its states
     #: (gtsearch.sources.games.GameTree); the tests compare the two state for state
     kernel = 0
+    #: its rules in C (gtsearch/_native/game_tictactoe.c; gtsearch.sources.gamerules)
+    rules = "tictactoe"
 
     def initial(self) -> int:
         return 0
+
+    def words(self, state: int, forced: bool = False) -> tuple[int, int, int, int]:
+        """The state's words in C: the state itself."""
+        return (state, 0, 0, 0)
+
+    def state_of(self, words: tuple[int, ...]) -> tuple[int, bool]:
+        return words[0], False
 
     def moves(self, state: int) -> tuple[int, ...]:
         if state & _WON:
@@ -90,6 +99,8 @@ class Nim:
 
     root = "max"
     trusted = True
+    #: its rules in C (gtsearch/_native/game_nim.c; gtsearch.sources.gamerules)
+    rules = "nim"
 
     def __init__(self, heap: int, take: int = 3, misere: bool = False) -> None:
         self.heap = heap
@@ -101,6 +112,13 @@ class Nim:
 
     def initial(self) -> tuple[int, bool]:
         return (self.heap, True)  # (what is left, MAX to move)
+
+    def words(self, state: tuple[int, bool], forced: bool = False) -> tuple[int, int, int, int]:
+        """The state's words in C: what is left, 1 when MAX is to move."""
+        return (state[0], 1 if state[1] else 0, 0, 0)
+
+    def state_of(self, words: tuple[int, ...]) -> tuple[tuple[int, bool], bool]:
+        return (words[0], bool(words[1])), False
 
     def moves(self, state: tuple[int, bool]) -> list[int]:
         return list(range(1, min(self.take, state[0]) + 1))

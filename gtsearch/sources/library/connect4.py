@@ -18,6 +18,8 @@ class ConnectFour:
     trusted = True
     #: the least and the greatest utility (mcts scales its rewards by them on demand)
     bounds = (-1, 1)
+    #: its rules in C (gtsearch/_native/game_rules.c; gtsearch.sources.gamerules)
+    rules = "connect4"
 
     def __init__(self, rows: int = 6, columns: int = 7, k: int = 4) -> None:
         self.rows, self.columns, self.k = rows, columns, k
@@ -43,6 +45,14 @@ class ConnectFour:
 
     def initial(self) -> tuple[int, int, int]:
         return (0, 0, 0)
+
+    def words(self, state: tuple[int, int, int], forced: bool = False) -> tuple[int, int, int, int]:
+        """The state's words in C: X's discs, O's, and 1 when X just won, 2 when O did."""
+        x, o, won = state
+        return (x, o, 1 if won == 1 else 2 if won == -1 else 0, 0)
+
+    def state_of(self, words: tuple[int, ...]) -> tuple[tuple[int, int, int], bool]:
+        return (words[0], words[1], (0, 1, -1)[words[2]]), False
 
     def moves(self, state: tuple[int, int, int]) -> list[int]:
         x, o, won = state

@@ -23,6 +23,8 @@ class DotsAndBoxes:
     bounds = (-1, 1)
 
     trusted = True
+    #: its rules in C (gtsearch/_native/game_dotsandboxes.c; gtsearch.sources.gamerules)
+    rules = "dotsandboxes"
 
     def __init__(self, rows: int = 1, columns: int = 2) -> None:
         self.rows, self.columns = rows, columns
@@ -44,6 +46,16 @@ class DotsAndBoxes:
 
     def initial(self) -> State:
         return (0, 0, True)
+
+    def words(self, state: State, forced: bool = False) -> tuple[int, int, int, int]:
+        """The state's words in C: the lines drawn, MAX's boxes - MIN's (two's complement),
+        bit 0 MAX to move and bit 1 the forced pass before the state."""
+        drawn, diff, max_to_move = state
+        return (drawn, diff & (1 << 64) - 1, max_to_move | forced << 1, 0)
+
+    def state_of(self, words: tuple[int, ...]) -> tuple[State, bool]:
+        drawn, diff, flags, _ = words
+        return (drawn, diff - (diff >> 63 << 64), bool(flags & 1)), bool(flags & 2)
 
     def player(self, state: State) -> str | None:
         if state[0] == self.all:

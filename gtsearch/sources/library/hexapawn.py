@@ -23,6 +23,8 @@ class Hexapawn:
 
     root = "max"
     trusted = True
+    #: its rules in C (gtsearch/_native/game_hexapawn.c; gtsearch.sources.gamerules)
+    rules = "hexapawn"
 
     def __init__(self, rows: int = 3, columns: int = 3) -> None:
         self.rows, self.columns = rows, columns
@@ -36,6 +38,20 @@ class Hexapawn:
 
     def initial(self) -> State:
         return (self.first, self.last, True)
+
+    def words(self, state: State, forced: bool = False) -> tuple[int, int, int, int]:
+        """The state's words in C: White's pawns, Black's, 1 when White is to move."""
+        return (state[0], state[1], 1 if state[2] else 0, 0)
+
+    def state_of(self, words: tuple[int, ...]) -> tuple[State, bool]:
+        return (words[0], words[1], bool(words[2])), False
+
+    def move_code(self, state: State, move: tuple[int, int]) -> int:
+        """A move (from, to) in C: from * 64 + to."""
+        return move[0] * 64 + move[1]
+
+    def move_of(self, state: State, code: int) -> tuple[int, int]:
+        return divmod(code, 64)
 
     def moves(self, state: State) -> list[tuple[int, int]]:
         white, black, white_moves = state

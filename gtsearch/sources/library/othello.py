@@ -27,6 +27,8 @@ class Othello:
     """Othello on ``rows`` x ``columns`` squares (both even), Black (MAX) first."""
 
     trusted = True
+    #: its rules in C (gtsearch/_native/game_othello.c; gtsearch.sources.gamerules)
+    rules = "othello"
 
     def __init__(self, rows: int = 4, columns: int = 4) -> None:
         if rows % 2 or columns % 2:
@@ -135,6 +137,21 @@ class Othello:
         turn = mine, theirs, black_moves, squares
         self._last = state, turn
         return turn
+
+    def words(self, state: State, forced: bool = False) -> tuple[int, int, int, int]:
+        """The state's words in C: Black's discs, White's, and bit 0 when Black is to move, bit
+        1 where the other moves (the tree's entry below a forced pass); ``forced``: the entry
+        of the forced pass itself, whose player is the one to move."""
+        black, white, black_moves = state
+        passed = not forced and self.player(state) not in (None, MAX if black_moves else MIN)
+        return (black, white, black_moves | passed << 1, 0)
+
+    def state_of(self, words: tuple[int, ...]) -> tuple[State, bool]:
+        """The state of C words, and whether they are the tree's forced pass."""
+        state = (words[0], words[1], bool(words[2] & 1))
+        if words[2] & 2:
+            return state, False
+        return state, self.player(state) not in (None, MAX if state[2] else MIN)
 
     def player(self, state: State) -> str | None:
         _, _, black_moves, squares = self._turn(state)

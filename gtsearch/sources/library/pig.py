@@ -29,6 +29,8 @@ class Pig:
     bounds = (-1, 1)
 
     trusted = True
+    #: its rules in C (gtsearch/_native/game_pig.c; gtsearch.sources.gamerules)
+    rules = "pig"
 
     def __init__(self, target: int = 6, die: int = 6, horizon: int = 6) -> None:
         self.target, self.die, self.horizon = target, die, horizon
@@ -36,6 +38,32 @@ class Pig:
 
     def initial(self) -> State:
         return (0, 0, 0, 0, True, False)
+
+    def words(self, state: State, forced: bool = False) -> tuple[int, int, int, int]:
+        """The state's words in C: MAX's score, MIN's, the turn total, and the decisions with
+        bit 32 for MAX's turn, 33 for rolling, 34 for the forced pass before the state."""
+        mine, theirs, turn, decided, max_turn, rolling = state
+        flags = decided | max_turn << 32 | rolling << 33 | forced << 34
+        return (mine, theirs, turn, flags)
+
+    def state_of(self, words: tuple[int, ...]) -> tuple[State, bool]:
+        mine, theirs, turn, flags = words
+        state = (
+            mine,
+            theirs,
+            turn,
+            flags & 0xFFFFFFFF,
+            bool(flags >> 32 & 1),
+            bool(flags >> 33 & 1),
+        )
+        return state, bool(flags >> 34 & 1)
+
+    def move_code(self, state: State, move: str | int) -> int:
+        """A move in C: "roll" 0, "stop" 1, a face of the die itself."""
+        return {"roll": 0, "stop": 1}[move] if isinstance(move, str) else move
+
+    def move_of(self, state: State, code: int) -> str | int:
+        return code if state[5] else ("roll", "stop")[code]
 
     def _over(self, state: State) -> bool:
         mine, theirs, _, decided, _, _ = state
