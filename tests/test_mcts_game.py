@@ -118,7 +118,7 @@ def test_connect4_runs_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
     assert t.loose_paths  # leaves only playouts reached, numbered ~0, ~1, ...
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     st.integers(1, 6),
     st.integers(1, 7),
@@ -192,6 +192,23 @@ def test_the_visit_limit(most: int) -> None:
     assert outcome_or_error(False) == outcome_or_error(True)
 
 
+def test_the_visit_limit_at_the_line() -> None:
+    """--max-nodes passed by the numbering of the children of the PV's last node (without
+    playouts, no loose leaf): the same error in both cores."""
+    obj = ConnectFour(3, 4, 3)
+    t = tree_of(obj, obj.initial(), True)
+    run(t, iterations=30, seed=1, playout_depth=0)
+    assert not t.loose_paths
+    for pure in (False, True):
+        tight = tree_of(obj, obj.initial(), True, max_nodes=t.visited - 1)
+        with pytest.raises(NodeLimit, match=f"--max-nodes {t.visited - 1} nodes"):
+            if pure:
+                with core.pure():
+                    run(tight, iterations=30, seed=1, playout_depth=0)
+            else:
+                run(tight, iterations=30, seed=1, playout_depth=0)
+
+
 def test_time_and_a_board_too_big_for_the_rules() -> None:
     """--time alone; a board of more than 64 bits (8x8) runs in Python, the same numbers."""
     obj = ConnectFour()
@@ -235,6 +252,8 @@ def test_bad_calls_of_the_core() -> None:
     with pytest.raises(TypeError):
         native.mcts_game("connect4", 6, (0, 0, 0, 0), *tail)
     assert native.mcts_game("connect4", (6, 7, 4, 1, 1), (0, 0, 0, 0), *tail) is None
+    found = native.mcts_game("connect4", [2, 2, 2], (0, 0, 0, 0), *tail)  # a list
+    assert found is not None and found[0][5] == 10
     with pytest.raises(TypeError):
         native.mcts_game("connect4", (6, 7, 4), (0, 0, 0), *tail)
 

@@ -186,22 +186,24 @@ static int64_t game_kids(GameSrc *gs, Entries *es, int64_t i) {
     return first;
 }
 
-/* Node n's path from the root, then the playout's suffix, in gs->suffix from its start (the
- * suffix moved down); its length, or -1 with MemoryError. */
+/* Node n's path from the root, then the playout's moves below it (gs->suffix), written past
+ * the loose leaves' paths (at gs->paths + gs->plen, kept only when a new loose leaf takes
+ * it); its length, or -1 with MemoryError. */
 static int64_t whole_path(GameSrc *gs, const Entries *es, int64_t n) {
     const size_t depth = (size_t)gs->nodes[n].depth, len = depth + gs->slen;
-    while (gs->sufcap < len)
-        if (grow_array(&gs->suffix, &gs->sufcap, 1) < 0)
+    while (gs->pcap < gs->plen + len)
+        if (grow_array(&gs->paths, &gs->pcap, 1) < 0)
             return -1;
-    memmove(gs->suffix + depth, gs->suffix, gs->slen);
+    unsigned char *path = gs->paths + gs->plen;
+    memcpy(path + depth, gs->suffix, gs->slen);
     for (size_t at = depth; n > 0; n = gs->nodes[n].parent)
-        gs->suffix[--at] = (unsigned char)(n - es->e[gs->nodes[n].parent].kids);
+        path[--at] = (unsigned char)(n - es->e[gs->nodes[n].parent].kids);
     return (int64_t)len;
 }
 
-/* The loose leaf at the path of hash h that is node n's path and the suffix
- * (OnDemandTree.loose_leaf, or known_leaf without a suffix): its number ~i, made when
- * `make`; n itself when there is none and not `make`; or INT64_MIN with MemoryError. */
+/* The loose leaf at the path of hash h that is node n's path and the playout's moves
+ * (OnDemandTree.loose_leaf, or known_leaf without moves): its number ~i, made when `make`;
+ * n itself when there is none and not `make`; or INT64_MIN with MemoryError. */
 static int64_t loose_leaf(GameSrc *gs, const Entries *es, int64_t n, uint64_t h, int make) {
     int64_t len = -1;
     for (uint64_t probe = 0;; probe++) { /* another path of the same hash: the next key */
@@ -210,26 +212,19 @@ static int64_t loose_leaf(GameSrc *gs, const Entries *es, int64_t n, uint64_t h,
             return n;
         if (len < 0 && (len = whole_path(gs, es, n)) < 0)
             return INT64_MIN;
-        if (!found) {
-            int fresh;
-            int64_t *slot = map_put(&gs->loose, key, &fresh);
-            while (slot && gs->pcap < gs->plen + (size_t)len)
-                if (grow_array(&gs->paths, &gs->pcap, 1) < 0)
-                    return INT64_MIN;
-            if (!slot || ROOM(gs->starts, gs->nloose + 1, gs->scap) < 0) {
-                if (!slot)
-                    PyErr_NoMemory();
-                return INT64_MIN;
-            }
-            memcpy(gs->paths + gs->plen, gs->suffix, (size_t)len);
-            gs->plen += (size_t)len;
-            gs->starts[++gs->nloose] = (int64_t)gs->plen;
-            *slot = (int64_t)gs->nloose - 1;
-            return ~*slot;
+        if (found) {
+            const int64_t at = gs->starts[*found], size = gs->starts[*found + 1] - at;
+            if (size == len && !memcmp(gs->paths + at, gs->paths + gs->plen, (size_t)len))
+                return ~*found;
+            continue;
         }
-        const int64_t at = gs->starts[*found];
-        if (gs->starts[*found + 1] - at == len && !memcmp(gs->paths + at, gs->suffix, (size_t)len))
-            return ~*found;
+        int64_t *slot = map_put(&gs->loose, key, NULL);
+        if (!slot || ROOM(gs->starts, gs->nloose + 1, gs->scap) < 0)
+            return INT64_MIN;
+        gs->plen += (size_t)len;
+        gs->starts[++gs->nloose] = (int64_t)gs->plen;
+        *slot = (int64_t)gs->nloose - 1;
+        return ~*slot;
     }
 }
 
@@ -336,7 +331,8 @@ static int game_playout(GameSrc *gs, const Entries *es, Draws *d, int64_t n, int
     int options[GAME_MAX_MOVES];
     gs->slen = 0;
     for (;;) {
-        if (r->kind(g, &st) == GAME_END || (gs->cut >= 0 && depth >= gs->cut))
+        const int k = r->moves(g, &st, options); /* none: the end */
+        if (!k || (gs->cut >= 0 && depth >= gs->cut))
             break;
         if (moves == most) {
             *out = (Reached){-1, moves, r->estimate(g, &st), 0};
@@ -346,7 +342,6 @@ static int game_playout(GameSrc *gs, const Entries *es, Draws *d, int64_t n, int
             visit_limit();
             return -1;
         }
-        const int k = r->moves(g, &st, options);
         const int i = (int)mulhi(next_draw(d), (uint64_t)k);
         if (ROOM(gs->suffix, gs->slen, gs->sufcap) < 0)
             return -1;
@@ -745,7 +740,7 @@ static int game_distinct(const Search *s, const Entries *es, const GameSrc *gs, 
  * NULL with an exception */
 static PyObject *game_arena(const Entries *es, const GameSrc *gs) {
     const size_t n = es->len;
-    int64_t *cols = gt_malloc(3 * (n ? n : 1) * sizeof *cols);
+    int64_t *cols = gt_malloc(3 * n * sizeof *cols); /* n >= 1: the root */
     if (!cols)
         return PyErr_NoMemory();
     for (size_t i = 0; i < n; i++) {
@@ -759,15 +754,11 @@ static PyObject *game_arena(const Entries *es, const GameSrc *gs) {
             Py_CLEAR(paths);
     gt_free(cols);
     for (size_t i = 0; paths && i < gs->nloose; i++) {
-        const int64_t at = gs->starts[i], stop = gs->starts[i + 1];
-        PyObject *path = PyTuple_New((Py_ssize_t)(stop - at));
-        for (int64_t j = at; path && j < stop; j++) {
-            PyObject *index = PyLong_FromLong(gs->paths[j]);
-            if (!index)
-                Py_CLEAR(path);
-            else
-                PyTuple_SET_ITEM(path, j - at, index);
-        }
+        const int64_t at = gs->starts[i];
+        PyObject *bytes = PyBytes_FromStringAndSize((const char *)gs->paths + at,
+                                                    (Py_ssize_t)(gs->starts[i + 1] - at));
+        PyObject *path = bytes ? PySequence_Tuple(bytes) : NULL; /* its bytes as ints */
+        Py_XDECREF(bytes);
         if (!path)
             Py_CLEAR(paths);
         else
@@ -786,8 +777,8 @@ static PyObject *game_arena(const Entries *es, const GameSrc *gs) {
  * seed, c, playout_depth, progress): mcts on the game of the C rules `name` with those
  * parameters, from the state of those words, searched on demand as on an OnDemandTree
  * (cut: --depth, -1 none); (mcts's result as gt_mcts gives it, (parent, first, depth, loose
- * leaves' paths, deepest)), or None when the rules cannot hold the parameters.  VisitLimit
- * past max_nodes. */
+ * leaves' paths, deepest)), or None when the rules cannot hold the parameters (or the game has
+ * no estimate for a cut).  VisitLimit past max_nodes. */
 PyObject *gt_mcts_game(PyObject *self, PyObject *args) {
     (void)self;
     const char *name;
@@ -816,12 +807,10 @@ PyObject *gt_mcts_game(PyObject *self, PyObject *args) {
     Py_DECREF(seq);
     if (PyErr_Occurred())
         return NULL;
-    if (np > GAME_MAX_PARAMS || gs.g.rules->open(&gs.g, ps, (int)np) < 0)
+    /* parameters the rules cannot hold, or a cut where the game has no estimate: Python's */
+    if (np > GAME_MAX_PARAMS || gs.g.rules->open(&gs.g, ps, (int)np) < 0 ||
+        ((cut >= 0 || playout_depth >= 0) && !gs.g.rules->estimate))
         Py_RETURN_NONE;
-    if ((cut >= 0 || playout_depth >= 0) && !gs.g.rules->estimate) {
-        PyErr_SetString(PyExc_ValueError, "the game has no estimate");
-        return NULL;
-    }
     gs.cut = cut;
     gs.max_nodes = max_nodes;
     lim.iterations = iterations;
@@ -834,8 +823,8 @@ PyObject *gt_mcts_game(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     if (map_init(&gs.loose, sizeof(int64_t)) < 0)
         return NULL;
-    if (ROOM(gs.nodes, 0, gs.cap) < 0 || ROOM(gs.starts, 0, gs.scap) < 0 ||
-        tick_open(&s.tk, progress) < 0)
+    if (grow_array(&gs.nodes, &gs.cap, sizeof *gs.nodes) < 0 ||
+        grow_array(&gs.starts, &gs.scap, sizeof *gs.starts) < 0 || tick_open(&s.tk, progress) < 0)
         goto free;
     gs.starts[0] = 0;
     for (int i = 0; i < GSTATE_WORDS; i++)
