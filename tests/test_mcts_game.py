@@ -241,7 +241,8 @@ def test_a_tree_searched_before_runs_in_python() -> None:
 @needs_c
 def test_bad_calls_of_the_core() -> None:
     """The private function refuses what Python never passes: unknown rules, parameters that
-    are not integers, more of them than a game takes, a cut without an estimate is not one."""
+    are not integers or not a sequence, words that are not four, a progress that is not an
+    array('q'); more parameters than a game takes are Python's (None)."""
     native = core.native()
     assert native is not None
     tail = (True, -1, 100, -1.0, 2.0, 10, -1.0, 1, 1.0, -1, array("q", [0, 0]))
@@ -252,6 +253,8 @@ def test_bad_calls_of_the_core() -> None:
     with pytest.raises(TypeError):
         native.mcts_game("connect4", 6, (0, 0, 0, 0), *tail)
     assert native.mcts_game("connect4", (6, 7, 4, 1, 1), (0, 0, 0, 0), *tail) is None
+    with pytest.raises(TypeError, match="progress must be an array"):
+        native.mcts_game("connect4", (6, 7, 4), (0, 0, 0, 0), *tail[:-1], array("d", [0.0]))
     found = native.mcts_game("connect4", [2, 2, 2], (0, 0, 0, 0), *tail)  # a list
     assert found is not None and found[0][5] == 10
     with pytest.raises(TypeError):
