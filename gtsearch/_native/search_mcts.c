@@ -162,6 +162,10 @@ static int64_t game_kids(GameSrc *gs, Entries *es, int64_t i) {
         visit_limit();
         return -1;
     }
+    if (first + k > INT32_MAX) { /* the entries' 4-byte numbers: 2**31 nodes, 200 GB */
+        PyErr_NoMemory();
+        return -1;
+    }
     while (es->cap < es->len + (size_t)k)
         if (grow_array(&es->e, &es->cap, sizeof *es->e) < 0)
             return -1;
