@@ -125,7 +125,7 @@ typedef struct {
     int64_t *starts; /* where loose leaf i's path starts in paths (nloose + 1 of them) */
     size_t nloose, scap;
     Map loose;              /* a path's hash (and a probe count) -> its loose leaf */
-    unsigned char *suffix;  /* a playout's moves below its node, then a whole path */
+    unsigned char *suffix;  /* a playout's moves (child indices) below its node */
     size_t slen, sufcap;
     int64_t deepest;
 } GameSrc;
