@@ -6,9 +6,10 @@ every extra figure, and afterwards the same tree: the nodes numbered (parent, fi
 depth), the loose leaves' paths, the deepest node, and the names and paths of what the search
 returned.  Random positions of Connect Four on boards of every size the C rules hold, cut by
 --depth or not, playouts cut or not, several seeds; --max-nodes, --time, a board too big for
-the C rules, and the command line.  (Every game with C rules is taken here once its rules
-are listed in ``RULES``.)  Under GTSEARCH_PURE=1 the pure search runs twice: the tests then
-check that it reproduces itself.
+the C rules, and the command line.  (Connect Four's are the only C rules yet, game_rules.c:
+each game whose rules come to C, and to ``OnDemandTree.c_rules``, is to be drawn here too.)
+Under GTSEARCH_PURE=1 the pure search runs twice: the tests then check that it reproduces
+itself.
 """
 
 from __future__ import annotations
@@ -32,9 +33,6 @@ from gtsearch.sources.ondemand import OnDemandTree
 from gtsearch.sources.protocol import Game
 
 needs_c = pytest.mark.skipif(core.native() is None, reason="compares the C core with the pure one")
-
-#: the games whose rules are in C (game_rules.c), with the boards drawn for them
-RULES = {"connect4": ConnectFour}
 
 
 def position(obj: ConnectFour, rng: random.Random, plies: int) -> tuple[Any, bool]:
