@@ -48,8 +48,10 @@ point, each figure under the C core and under the pure-Python core
   on the same game: whole processes, best of ``--repeat``, the same value checked, the goal
   of issue 35 beside each ratio; and mcts, 2,000 iterations, on connect_four (and on the
   built-in game:connect4) against OpenSpiel's Python ``MCTSBot`` (UCT, c = sqrt(2), one random
-  rollout a simulation, ``solve=False``), one step from the start; skipped with a line when
-  OpenSpiel is not installed.
+  rollout a simulation, ``solve=False``), one step from the start; and, in this process, mcts
+  on game:connect4 (in C over its C rules) against OpenSpiel's C++ ``pyspiel.MCTSBot`` with
+  ``RandomRolloutEvaluator``, 20,000 simulations each, iterations a second and their ratio
+  (issue 36's goal: >= 1x); skipped with a line when OpenSpiel is not installed.
 - the rules in C (``perft``): Othello 8x8's perft(d), the leaves of its tree d plies deep,
   walked over the rules in C (the core's ``game_perft``) against the Python rules
   (``gtsearch.sources.gamerules.perft``) at depths 5, 6 and 7 (4 and 5 with ``--quick``),
@@ -1280,6 +1282,59 @@ def spiel_mcts_peer(game: str, iterations: int) -> list[str]:
     return [sys.executable, "-c", code]
 
 
+#: issue 36's mcts goal: iterations a second on connect_four against OpenSpiel's C++ MCTSBot
+CPP_MCTS_ITERATIONS = 20_000
+
+
+def measure_mcts_cpp(rep: Report, repeat: int) -> None:
+    """mcts on game:connect4 (6x7) searched on demand, in C over its C rules, against OpenSpiel's
+    C++ ``pyspiel.MCTSBot`` (``pyspiel.RandomRolloutEvaluator``: one random rollout a
+    simulation; UCT, c = sqrt(2), solve off), the same number of simulations, one move's search
+    from the start, both in this process: iterations a second, best of ``repeat`` (issue 36)."""
+    import math
+
+    import pyspiel
+
+    from gtsearch.sources.gamespec import open_game
+
+    n = CPP_MCTS_ITERATIONS
+    game = pyspiel.load_game("connect_four")
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 1)
+
+    def theirs() -> Any:
+        bot = pyspiel.MCTSBot(game, evaluator, math.sqrt(2), n, 1000, False, 1, False)
+        return game.new_initial_state().action_to_string(bot.step(game.new_initial_state()))
+
+    def ours() -> Any:
+        tree = open_game("connect4", on_demand=True)
+        return search(tree, "mcts", iterations=n, seed=1).pv_labels[0]
+
+    rows = []
+    times = {}
+    for name, fn in (
+        ("gtsearch mcts, game:connect4 (C core)", ours),
+        ("OpenSpiel MCTSBot (C++)", theirs),
+    ):
+        best, move = float("inf"), None
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            move = fn()
+            best = min(best, time.perf_counter() - t0)
+        times[name] = best
+        rows.append([name, f"{n:,}", f"{best * 1000:.1f}", f"{n / best:,.0f}", str(move), ""])
+    ratio = times[rows[1][0]] / times[rows[0][0]]
+    rows[0][-1] = f"{ratio:.2f}x OpenSpiel's: >= 1x: {verdict(ratio >= 1.0)}"
+    rep.say("## mcts on connect_four against OpenSpiel's C++ MCTSBot, in one process")
+    rep.say()
+    rep.table(["search", "simulations", "ms", "iterations/s", "move", "goal (issue 36)"], rows)
+    rep.say(
+        f"(best of {repeat}; one move's search from the start, UCT with c = sqrt(2), one "
+        "random rollout a simulation, OpenSpiel's solve=False; gtsearch's search includes "
+        "opening the game and handing the numbered nodes to the OnDemandTree)"
+    )
+    rep.say()
+
+
 def best_wall(cmd: list[str], env: dict[str, str], repeat: int) -> tuple[float, str]:
     """The least wall time of ``repeat`` runs of a whole process (after one untimed run) and
     what it printed."""
@@ -1305,6 +1360,7 @@ def measure_openspiel(rep: Report, repeat: int) -> None:
         rep.say("(OpenSpiel is not installed: pip install 'gtsearch[openspiel]'; skipped)")
         rep.say()
         return
+    measure_mcts_cpp(rep, repeat)
     rows = []
     for game, algorithm, goal in SPIEL_GAMES:
         ours_cmd = [*gtsearch_cmd(), "eval", f"game:openspiel:{game}", "-a", algorithm]

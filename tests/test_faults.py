@@ -243,6 +243,19 @@ def game() -> Tree:
     return open_game("nim:5")
 
 
+def mcts_on_demand(spec: str, depth: int | None = None, **params: Any) -> Callable[[], Any]:
+    """mcts in C on a game on demand over its C rules (search_mcts.c's game source): its
+    figures and the nodes it numbered (an OnDemandTree's repr is refused: a search needs it)."""
+
+    def work() -> Any:
+        t = open_game(spec, on_demand=True, depth=depth)
+        r = search(t, "mcts", leaf_order=True, **params)
+        kept = (list(t.up), list(t.first), list(t.depths), t.loose_paths, t.deepest)
+        return r.value, r.pv, r.leaf_order, r.nodes, r.extra, kept
+
+    return work
+
+
 def deepened() -> Any:
     """eval --iterative with a table (search_tabled.c): each iteration's result, untimed."""
     return [r._replace(seconds=0.0) for r in iterate(tree_of(ESTIMATES, "json"), 1)]
@@ -410,6 +423,13 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
             ("deep", lambda: COMBS[0], None),
         )
     ],
+    # mcts on a game's C rules: the nodes numbered, the loose leaves' paths and their map, a
+    # playout cut by --playout-depth or the --depth cut
+    ("search-mcts-game", mcts_on_demand("connect4:rows=4,columns=4", iterations=150, seed=3)),
+    (
+        "search-mcts-game-cut",
+        mcts_on_demand("connect4:rows=3,columns=5", 4, iterations=100, seed=1, playout_depth=2),
+    ),
     *[
         (f"random-tree-{model}-{w}", whole(model, w == "wide"))
         for model in MODELS

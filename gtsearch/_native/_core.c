@@ -458,6 +458,10 @@ static PyMethodDef methods[] = {
      "seed, exploration, playout_depth, progress) -> (nodes, visits, sums, squares, leaves, "
      "iterations, playouts, node_visits, cut, distinct, line, rows): "
      "gtsearch.algorithms.mcts.iterate, and the PV by visits with its rows"},
+    {"mcts_game", GT_ENTRY(gt_mcts_game), METH_VARARGS,
+     "mcts_game(name, params, words, root_max, cut, max_nodes, lo, span, iterations, seconds, "
+     "seed, exploration, playout_depth, progress) -> (mcts's result, (parent, first, depth, "
+     "loose_paths, deepest)) or None: mcts on a game's C rules, numbered as an OnDemandTree"},
     {"principal_variation", GT_ENTRY(gt_principal_variation), METH_VARARGS,
      "principal_variation(end, values, root_max, leaves, value, bound) -> line or None"},
     {"random_tree", GT_ENTRY(gt_random_tree), METH_VARARGS,

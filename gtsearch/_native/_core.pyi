@@ -52,6 +52,41 @@ def mcts(
 ) -> tuple[
     array[int], array[int], array[float], array[float], _Leaves, int, int, int, int, int
 ]: ...
+def mcts_game(
+    name: str,
+    params: tuple[int, ...],
+    words: tuple[int, int, int, int],
+    root_max: bool,
+    cut: int,
+    max_nodes: int,
+    lo: float,
+    span: float,
+    iterations: int,
+    seconds: float,
+    seed: int,
+    exploration: float,
+    playout_depth: int,
+    progress: _Progress,
+) -> (
+    tuple[
+        tuple[
+            array[int],
+            array[int],
+            array[float],
+            array[float],
+            _Leaves,
+            int,
+            int,
+            int,
+            int,
+            int,
+            list[int],
+            list[int],
+        ],
+        tuple[array[int], array[int], array[int], list[tuple[int, ...]], int],
+    ]
+    | None
+): ...
 def principal_variation(
     end: array[int],
     values: array[float],

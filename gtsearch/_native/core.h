@@ -531,6 +531,7 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
     X(gt_release_tables)                                                                           \
     X(gt_keep_tables)                                                                              \
     X(gt_mcts)                                                                                     \
+    X(gt_mcts_game)                                                                                \
     X(gt_principal_variation)                                                                      \
     X(gt_random_tree)                                                                              \
     X(gt_expand_states)                                                                            \

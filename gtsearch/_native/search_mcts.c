@@ -14,6 +14,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 #include "core.h"
+#include "game.h"
 
 #include <time.h>
 
@@ -26,9 +27,10 @@ typedef struct {
     int64_t n;
     double w;
     int32_t kids;     /* the first entry of its children's block, -1 until made */
-    uint32_t nk : 30; /* the size of that block */
+    uint32_t nk : 29; /* the size of that block */
     uint32_t in : 1;
-    uint32_t leaf : 1; /* the node is a leaf (known from its block, without reading the tree) */
+    uint32_t leaf : 1;   /* the node is a leaf (known from its block, without reading the tree) */
+    uint32_t chance : 1; /* a chance node */
 } Entry;
 
 typedef struct {
@@ -62,8 +64,17 @@ static inline void prefetch_children(const TreeView *t, node_t c, node_t next, n
 #endif
 }
 
+/* the squares of the root and its children, once the root's block is made: 0, or -1 */
+static int root_squares(Entries *es) {
+    if (!(es->sq = gt_calloc(1 + es->e[0].nk, sizeof *es->sq))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
 /* the block of n's children, made on first use: -1 with MemoryError */
-static int64_t kids_of(const TreeView *t, Entries *es, int64_t i) {
+static int64_t kids_of(const TreeView *t, const unsigned char *chance, Entries *es, int64_t i) {
     if (es->e[i].kids >= 0)
         return es->e[i].kids;
     node_t n = es->e[i].node, stop = END(t, n);
@@ -74,21 +85,158 @@ static int64_t kids_of(const TreeView *t, Entries *es, int64_t i) {
         next = END(t, c);
         if (c == n + 1)
             prefetch_children(t, c, next, stop);
-        Entry fresh = {c, 0, 0.0, -1, 0, 0, next == c + 1};
+        Entry fresh = {c, 0, 0.0, -1, 0, 0, next == c + 1, chance && chance[c]};
         es->e[es->len++] = fresh;
     }
-    if (es->len > INT32_MAX || es->len - (size_t)first >= (1u << 30)) {
+    if (es->len > INT32_MAX || es->len - (size_t)first >= (1u << 29)) {
         PyErr_NoMemory(); /* 2**31 entries: 64 GB */
         return -1;
     }
     es->e[i].kids = (int32_t)first;
     es->e[i].nk = (uint32_t)((int64_t)es->len - first);
-    if (i == 0 && !(es->sq = gt_calloc(1 + es->e[0].nk, sizeof *es->sq))) {
+    if (i == 0 && root_squares(es) < 0)
+        return -1;
+    return first;
+}
+
+/* -- a game searched on demand over its rules in C (game.h) ---------------------------------
+ * The tree of OnDemandTree (gtsearch/sources/ondemand.py), numbered as it numbers it: the
+ * root is node 0, and a node's children take the next free numbers, left to right, the
+ * first time the search lists them (selection through the node).  The search's entries are
+ * those nodes: entry i is node i, its children's block its listed children.  Each node keeps
+ * its state, parent, depth and the hash of its path from the root; a playout plays only the
+ * moves it draws, and the leaf it reaches is a *loose* leaf, numbered ~0, ~1, ... as first
+ * reached and known by its path (OnDemandTree.loose_leaf), found again by its path's hash. */
+typedef struct {
+    GState st;
+    uint64_t hash; /* of its path from the root */
+    int64_t parent;
+    int64_t depth;
+} GNode;
+
+typedef struct {
+    Game g;
+    GNode *nodes; /* node i's (the entries' order) */
+    size_t cap;
+    int64_t cut;       /* --depth: nodes this deep are leaves valued by the estimate; -1 */
+    int64_t max_nodes; /* --max-nodes: the nodes numbered, the loose leaves, a playout's moves */
+    unsigned char *paths; /* the loose leaves' paths (child indices), end to end */
+    size_t plen, pcap;
+    int64_t *starts; /* where loose leaf i's path starts in paths (nloose + 1 of them) */
+    size_t nloose, scap;
+    Map loose;              /* a path's hash (and a probe count) -> its loose leaf */
+    unsigned char *suffix;  /* a playout's moves (child indices) below its node */
+    size_t slen, sufcap;
+    int64_t deepest;
+} GameSrc;
+
+/* the hash of a path one step longer (the child of index i) */
+static inline uint64_t path_step(uint64_t h, int i) { return sm64(h + (uint64_t)(i + 1) * MIX1); }
+
+static int game_leaf(const GameSrc *gs, const GState *s, int64_t depth) {
+    return gs->g.rules->kind(&gs->g, s) == GAME_END || (gs->cut >= 0 && depth >= gs->cut);
+}
+
+/* The value of a leaf: the utility where the game ends, at the --depth cut the estimate. */
+static double game_value(const GameSrc *gs, const GState *s) {
+    const Game *g = &gs->g;
+    return g->rules->kind(g, s) == GAME_END ? g->rules->utility(g, s) : g->rules->estimate(g, s);
+}
+
+static PyObject *visit_limit(void) {
+    PyErr_SetString(VisitLimit, "the search numbered more nodes than allowed");
+    return NULL;
+}
+
+/* Node i's children numbered, once (OnDemandTree._list): their first number, or -1 with an
+ * exception (VisitLimit past --max-nodes, MemoryError). */
+static int64_t game_kids(GameSrc *gs, Entries *es, int64_t i) {
+    if (es->e[i].kids >= 0)
+        return es->e[i].kids;
+    const Game *g = &gs->g;
+    int moves[GAME_MAX_MOVES];
+    const GNode parent = gs->nodes[i];
+    const int k = g->rules->moves(g, &parent.st, moves);
+    const int64_t first = (int64_t)es->len;
+    if (first + k > gs->max_nodes) {
+        visit_limit();
+        return -1;
+    }
+    if (first + k > INT32_MAX) { /* the entries' 4-byte numbers: 2**31 nodes, 200 GB */
         PyErr_NoMemory();
         return -1;
     }
+    while (es->cap < es->len + (size_t)k)
+        if (grow_array(&es->e, &es->cap, sizeof *es->e) < 0)
+            return -1;
+    while (gs->cap < es->len + (size_t)k)
+        if (grow_array(&gs->nodes, &gs->cap, sizeof *gs->nodes) < 0)
+            return -1;
+    for (int j = 0; j < k; j++) {
+        GNode *c = gs->nodes + first + j;
+        g->rules->play(g, &parent.st, moves[j], &c->st);
+        c->parent = i;
+        c->depth = parent.depth + 1;
+        c->hash = path_step(parent.hash, j);
+        Entry fresh = {first + j, 0, 0.0, -1, 0, 0, game_leaf(gs, &c->st, c->depth), 0};
+        es->e[es->len++] = fresh;
+    }
+    if (parent.depth + 1 > gs->deepest)
+        gs->deepest = parent.depth + 1;
+    es->e[i].kids = (int32_t)first;
+    es->e[i].nk = (uint32_t)k;
+    if (i == 0 && root_squares(es) < 0)
+        return -1;
     return first;
 }
+
+/* Node n's path from the root, then the playout's moves below it (gs->suffix), written past
+ * the loose leaves' paths (at gs->paths + gs->plen, kept only when a new loose leaf takes
+ * it); its length, or -1 with MemoryError. */
+static int64_t whole_path(GameSrc *gs, const Entries *es, int64_t n) {
+    const size_t depth = (size_t)gs->nodes[n].depth, len = depth + gs->slen;
+    while (gs->pcap < gs->plen + len)
+        if (grow_array(&gs->paths, &gs->pcap, 1) < 0)
+            return -1;
+    unsigned char *path = gs->paths + gs->plen;
+    memcpy(path + depth, gs->suffix, gs->slen);
+    for (size_t at = depth; n > 0; n = gs->nodes[n].parent)
+        path[--at] = (unsigned char)(n - es->e[gs->nodes[n].parent].kids);
+    return (int64_t)len;
+}
+
+/* The loose leaf at the path of hash h that is node n's path and the playout's moves
+ * (OnDemandTree.loose_leaf, or known_leaf without moves): its number ~i, made when `make`;
+ * n itself when there is none and not `make`; or INT64_MIN with MemoryError. */
+static int64_t loose_leaf(GameSrc *gs, const Entries *es, int64_t n, uint64_t h, int make) {
+    int64_t len = -1;
+    for (uint64_t probe = 0;; probe++) { /* another path of the same hash: the next key */
+        int64_t key = (int64_t)((h + probe) >> 1), *found = map_get(&gs->loose, key);
+        if (!found && !make)
+            return n;
+        if (len < 0 && (len = whole_path(gs, es, n)) < 0)
+            return INT64_MIN;
+        if (found) {
+            const int64_t at = gs->starts[*found], size = gs->starts[*found + 1] - at;
+            if (size == len && !memcmp(gs->paths + at, gs->paths + gs->plen, (size_t)len))
+                return ~*found;
+            continue;
+        }
+        int64_t *slot = map_put(&gs->loose, key, NULL);
+        if (!slot || ROOM(gs->starts, gs->nloose + 1, gs->scap) < 0)
+            return INT64_MIN;
+        gs->plen += (size_t)len;
+        gs->starts[++gs->nloose] = (int64_t)gs->plen;
+        *slot = (int64_t)gs->nloose - 1;
+        return ~*slot;
+    }
+}
+
+typedef struct {
+    int64_t node, moves;
+    double value;
+    int leaf;
+} Reached;
 
 typedef struct {
     const unsigned char *chance; /* 1 at a chance node, or NULL */
@@ -172,6 +320,50 @@ static void prefetch_playout(const TreeView *t, const Draws *d, node_t m, node_t
 #endif
 }
 
+/* mcts's playout from node n on a game (gtsearch.sources.playouts.playout): a move drawn
+ * at each node passed, uniform among its moves, to the end, the --depth cut or, with `most`
+ * >= 0, that many moves (then the estimate, no leaf); nothing numbered.  The nodes numbered,
+ * the loose leaves and the moves played stay within --max-nodes.  0, or -1 with an exception. */
+static int game_playout(GameSrc *gs, const Entries *es, Draws *d, int64_t n, int64_t most,
+                        Reached *out) {
+    const Game *g = &gs->g;
+    const GameRules *r = g->rules;
+    GState st = gs->nodes[n].st;
+    int64_t depth = gs->nodes[n].depth, moves = 0;
+    const int64_t budget = gs->max_nodes - (int64_t)es->len - (int64_t)gs->nloose;
+    uint64_t h = gs->nodes[n].hash;
+    int options[GAME_MAX_MOVES];
+    gs->slen = 0;
+    for (;;) {
+        const int k = r->moves(g, &st, options); /* none: the end */
+        if (!k || (gs->cut >= 0 && depth >= gs->cut))
+            break;
+        if (moves == most) {
+            *out = (Reached){-1, moves, r->estimate(g, &st), 0};
+            return 0;
+        }
+        if (++moves > budget) {
+            visit_limit();
+            return -1;
+        }
+        const int i = (int)mulhi(next_draw(d), (uint64_t)k);
+        if (ROOM(gs->suffix, gs->slen, gs->sufcap) < 0)
+            return -1;
+        gs->suffix[gs->slen++] = (unsigned char)i;
+        h = path_step(h, i);
+        GState child;
+        r->play(g, &st, options[i], &child);
+        st = child;
+        depth++;
+    }
+    int64_t leaf = n;
+    if (gs->slen || gs->nloose) /* a loose leaf (known_leaf: n's own loose number, if any) */
+        if ((leaf = loose_leaf(gs, es, n, h, gs->slen > 0)) == INT64_MIN)
+            return -1;
+    *out = (Reached){leaf, moves, game_value(gs, &st), 1};
+    return 0;
+}
+
 typedef struct {
     int64_t iterations, seconds_given, playout_depth;
     double seconds, lo, span, c;
@@ -183,14 +375,15 @@ typedef struct {
 } Counts;
 
 /* One iteration after another, as mcts.iterate runs them; 0, or -1 with an exception set. */
-static int run(Search *s, Draws *d, const Limits *lim, Entries *es, Counts *out) {
+static int run(Search *s, Draws *d, const Limits *lim, Entries *es, Counts *out, GameSrc *gs) {
     const TreeView *t = &s->t;
     int64_t *path = NULL; /* entries from the root */
     node_t *kids = NULL;  /* a playout's node's children */
     double *logs = NULL;  /* logs[n] = log(n) */
     size_t cap = 0, kcap = 0, nlogs = 0, lcap = 0;
     double t0 = monotonic_seconds();
-    Entry root = {0, 0, 0.0, -1, 0, 1, IS_LEAF(t, 0)};
+    int root_leaf = gs ? game_leaf(gs, &gs->nodes[0].st, 0) : IS_LEAF(t, 0);
+    Entry root = {0, 0, 0.0, -1, 0, 1, root_leaf, d->chance && d->chance[0]};
     if (ROOM(es->e, es->len, es->cap) < 0)
         return -1;
     es->e[es->len++] = root;
@@ -209,11 +402,11 @@ static int run(Search *s, Draws *d, const Limits *lim, Entries *es, Counts *out)
         int is_max = t->root_max;
         /* 1. selection, ended by 2. the expansion of one node (or at a leaf in the tree) */
         while (!es->e[p].leaf) {
-            int64_t first = kids_of(t, es, p);
+            int64_t first = gs ? game_kids(gs, es, p) : kids_of(t, d->chance, es, p);
             if (first < 0 || ROOM(path, len, cap) < 0)
                 goto fail;
             Entry *e = es->e, *pe = e + p;
-            if (d->chance && d->chance[pe->node]) {
+            if (pe->chance) {
                 int64_t c = first + draw_index(d, pe->node, pe->nk);
                 path[len++] = c;
                 if (!e[c].in) {
@@ -266,27 +459,38 @@ static int run(Search *s, Draws *d, const Limits *lim, Entries *es, Counts *out)
         /* 3. the playout */
         node_t m = es->e[path[len - 1]].node;
         int64_t moves = 0;
-        if (!es->e[path[len - 1]].leaf) {
+        if (!es->e[path[len - 1]].leaf)
             out->playouts++;
-            if (t->e32 && t->val && !d->chance && !IS_LEAF(t, m))
-                prefetch_playout(t, d, m, END(t, m), END(t, m + 1));
-            while (!IS_LEAF(t, m) && moves != lim->playout_depth) {
-                size_t k = 0;
-                node_t stop = END(t, m);
-                for (node_t c = m + 1, next; c < stop; c = next) {
-                    if (ROOM(kids, k, kcap) < 0)
-                        goto fail;
-                    kids[k++] = c;
-                    next = END(t, c);
-                    if (k == 1)
-                        prefetch_children(t, c, next, stop);
+        double v;
+        int leaf;
+        if (gs) {
+            Reached at;
+            if (game_playout(gs, es, d, m, lim->playout_depth, &at) < 0)
+                goto fail;
+            m = at.node, moves = at.moves, v = at.value, leaf = at.leaf;
+        } else {
+            if (!es->e[path[len - 1]].leaf) {
+                if (t->e32 && t->val && !d->chance && !IS_LEAF(t, m))
+                    prefetch_playout(t, d, m, END(t, m), END(t, m + 1));
+                while (!IS_LEAF(t, m) && moves != lim->playout_depth) {
+                    size_t k = 0;
+                    node_t stop = END(t, m);
+                    for (node_t c = m + 1, next; c < stop; c = next) {
+                        if (ROOM(kids, k, kcap) < 0)
+                            goto fail;
+                        kids[k++] = c;
+                        next = END(t, c);
+                        if (k == 1)
+                            prefetch_children(t, c, next, stop);
+                    }
+                    m = kids[draw_index(d, m, (int64_t)k)];
+                    moves++;
                 }
-                m = kids[draw_index(d, m, (int64_t)k)];
-                moves++;
             }
+            v = VAL(t, m);
+            leaf = IS_LEAF(t, m);
         }
-        double v = VAL(t, m);
-        if (IS_LEAF(t, m)) {
+        if (leaf) {
             if (nl_push(&s->leaves, m) < 0)
                 goto fail;
         } else if (v != v) { /* no static value: Python words the error */
@@ -325,8 +529,10 @@ fail:
 
 /* mcts.principal_line(): from the root through decision nodes the most visited child (ties:
  * the leftmost), as entries of es, in *line (malloc'd); 0 or -1 (Python would otherwise look
- * each child up in the search tree it is handed: a sixth of the time of 20,000 iterations) */
-static int visit_line(const Entries *es, const Draws *d, int64_t **line, size_t *len) {
+ * each child up in the search tree it is handed: a sixth of the time of 20,000 iterations).
+ * On a game (gs), the children of the line's last node are numbered if they were not, as
+ * principal_line's listing of them numbers them on an OnDemandTree. */
+static int visit_line(Entries *es, GameSrc *gs, int64_t **line, size_t *len) {
     size_t cap = 0;
     int64_t i = 0;
     *len = 0;
@@ -334,9 +540,11 @@ static int visit_line(const Entries *es, const Draws *d, int64_t **line, size_t 
         if (ROOM(*line, *len, cap) < 0)
             return -1;
         (*line)[(*len)++] = i;
-        const Entry *e = es->e + i;
-        if (e->leaf || (d->chance && d->chance[e->node]) || e->kids < 0)
+        if (es->e[i].leaf || es->e[i].chance)
             return 0;
+        if (es->e[i].kids < 0)
+            return gs && game_kids(gs, es, i) < 0 ? -1 : 0;
+        const Entry *e = es->e + i;
         int64_t best = -1, most = 0;
         for (int64_t c = e->kids; c < e->kids + e->nk; c++)
             if (es->e[c].in && es->e[c].n > most) {
@@ -395,6 +603,60 @@ static PyObject *tree_arrays(const Entries *es, int64_t *line, size_t len) {
     return result;
 }
 
+/* What a search whose iterations ran leaves: (nodes, visits, sums, squares, leaves,
+ * iterations, playouts, visits, cut, distinct leaves, the PV's nodes, their rows in the
+ * arrays); NULL with an exception.  `distinct` is counted after the line (which may number
+ * nodes on a game): it gives the different leaves of s's list, or -1 on error. */
+static PyObject *mcts_result(Search *s, Entries *es, GameSrc *gs, const Counts *counts,
+                             int (*distinct)(const Search *, const Entries *, const GameSrc *,
+                                             size_t *)) {
+    PyObject *result = NULL, *arrays = NULL;
+    int64_t *line = NULL;
+    size_t len = 0, different = 0;
+    if (visit_line(es, gs, &line, &len) < 0 || distinct(s, es, gs, &different) < 0) {
+        gt_free(line);
+        return NULL;
+    }
+    /* the line's nodes, and their rows in the arrays (tree_arrays marks them -1 - row) */
+    int64_t *rows = gt_malloc(2 * len * sizeof *rows);
+    if (!rows) {
+        PyErr_NoMemory();
+    } else {
+        for (size_t j = 0; j < len; j++)
+            rows[len + j] = es->e[line[j]].node;
+        if ((arrays = tree_arrays(es, line, len)) != NULL) {
+            for (size_t j = 0; j < len; j++)
+                rows[j] = -1 - line[j];
+            PyObject *leaves = nl_to_array(&s->leaves), *nodes = NULL, *at = NULL;
+            if (leaves)
+                nodes = line_to_list(rows + len, len);
+            if (nodes)
+                at = line_to_list(rows, len);
+            if (at)
+                result = Py_BuildValue(
+                    "(OOOONLLLLLNN)", PyTuple_GET_ITEM(arrays, 0), PyTuple_GET_ITEM(arrays, 1),
+                    PyTuple_GET_ITEM(arrays, 2), PyTuple_GET_ITEM(arrays, 3), leaves,
+                    (long long)counts->done, (long long)counts->playouts,
+                    (long long)counts->visits, (long long)counts->cut, (long long)different,
+                    nodes, at);
+            else {
+                Py_XDECREF(leaves);
+                Py_XDECREF(nodes);
+            }
+            Py_DECREF(arrays);
+        }
+        gt_free(rows);
+    }
+    gt_free(line);
+    return result;
+}
+
+/* the different leaves of a tree's search: nl_distinct's */
+static int tree_distinct(const Search *s, const Entries *es, const GameSrc *gs, size_t *count) {
+    (void)es, (void)gs;
+    return nl_distinct(&s->leaves, count);
+}
+
 PyObject *gt_mcts(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *end, *values, *chance, *wnodes, *woff, *wval, *progress;
@@ -413,7 +675,7 @@ PyObject *gt_mcts(PyObject *self, PyObject *args) {
     Search s;
     memset(&s, 0, sizeof s);
     Entries es = {NULL, 0, 0, 0, NULL};
-    PyObject *result = NULL, *arrays = NULL;
+    PyObject *result = NULL;
     if (PyObject_GetBuffer(wnodes, &nv, PyBUF_SIMPLE) < 0 ||
         PyObject_GetBuffer(woff, &ov, PyBUF_SIMPLE) < 0 ||
         PyObject_GetBuffer(wval, &vv, PyBUF_SIMPLE) < 0 ||
@@ -436,42 +698,8 @@ PyObject *gt_mcts(PyObject *self, PyObject *args) {
                sm64(seed),
                0};
     Counts counts = {0, 0, 0, -1};
-    int64_t *line = NULL;
-    size_t distinct = 0, len = 0;
-    if (run(&s, &d, &lim, &es, &counts) == 0 && nl_distinct(&s.leaves, &distinct) == 0 &&
-        visit_line(&es, &d, &line, &len) == 0) {
-        /* the line's nodes, and their rows in the arrays (tree_arrays marks them -1 - row) */
-        int64_t *rows = gt_malloc(2 * len * sizeof *rows);
-        if (!rows) {
-            PyErr_NoMemory();
-        } else {
-            for (size_t j = 0; j < len; j++)
-                rows[len + j] = es.e[line[j]].node;
-            if ((arrays = tree_arrays(&es, line, len)) != NULL) {
-                for (size_t j = 0; j < len; j++)
-                    rows[j] = -1 - line[j];
-                PyObject *leaves = nl_to_array(&s.leaves), *nodes = NULL, *at = NULL;
-                if (leaves)
-                    nodes = line_to_list(rows + len, len);
-                if (nodes)
-                    at = line_to_list(rows, len);
-                if (at)
-                    result = Py_BuildValue(
-                        "(OOOONLLLLLNN)", PyTuple_GET_ITEM(arrays, 0), PyTuple_GET_ITEM(arrays, 1),
-                        PyTuple_GET_ITEM(arrays, 2), PyTuple_GET_ITEM(arrays, 3), leaves,
-                        (long long)counts.done, (long long)counts.playouts,
-                        (long long)counts.visits, (long long)counts.cut, (long long)distinct,
-                        nodes, at);
-                else {
-                    Py_XDECREF(leaves);
-                    Py_XDECREF(nodes);
-                }
-                Py_DECREF(arrays);
-            }
-            gt_free(rows);
-        }
-    }
-    gt_free(line);
+    if (run(&s, &d, &lim, &es, &counts, NULL) == 0)
+        result = mcts_result(&s, &es, NULL, &counts, tree_distinct);
     gt_free(es.e);
     gt_free(es.sq);
     nl_free(&s.leaves);
@@ -487,5 +715,146 @@ release:
         PyBuffer_Release(&vv);
     if (cv.obj)
         PyBuffer_Release(&cv);
+    return result;
+}
+
+/* the different leaves of a game's search: its numbered leaves (numbers >= 0) by a bit set of
+ * the nodes, and every loose leaf (each is in the list: it was made as a playout reached it) */
+static int game_distinct(const Search *s, const Entries *es, const GameSrc *gs, size_t *count) {
+    uint64_t *seen = gt_calloc(es->len / 64 + 1, sizeof *seen);
+    if (!seen) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t k = gs->nloose;
+    for (size_t i = 0; i < s->leaves.len; i++) {
+        node_t n = nl_get(&s->leaves, i);
+        if (n >= 0 && !(seen[n >> 6] >> (n & 63) & 1)) {
+            seen[n >> 6] |= (uint64_t)1 << (n & 63);
+            k++;
+        }
+    }
+    gt_free(seen);
+    *count = k;
+    return 0;
+}
+
+/* (parent, first, depth) of the numbered nodes (OnDemandTree's arrays: the first child -1
+ * until listed), the loose leaves' paths (tuples of child indices), the deepest node's depth;
+ * NULL with an exception */
+static PyObject *game_arena(const Entries *es, const GameSrc *gs) {
+    const size_t n = es->len;
+    int64_t *cols = gt_malloc(3 * n * sizeof *cols); /* n >= 1: the root */
+    if (!cols)
+        return PyErr_NoMemory();
+    for (size_t i = 0; i < n; i++) {
+        cols[i] = gs->nodes[i].parent;
+        cols[n + i] = es->e[i].kids;
+        cols[2 * n + i] = gs->nodes[i].depth;
+    }
+    PyObject *arrays[3] = {NULL, NULL, NULL}, *paths = PyList_New((Py_ssize_t)gs->nloose);
+    for (int j = 0; paths && j < 3; j++)
+        if (!(arrays[j] = make_array("q", cols + (size_t)j * n, n * sizeof *cols)))
+            Py_CLEAR(paths);
+    gt_free(cols);
+    for (size_t i = 0; paths && i < gs->nloose; i++) {
+        const int64_t at = gs->starts[i];
+        PyObject *bytes = PyBytes_FromStringAndSize((const char *)gs->paths + at,
+                                                    (Py_ssize_t)(gs->starts[i + 1] - at));
+        PyObject *path = bytes ? PySequence_Tuple(bytes) : NULL; /* its bytes as ints */
+        Py_XDECREF(bytes);
+        if (!path)
+            Py_CLEAR(paths);
+        else
+            PyList_SET_ITEM(paths, (Py_ssize_t)i, path);
+    }
+    PyObject *result = NULL;
+    if (paths)
+        result = Py_BuildValue("(OOONL)", arrays[0], arrays[1], arrays[2], paths,
+                               (long long)gs->deepest);
+    for (int j = 0; j < 3; j++)
+        Py_XDECREF(arrays[j]);
+    return result;
+}
+
+/* mcts_game(name, params, words, root_max, cut, max_nodes, lo, span, iterations, seconds,
+ * seed, c, playout_depth, progress): mcts on the game of the C rules `name` with those
+ * parameters, from the state of those words, searched on demand as on an OnDemandTree
+ * (cut: --depth, -1 none); (mcts's result as gt_mcts gives it, (parent, first, depth, loose
+ * leaves' paths, deepest)), or None when the rules cannot hold the parameters (or the game has
+ * no estimate for a cut).  VisitLimit past max_nodes. */
+PyObject *gt_mcts_game(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *name;
+    PyObject *params, *progress;
+    unsigned long long words[GSTATE_WORDS], seed;
+    int root_max;
+    long long cut, max_nodes, iterations, playout_depth;
+    Limits lim;
+    if (!PyArg_ParseTuple(args, "sO(KKKK)pLLddLdKdLO", &name, &params, &words[0], &words[1],
+                          &words[2], &words[3], &root_max, &cut, &max_nodes, &lim.lo, &lim.span,
+                          &iterations, &lim.seconds, &seed, &lim.c, &playout_depth, &progress))
+        return NULL;
+    GameSrc gs;
+    memset(&gs, 0, sizeof gs);
+    if (!(gs.g.rules = game_rules(name))) {
+        PyErr_Format(PyExc_ValueError, "no rules of a game %s in C", name);
+        return NULL;
+    }
+    int64_t ps[GAME_MAX_PARAMS];
+    PyObject *seq = PySequence_Fast(params, "params must be a sequence");
+    if (!seq)
+        return NULL;
+    Py_ssize_t np = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < np && i < GAME_MAX_PARAMS; i++)
+        ps[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+    Py_DECREF(seq);
+    if (PyErr_Occurred())
+        return NULL;
+    /* parameters the rules cannot hold, or a cut where the game has no estimate: Python's */
+    if (np > GAME_MAX_PARAMS || gs.g.rules->open(&gs.g, ps, (int)np) < 0 ||
+        ((cut >= 0 || playout_depth >= 0) && !gs.g.rules->estimate))
+        Py_RETURN_NONE;
+    gs.cut = cut;
+    gs.max_nodes = max_nodes;
+    lim.iterations = iterations;
+    lim.seconds_given = lim.seconds >= 0.0;
+    lim.playout_depth = playout_depth;
+    Search s;
+    memset(&s, 0, sizeof s);
+    s.t.root_max = root_max;
+    Entries es = {NULL, 0, 0, 0, NULL};
+    PyObject *result = NULL;
+    if (map_init(&gs.loose, sizeof(int64_t)) < 0)
+        return NULL;
+    if (grow_array(&gs.nodes, &gs.cap, sizeof *gs.nodes) < 0 ||
+        grow_array(&gs.starts, &gs.scap, sizeof *gs.starts) < 0 || tick_open(&s.tk, progress) < 0)
+        goto free;
+    gs.starts[0] = 0;
+    for (int i = 0; i < GSTATE_WORDS; i++)
+        gs.nodes[0].st.w[i] = words[i];
+    gs.nodes[0].hash = GOLDEN;
+    gs.nodes[0].parent = -1;
+    gs.nodes[0].depth = 0;
+    nl_init(&s.leaves, max_nodes > INT32_MAX);
+    Draws d = {NULL, NULL, NULL, NULL, 0, sm64(seed), 0};
+    Counts counts = {0, 0, 0, -1};
+    if (run(&s, &d, &lim, &es, &counts, &gs) == 0) {
+        PyObject *found = mcts_result(&s, &es, &gs, &counts, game_distinct), *arena = NULL;
+        if (found && (arena = game_arena(&es, &gs)) != NULL)
+            result = PyTuple_Pack(2, found, arena);
+        Py_XDECREF(found);
+        Py_XDECREF(arena);
+    }
+    nl_free(&s.leaves);
+    tick_close(&s.tk);
+free:
+    gt_free(es.e);
+    gt_free(es.sq);
+    gt_free(gs.nodes);
+    gt_free(gs.paths);
+    gt_free(gs.starts);
+    gt_free(gs.suffix);
+    map_free(&gs.loose);
     return result;
 }

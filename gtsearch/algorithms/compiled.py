@@ -270,24 +270,11 @@ def mcts(
 ) -> tuple[Any, ...] | None:
     """mcts.iterate in C: (nodes, visits, reward sums, square sums) of the search tree, then
     iterations, playouts, node visits, the node a playout cut without a static value (-1), the
-    distinct leaves, the PV by visits (principal_line's) and its nodes' rows in the arrays."""
-    core = takes(tree, chance=True)
-    if core is None:
-        return None
-    wnodes, woff, wval = array("q"), array("q", [0]), array("d")
-    for n in sorted(weights):
-        wnodes.append(n)
-        wval.extend(weights[n])
-        woff.append(len(wval))
+    distinct leaves, the PV by visits (principal_line's) and its nodes' rows in the arrays.
+    On a tree in flat arrays (or a random: source), or on a game searched on demand whose
+    rules are in C (:func:`_on_rules`)."""
     lo, hi = float(leaf_bounds[0]), float(leaf_bounds[1])
-    result = _call(
-        tree,
-        core.mcts,
-        tree.root_max,
-        tree.chance,
-        wnodes,
-        woff,
-        wval,
+    limits = (
         lo,
         hi - lo,
         -1 if iterations is None else iterations,
@@ -297,6 +284,47 @@ def mcts(
         -1 if playout_depth is None else playout_depth,
         stats.progress,
     )
+    core = takes(tree, chance=True)
+    if core is None:
+        result = _on_rules(tree, limits)
+        if result is None:
+            return None
+    else:
+        wnodes, woff, wval = array("q"), array("q", [0]), array("d")
+        for n in sorted(weights):
+            wnodes.append(n)
+            wval.extend(weights[n])
+            woff.append(len(wval))
+        args = (tree.root_max, tree.chance, wnodes, woff, wval, *limits)
+        result = _call(tree, core.mcts, *args)
     nodes, visits, sums, squares, leaves, *counts, line, rows = result
     _record(stats, leaves)
     return (nodes, visits, sums, squares, *counts, line, rows)
+
+
+def _on_rules(tree: Tree, limits: tuple[Any, ...]) -> Any:
+    """mcts on a game searched on demand whose rules are in C (``tree.c_rules()``), run in C
+    over them with ``limits`` (gt_mcts's from lo on): its nodes numbered as the OnDemandTree
+    numbers them, which then takes them (``tree.adopt``); gt_mcts's result, or None (the
+    pure core, no C rules for this game or this tree, or rules that cannot hold its size)."""
+    core = native()
+    rules = getattr(tree, "c_rules", None)
+    found = None if core is None or rules is None else rules()
+    if core is None or found is None:
+        return None
+    cut = getattr(tree, "limit", None)
+    try:
+        done = core.mcts_game(
+            *found,
+            tree.root_max,
+            -1 if cut is None else cut,
+            tree.max_nodes,  # type: ignore[attr-defined]
+            *limits,
+        )
+    except core.VisitLimit:
+        raise tree.limit_error() from None  # type: ignore[attr-defined]
+    if done is None:
+        return None
+    result, arena = done
+    tree.adopt(*arena)  # type: ignore[attr-defined]
+    return result

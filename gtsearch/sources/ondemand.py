@@ -34,6 +34,7 @@ from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
 from .games import GameTree
 from .gameviews import CHANCE_NODE, Lookup
+from .library.connect4 import ConnectFour
 from .playouts import Reached, playout
 from .protocol import Game, GameError
 
@@ -386,6 +387,42 @@ class OnDemandTree(GameTree):
             line.append(m)
             line_keys.append(key)
         return on_line
+
+    # -- searched in C ------------------------------------------------------------------------
+    def c_rules(self) -> tuple[str, tuple[int, ...], tuple[int, int, int, int]] | None:
+        """The game's rules in the C core (gtsearch/_native/game.h): their name, parameters and
+        the root state's words, when a C search can number this tree (nothing listed yet, no
+        chance nodes, the game's own estimate); else None.  Connect Four's for now: the words
+        of its state (x, o, won) are x, o and won with -1 as 2."""
+        if len(self.keys) > 1 or self.loose or self.chance is not None:
+            return None
+        obj = self.game.obj
+        if type(obj) is not ConnectFour:
+            return None
+        x, o, won = self.root_key[1] if self.general else self.root_key
+        return "connect4", (obj.rows, obj.columns, obj.k), (x, o, 2 if won == -1 else won, 0)
+
+    def adopt(
+        self,
+        up: array[int],
+        first: array[int],
+        depths: array[int],
+        loose_paths: list[tuple[int, ...]],
+        deepest: int,
+    ) -> None:
+        """Take the nodes a C search numbered (each one's parent, first child or -1, depth)
+        and the loose leaves its playouts reached (their paths, ~0, ~1, ... in order), as if
+        this tree had numbered them: their entries are found again from the root on demand,
+        as a released node's are (:meth:`_key`)."""
+        count = len(up)
+        self.keys = [self.root_key, *([None] * (count - 1))]
+        self.entries = [self.entries[0], *([None] * (count - 1))]
+        self.up[:], self.first[:], self.depths[:] = up, first, depths  # in place: views hold them
+        self.deepest = deepest
+        self.visited = count
+        self.loose_paths = loose_paths
+        self.loose = {path: ~i for i, path in enumerate(loose_paths)}
+        self.line, self.line_keys, self.on_line = [0], [self.root_key], {self.root_key: 0}
 
     # -- playouts ----------------------------------------------------------------------------
     def playout(
