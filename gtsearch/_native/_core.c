@@ -472,6 +472,10 @@ static PyMethodDef methods[] = {
      "count_game(kernel, root, most, room=0) -> (states, first, kids, sizes, leaves, heights, "
      "values), or None beyond most entries: a built-in game's entries counted as GameTree "
      "counts them"},
+    {"solve_c4", GT_ENTRY(gt_solve_c4), METH_VARARGS,
+     "solve_c4(rows, columns, k, cur, mask, entries, most) -> (score, pv, nodes, expanded, "
+     "leaves, line_nodes, probes, tt), or None past most positions: "
+     "gtsearch.algorithms.connect4.solve_connect4"},
     {"load_mapping", GT_ENTRY(gt_load_mapping), METH_VARARGS,
      "load_mapping(text, yaml, max_nodes, wide) -> tree parts, or None"},
     {"load_sexp", GT_ENTRY(gt_load_sexp), METH_VARARGS,

@@ -535,6 +535,7 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
     X(gt_random_tree)                                                                              \
     X(gt_expand_states)                                                                            \
     X(gt_count_game)                                                                               \
+    X(gt_solve_c4)                                                                                 \
     X(gt_load_mapping)                                                                             \
     X(gt_load_sexp)                                                                                \
     X(gt_load_efg)
