@@ -198,6 +198,13 @@ def test_the_largest_board_that_fits() -> None:
         solve_connect4(8, 8, 4, 0, 0)
 
 
+def test_lines_longer_than_the_board() -> None:
+    """k = 10 on 7 rows of 2 columns: no line fits (the shifts pass the 64 bits), a draw."""
+    for pure in (True, False):
+        s = solve_connect4(7, 2, 10, 0, 0, pure=pure)
+        assert (s.result, s.distance, s.pv) == ("draw", 14, [0] * 7 + [1] * 7)
+
+
 def test_the_node_limit() -> None:
     for pure in (True, False):
         with pytest.raises(NodeLimit, match=r"game:connect4:rows=4: .* --max-nodes 100 "):
@@ -219,6 +226,7 @@ def test_the_c_function_checks_its_parameters() -> None:
     assert core is not None
     for args in [
         (0, 7, 4, 0, 0, 1024, 10),
+        (6, 0, 4, 0, 0, 1024, 10),
         (8, 8, 4, 0, 0, 1024, 10),
         (6, 7, 0, 0, 0, 1024, 10),
         (6, 7, 4, 0, 0, 1000, 10),
@@ -229,6 +237,8 @@ def test_the_c_function_checks_its_parameters() -> None:
         with pytest.raises(ValueError, match="solve_c4: parameters out of range"):
             core.solve_c4(*args)
     assert core.solve_c4(6, 7, 4, 0, 0, 1024, 5) is None
+    with pytest.raises(TypeError):
+        core.solve_c4(6, 7, 4, "0", 0, 1024, 5)
 
 
 # -- the command line -----------------------------------------------------------------------

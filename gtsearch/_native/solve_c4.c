@@ -21,7 +21,7 @@ typedef struct {
 
 typedef struct {
     uint64_t cur, mask, key;
-    int n, alpha, beta, count, next;
+    int n, alpha, count, next; /* the null window (alpha, alpha + 1) */
     uint8_t moves[C4_MAX_PLIES];
 } C4Frame;
 
@@ -82,11 +82,12 @@ static uint64_t c4_safe(const C4 *s, uint64_t cur, uint64_t mask) {
 
 static int c4_winning_column(const C4 *s, uint64_t cur, uint64_t mask) {
     const uint64_t wins = c4_wins(s, cur, mask) & c4_playable(s, mask);
-    if (wins)
-        for (int i = 0; i < s->columns; i++)
-            if (wins & s->column[s->order[i]])
-                return s->order[i];
-    return -1;
+    if (!wins)
+        return -1;
+    int i = 0;
+    while (!(wins & s->column[s->order[i]]))
+        i++;
+    return s->order[i];
 }
 
 static inline uint64_t c4_slot(const C4 *s, uint64_t key) { return (key * C4_GOLDEN) >> s->shift; }
@@ -154,22 +155,16 @@ static int c4_enter(C4 *s, C4Frame *f, int *value) {
         return 1;
     }
     const int low = -((s->squares - 2 - n) / 2);
-    if (f->alpha < low) {
-        f->alpha = low;
-        if (f->alpha >= f->beta) {
-            s->leaves++;
-            *value = f->alpha;
-            return 1;
-        }
+    if (low > f->alpha) {
+        s->leaves++;
+        *value = low;
+        return 1;
     }
     const int high = (s->squares - 1 - n) / 2;
-    if (f->beta > high) {
-        f->beta = high;
-        if (f->alpha >= f->beta) {
-            s->leaves++;
-            *value = f->beta;
-            return 1;
-        }
+    if (high <= f->alpha) {
+        s->leaves++;
+        *value = high;
+        return 1;
     }
     f->key = f->cur + f->mask + s->bottom;
     const C4Entry *e = &s->table[c4_slot(s, f->key)];
@@ -179,14 +174,10 @@ static int c4_enter(C4 *s, C4Frame *f, int *value) {
         s->hits++;
         const int kind = (int)(e->data & 3), score = (int)(e->data >> 2 & 255) - 128;
         best = (int)(e->data >> 10);
-        if (kind == C4_LOWER && score > f->alpha)
-            f->alpha = score;
-        else if (kind == C4_UPPER && score < f->beta)
-            f->beta = score;
-        if (f->alpha >= f->beta) {
+        if (kind == C4_LOWER ? score > f->alpha : score <= f->alpha) {
             s->cuts++;
             s->leaves++;
-            *value = f->alpha;
+            *value = score;
             return 1;
         }
     }
@@ -196,14 +187,13 @@ static int c4_enter(C4 *s, C4Frame *f, int *value) {
 }
 
 /* connect4.Solver.negamax on an explicit stack: 0 with *out, -1 (exception), -2 (limit) */
-static int c4_negamax(C4 *s, uint64_t cur, uint64_t mask, int n, int alpha, int beta, int *out) {
+static int c4_negamax(C4 *s, uint64_t cur, uint64_t mask, int n, int alpha, int *out) {
     C4Frame *st = s->stack;
     int top = 0, value = 0, entering = 1;
     st[0].cur = cur;
     st[0].mask = mask;
     st[0].n = n;
     st[0].alpha = alpha;
-    st[0].beta = beta;
     for (;;) {
         C4Frame *f = &st[top];
         int decided = 0;
@@ -214,12 +204,11 @@ static int c4_negamax(C4 *s, uint64_t cur, uint64_t mask, int n, int alpha, int 
             decided = r;
         } else {
             const int score = -value;
-            if (score >= f->beta) {
+            if (score > f->alpha) {
                 c4_store(s, f->key, C4_LOWER, score, f->moves[f->next - 1]);
                 value = score;
                 decided = 1;
-            } else if (score > f->alpha)
-                f->alpha = score;
+            }
         }
         if (!decided) {
             if (f->next < f->count) {
@@ -230,8 +219,7 @@ static int c4_negamax(C4 *s, uint64_t cur, uint64_t mask, int n, int alpha, int 
                 g->cur = f->cur ^ f->mask;
                 g->mask = f->mask | move;
                 g->n = f->n + 1;
-                g->alpha = -f->beta;
-                g->beta = -f->alpha;
+                g->alpha = -f->alpha - 1;
                 top++;
                 entering = 1;
                 continue;
@@ -258,7 +246,7 @@ static int c4_at_most(C4 *s, uint64_t cur, uint64_t mask, int n, int bound) {
     if (n >= s->squares)
         return 0 <= bound;
     int r;
-    const int e = c4_negamax(s, cur, mask, n, bound, bound + 1, &r);
+    const int e = c4_negamax(s, cur, mask, n, bound, &r);
     return e < 0 ? e : r <= bound;
 }
 
@@ -334,7 +322,7 @@ PyObject *gt_solve_c4(PyObject *self, PyObject *args) {
             const int64_t n0 = s->nodes, e0 = s->expanded, l0 = s->leaves;
             const double t0 = monotonic_seconds();
             int r;
-            err = c4_negamax(s, cur, mask, n, test, test + 1, &r);
+            err = c4_negamax(s, cur, mask, n, test, &r);
             if (err < 0)
                 goto done;
             PyObject *p = Py_BuildValue("iiLLLd", test, r, (long long)(s->nodes - n0),
@@ -365,10 +353,12 @@ PyObject *gt_solve_c4(PyObject *self, PyObject *args) {
             line[len++] = (uint8_t)win;
             break;
         }
-        int c = -1;
-        uint64_t child = 0, child_mask = 0;
-        for (int i = 0; i < columns; i++) {
-            c = s->order[i];
+        /* the first playable column, centre first, whose position scores -at (the root's
+         * score is exact, so one does) */
+        int c, i = 0;
+        uint64_t child, child_mask;
+        for (;;) {
+            c = s->order[i++];
             const uint64_t move = c4_playable(s, mask) & s->column[c];
             if (!move)
                 continue;
@@ -386,19 +376,10 @@ PyObject *gt_solve_c4(PyObject *self, PyObject *args) {
         mask = child_mask;
         at = -at;
     }
-    PyObject *pv = PyTuple_New(len);
+    PyObject *pv = PyBytes_FromStringAndSize((const char *)line, len);
     if (!pv) {
         err = -1;
         goto done;
-    }
-    for (int i = 0; i < len; i++) {
-        PyObject *c = PyLong_FromLong(line[i]);
-        if (!c) {
-            Py_DECREF(pv);
-            err = -1;
-            goto done;
-        }
-        PyTuple_SET_ITEM(pv, i, c);
     }
     result = Py_BuildValue("iNLLLLO(LLLLL)", score, pv, counts[0], counts[1], counts[2],
                            (long long)s->line_nodes, probes, tt[0], tt[1], tt[2], tt[3], tt[4]);

@@ -179,9 +179,10 @@ class Solver:
         if self.nodes + self.line_nodes > self.most:
             raise _Passed
 
-    def negamax(self, current: int, mask: int, n: int, alpha: int, beta: int) -> int:
-        """The score's bound in the window (alpha, beta), the player to move unable to win at
-        once: <= alpha when it fails low, >= beta when high, else exact."""
+    def negamax(self, current: int, mask: int, n: int, alpha: int) -> int:
+        """Whether the score is above ``alpha`` (the null window alpha, alpha + 1), the player
+        to move unable to win at once: a bound above alpha (the score is at least it), or a
+        bound at most alpha (the score is at most it)."""
         self.count()
         safe = self.safe_moves(current, mask)
         if not safe:  # every move lets the opponent win at once
@@ -191,17 +192,13 @@ class Solver:
             self.leaves += 1
             return 0
         low = -((self.squares - 2 - n) // 2)  # the opponent does not win at once
-        if alpha < low:
-            alpha = low
-            if alpha >= beta:
-                self.leaves += 1
-                return alpha
+        if low > alpha:
+            self.leaves += 1
+            return low
         high = (self.squares - 1 - n) // 2  # the player to move does not win at once
-        if beta > high:
-            beta = high
-            if alpha >= beta:
-                self.leaves += 1
-                return beta
+        if high <= alpha:
+            self.leaves += 1
+            return high
         key = self.key(current, mask)
         i = self.slot(key)
         self.tt["probes"] += 1
@@ -210,22 +207,17 @@ class Solver:
             self.tt["hits"] += 1
             data = self.bounds[i]
             kind, score, best_move = data & 3, (data >> 2 & 255) - 128, data >> 10
-            if kind == LOWER and score > alpha:
-                alpha = score
-            elif kind == UPPER and score < beta:
-                beta = score
-            if alpha >= beta:
+            if (score > alpha) if kind == LOWER else (score <= alpha):
                 self.tt["cuts"] += 1
                 self.leaves += 1
-                return alpha
+                return score
         self.expanded += 1
         for c in self.ordered(current, mask, safe, best_move):
             move = (mask + (1 << (c * self.height))) & self.column_mask(c) & ~mask
-            score = -self.negamax(current ^ mask, mask | move, n + 1, -beta, -alpha)
-            if score >= beta:
+            score = -self.negamax(current ^ mask, mask | move, n + 1, -alpha - 1)
+            if score > alpha:
                 self.store(key, LOWER, score, c)
                 return score
-            alpha = max(alpha, score)
         self.store(key, UPPER, alpha, NO_MOVE)
         return alpha
 
@@ -243,10 +235,9 @@ class Solver:
     def winning_column(self, current: int, mask: int) -> int | None:
         """The first column, centre first, where the player to move wins at once."""
         wins = self.wins(current, mask) & self.playable(mask)
-        for c in self.order:
-            if wins & self.column_mask(c):
-                return c
-        return None
+        if not wins:
+            return None
+        return next(c for c in self.order if wins & self.column_mask(c))
 
     def probe_root(self, current: int, mask: int, n: int) -> tuple[int, list[Probe]]:
         """The exact score by null windows: each asks whether the score is above a test
@@ -262,7 +253,7 @@ class Solver:
                 test = half(high)
             before = (self.nodes, self.expanded, self.leaves)
             t0 = time.perf_counter()
-            r = self.negamax(current, mask, n, test, test + 1)
+            r = self.negamax(current, mask, n, test)
             seconds = time.perf_counter() - t0
             nodes, expanded, leaves = (self.nodes, self.expanded, self.leaves)
             probes.append(
@@ -302,7 +293,7 @@ class Solver:
             return (self.squares + 1 - n) // 2 <= bound
         if n >= self.squares:
             return 0 <= bound
-        return self.negamax(current, mask, n, bound, bound + 1) <= bound
+        return self.negamax(current, mask, n, bound) <= bound
 
 
 def outcome(score: int, n: int, squares: int) -> tuple[str, int]:
