@@ -102,8 +102,9 @@ class Solver:
         self.order = centre_first(columns)
         size = table_entries(tt_mib)
         self.shift = 64 - (size.bit_length() - 1)
-        self.keys = [0] * size
-        self.bounds = [0] * size  # kind | score << 2 (score offset to stay >= 0) | move << 10
+        #: the entries by slot, (key, kind | (score + 128) << 2 | move << 10): a dict, so that
+        #: a large table costs what it holds; the slots, and so every count, are the array's
+        self.entries: dict[int, tuple[int, int]] = {}
         self.most = max_nodes
         self.nodes = self.expanded = self.leaves = self.line_nodes = 0
         self.in_line = False
@@ -165,10 +166,10 @@ class Solver:
     def store(self, key: int, kind: int, score: int, move: int) -> None:
         i = self.slot(key)
         self.tt["stores"] += 1
-        if self.keys[i] and self.keys[i] != key:
+        held = self.entries.get(i)
+        if held is not None and held[0] != key:
             self.tt["overwrites"] += 1
-        self.keys[i] = key
-        self.bounds[i] = kind | (score + 128) << 2 | move << 10
+        self.entries[i] = (key, kind | (score + 128) << 2 | move << 10)
 
     # -- the search ----------------------------------------------------------------------------
     def count(self) -> None:
@@ -203,9 +204,10 @@ class Solver:
         i = self.slot(key)
         self.tt["probes"] += 1
         best_move = NO_MOVE
-        if self.keys[i] == key:
+        held = self.entries.get(i)
+        if held is not None and held[0] == key:
             self.tt["hits"] += 1
-            data = self.bounds[i]
+            data = held[1]
             kind, score, best_move = data & 3, (data >> 2 & 255) - 128, data >> 10
             if (score > alpha) if kind == LOWER else (score <= alpha):
                 self.tt["cuts"] += 1
