@@ -256,8 +256,8 @@ def test_the_command_line_text_and_json() -> None:
         "game:connect4:rows=4,columns=4: draw for MIN (to move) in 13 plies "
         "(connect4 solver, score 0, table 16 MiB)"
     )
-    assert lines[1].startswith("PV: 2 → 2 → 3")
-    assert lines[2].startswith("nodes 1,007 (707 expanded), leaves 300, line 197, ")
+    assert lines[1].startswith("PV: 2 → 3 → 3 → 2")
+    assert lines[2].startswith("nodes 1,007 (707 expanded), leaves 300, line 90, ")
     assert lines[3].startswith("  score >  -3?  yes  nodes          42  leaves          17")
     moves = " ".join(PONS[4][0])  # Pons' score 3: O's win with its 17th disc, the 38th
     r = run("solve", "game:connect4", "--moves", moves, "--format", "json")

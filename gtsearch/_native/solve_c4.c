@@ -97,6 +97,8 @@ static void c4_store(C4 *s, uint64_t key, int kind, int score, int move) {
     s->stores++;
     if (e->key && e->key != key)
         s->overwrites++;
+    else if (e->key && move == C4_NO_MOVE) /* an upper bound keeps the position's move */
+        move = (int)(e->data >> 10);
     e->key = key;
     e->data = (uint32_t)kind | (uint32_t)(score + 128) << 2 | (uint32_t)move << 10;
 }
@@ -250,6 +252,15 @@ static int c4_at_most(C4 *s, uint64_t cur, uint64_t mask, int n, int bound) {
     return e < 0 ? e : r <= bound;
 }
 
+/* the move the position's table entry holds, or -1 (connect4.Solver.table_move) */
+static int c4_table_move(const C4 *s, uint64_t cur, uint64_t mask) {
+    const uint64_t key = cur + mask + s->bottom;
+    const C4Entry *e = &s->table[c4_slot(s, key)];
+    if (e->key != key || (e->data >> 10) == C4_NO_MOVE)
+        return -1;
+    return (int)(e->data >> 10);
+}
+
 static void c4_free(C4 *s) {
     gt_free(s->table);
     tick_close(&s->tk);
@@ -353,12 +364,18 @@ PyObject *gt_solve_c4(PyObject *self, PyObject *args) {
             line[len++] = (uint8_t)win;
             break;
         }
-        /* the first playable column, centre first, whose position scores -at (the root's
-         * score is exact, so one does) */
-        int c, i = 0;
+        /* the first playable column whose position scores -at (the root's score is exact,
+         * so one does): the table entry's move first, then centre first */
+        int tried[C4_MAX_PLIES + 1], m = 0, c, i = 0;
+        const int first = c4_table_move(s, cur, mask);
+        if (first >= 0)
+            tried[m++] = first;
+        for (int j = 0; j < columns; j++)
+            if (s->order[j] != first)
+                tried[m++] = s->order[j];
         uint64_t child, child_mask;
         for (;;) {
-            c = s->order[i++];
+            c = tried[i++];
             const uint64_t move = c4_playable(s, mask) & s->column[c];
             if (!move)
                 continue;

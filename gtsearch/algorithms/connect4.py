@@ -164,11 +164,15 @@ class Solver:
         return ((key * GOLDEN) & M64) >> self.shift
 
     def store(self, key: int, kind: int, score: int, move: int) -> None:
+        """Replace the slot's entry; an upper bound (no move of its own) keeps the move the
+        position's entry held."""
         i = self.slot(key)
         self.tt["stores"] += 1
         held = self.entries.get(i)
         if held is not None and held[0] != key:
             self.tt["overwrites"] += 1
+        elif held is not None and move == NO_MOVE:
+            move = held[1] >> 10
         self.entries[i] = (key, kind | (score + 128) << 2 | move << 10)
 
     # -- the search ----------------------------------------------------------------------------
@@ -267,9 +271,18 @@ class Solver:
                 low = r
         return low, probes
 
+    def table_move(self, current: int, mask: int) -> int | None:
+        """The move the position's table entry holds, if any."""
+        key = self.key(current, mask)
+        held = self.entries.get(self.slot(key))
+        if held is None or held[0] != key or held[1] >> 10 == NO_MOVE:
+            return None
+        return held[1] >> 10
+
     def line(self, current: int, mask: int, n: int, score: int) -> list[int]:
-        """The PV: from each position, the first move (centre first) whose position scores
-        the opposite of this one's score, to the end of the game."""
+        """The PV: from each position, the first move whose position scores the opposite of
+        this one's score, to the end of the game: the table entry's move first, then the
+        columns centre first."""
         self.in_line = True
         out: list[int] = []
         while n < self.squares:
@@ -277,7 +290,9 @@ class Solver:
             if win is not None:
                 out.append(win)
                 break
-            for c in self.order:
+            first = self.table_move(current, mask)
+            tried = self.order if first is None else [first, *(c for c in self.order if c != first)]
+            for c in tried:
                 move = self.playable(mask) & self.column_mask(c)
                 if not move:
                     continue

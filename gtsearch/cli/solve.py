@@ -57,6 +57,10 @@ def solve_command(
     the player to move's: win, draw or loss, with the distance (the shortest
     win, the longest loss), the principal variation, the positions searched
     and each iteration of the deepening (docs/algorithms.md, "Solving").
+    The built-in Connect Four (a board of at most 64 bits) has a solver of
+    its own: null windows over bitboards, the same result, distance and PV,
+    its own counts ("Solving Connect Four"); -a pns, --root, --history and
+    --killers keep the generic one.
 
     \b
     Examples:
@@ -64,6 +68,7 @@ def solve_command(
       gtsearch solve game:nim:12 --format json
       gtsearch solve game:tictactoe -a pns
       gtsearch solve game:connect4:rows=4,columns=4 --moves "3 2 3"
+      gtsearch solve game:connect4 --moves "4 4 3 3 2 5 6 2 2 1 5 6 1 7"
     """
     from ..algorithms.solve import solve
     from ..render.tables import json_records
