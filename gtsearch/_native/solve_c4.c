@@ -277,8 +277,8 @@ PyObject *gt_solve_c4(PyObject *self, PyObject *args) {
     long long most;
     if (!PyArg_ParseTuple(args, "iiiKKKL", &rows, &columns, &k, &cur, &mask, &entries, &most))
         return NULL;
-    if (rows < 1 || columns < 1 || k < 1 || (rows + 1) * columns > 64 || entries < 2 ||
-        (entries & (entries - 1)) || (cur & ~mask) || most < 0) {
+    if (rows < 1 || rows > 63 || columns < 1 || columns > 64 || (rows + 1) * columns > 64 ||
+        k < 1 || entries < 2 || (entries & (entries - 1)) || (cur & ~mask) || most < 0) {
         PyErr_SetString(PyExc_ValueError, "solve_c4: parameters out of range");
         return NULL;
     }
