@@ -273,6 +273,20 @@ def test_the_command_line_text_and_json() -> None:
     assert set(record["tt"]) == {"probes", "hits", "cuts", "stores", "overwrites"}
 
 
+def test_tt_sizes_the_table() -> None:
+    """--tt MIB: the solver's table of the largest power of two of 16-byte entries within it."""
+    moves = " ".join(PONS[5][0])
+    state = position(ConnectFour(), [int(c) - 1 for c in PONS[5][0]])
+    for tt in (1, 3):
+        r = run("solve", "game:connect4", "--moves", moves, "--tt", str(tt), "--format", "json")
+        found = solve_connect4(6, 7, 4, state[0], state[1], tt=tt, pure=True)
+        assert json.loads(r.output)["tt"] == found.tt
+        assert json.loads(r.output)["nodes"] == found.nodes
+    small = solve_connect4(6, 7, 4, state[0], state[1], tt=1)
+    large = solve_connect4(6, 7, 4, state[0], state[1], tt=3)
+    assert small.tt["overwrites"] > large.tt["overwrites"]
+
+
 def test_the_pv_indices_are_the_child_indices() -> None:
     """A full column is no child: the PV's indices count the columns not full."""
     r = run("solve", "game:connect4:rows=2,columns=3", "--moves", "1 1", "--format", "json")
