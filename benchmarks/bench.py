@@ -73,6 +73,7 @@ import argparse
 import ctypes
 import gc
 import json
+import math
 import os
 import platform
 import resource
@@ -115,7 +116,13 @@ SECTIONS = (
     "startup",
     "openspiel",
     "perft",
+    "connect4",
 )
+#: the Connect Four positions solved against Pascal Pons' solver (the "connect4" section)
+C4_POSITIONS, C4_QUICK, C4_SEED, C4_PLIES = 40, 10, 1, (12, 30)
+#: the table of `solve game:connect4` against Pons' solver, in MiB: solve's default (his holds
+#: 2**24 entries; a larger table of ours costs more in the pages it touches than it saves)
+C4_TT = 16
 #: mcts's iterations per search in the "mcts" section (the same in both cores)
 MCTS_ITERATIONS = 20_000
 #: the iterations of the one run of each MCTS on tic-tac-toe against the peers
@@ -1409,6 +1416,113 @@ def measure_openspiel(rep: Report, repeat: int) -> None:
     rep.say()
 
 
+def connect4_positions(count: int, seed: int) -> list[tuple[str, tuple[int, int, int]]]:
+    """``count`` 6x7 Connect Four positions of 12 to 30 plies of random legal play (seeded),
+    none over and none where the player to move wins at once: each as its moves (columns
+    1..7, as Pons' solver reads them) and its state (x, o, won)."""
+    import random
+
+    from gtsearch.sources.library.connect4 import ConnectFour
+
+    rng, game, out = random.Random(seed), ConnectFour(), []
+    while len(out) < count:
+        state, moves = game.initial(), []
+        for _ in range(rng.randint(*C4_PLIES)):
+            c = rng.choice(game.moves(state))
+            state = game.play(state, c)
+            moves.append(str(c + 1))
+            if state[2]:
+                break
+        if not state[2] and not any(game.play(state, c)[2] for c in game.moves(state)):
+            out.append(("".join(moves), state))
+    return out
+
+
+def measure_connect4(rep: Report, pons: str | None, repeat: int, quick: bool) -> None:
+    """`solve` on Connect Four (its own solver, the C core, in this process) against Pascal
+    Pons' solver (github PascalPons/connect4, -O3, no opening book; one process reading every
+    position): the same result and distance on each position, and the total time (issue 36's
+    goal: at most 5x)."""
+    from gtsearch.algorithms.connect4 import outcome, solve_connect4
+
+    count = C4_QUICK if quick else C4_POSITIONS
+    rep.say("## Connect Four solved: `solve game:connect4 --moves ...` against Pons' solver")
+    rep.say()
+    if pons is None or not Path(pons).is_file():
+        rep.say(
+            "(Pons' solver not given: --pons PATH, the c4solver binary of github "
+            "PascalPons/connect4 built with make; skipped)"
+        )
+        rep.say()
+        return
+    positions = connect4_positions(count, C4_SEED)
+    text = "".join(f"{moves}\n" for moves, _ in positions)
+    theirs, said = math.inf, ""
+    for _ in range(repeat):  # -b: a book that does not exist, so that none is read
+        t0 = time.perf_counter()
+        run = subprocess.run(
+            [pons, "-b", str(DATA / "no-such.book")], input=text, capture_output=True, text=True
+        )
+        theirs = min(theirs, time.perf_counter() - t0)
+        said = run.stdout
+    scores = [int(line.split()[1]) for line in said.splitlines()]
+    if len(scores) != len(positions):
+        raise SystemExit(f"{pons}: {len(scores)} scores for {len(positions)} positions")
+    ours, found = math.inf, []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        found = [solve_connect4(6, 7, 4, s[0], s[1], tt=C4_TT) for _, s in positions]
+        ours = min(ours, time.perf_counter() - t0)
+    rows, same = [], 0
+    for (moves, _), score, f in zip(positions, scores, found, strict=True):
+        expected = outcome(score, len(moves), 42)
+        agree = expected == (f.result, f.distance)
+        same += agree
+        rows.append(
+            [
+                moves,
+                f"{score}",
+                f"{expected[0]} {expected[1]}",
+                f"{f.result} {f.distance}",
+                "yes" if agree else "NO",
+                f"{f.nodes:,}",
+                f"{f.line_nodes:,}",
+                f"{f.seconds * 1000:.1f}",
+            ]
+        )
+    rep.table(
+        [
+            "moves",
+            "Pons' score",
+            "his result, plies",
+            "ours",
+            "same",
+            "our nodes",
+            "PV's nodes",
+            "our ms",
+        ],
+        rows,
+    )
+    # the same as whole processes, one a position (start-up included), run once each
+    whole = 0.0
+    for moves, _ in positions:
+        cmd = [*gtsearch_cmd(), "solve", "game:connect4", "--moves", " ".join(moves)]
+        t0 = time.perf_counter()
+        subprocess.run([*cmd, "--format", "json"], env=env_for("C"), capture_output=True)
+        whole += time.perf_counter() - t0
+    ratio = ours / theirs
+    rep.say(
+        f"{same} of {len(positions)} the same (goal: all: {verdict(same == len(positions))}); "
+        f"total {ours:.3f} s (`solve` with its PV, --tt {C4_TT}, C core, in this process) "
+        f"against {theirs:.3f} s (Pons' whole process): {ratio:.2f}x (goal <= 5x: "
+        f"{verdict(ratio <= 5)}); best of {repeat}; positions: seed {C4_SEED}, "
+        f"{C4_PLIES[0]} to {C4_PLIES[1]} plies of random legal play, none over, none won at once."
+        f" As {len(positions)} whole `gtsearch solve` processes, one a position: {whole:.2f} s "
+        f"({whole / theirs:.1f}x, Python's and gtsearch's start-up in each)"
+    )
+    rep.say()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small trees only (a smoke test)")
@@ -1431,6 +1545,13 @@ def main() -> None:
         action="store_true",
         help="startup: time this install only (by default a wheel of this tree is also built "
         "and installed into benchmarks/data/wheel-venv, and timed there)",
+    )
+    parser.add_argument(
+        "--pons",
+        default=None,
+        metavar="PATH",
+        help="the c4solver binary of github PascalPons/connect4 (built with make, -O3): the "
+        "connect4 section then solves its positions with it too",
     )
     args = parser.parse_args()
     only = {part.strip() for part in args.only.split(",") if part.strip()}
@@ -1680,6 +1801,8 @@ def main() -> None:
 
     if "perft" in only:
         measure_perft(rep, args.repeat, args.quick)
+    if "connect4" in only:
+        measure_connect4(rep, args.pons, args.repeat, args.quick)
 
     if "startup" in only:
         measure_startup(rep, cmd, wheel=not args.no_wheel)

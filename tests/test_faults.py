@@ -336,6 +336,21 @@ def whole(model: str, wide: bool) -> Callable[[], Any]:
     return work
 
 
+def c4_solved(most: int) -> Callable[[], Any]:
+    """The Connect Four solver (solve_c4.c) on 4x4 after 2 3 2 3 (about 530 positions), the
+    probes' times left out; ``most``: the positions it may enter."""
+
+    def work() -> Any:
+        assert native is not None
+        x, o = 1 << 5 | 1 << 6, 1 << 10 | 1 << 11  # X in column 2, O in column 3, 2 each
+        found = native.solve_c4(4, 4, 4, x, x | o, 1 << 10, most)
+        if found is None:
+            return None
+        return (*found[:6], [p[:5] for p in found[6]], found[7])
+
+    return work
+
+
 #: (id, call) pairs: the work whose allocations and ticks are failed one by one
 CASES: list[tuple[str, Callable[[], Any]]] = [
     *[
@@ -410,6 +425,9 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     ("search-tt-unkept", setting("keep_tables", 0, searched(game, "mtdf", tt=1))),
     ("iterate-tt", deepened),
     ("solve-tt-game", solved),
+    # the Connect Four solver: the probes and the line, and the node limit passed
+    ("solve-c4", c4_solved(10**6)),
+    ("solve-c4-limit", c4_solved(200)),
     # mcts: its entries, the logs and paths that grow, chance nodes drawn by their weights, a
     # playout cut at a static value
     *[

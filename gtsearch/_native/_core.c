@@ -485,6 +485,10 @@ static PyMethodDef methods[] = {
     {"game_perft", GT_ENTRY(gt_game_perft), METH_VARARGS,
      "game_perft(name, params, words, depth) -> the leaves at that depth below the state "
      "(or where the game ends above it), or None: the rules in C walked depth-first"},
+    {"solve_c4", GT_ENTRY(gt_solve_c4), METH_VARARGS,
+     "solve_c4(rows, columns, k, cur, mask, entries, most) -> (score, pv, nodes, expanded, "
+     "leaves, line_nodes, probes, tt), or None past most positions: "
+     "gtsearch.algorithms.connect4.solve_connect4"},
     {"load_mapping", GT_ENTRY(gt_load_mapping), METH_VARARGS,
      "load_mapping(text, yaml, max_nodes, wide) -> tree parts, or None"},
     {"load_sexp", GT_ENTRY(gt_load_sexp), METH_VARARGS,

@@ -539,6 +539,7 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
     X(gt_game_initial)                                                                             \
     X(gt_game_step)                                                                                \
     X(gt_game_perft)                                                                               \
+    X(gt_solve_c4)                                                                                 \
     X(gt_load_mapping)                                                                             \
     X(gt_load_sexp)                                                                                \
     X(gt_load_efg)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -57,6 +57,10 @@ def solve_command(
     the player to move's: win, draw or loss, with the distance (the shortest
     win, the longest loss), the principal variation, the positions searched
     and each iteration of the deepening (docs/algorithms.md, "Solving").
+    The built-in Connect Four (a board of at most 64 bits) has a solver of
+    its own: null windows over bitboards, the same result, distance and PV,
+    its own counts ("Solving Connect Four"); -a pns, --root, --history and
+    --killers keep the generic one.
 
     \b
     Examples:
@@ -64,10 +68,20 @@ def solve_command(
       gtsearch solve game:nim:12 --format json
       gtsearch solve game:tictactoe -a pns
       gtsearch solve game:connect4:rows=4,columns=4 --moves "3 2 3"
+      gtsearch solve game:connect4 --moves "4 4 3 3 2 5 6 2 2 1 5 6 1 7"
     """
     from ..algorithms.solve import solve
     from ..render.tables import json_records
 
+    plain = algo.lower() == "alphabeta" and not (history or killers) and root is None
+    board = connect4_board(file, moves, estimate) if plain else None
+    if board is not None:
+        record = connect4_record(display_name(file), board, tt, max_nodes)
+        if output_format == "json":
+            click.echo(json_records([record], ascii_only=False), nl=False)
+        else:
+            _print_connect4(record, board, tt)
+        return
     tree, _seconds = load(file, input_format, max_nodes, moves=moves, estimate=estimate)
     if root is not None:
         tree = tree.with_root(root.lower() == "max")
@@ -113,6 +127,100 @@ def solve_command(
         click.echo(
             f"  depth {it['depth']:>3}  {it['result']:<7} nodes {it['nodes']:>9,}  "
             f"leaves {it['leaves']:>9,}  {it['seconds']:.3g} s  PV {_moves(it)}"
+        )
+
+
+class Board(NamedTuple):
+    """A position of the built-in Connect Four whose board fits 64 bits."""
+
+    game: Any  # the ConnectFour object
+    state: tuple[int, int, int]  # (x, o, won)
+    max_to_move: bool
+
+
+def connect4_board(file: str, moves: str | None, estimate: str | None) -> Board | None:
+    """The position when ``file`` names the built-in connect4 on a board of at most 64 bits
+    (docs/algorithms.md, "Solving Connect Four"), else None: the generic solve then runs.
+    A bad spec or --moves is the one line the generic path gives."""
+    from ..algorithms.connect4 import fits
+    from ..sources.gamespec import game_of, spec_identity
+    from ..sources.library.connect4 import ConnectFour
+    from ..sources.position import after_moves
+
+    if not file.startswith("game:"):
+        return None
+    try:
+        identity = spec_identity(file)
+    except ValueError:
+        return None  # the generic path words the error
+    if identity.kind != "builtin" or identity.name != "connect4":
+        return None
+    game = game_of(file[len("game:") :], estimate)
+    obj = game.obj.wrapped if estimate is not None else game.obj
+    if type(obj) is not ConnectFour or not fits(obj.rows, obj.columns):
+        return None
+    state, max_to_move = obj.initial(), True
+    if moves is not None:
+        state, max_to_move, _ = after_moves(game, moves)
+    return Board(obj, state, max_to_move)
+
+
+def connect4_record(name: str, board: Board, tt: int, max_nodes: int) -> dict[str, Any]:
+    """The JSON object of the Connect Four solver's solution (docs/algorithms.md)."""
+    from ..algorithms.connect4 import solve_connect4
+
+    game, (x, o, _won) = board.game, board.state
+    found = solve_connect4(
+        game.rows, game.columns, game.k, x, o, tt=tt, max_nodes=max_nodes, source=name
+    )
+    indices, state = [], board.state
+    for c in found.pv:  # a move's child index: its column among the columns not full
+        indices.append(game.moves(state).index(c))
+        state = game.play(state, c)
+    return {
+        "file": name,
+        "algorithm": "connect4",
+        "result": found.result,
+        "distance": found.distance,
+        "score": found.score,
+        "pv": indices,
+        "pv_labels": [str(c + 1) for c in found.pv],
+        "nodes": found.nodes,
+        "expanded": found.expanded,
+        "leaves": found.leaves,
+        "line_nodes": found.line_nodes,
+        "probes": [
+            {
+                "test": p.test,
+                "above": p.score > p.test,
+                "nodes": p.nodes,
+                "expanded": p.expanded,
+                "leaves": p.leaves,
+                "seconds": round(p.seconds, 6),
+            }
+            for p in found.probes
+        ],
+        "tt": found.tt,
+        "seconds": round(found.seconds, 6),
+    }
+
+
+def _print_connect4(record: dict[str, Any], board: Board, tt: int) -> None:
+    mover = "MAX" if board.max_to_move else "MIN"
+    click.echo(
+        f"{record['file']}: {record['result']} for {mover} (to move) in "
+        f"{record['distance']} plies (connect4 solver, score {record['score']}, table {tt} MiB)"
+    )
+    click.echo("PV: " + _moves(record))
+    click.echo(
+        f"nodes {record['nodes']:,} ({record['expanded']:,} expanded), "
+        f"leaves {record['leaves']:,}, line {record['line_nodes']:,}, {record['seconds']:.3g} s"
+    )
+    for p in record["probes"]:
+        answer = "yes" if p["above"] else "no"
+        click.echo(
+            f"  score > {p['test']:>3}?  {answer:<3}  nodes {p['nodes']:>11,}  "
+            f"leaves {p['leaves']:>11,}  {p['seconds']:.3g} s"
         )
 
 
