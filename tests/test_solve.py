@@ -188,3 +188,25 @@ def test_solve_refuses_chance_nodes(algo: str, source: str) -> None:
     assert value.exit_code == 0
     if source.startswith("game:pig"):
         assert json.loads(value.output)["value_exact"] == "8/27"
+
+
+@pytest.mark.parametrize(
+    "source", ["game:connect4:rows=4,columns=4", "game:nim:9", "game:hexapawn", "game:tictactoe"]
+)
+def test_solve_a_game_searched_on_demand_as_counted(source: str) -> None:
+    """solve() on a game opened on demand deepened only to the deepest node numbered so far
+    (max_depth() of an OnDemandTree), so it stopped at depth 1: 'draw in 1' on Connect Four
+    4x4. Its deepening now ends where an iteration meets no horizon, as the counted game's:
+    the same result, distance, iterations, counts and PV (as paths)."""
+
+    on_demand, counted = open_source(source, on_demand=True), open_source(source)
+    a, b = solve(on_demand), solve(counted)
+    assert (a.result, a.distance, len(a.iterations)) == (b.result, b.distance, len(b.iterations))
+    assert (a.nodes, a.leaves, a.expanded, a.positions) == (
+        b.nodes,
+        b.leaves,
+        b.expanded,
+        b.positions,
+    )
+    assert [on_demand.path_of(n) for n in a.pv] == [counted.path_of(n) for n in b.pv]
+    assert [it.score for it in a.iterations] == [it.score for it in b.iterations]

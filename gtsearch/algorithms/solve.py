@@ -100,10 +100,16 @@ def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> S
     refuse_chance_nodes(tree, "solve")
     t0 = time.perf_counter()
     table = Table(tt)
-    height = tree.max_depth()
+    # a game searched on demand has no height yet (max_depth() is the deepest node numbered so
+    # far): its deepening ends where an iteration meets no horizon
+    height = None if tree.on_demand else tree.max_depth()
     iterations: list[Iteration] = []
     # in C: the same iterations (not with the history heuristic or killers: Python's)
-    found = None if moves is not None else compiled.tabled_iterate(tree, table, height, solve=True)
+    found = (
+        None
+        if moves is not None or height is None
+        else compiled.tabled_iterate(tree, table, height, solve=True)
+    )
     if found is not None:
         done, distinct, _ = found
         for depth, it in enumerate(done, 1):
@@ -121,7 +127,7 @@ def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> S
         line = tuple(search.line())  # not timed: its searches are not counted
         counted = (search.entered, len(stats.leaves), seconds, search.expanded)
         iterations.append(Iteration(depth, score, *counted, line))
-        if exhausted or score != 0 or depth >= height:
+        if exhausted or score != 0 or (height is not None and depth >= height):
             break
     return _solution(score, len(positions), iterations, table, t0, moves)
 
