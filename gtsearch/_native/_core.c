@@ -432,6 +432,10 @@ static PyMethodDef methods[] = {
     {"negamax", GT_ENTRY(gt_negamax), METH_VARARGS,
      "negamax(end, values, root_max, alpha, beta, deep, prune, progress) -> "
      "(m, line, leaves, nodes): gtsearch.algorithms.depthfirst._negamax"},
+    {"game_negamax", GT_ENTRY(gt_game_negamax), METH_VARARGS,
+     "game_negamax(name, params, words, root_max, limit, max_nodes, first, alpha, beta, deep, "
+     "prune, hard, progress) -> (m, line, leaves, nodes, first, up, depth), or None: "
+     "depthfirst._negamax_on_demand over a game's C rules (game_tree.c)"},
     {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
      "gtsearch.algorithms.sss._sss_core and _solution_line"},

@@ -100,6 +100,45 @@ def negamax(
     return m, line
 
 
+def negamax_on_demand(
+    tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, prune: bool, hard: bool
+) -> tuple[float, list[int]] | None:
+    """depthfirst._negamax_on_demand in C, over the game's rules in the core (game_tree.c):
+    the nodes numbered as the OnDemandTree numbers them, which then takes them
+    (``numbered_in_c``); None when the pure core runs or the core has no rules of the game."""
+    core = native()
+    rules = None if core is None else tree.native_game()  # type: ignore[attr-defined]
+    if rules is None:
+        return None
+    name, params, words = rules
+    limit = tree.limit  # type: ignore[attr-defined]  # the --depth cut
+    try:
+        done = core.game_negamax(  # type: ignore[union-attr]
+            name,
+            params,
+            words,
+            tree.root_max,
+            -1 if limit is None else limit,
+            tree.max_nodes,  # type: ignore[attr-defined]
+            tree.first,  # type: ignore[attr-defined]
+            alpha,
+            beta,
+            deep,
+            prune,
+            hard,
+            stats.progress,
+        )
+    except core.VisitLimit:  # type: ignore[union-attr]  # more nodes listed than --max-nodes
+        raise tree.limit_error() from None  # type: ignore[attr-defined]
+    if done is None:  # rules that do not hold the game's parameters
+        return None
+    m, line, leaves, nodes, first, up, depths = done
+    tree.numbered_in_c(first, up, depths)  # type: ignore[attr-defined]
+    prior = _record(stats, leaves)
+    stats.nodes += nodes + (prior if tree.end[0] != 1 else 0)
+    return m, line
+
+
 def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list[int]] | None:
     """sss._sss_core and sss._solution_line in C."""
     core = takes(tree)

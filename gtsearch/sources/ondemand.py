@@ -28,11 +28,13 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from ..core import native
 from ..errors import UsageError
 from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
 from .games import GameTree
 from .gameviews import CHANCE_NODE, Lookup
+from .library.connect4 import ConnectFour
 from .playouts import Reached, playout
 from .protocol import Game, GameError
 
@@ -88,6 +90,19 @@ def open_game_tree(game: Game, *, on_demand: bool = False, **where: Any) -> Game
     if on_demand and not GameTree.counts_in_c(game, where.get("limit"), where.get("start")):
         return OnDemandTree(game, **where)
     return GameTree(game, **where)
+
+
+def c_rules(game: Game, state: Any) -> tuple[str, tuple[int, ...], tuple[int, ...]] | None:
+    """A built-in game's rules in the compiled core (game.h: game_rules.c), the game's
+    parameters in their order and ``state`` as the rules' words; None for any other game.
+    Only the game's own class counts (a subclass, or a game wrapped with --estimate, may
+    change the rules), without a key() of its own.  (Connect Four's for now: its words are
+    the state (x, o, won), won -1 written 2.)"""
+    obj = game.obj
+    if type(obj) is not ConnectFour or callable(game.attribute("key")):
+        return None
+    x, o, won = state
+    return "connect4", (obj.rows, obj.columns, obj.k), (x, o, 2 if won == -1 else won)
 
 
 class Inner:
@@ -206,6 +221,34 @@ class OnDemandTree(GameTree):
             self.chance = Grown(self, self._chance)  # type: ignore[assignment]
             self.weights = Lookup(self._weights_at)  # type: ignore[assignment]
             self._turns = self.turn_counts
+
+    # -- the C core's side ---------------------------------------------------------------
+    def native_game(self) -> tuple[str, tuple[int, ...], tuple[int, ...]] | None:
+        """The game's rules in the compiled core (game.h) as it searches this tree on demand:
+        their name, the game's parameters and the root's state as their words; None when the
+        core has no rules of this game (a game of the user's, a subclass, one with --estimate
+        or a table key of its own, chance nodes) and the Python rules run."""
+        if native() is None or self.chance is not None:
+            return None
+        state = self.root_key[1] if self.general else self.root_key
+        return c_rules(self.game, state)
+
+    def numbered_in_c(self, first: array[int], up: array[int], depths: array[int]) -> None:
+        """Take the nodes a C search numbered on this tree (game_tree.c): every node's first
+        child (``first``, the tree's grown) and the new nodes' parents and depths.  Their
+        entries are not kept, as those of the nodes a Python search released: path_of,
+        name_at and position rebuild one from the root when asked (:meth:`_key`)."""
+        new = len(up)
+        if not new:
+            return
+        self.first = first
+        self.up.extend(up)
+        self.depths.extend(depths)
+        gone: list[Any] = [None] * new
+        self.keys.extend(gone)
+        self.entries.extend(gone)
+        self.deepest = max(self.deepest, max(depths))
+        self.visited = len(self.keys)
 
     def searched(self) -> AbstractContextManager[None]:
         """Python's cycle collector paused while a search runs, as while a game is counted
