@@ -286,6 +286,11 @@ def kernel_count(room: int) -> Callable[[], Any]:
     return work
 
 
+def on_demand(spec: str, depth: int | None = None) -> Callable[[], Tree]:
+    """A built-in game searched on demand, cut at ``depth``: in C over its rules."""
+    return lambda: open_game(spec, depth=depth, on_demand=True)
+
+
 def expand_star() -> Any:
     """A game's states written out: a root with 70 moves to one state (a stack that grows)."""
     assert native is not None
@@ -351,6 +356,15 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
         for name, params in (("alphabeta", {}), ("sss", {}), ("alphabeta", {"tt": 1}))
     ],
     ("game-wide-node", expand_star),
+    # a game searched on demand over its C rules (game_tree.c): the tree's arrays grown, a
+    # game's end, the cut, the root a leaf, the fail-hard form
+    ("search-game-c-alphabeta", searched(on_demand("connect4", 3), "alphabeta")),
+    ("search-game-c-minimax-end", searched(on_demand("connect4:rows=2,columns=3,k=2"), "minimax")),
+    (
+        "search-game-c-hard",
+        searched(on_demand("connect4", 2), "alphabeta", variant="fail-hard", alpha=0, beta=0.01),
+    ),
+    ("search-game-c-root-leaf", searched(on_demand("connect4", 0), "f1")),
     *[(f"search-{name}-sparse", sparse(name)) for name in ("sss", "dual", "mt-sss")],
     *[
         (

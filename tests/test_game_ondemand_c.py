@@ -269,6 +269,9 @@ def test_the_core_declines_rules_it_does_not_have() -> None:
     assert native.game_negamax("connect4", (8, 8, 4), (0, 0, 0), *args) is None  # 72 bits
     assert native.game_negamax("connect4", (6, 7), (0, 0, 0), *args) is None
     assert native.game_negamax("connect4", (6, 7, 4, 1, 1), (0, 0, 0), *args) is None
+    assert native.game_negamax("connect4", [-1, 7, 4], [0, 0, 0], *args) is None
+    with pytest.raises(ValueError, match="more words"):
+        native.game_negamax("connect4", (6, 7, 4), (0, 0, 0, 0, 0), *args)
     with pytest.raises(TypeError):
         native.game_negamax("connect4", 6, (0, 0, 0), *args)
     with pytest.raises(TypeError):
@@ -287,8 +290,8 @@ def test_the_core_declines_rules_it_does_not_have() -> None:
         native.game_negamax("connect4", (6, 7, 4), (0, 0, 0), *args[:-1], [0])
     m, line, leaves, nodes, first, up, depth = native.game_negamax(
         "connect4",
-        (6, 7, 4),
-        (0, 0, 0),
+        [6, 7, 4],
+        [0, 0, 0, 0],
         True,
         1,
         10**6,
@@ -302,6 +305,9 @@ def test_the_core_declines_rules_it_does_not_have() -> None:
     )
     assert (list(leaves), nodes, list(up), list(depth)) == (list(range(1, 8)), 8, [0] * 7, [1] * 7)
     assert list(first) == [1] + [-1] * 7 and line == [0, 4]
+    # words the rules never make (every square X's) are the rules' to read: no check, no crash
+    done = native.game_negamax("connect4", (6, 7, 4), (2**64 - 1, 0, 0), *args)
+    assert done[3] == 1 and list(done[2]) == [0]
 
 
 def test_a_long_game_is_searched_on_an_explicit_stack() -> None:

@@ -62,12 +62,14 @@ static node_t od_list(ODTree *T, node_t c, int64_t d, int count) {
 }
 
 /* Open the node of state s at depth d: 1 with its moves (how many in *count) when it is an
- * inner node, else 0 with its value in *v (GameTree._value: the utility where the game ends,
- * the estimate at the cut) */
+ * inner node, else 0 with its value in *v (GameTree._expand and _value: a state without moves
+ * is the end of the game, valued by the utility, even at the cut; one at the cut with moves is
+ * valued by the estimate) */
 static int od_open(const ODTree *T, const GState *s, int64_t d, int *moves, int *count,
                    double *v) {
     const GameRules *r = T->g.rules;
-    if (r->kind(&T->g, s) == GAME_END) {
+    *count = r->moves(&T->g, s, moves);
+    if (!*count) {
         *v = r->utility(&T->g, s);
         return 0;
     }
@@ -75,7 +77,6 @@ static int od_open(const ODTree *T, const GState *s, int64_t d, int *moves, int 
         *v = r->estimate(&T->g, s);
         return 0;
     }
-    *count = r->moves(&T->g, s, moves);
     return 1;
 }
 
@@ -103,7 +104,7 @@ static int od_negamax(ODTree *T, Ticker *tk, NodeList *leaves, PairLog *best, co
         ODFrame *p;
         size_t len, cap;
     } F = {NULL, 0, 0};
-    if (ROOM(F.p, F.len, F.cap) < 0)
+    if (grow_array(&F.p, &F.cap, sizeof *F.p) < 0)
         return -1;
     ODFrame *f = &F.p[0];
     double v;
@@ -217,14 +218,23 @@ static node_t best_child(void *ctx, node_t n, int is_max) {
     return c >= 0 ? c : PV_END;
 }
 
-/* (m, line, leaves, nodes, first, up, depth) from a finished search */
+/* (m, line, leaves, nodes, first, up, depth) from a finished search; each item made only
+ * while the ones before it were */
 static PyObject *od_result(const ODTree *T, double m, const int64_t *line, size_t line_len,
                            const NodeList *leaves, int64_t nodes) {
     const size_t fresh = T->n - T->n0;
-    return Py_BuildValue("(dNNLNNN)", m, line_to_list(line, line_len), nl_to_array(leaves),
-                         (long long)nodes, make_array("q", T->first, T->n * sizeof *T->first),
-                         make_array("q", T->up, fresh * sizeof *T->up),
-                         make_array("q", T->depth, fresh * sizeof *T->depth));
+    PyObject *items[7] = {NULL};
+    PyObject *result = NULL;
+    if ((items[0] = PyFloat_FromDouble(m)) && (items[1] = line_to_list(line, line_len)) &&
+        (items[2] = nl_to_array(leaves)) && (items[3] = PyLong_FromLongLong((long long)nodes)) &&
+        (items[4] = make_array("q", T->first, T->n * sizeof *T->first)) &&
+        (items[5] = make_array("q", T->up, fresh * sizeof *T->up)) &&
+        (items[6] = make_array("q", T->depth, fresh * sizeof *T->depth)))
+        result = PyTuple_Pack(7, items[0], items[1], items[2], items[3], items[4], items[5],
+                              items[6]);
+    for (int i = 0; i < 7; i++)
+        Py_XDECREF(items[i]);
+    return result;
 }
 
 /* the game's rules called `name`, opened with the parameters in the sequence `params`: 1, 0
@@ -280,7 +290,12 @@ PyObject *gt_game_negamax(PyObject *self, PyObject *args) {
     if (!seq)
         return NULL;
     const Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
-    for (Py_ssize_t i = 0; i < k && i < GSTATE_WORDS; i++) {
+    if (k > GSTATE_WORDS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "game_negamax: more words than a state has");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
         root.w[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
         if (root.w[i] == (uint64_t)-1 && PyErr_Occurred()) {
             Py_DECREF(seq);
