@@ -393,3 +393,23 @@ def test_eval_of_a_game_on_demand_is_the_same_in_c() -> None:
             ]
         )
     assert outputs[0] == outputs[1] and len(outputs[0]) == 3
+
+
+def test_ctrl_c_stops_the_c_search_and_leaves_the_tree_as_it_was() -> None:
+    """A SIGINT while the C search runs: KeyboardInterrupt at its next tick, nothing of the
+    search taken by the tree."""
+    import signal
+
+    def interrupt(*_: Any) -> None:
+        raise KeyboardInterrupt
+
+    tree = OnDemandTree(game_of("connect4"), source="game:connect4", limit=12, max_nodes=20_000_000)
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.05)
+    try:
+        with in_c(), pytest.raises(KeyboardInterrupt):
+            search(tree, "minimax")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert len(tree.keys) == len(tree.up) == 1 and list(tree.first) == [-1]
