@@ -365,6 +365,8 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
         searched(on_demand("connect4", 2), "alphabeta", variant="fail-hard", alpha=0, beta=0.01),
     ),
     ("search-game-c-root-leaf", searched(on_demand("connect4", 0), "f1")),
+    ("search-game-c-negascout", searched(on_demand("connect4", 3), "negascout")),
+    ("search-game-c-negascout-leaf", searched(on_demand("connect4", 0), "negascout")),
     *[(f"search-{name}-sparse", sparse(name)) for name in ("sss", "dual", "mt-sss")],
     *[
         (

@@ -218,21 +218,30 @@ static node_t best_child(void *ctx, node_t n, int is_max) {
     return c >= 0 ? c : PV_END;
 }
 
-/* (m, line, leaves, nodes, first, up, depth) from a finished search; each item made only
- * while the ones before it were */
-static PyObject *od_result(const ODTree *T, double m, const int64_t *line, size_t line_len,
-                           const NodeList *leaves, int64_t nodes) {
+/* A search's result: its `n` own items (made here in turn: `make(i, ctx)` makes item i, NULL
+ * with an exception), then the tree's arrays first, up and depth; each item made only while
+ * the ones before it were */
+#define OD_MOST_ITEMS 8
+static PyObject *od_result(const ODTree *T, int n, PyObject *(*make)(int, const void *),
+                           const void *ctx) {
     const size_t fresh = T->n - T->n0;
-    PyObject *items[7] = {NULL};
+    PyObject *items[OD_MOST_ITEMS] = {NULL};
     PyObject *result = NULL;
-    if ((items[0] = PyFloat_FromDouble(m)) && (items[1] = line_to_list(line, line_len)) &&
-        (items[2] = nl_to_array(leaves)) && (items[3] = PyLong_FromLongLong((long long)nodes)) &&
-        (items[4] = make_array("q", T->first, T->n * sizeof *T->first)) &&
-        (items[5] = make_array("q", T->up, fresh * sizeof *T->up)) &&
-        (items[6] = make_array("q", T->depth, fresh * sizeof *T->depth)))
-        result = PyTuple_Pack(7, items[0], items[1], items[2], items[3], items[4], items[5],
-                              items[6]);
-    for (int i = 0; i < 7; i++)
+    int k = 0;
+    for (; k < n; k++)
+        if (!(items[k] = make(k, ctx)))
+            goto done;
+    if (!(items[k++] = make_array("q", T->first, T->n * sizeof *T->first)) ||
+        !(items[k++] = make_array("q", T->up, fresh * sizeof *T->up)) ||
+        !(items[k++] = make_array("q", T->depth, fresh * sizeof *T->depth)))
+        goto done;
+    if ((result = PyTuple_New(k)))
+        for (int i = 0; i < k; i++) {
+            PyTuple_SET_ITEM(result, i, items[i]);
+            items[i] = NULL;
+        }
+done:
+    for (int i = 0; i < OD_MOST_ITEMS; i++)
         Py_XDECREF(items[i]);
     return result;
 }
@@ -261,6 +270,246 @@ static int od_game(Game *g, const char *name, PyObject *params) {
     return rc;
 }
 
+/* -- NegaScout on demand: scout._met's search, step for step ---------------------------------
+ * Reinefeld's NegaScout (search_scout.c's, over the tree on demand): the first child with the
+ * window, the others with the exact null window above the best value so far, a child that
+ * fails high inside the window searched again with (t, beta).  Each call is a frame of the
+ * path (the frame of a node's re-search takes the place of its first search's), so a frame's
+ * place is its node's depth. */
+enum { NS_LOOP, NS_FIRST, NS_NULL, NS_RESEARCH };
+
+typedef struct {
+    GState st;
+    node_t n;
+    double alpha, beta, s, m, a;
+    int count, i, first, phase;
+    int moves[GAME_MAX_MOVES];
+} NSFrame;
+
+typedef struct {
+    NSFrame *p;
+    size_t len, cap;
+} NSStack;
+
+/* The call search(c, alpha, beta, s) of the child i of the top frame (c its number): 1 with
+ * c's frame pushed when c is an inner node, 0 with its value in *v when it is a leaf, -1 with
+ * an exception */
+static int ns_call(ODTree *T, NSStack *F, int i, double alpha, double beta, double s,
+                   double *v) {
+    if (ROOM(F->p, F->len, F->cap) < 0)
+        return -1;
+    const NSFrame *f = &F->p[F->len - 1];
+    NSFrame *g = &F->p[F->len];
+    const node_t c = T->first[f->n] + i;
+    T->g.rules->play(&T->g, &f->st, f->moves[i], &g->st);
+    if (!od_open(T, &g->st, (int64_t)F->len, g->moves, &g->count, v))
+        return 0;
+    if (od_list(T, c, (int64_t)F->len, g->count) < 0)
+        return -1;
+    g->n = c;
+    g->alpha = alpha;
+    g->beta = beta;
+    g->s = s;
+    g->m = -INF;
+    g->i = 0;
+    g->first = 1;
+    g->phase = NS_LOOP;
+    F->len++;
+    return 1;
+}
+
+/* scout._met's NegaScout from the root state: its value in MAX's terms in *value, the nodes
+ * visited in *nodes_out */
+static int od_negascout(ODTree *T, Ticker *tk, NodeList *leaves, const GState *root,
+                        int root_max, double *value, int64_t *nodes_out) {
+    NSStack F = {NULL, 0, 0};
+    if (grow_array(&F.p, &F.cap, sizeof *F.p) < 0)
+        return -1;
+    NSFrame *f = &F.p[0];
+    double v;
+    const double sign = root_max ? 1.0 : -1.0;
+    f->st = *root;
+    if (!od_open(T, &f->st, 0, f->moves, &f->count, &v)) { /* the root is a leaf */
+        gt_free(F.p);
+        if (nl_push(leaves, 0) < 0)
+            return -1;
+        *value = v;
+        *nodes_out = 1;
+        return 0;
+    }
+    if (od_list(T, 0, 0, f->count) < 0)
+        goto fail;
+    f->n = 0;
+    f->alpha = -INF;
+    f->beta = INF;
+    f->s = sign;
+    f->m = -INF;
+    f->i = 0;
+    f->first = 1;
+    f->phase = NS_LOOP;
+    F.len = 1;
+    int64_t nodes = 1;
+    double ret = 0.0; /* the value a finished call hands to its caller */
+    for (;;) {
+        f = &F.p[F.len - 1];
+        double t;
+        if (f->phase == NS_LOOP) {
+            if (f->i >= f->count)
+                goto finished;
+            if (tick(tk, (int64_t)leaves->len) < 0)
+                goto fail;
+            nodes++;
+            double ca, cb;
+            int phase;
+            if (f->first) {
+                phase = NS_FIRST;
+                ca = -f->beta;
+                cb = -f->alpha;
+            } else {
+                f->a = f->alpha > f->m ? f->alpha : f->m;
+                phase = NS_NULL;
+                ca = -nextafter(f->a, INF);
+                cb = -f->a;
+            }
+            const int i = f->i++;
+            f->phase = phase;
+            const int inner = ns_call(T, &F, i, ca, cb, -f->s, &v);
+            if (inner < 0)
+                goto fail;
+            if (inner)
+                continue;
+            f = &F.p[F.len - 1]; /* a leaf is exact: no window, no re-search */
+            f->phase = NS_LOOP;
+            if (nl_push(leaves, T->first[f->n] + i) < 0)
+                goto fail;
+            t = f->s * v;
+        } else if (f->phase == NS_NULL) {
+            t = -ret;
+            f->phase = NS_LOOP;
+            if (f->a < t && t < f->beta) { /* failed high inside the window: find the value */
+                nodes++;
+                f->phase = NS_RESEARCH;
+                if (ns_call(T, &F, f->i - 1, -f->beta, -t, -f->s, &v) < 0)
+                    goto fail;
+                continue;
+            }
+        } else { /* NS_FIRST or NS_RESEARCH: the child's value */
+            t = -ret;
+            f->phase = NS_LOOP;
+        }
+        f->first = 0;
+        if (t > f->m) {
+            f->m = t;
+            if (f->m >= f->beta)
+                goto finished;
+        }
+        continue;
+    finished:
+        ret = f->m;
+        if (--F.len == 0)
+            break;
+    }
+    gt_free(F.p);
+    *value = sign * ret;
+    *nodes_out = nodes;
+    return 0;
+fail:
+    gt_free(F.p);
+    return -1;
+}
+
+/* What every search of a game on demand opens: the rules `name` opened with `params`, the
+ * root's state from `words`, the tree's nodes numbered so far (`first`), the ticker and the
+ * list of leaves.  1, 0 when the core has no rules `name` that hold `params` (nothing held),
+ * -1 with an exception (nothing held). */
+typedef struct {
+    ODTree T;
+    GState root;
+    Ticker tk;
+    NodeList leaves;
+} ODRun;
+
+static int od_begin(ODRun *R, const char *name, PyObject *params, PyObject *words,
+                    long long limit, long long max_nodes, PyObject *first_obj,
+                    PyObject *progress) {
+    memset(R, 0, sizeof *R);
+    ODTree *T = &R->T;
+    const int found = od_game(&T->g, name, params);
+    if (found <= 0)
+        return found;
+    if (limit >= 0 && !T->g.rules->estimate)
+        return 0; /* Python's game has no estimate either, and refuses --depth */
+    PyObject *seq = PySequence_Fast(words, "game search: words must be a sequence");
+    if (!seq)
+        return -1;
+    const Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    if (k > GSTATE_WORDS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "game search: more words than a state has");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k; i++) {
+        R->root.w[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (R->root.w[i] == (uint64_t)-1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    Py_buffer fv;
+    if (borrow_array(first_obj, &fv, "q", 0, "game search: first must be an array of typecode %s") <
+        0)
+        return -1;
+    T->limit = limit;
+    T->max_nodes = max_nodes;
+    T->n = T->n0 = (size_t)(fv.len / 8);
+    int rc = -1;
+    if (T->n0 == 0)
+        PyErr_SetString(PyExc_ValueError, "game search: first holds no root");
+    else if (reserve(&T->first, &T->cap, T->n, sizeof *T->first) == 0) {
+        memcpy(T->first, fv.buf, T->n * sizeof *T->first);
+        if (tick_open(&R->tk, progress) == 0) {
+            nl_init(&R->leaves, max_nodes > INT32_MAX);
+            rc = 1;
+        }
+    }
+    PyBuffer_Release(&fv);
+    if (rc < 0)
+        gt_free(T->first);
+    return rc;
+}
+
+static void od_end(ODRun *R) {
+    gt_free(R->T.first);
+    gt_free(R->T.up);
+    gt_free(R->T.depth);
+    nl_free(&R->leaves);
+    tick_close(&R->tk);
+}
+
+/* negamax's items: (m, line, leaves, nodes) */
+typedef struct {
+    double m;
+    const int64_t *line;
+    size_t line_len;
+    const NodeList *leaves;
+    int64_t nodes;
+} NegamaxOut;
+
+static PyObject *negamax_item(int i, const void *ctx) {
+    const NegamaxOut *o = ctx;
+    switch (i) {
+    case 0:
+        return PyFloat_FromDouble(o->m);
+    case 1:
+        return line_to_list(o->line, o->line_len);
+    case 2:
+        return nl_to_array(o->leaves);
+    default:
+        return PyLong_FromLongLong((long long)o->nodes);
+    }
+}
+
 /* game_negamax(name, params, words, root_max, limit, max_nodes, first, alpha, beta, deep,
  * prune, hard, progress) -> (m, line, leaves, nodes, first, up, depth), or None when the core
  * has no rules `name` that hold `params` */
@@ -274,76 +523,76 @@ PyObject *gt_game_negamax(PyObject *self, PyObject *args) {
                           &max_nodes, &first_obj, &P.alpha, &P.beta, &P.deep, &P.prune, &P.hard,
                           &progress))
         return NULL;
-    ODTree T;
-    memset(&T, 0, sizeof T);
-    const int found = od_game(&T.g, name, params);
-    if (found <= 0) {
-        if (found < 0)
+    ODRun R;
+    const int rc = od_begin(&R, name, params, words, limit, max_nodes, first_obj, progress);
+    if (rc <= 0) {
+        if (rc < 0)
             return NULL;
         Py_RETURN_NONE;
     }
-    if (limit >= 0 && !T.g.rules->estimate)
-        Py_RETURN_NONE; /* Python's game has no estimate either, and refuses --depth */
-    GState root;
-    memset(&root, 0, sizeof root);
-    PyObject *seq = PySequence_Fast(words, "game_negamax: words must be a sequence");
-    if (!seq)
-        return NULL;
-    const Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
-    if (k > GSTATE_WORDS) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "game_negamax: more words than a state has");
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < k; i++) {
-        root.w[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (root.w[i] == (uint64_t)-1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return NULL;
-        }
-    }
-    Py_DECREF(seq);
-    Py_buffer fv;
-    if (borrow_array(first_obj, &fv, "q", 0, "game_negamax: first must be an array of typecode %s") <
-        0)
-        return NULL;
-    T.limit = limit;
-    T.max_nodes = max_nodes;
-    T.n = T.n0 = (size_t)(fv.len / 8);
     PyObject *result = NULL;
-    Ticker tk;
-    NodeList leaves;
     PairLog best = {NULL, 0, 0};
+    NegamaxOut o = {0.0, NULL, 0, &R.leaves, 0};
     int64_t *line = NULL;
-    size_t line_len = 0;
-    nl_init(&leaves, max_nodes > INT32_MAX);
-    if (tick_open(&tk, progress) < 0) {
-        PyBuffer_Release(&fv);
-        return NULL;
-    }
-    if (T.n0 == 0) {
-        PyErr_SetString(PyExc_ValueError, "game_negamax: first holds no root");
-        goto out;
-    }
-    if (reserve(&T.first, &T.cap, T.n, sizeof *T.first) < 0)
-        goto out;
-    memcpy(T.first, fv.buf, T.n * sizeof *T.first);
-    double m;
-    int64_t nodes;
-    if (od_negamax(&T, &tk, &leaves, &best, &root, &P, &m, &nodes) < 0)
+    if (od_negamax(&R.T, &R.tk, &R.leaves, &best, &R.root, &P, &o.m, &o.nodes) < 0)
         goto out;
     BestScan scan = {&best, best.len};
-    if (pv_walk(best_child, &scan, P.root_max, &line, &line_len) < 0)
+    if (pv_walk(best_child, &scan, P.root_max, &line, &o.line_len) < 0)
         goto out;
-    result = od_result(&T, m, line, line_len, &leaves, nodes);
+    o.line = line;
+    result = od_result(&R.T, 4, negamax_item, &o);
 out:
     gt_free(line);
     gt_free(best.p);
-    gt_free(T.first);
-    gt_free(T.up);
-    gt_free(T.depth);
-    nl_free(&leaves);
-    tick_close(&tk);
-    PyBuffer_Release(&fv);
+    od_end(&R);
+    return result;
+}
+
+/* negascout's items: (value, leaves, nodes, distinct) */
+typedef struct {
+    double value;
+    const NodeList *leaves;
+    int64_t nodes;
+    size_t distinct;
+} ScoutOut;
+
+static PyObject *scout_item(int i, const void *ctx) {
+    const ScoutOut *o = ctx;
+    switch (i) {
+    case 0:
+        return PyFloat_FromDouble(o->value);
+    case 1:
+        return nl_to_array(o->leaves);
+    case 2:
+        return PyLong_FromLongLong((long long)o->nodes);
+    default:
+        return PyLong_FromSize_t(o->distinct);
+    }
+}
+
+/* game_negascout(name, params, words, root_max, limit, max_nodes, first, progress) ->
+ * (value, leaves, nodes, distinct, first, up, depth), or None (as game_negamax) */
+PyObject *gt_game_negascout(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *name;
+    PyObject *params, *words, *first_obj, *progress;
+    long long limit, max_nodes;
+    int root_max;
+    if (!PyArg_ParseTuple(args, "sOOpLLOO", &name, &params, &words, &root_max, &limit,
+                          &max_nodes, &first_obj, &progress))
+        return NULL;
+    ODRun R;
+    const int rc = od_begin(&R, name, params, words, limit, max_nodes, first_obj, progress);
+    if (rc <= 0) {
+        if (rc < 0)
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *result = NULL;
+    ScoutOut o = {0.0, &R.leaves, 0, 0};
+    if (od_negascout(&R.T, &R.tk, &R.leaves, &R.root, root_max, &o.value, &o.nodes) == 0 &&
+        nl_distinct(&R.leaves, &o.distinct) == 0)
+        result = od_result(&R.T, 4, scout_item, &o);
+    od_end(&R);
     return result;
 }

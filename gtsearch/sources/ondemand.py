@@ -227,8 +227,11 @@ class OnDemandTree(GameTree):
         """The game's rules in the compiled core (game.h) as it searches this tree on demand:
         their name, the game's parameters and the root's state as their words; None when the
         core has no rules of this game (a game of the user's, a subclass, one with --estimate
-        or a table key of its own, chance nodes) and the Python rules run."""
-        if native() is None or self.chance is not None:
+        or a table key of its own, chance nodes), or a table has numbered positions on this
+        tree, and the Python search runs."""
+        if native() is None or self.chance is not None or self.numbers[0]:
+            # a table numbered positions here: the Python searches keep the entries they meet
+            # (the next table's positions are numbered in their order), which a C search skips
             return None
         state = self.root_key[1] if self.general else self.root_key
         return c_rules(self.game, state)
