@@ -41,10 +41,10 @@ point, each figure under the C core and under the pure-Python core
   ``--tt 0`` (Ballard's, without memory) on the smaller pig, under both cores; the target
   is star2's leaves at most expectiminimax's.
 
-- the built-in games searched on demand in C (``games``, issue 36): alpha-beta (both forms)
-  and F1 on ``game:connect4 --depth 7`` and minimax at ``--depth 5``, a fresh tree each run,
+- the built-in games searched on demand in C (``games``, issue 36): alpha-beta (both forms),
+  F1 and NegaScout on ``game:connect4 --depth 7`` and minimax at ``--depth 5``, a fresh tree each run,
   under both cores, the same value, PV, leaves and nodes checked, the goal of >= 20x beside
-  alpha-beta's ratio; and Othello 8x8 minimax at ``--depth d``, its leaves against perft(d)
+  alpha-beta's and NegaScout's ratios; and Othello 8x8 minimax at ``--depth d``, its leaves against perft(d)
   (4, 12, 56, 244, 1,396, 8,200, 55,092, 390,216), in C where the core has its rules (else a
   line says so) and in pure Python to the depths it takes in seconds.
 
@@ -831,6 +831,7 @@ def measure_games(rep: Report, repeat: int, quick: bool) -> None:
         ("alphabeta", depth, {}, True),
         ("alphabeta", depth, {"variant": "fail-hard"}, False),
         ("f1", depth, {"bound": 0}, False),
+        ("negascout", depth, {}, True),
         ("minimax", depth - 2, {}, False),
     ]
     rows = []

@@ -423,3 +423,31 @@ def test_ctrl_c_stops_the_c_search_and_leaves_the_tree_as_it_was() -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
     assert len(tree.keys) == len(tree.up) == 1 and list(tree.first) == [-1]
+
+
+def test_negascout_in_c_with_leaves_read_before() -> None:
+    """A Stats that holds leaves of a search before: the PV is the Python walk's over them all
+    (the C one is taken only when the leaves are the search's own), the same either way."""
+    from array import array
+
+    found = []
+    for context in (pure, in_c):
+        tree = opened("connect4", 3, [3])
+        stats = Stats()
+        with context():
+            search(tree, "alphabeta", stats=stats)
+            r = search(tree, "negascout", stats=stats)
+        found.append((r.value, r.pv, r.pv_labels, r.leaves, r.nodes, r.extra))
+    assert found[0] == found[1]
+    root = array("q", [-1])
+    done = native.game_negascout(
+        "connect4", (6, 7, 4), (0, 0, 0), True, 2, 10**6, root, False, None
+    )
+    value, line, leaves, nodes, distinct = done[:5]
+    with pure():
+        r = search(opened("connect4", 2, []), "negascout", leaf_order=True)
+    assert line is None and (value, len(leaves), nodes) == (r.value, r.leaves, r.nodes)
+    assert distinct == r.extra["distinct_leaves"] < len(leaves)
+    done = native.game_negascout("connect4", (6, 7, 4), (0, 0, 0), True, 2, 10**6, root, True, None)
+    assert done[1][0] == 0 and len(done[1]) == 3
+    assert native.game_negascout("othello", (8, 8), (0,), True, 2, 10**6, root, True, None) is None

@@ -437,9 +437,9 @@ static PyMethodDef methods[] = {
      "prune, hard, progress) -> (m, line, leaves, nodes, first, up, depth), or None: "
      "depthfirst._negamax_on_demand over a game's C rules (game_tree.c)"},
     {"game_negascout", GT_ENTRY(gt_game_negascout), METH_VARARGS,
-     "game_negascout(name, params, words, root_max, limit, max_nodes, first, progress) -> "
-     "(value, leaves, nodes, distinct, first, up, depth), or None: scout._met's NegaScout over "
-     "a game's C rules (game_tree.c)"},
+     "game_negascout(name, params, words, root_max, limit, max_nodes, first, line, progress) "
+     "-> (value, line, leaves, nodes, distinct, first, up, depth), or None: scout._met's "
+     "NegaScout over a game's C rules, and its PV from the leaves read (game_tree.c)"},
     {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
      "gtsearch.algorithms.sss._sss_core and _solution_line"},

@@ -39,8 +39,11 @@ def game_negascout(
     limit: int,
     max_nodes: int,
     first: array[int],
+    line: bool,
     progress: _Progress,
-) -> tuple[float, _Leaves, int, int, array[int], array[int], array[int]] | None: ...
+) -> (
+    tuple[float, list[int] | None, _Leaves, int, int, array[int], array[int], array[int]] | None
+): ...
 def sss(
     end: array[int],
     values: array[float],

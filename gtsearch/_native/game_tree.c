@@ -318,9 +318,22 @@ static int ns_call(ODTree *T, NSStack *F, int i, double alpha, double beta, doub
     return 1;
 }
 
+/* the values of the leaves read, in MAX's terms, in the order read (the PV's, below) */
+typedef struct {
+    double *p;
+    size_t len, cap;
+} Values;
+
+static int read_leaf(NodeList *leaves, Values *vals, node_t n, double v) {
+    if (nl_push(leaves, n) < 0 || ROOM(vals->p, vals->len, vals->cap) < 0)
+        return -1;
+    vals->p[vals->len++] = v;
+    return 0;
+}
+
 /* scout._met's NegaScout from the root state: its value in MAX's terms in *value, the nodes
- * visited in *nodes_out */
-static int od_negascout(ODTree *T, Ticker *tk, NodeList *leaves, const GState *root,
+ * visited in *nodes_out; each leaf read and its value to `leaves` and `vals` */
+static int od_negascout(ODTree *T, Ticker *tk, NodeList *leaves, Values *vals, const GState *root,
                         int root_max, double *value, int64_t *nodes_out) {
     NSStack F = {NULL, 0, 0};
     if (grow_array(&F.p, &F.cap, sizeof *F.p) < 0)
@@ -331,7 +344,7 @@ static int od_negascout(ODTree *T, Ticker *tk, NodeList *leaves, const GState *r
     f->st = *root;
     if (!od_open(T, &f->st, 0, f->moves, &f->count, &v)) { /* the root is a leaf */
         gt_free(F.p);
-        if (nl_push(leaves, 0) < 0)
+        if (read_leaf(leaves, vals, 0, v) < 0)
             return -1;
         *value = v;
         *nodes_out = 1;
@@ -380,7 +393,7 @@ static int od_negascout(ODTree *T, Ticker *tk, NodeList *leaves, const GState *r
                 continue;
             f = &F.p[F.len - 1]; /* a leaf is exact: no window, no re-search */
             f->phase = NS_LOOP;
-            if (nl_push(leaves, T->first[f->n] + i) < 0)
+            if (read_leaf(leaves, vals, T->first[f->n] + i, v) < 0)
                 goto fail;
             t = f->s * v;
         } else if (f->phase == NS_NULL) {
@@ -416,6 +429,90 @@ static int od_negascout(ODTree *T, Ticker *tk, NodeList *leaves, const GState *r
 fail:
     gt_free(F.p);
     return -1;
+}
+
+/* -- the PV of an exact value from the leaves read: pv._met_principal_variation ------------------
+ * The bounds [lo, hi] the leaves read prove for each node (on_demand_ranges): one pass up, in
+ * descending numbers (a node's children are numbered after it), over every node listed (a
+ * node above no leaf read gets (-inf, +inf), as the Python pass's absent entries); then the
+ * walk down from the root, at a MAX node the first child whose lo is the value, at a MIN node
+ * the first whose hi is.  A node's children are its block of numbers, up to the next block
+ * listed (the blocks are numbered one after another); its player, the root's at even depths.
+ * 0 with the line, 1 when the leaves do not prove the value (Python then says so), -1. */
+static int od_exact_pv(const ODTree *T, const NodeList *leaves, const Values *vals, int root_max,
+                       double v, int64_t **line, size_t *len) {
+    const size_t n = T->n;
+    double *lo = gt_malloc(n * sizeof *lo), *hi = gt_malloc(n * sizeof *hi);
+    unsigned char *flag = gt_calloc(n, 1); /* 1: a block starts here; 2: MIN moves there */
+    int64_t *out = NULL;
+    size_t k = 0, cap = 0;
+    int rc = -1;
+    if (!lo || !hi || !flag) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t m = 0; m < n; m++) {
+        lo[m] = -INF;
+        hi[m] = INF;
+        if (T->first[m] >= 0)
+            flag[T->first[m]] |= 1;
+    }
+    if (!root_max)
+        flag[0] |= 2;
+    for (size_t m = 0; m < n; m++) /* the players, top-down */
+        if (T->first[m] >= 0) {
+            const unsigned char kid = (flag[m] & 2) ^ 2;
+            size_t c = (size_t)T->first[m];
+            do
+                flag[c] = (unsigned char)((flag[c] & 1) | kid);
+            while (++c < n && !(flag[c] & 1));
+        }
+    for (size_t i = 0; i < leaves->len; i++) {
+        const node_t leaf = nl_get(leaves, i);
+        lo[leaf] = hi[leaf] = vals->p[i];
+    }
+    for (size_t m = n; m-- > 0;) {
+        if (T->first[m] < 0)
+            continue;
+        const int is_max = !(flag[m] & 2);
+        double low = is_max ? -INF : INF, high = low;
+        size_t c = (size_t)T->first[m];
+        do {
+            if (is_max ? lo[c] > low : lo[c] < low)
+                low = lo[c];
+            if (is_max ? hi[c] > high : hi[c] < high)
+                high = hi[c];
+        } while (++c < n && !(flag[c] & 1));
+        lo[m] = low;
+        hi[m] = high;
+    }
+    if (!(lo[0] == v && hi[0] == v)) {
+        rc = 1;
+        goto done;
+    }
+    size_t m = 0;
+    for (;;) {
+        if (ROOM(out, k, cap) < 0)
+            goto done;
+        out[k++] = (int64_t)m;
+        if (T->first[m] < 0)
+            break;
+        const double *table = flag[m] & 2 ? hi : lo;
+        size_t c = (size_t)T->first[m];
+        while (table[c] != v && c + 1 < n && !(flag[c + 1] & 1))
+            c++;
+        m = c;
+    }
+    *line = out;
+    *len = k;
+    out = NULL;
+    rc = 0;
+done:
+    gt_free(out);
+    gt_free(lo);
+    gt_free(hi);
+    gt_free(flag);
+    return rc;
 }
 
 /* What every search of a game on demand opens: the rules `name` opened with `params`, the
@@ -548,9 +645,11 @@ out:
     return result;
 }
 
-/* negascout's items: (value, leaves, nodes, distinct) */
+/* negascout's items: (value, line or None, leaves, nodes, distinct) */
 typedef struct {
     double value;
+    const int64_t *line; /* NULL: none */
+    size_t line_len;
     const NodeList *leaves;
     int64_t nodes;
     size_t distinct;
@@ -562,24 +661,29 @@ static PyObject *scout_item(int i, const void *ctx) {
     case 0:
         return PyFloat_FromDouble(o->value);
     case 1:
-        return nl_to_array(o->leaves);
+        if (!o->line)
+            Py_RETURN_NONE;
+        return line_to_list(o->line, o->line_len);
     case 2:
+        return nl_to_array(o->leaves);
+    case 3:
         return PyLong_FromLongLong((long long)o->nodes);
     default:
         return PyLong_FromSize_t(o->distinct);
     }
 }
 
-/* game_negascout(name, params, words, root_max, limit, max_nodes, first, progress) ->
- * (value, leaves, nodes, distinct, first, up, depth), or None (as game_negamax) */
+/* game_negascout(name, params, words, root_max, limit, max_nodes, first, line, progress) ->
+ * (value, line, leaves, nodes, distinct, first, up, depth), or None (as game_negamax); the
+ * line (the PV the leaves read prove) when `line`, else None */
 PyObject *gt_game_negascout(PyObject *self, PyObject *args) {
     (void)self;
     const char *name;
     PyObject *params, *words, *first_obj, *progress;
     long long limit, max_nodes;
-    int root_max;
-    if (!PyArg_ParseTuple(args, "sOOpLLOO", &name, &params, &words, &root_max, &limit,
-                          &max_nodes, &first_obj, &progress))
+    int root_max, want_line;
+    if (!PyArg_ParseTuple(args, "sOOpLLOpO", &name, &params, &words, &root_max, &limit,
+                          &max_nodes, &first_obj, &want_line, &progress))
         return NULL;
     ODRun R;
     const int rc = od_begin(&R, name, params, words, limit, max_nodes, first_obj, progress);
@@ -589,10 +693,23 @@ PyObject *gt_game_negascout(PyObject *self, PyObject *args) {
         Py_RETURN_NONE;
     }
     PyObject *result = NULL;
-    ScoutOut o = {0.0, &R.leaves, 0, 0};
-    if (od_negascout(&R.T, &R.tk, &R.leaves, &R.root, root_max, &o.value, &o.nodes) == 0 &&
-        nl_distinct(&R.leaves, &o.distinct) == 0)
-        result = od_result(&R.T, 4, scout_item, &o);
+    Values vals = {NULL, 0, 0};
+    int64_t *line = NULL;
+    ScoutOut o = {0.0, NULL, 0, &R.leaves, 0, 0};
+    if (od_negascout(&R.T, &R.tk, &R.leaves, &vals, &R.root, root_max, &o.value, &o.nodes) < 0 ||
+        nl_distinct(&R.leaves, &o.distinct) < 0)
+        goto out;
+    if (want_line) {
+        const int proved = od_exact_pv(&R.T, &R.leaves, &vals, root_max, o.value, &line,
+                                       &o.line_len);
+        if (proved < 0)
+            goto out;
+        o.line = line; /* NULL when not proved: the Python walk says so */
+    }
+    result = od_result(&R.T, 5, scout_item, &o);
+out:
+    gt_free(line);
+    gt_free(vals.p);
     od_end(&R);
     return result;
 }

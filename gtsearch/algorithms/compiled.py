@@ -160,13 +160,14 @@ def _on_demand(tree: Tree, function: str, *args: Any) -> Any:
 
 def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:
     if tree.on_demand and which == "negascout":  # a game searched on demand, in C
-        done = _on_demand(tree, "game_negascout", stats.progress)
+        # the PV too, from the leaves read (pv.py's walk), when they are all the Stats' leaves
+        done = _on_demand(tree, "game_negascout", not stats.leaves, stats.progress)
         if done is None:
             return None
-        value, leaves, nodes, distinct = done[:4]
+        value, line, leaves, nodes, distinct = done[:5]
         stats.nodes += nodes
         count_rereadings(stats, _distinct(stats, leaves, distinct))
-        return Outcome(value)
+        return Outcome(value, pv=line)
     core = takes(tree)
     if core is None:
         return None
