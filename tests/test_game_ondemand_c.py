@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gtsearch import core
-from gtsearch.algorithms import compiled, depthfirst, scout, search
+from gtsearch.algorithms import compiled, depthfirst, mt, scout, search
 from gtsearch.algorithms.base import Stats
 from gtsearch.errors import NodeLimit
 from gtsearch.sources.gamespec import game_of
@@ -68,7 +68,14 @@ SEARCHES: list[tuple[str, dict[str, Any]]] = [
     ("alphabeta", {"variant": "fail-hard", "alpha": -0.02, "beta": 0.02}),
     ("alphabeta", {"variant": "fail-hard", "alpha": 0.5, "beta": 1}),
     ("negascout", {}),
+    ("mtdf", {}),
+    ("mtdf", {"bound": 0.05}),
+    ("mt-sss", {}),
+    ("mt-dual", {}),
 ]
+#: the searches that release no entry (the Python ones keep every entry they meet, numbered
+#: as positions in that order; the C ones keep none: docs/core.md)
+KEEPING = {"negascout", "mtdf", "mt-sss", "mt-dual"}
 
 
 def test_connect_four_is_searched_in_c() -> None:
@@ -102,6 +109,7 @@ def in_c() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(depthfirst, "_negamax_on_demand", refuse)
         mp.setattr(scout, "_met", refuse)
+        mp.setattr(mt, "mtd", refuse)
         yield
 
 
@@ -152,7 +160,7 @@ def result_of(
         [tree.name_at(n) for n in sample],
         # a Python NegaScout keeps every entry it met, numbered as positions in that order;
         # the C one keeps none (docs/core.md), so positions are numbered as asked afterwards
-        [] if name == "negascout" or not positions else [tree.position(n) for n in sample],
+        [] if name in KEEPING or not positions else [tree.position(n) for n in sample],
     )
 
 
@@ -451,3 +459,27 @@ def test_negascout_in_c_with_leaves_read_before() -> None:
     done = native.game_negascout("connect4", (6, 7, 4), (0, 0, 0), True, 2, 10**6, root, True, None)
     assert done[1][0] == 0 and len(done[1]) == 3
     assert native.game_negascout("othello", (8, 8), (0,), True, 2, 10**6, root, True, None) is None
+
+
+def test_mtd_in_c_with_leaves_read_before() -> None:
+    """MTD(f) after another search with the same Stats: the PV is the Python walk's over all
+    the leaves; the core's arguments as game_negascout's, and the first guess."""
+    from array import array
+
+    found = []
+    for context in (pure, in_c):
+        tree = opened("connect4", 3, [2])
+        stats = Stats()
+        with context():
+            search(tree, "minimax", stats=stats)
+            r = search(tree, "mtdf", stats=stats, bound=0.5)
+        found.append((r.value, r.pv, r.pv_labels, r.leaves, r.nodes, r.extra))
+    assert found[0] == found[1]
+    root = array("q", [-1])
+    args = ((6, 7, 4), (0, 0, 0), True, 2, 10**6, root, 0.0)
+    lower, line, leaves, nodes, passes = native.game_mtd("connect4", *args, False, None)[:5]
+    with pure():
+        r = search(opened("connect4", 2, []), "mtdf")
+    assert line is None and (lower, len(leaves), nodes) == (r.value, r.leaves, r.nodes)
+    assert passes == r.extra["passes"]
+    assert native.game_mtd("othello", *args, True, None) is None

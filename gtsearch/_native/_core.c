@@ -440,6 +440,10 @@ static PyMethodDef methods[] = {
      "game_negascout(name, params, words, root_max, limit, max_nodes, first, line, progress) "
      "-> (value, line, leaves, nodes, distinct, first, up, depth), or None: scout._met's "
      "NegaScout over a game's C rules, and its PV from the leaves read (game_tree.c)"},
+    {"game_mtd", GT_ENTRY(gt_game_mtd), METH_VARARGS,
+     "game_mtd(name, params, words, root_max, limit, max_nodes, first, guess, line, progress) "
+     "-> (lower, line, leaves, nodes, passes, first, up, depth), or None: mt.mtd with MT's own "
+     "table over a game's C rules, and its PV from the leaves read (game_tree.c)"},
     {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
      "gtsearch.algorithms.sss._sss_core and _solution_line"},

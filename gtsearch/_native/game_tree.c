@@ -431,6 +431,194 @@ fail:
     return -1;
 }
 
+/* -- MTD on demand: mt.mtd and MTSearch._met_pass, step for step ---------------------------------
+ * Plaat et al.'s MT passes with MT's own table (NodeMemory: every node searched, keyed by its
+ * number, which a node keeps for the whole search, never forgotten: a Map of [lo, hi] in
+ * MAX's terms), driven by MTD from a first guess.  A pass's frames are the path's. */
+typedef struct {
+    GState st;
+    node_t n;
+    double g;
+    int is_max, count, i;
+    int moves[GAME_MAX_MOVES];
+} MTFrame;
+
+typedef struct {
+    ODTree *T;
+    Ticker *tk;
+    NodeList *leaves;
+    Values *vals;
+    Map mem; /* node -> [lo, hi] */
+    struct {
+        MTFrame *p;
+        size_t len, cap;
+    } F;
+    double gamma;
+    int strict;
+} MTRun;
+
+static inline int mt_passes(const MTRun *M, double g) {
+    return M->strict ? g > M->gamma : g >= M->gamma;
+}
+
+/* NodeMemory.prove: node n's value within [lo, hi], kept with what was known; -1 */
+static int mt_prove(MTRun *M, node_t n, double lo, double hi) {
+    int fresh;
+    double *e = map_put(&M->mem, n, &fresh);
+    if (!e)
+        return -1;
+    if (fresh) {
+        e[0] = -INF;
+        e[1] = INF;
+    }
+    if (lo > e[0])
+        e[0] = lo;
+    if (hi < e[1])
+        e[1] = hi;
+    return 0;
+}
+
+/* MTSearch.test's probe of node c, the state st at depth d: 1 with the answer in *t, 0 when
+ * the table does not answer it (an inner node: its moves in moves and *count), -1 */
+static int mt_probe(MTRun *M, node_t c, const GState *st, int64_t d, int *moves, int *count,
+                    double *t) {
+    const double *e = map_get(&M->mem, c);
+    if (!e) {
+        double v;
+        if (od_open(M->T, st, d, moves, count, &v))
+            return 0;
+        if (read_leaf(M->leaves, M->vals, c, v) < 0 || mt_prove(M, c, v, v) < 0)
+            return -1; /* a leaf: evaluated, remembered as [v, v] */
+        *t = v;
+        return 1;
+    }
+    if (mt_passes(M, e[0])) {
+        *t = e[0];
+        return 1;
+    }
+    if (!mt_passes(M, e[1])) {
+        *t = e[1];
+        return 1;
+    }
+    double v;
+    if (od_open(M->T, st, d, moves, count, &v) != 1) { /* a leaf is [v, v]: answered above */
+        PyErr_SetString(PyExc_SystemError, "bug: a leaf the table does not answer");
+        return -1;
+    }
+    return 0;
+}
+
+/* the frame of inner node n (its state and moves in place at the top) entered: g's start */
+static void mt_enter(MTFrame *f, node_t n, int is_max) {
+    f->n = n;
+    f->is_max = is_max;
+    f->g = is_max ? -INF : INF;
+    f->i = 0;
+}
+
+/* One MT pass from the root (MTSearch.test on a tree numbered as met): g in *out */
+static int mt_test(MTRun *M, const GState *root, int root_max, double *out) {
+    ODTree *T = M->T;
+    if (M->F.cap == 0 && grow_array(&M->F.p, &M->F.cap, sizeof *M->F.p) < 0)
+        return -1;
+    MTFrame *f = &M->F.p[0];
+    f->st = *root;
+    int rc = mt_probe(M, 0, &f->st, 0, f->moves, &f->count, out);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
+    if (od_list(T, 0, 0, f->count) < 0)
+        return -1;
+    mt_enter(f, 0, root_max);
+    M->F.len = 1;
+    for (;;) {
+        f = &M->F.p[M->F.len - 1];
+        int descended = 0;
+        while (f->i < f->count) {
+            if (tick(M->tk, (int64_t)M->leaves->len) < 0)
+                return -1;
+            if (ROOM(M->F.p, M->F.len, M->F.cap) < 0)
+                return -1;
+            f = &M->F.p[M->F.len - 1];
+            MTFrame *g = &M->F.p[M->F.len];
+            const node_t c = T->first[f->n] + f->i;
+            T->g.rules->play(&T->g, &f->st, f->moves[f->i], &g->st);
+            double t;
+            rc = mt_probe(M, c, &g->st, (int64_t)M->F.len, g->moves, &g->count, &t);
+            if (rc < 0)
+                return -1;
+            if (rc == 0) {
+                if (od_list(T, c, (int64_t)M->F.len, g->count) < 0)
+                    return -1;
+                mt_enter(g, c, !f->is_max);
+                M->F.len++;
+                descended = 1;
+                break;
+            }
+            if (f->is_max) {
+                if (t > f->g)
+                    f->g = t;
+                if (mt_passes(M, f->g))
+                    break;
+            } else {
+                if (t < f->g)
+                    f->g = t;
+                if (!mt_passes(M, f->g))
+                    break;
+            }
+            f->i++;
+        }
+        if (descended)
+            continue;
+        /* node f->n is finished with g: remember the bound it proved; its parent takes it */
+        for (;;) {
+            const int passed = mt_passes(M, f->g);
+            if (mt_prove(M, f->n, passed ? f->g : -INF, passed ? INF : f->g) < 0)
+                return -1;
+            if (M->F.len == 1) {
+                *out = f->g;
+                return 0;
+            }
+            const double t = f->g;
+            f = &M->F.p[--M->F.len - 1];
+            int cut;
+            if (f->is_max) {
+                if (t > f->g)
+                    f->g = t;
+                cut = mt_passes(M, f->g);
+            } else {
+                if (t < f->g)
+                    f->g = t;
+                cut = !mt_passes(M, f->g);
+            }
+            if (!cut) {
+                f->i++;
+                break;
+            }
+        }
+    }
+}
+
+/* mt.mtd from the first guess: the value in *value, MT's table's size in *size, the passes */
+static int od_mtd(MTRun *M, const GState *root, int root_max, double first, double *value,
+                  int64_t *size, int64_t *passes) {
+    double lower = -INF, upper = INF, g = first;
+    *passes = 0;
+    while (lower < upper) {
+        M->gamma = g;
+        M->strict = g == lower;
+        ++*passes;
+        if (mt_test(M, root, root_max, &g) < 0)
+            return -1;
+        if (mt_passes(M, g))
+            lower = g;
+        else
+            upper = g;
+    }
+    *value = lower;
+    *size = (int64_t)M->mem.len;
+    return 0;
+}
+
 /* -- the PV of an exact value from the leaves read: pv._met_principal_variation ------------------
  * The bounds [lo, hi] the leaves read prove for each node (on_demand_ranges): one pass up, in
  * descending numbers (a node's children are numbered after it), over every node listed (a
@@ -708,6 +896,84 @@ PyObject *gt_game_negascout(PyObject *self, PyObject *args) {
     }
     result = od_result(&R.T, 5, scout_item, &o);
 out:
+    gt_free(line);
+    gt_free(vals.p);
+    od_end(&R);
+    return result;
+}
+
+/* mtd's items: (lower, line or None, leaves, nodes, passes) */
+typedef struct {
+    double value;
+    const int64_t *line;
+    size_t line_len;
+    const NodeList *leaves;
+    int64_t nodes, passes;
+} MTDOut;
+
+static PyObject *mtd_item(int i, const void *ctx) {
+    const MTDOut *o = ctx;
+    switch (i) {
+    case 0:
+        return PyFloat_FromDouble(o->value);
+    case 1:
+        if (!o->line)
+            Py_RETURN_NONE;
+        return line_to_list(o->line, o->line_len);
+    case 2:
+        return nl_to_array(o->leaves);
+    case 3:
+        return PyLong_FromLongLong((long long)o->nodes);
+    default:
+        return PyLong_FromLongLong((long long)o->passes);
+    }
+}
+
+/* game_mtd(name, params, words, root_max, limit, max_nodes, first, guess, line, progress) ->
+ * (lower, line, leaves, nodes, passes, first, up, depth), or None (as game_negamax): MTD(guess)
+ * with MT's own table, and its PV from the leaves read when `line` */
+PyObject *gt_game_mtd(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *name;
+    PyObject *params, *words, *first_obj, *progress;
+    long long limit, max_nodes;
+    int root_max, want_line;
+    double guess;
+    if (!PyArg_ParseTuple(args, "sOOpLLOdpO", &name, &params, &words, &root_max, &limit,
+                          &max_nodes, &first_obj, &guess, &want_line, &progress))
+        return NULL;
+    ODRun R;
+    const int rc = od_begin(&R, name, params, words, limit, max_nodes, first_obj, progress);
+    if (rc <= 0) {
+        if (rc < 0)
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *result = NULL;
+    Values vals = {NULL, 0, 0};
+    int64_t *line = NULL;
+    MTDOut o = {0.0, NULL, 0, &R.leaves, 0, 0};
+    MTRun M;
+    memset(&M, 0, sizeof M);
+    M.T = &R.T;
+    M.tk = &R.tk;
+    M.leaves = &R.leaves;
+    M.vals = &vals;
+    if (map_init(&M.mem, 2 * sizeof(double)) < 0)
+        goto out;
+    if (od_mtd(&M, &R.root, root_max, guess, &o.value, &o.nodes, &o.passes) < 0)
+        goto out;
+    if (want_line) {
+        const int proved = od_exact_pv(&R.T, &R.leaves, &vals, root_max, o.value, &line,
+                                       &o.line_len);
+        if (proved < 0)
+            goto out;
+        o.line = line; /* NULL when not proved: the Python walk says so */
+    }
+    result = od_result(&R.T, 5, mtd_item, &o);
+out:
+    map_free(&M.mem);
+    gt_free(M.F.p);
     gt_free(line);
     gt_free(vals.p);
     od_end(&R);

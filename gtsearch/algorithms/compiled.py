@@ -189,6 +189,20 @@ def scout(tree: Tree, stats: Stats) -> Outcome | None:
     return _scout(tree, stats, "scout")
 
 
+def mtd_on_demand(tree: Tree, stats: Stats, first: float) -> tuple[float, list[int] | None] | None:
+    """mt.mtd with MT's own table on a game searched on demand, in C over the game's rules
+    (game_tree.c): the value and the PV from the leaves read (None when leaves read before
+    are in ``stats``: the Python walk then finds it); None when the Python search runs."""
+    done = _on_demand(tree, "game_mtd", first, not stats.leaves, stats.progress)
+    if done is None:
+        return None
+    lower, line, leaves, nodes, passes = done[:5]
+    _record(stats, leaves)
+    stats.nodes = nodes
+    stats.extra["passes"] = passes
+    return lower, line
+
+
 def mtd(tree: Tree, stats: Stats, first: float) -> float | None:
     """mt.mtd in C."""
     core = takes(tree)
