@@ -42,11 +42,12 @@ point, each figure under the C core and under the pure-Python core
   is star2's leaves at most expectiminimax's.
 
 - the built-in games searched on demand in C (``games``, issue 36): alpha-beta (both forms),
-  F1 and NegaScout on ``game:connect4 --depth 7`` and minimax at ``--depth 5``, a fresh tree each run,
-  under both cores, the same value, PV, leaves and nodes checked, the goal of >= 20x beside
-  alpha-beta's and NegaScout's ratios; and Othello 8x8 minimax at ``--depth d``, its leaves against perft(d)
-  (4, 12, 56, 244, 1,396, 8,200, 55,092, 390,216), in C where the core has its rules (else a
-  line says so) and in pure Python to the depths it takes in seconds.
+  F1, NegaScout, MTD(f) and MT-SSS* on ``game:connect4 --depth 7`` and minimax at
+  ``--depth 5``, a fresh tree each run, under both cores, the same value, PV, leaves and
+  nodes checked, the goal of >= 20x beside alpha-beta's, NegaScout's and MTD(f)'s ratios;
+  and Othello 8x8 minimax at ``--depth d``, its leaves against perft(d) (4, 12, 56, 244,
+  1,396, 8,200, 55,092, 390,216), in C where the core has its rules (else a line says so)
+  and in pure Python to the depths it takes in seconds.
 
 - games against OpenSpiel (``openspiel``): ``gtsearch eval game:openspiel:...`` (alpha-beta
   on tic_tac_toe and breakthrough(rows=4,columns=3), expectiminimax on
@@ -832,6 +833,8 @@ def measure_games(rep: Report, repeat: int, quick: bool) -> None:
         ("alphabeta", depth, {"variant": "fail-hard"}, False),
         ("f1", depth, {"bound": 0}, False),
         ("negascout", depth, {}, True),
+        ("mtdf", depth, {}, True),
+        ("mt-sss", depth, {}, False),
         ("minimax", depth - 2, {}, False),
     ]
     rows = []
