@@ -41,6 +41,14 @@ point, each figure under the C core and under the pure-Python core
   ``--tt 0`` (Ballard's, without memory) on the smaller pig, under both cores; the target
   is star2's leaves at most expectiminimax's.
 
+- the built-in games searched on demand in C (``games``, issue 36): alpha-beta (both forms),
+  F1, NegaScout, MTD(f) and MT-SSS* on ``game:connect4 --depth 7`` and minimax at
+  ``--depth 5``, a fresh tree each run, under both cores, the same value, PV, leaves and
+  nodes checked, the goal of >= 20x beside alpha-beta's, NegaScout's and MTD(f)'s ratios;
+  and Othello 8x8 minimax at ``--depth d``, its leaves against perft(d) (4, 12, 56, 244,
+  1,396, 8,200, 55,092, 390,216), in C where the core has its rules (else a line says so)
+  and in pure Python to the depths it takes in seconds.
+
 - games against OpenSpiel (``openspiel``): ``gtsearch eval game:openspiel:...`` (alpha-beta
   on tic_tac_toe and breakthrough(rows=4,columns=3), expectiminimax on
   pig(winscore=5,diceoutcomes=3,horizon=10)), searched on demand, against a ``python -c``
@@ -117,6 +125,7 @@ SECTIONS = (
     "openspiel",
     "perft",
     "connect4",
+    "games",
 )
 #: the Connect Four positions solved against Pascal Pons' solver (the "connect4" section)
 C4_POSITIONS, C4_QUICK, C4_SEED, C4_PLIES = 40, 10, 1, (12, 30)
@@ -862,6 +871,100 @@ def measure_tt(rep: Report, repeat: int, shape: tuple[int, int]) -> None:
     )
     rep.say()
     rep.table(["gtsearch", "gtsearch ms", "easyAI ms", "easyAI / gtsearch", "against target"], rows)
+
+
+#: Othello 8x8's perft: the leaves of minimax at depth 1, 2, ... (the positions after that many
+#: plies, a pass a ply; Aart Bik's and the Othello community's table)
+OTHELLO_PERFT = (4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216)
+
+
+def measure_games(rep: Report, repeat: int, quick: bool) -> None:
+    """The depth-first searches of a built-in game on demand, C against pure (issue 36)."""
+    from gtsearch.sources.gamespec import game_of, open_game
+    from gtsearch.sources.ondemand import c_rules
+
+    depth = 5 if quick else 7
+    plan: list[tuple[str, int, dict[str, Any], bool]] = [
+        ("alphabeta", depth, {}, True),
+        ("alphabeta", depth, {"variant": "fail-hard"}, False),
+        ("f1", depth, {"bound": 0}, False),
+        ("negascout", depth, {}, True),
+        ("mtdf", depth, {}, True),
+        ("mt-sss", depth, {}, False),
+        ("minimax", depth - 2, {}, False),
+    ]
+    rows = []
+    for name, d, params, goal in plan:
+
+        def run(d: int = d, name: str = name, params: dict[str, Any] = params) -> Any:
+            return search(open_game("connect4", depth=d, on_demand=True), name, **params)
+
+        took = {}
+        found = {}
+        for which in CORES:
+            took[which], found[which] = on(
+                which, partial(best_of, run, 1 if which == "pure" else repeat)
+            )
+        a, b = found["C"], found["pure"]
+        same = (a.value, a.pv, a.leaves, a.nodes) == (b.value, b.pv, b.leaves, b.nodes)
+        ratio = took["pure"] / took["C"]
+        shown = " ".join(f"{k}={v}" for k, v in params.items())
+        rows.append(
+            [
+                f"{name} {shown} --depth {d}".replace("  ", " "),
+                f"{a.leaves:,}",
+                f"{a.nodes:,}",
+                f"{took['C'] * 1e3:.1f}",
+                f"{took['pure'] * 1e3:.0f}",
+                f"{ratio:.0f}x",
+                ("same" if same else "DIFFERENT")
+                + (f"; target ≥ 20x: {verdict(same and ratio >= 20)}" if goal else ""),
+            ]
+        )
+    rep.say("## Connect Four searched on demand: the C core (its rules in C) against the pure one")
+    rep.say(
+        f"(ms, a fresh tree each run: nothing counted first; C best of {repeat}, pure one run; "
+        "the same value, PV, leaves and nodes checked)"
+    )
+    rep.say()
+    rep.table(["search", "leaves", "nodes", "C ms", "pure ms", "pure / C", "counts"], rows)
+
+    othello = game_of("othello:rows=8,columns=8")
+    in_c = c_rules(othello, othello.obj.initial()) is not None
+    pure_deepest = 4 if quick else 6
+    deepest = (5 if quick else 8) if in_c else pure_deepest
+    rows = []
+    for d in range(1, deepest + 1):
+
+        def perft(d: int = d) -> Any:
+            return search(open_game("othello:rows=8,columns=8", depth=d, on_demand=True), "minimax")
+
+        cells = [f"{d}", f"{OTHELLO_PERFT[d - 1]:,}"]
+        took = {}
+        for which in CORES:
+            if which == "pure" and d > pure_deepest:
+                cells += ["", ""]
+                continue
+            took[which], r = on(which, partial(best_of, perft, 1 if which == "pure" else repeat))
+            cells.append(f"{r.leaves:,} {verdict(r.leaves == OTHELLO_PERFT[d - 1])}")
+            cells.append(f"{took[which] * 1e3:.1f}")
+        if len(took) == 2:
+            ratio = took["pure"] / took["C"]
+            cells.append(f"{ratio:.0f}x; target ≥ 20x: {verdict(in_c and ratio >= 20)}")
+        else:
+            cells.append("")
+        rows.append(cells)
+    rep.say("## Othello 8x8: minimax's leaves at --depth d against perft(d)")
+    rep.say(
+        "(ms, a fresh tree each run; "
+        + ("its rules in C" if in_c else "the core has no Othello rules yet: both run in Python")
+        + f"; the pure core to depth {pure_deepest})"
+    )
+    rep.say()
+    rep.table(
+        ["d", "perft(d)", "C leaves", "C ms", "pure leaves", "pure ms", "pure / C"],
+        rows,
+    )
 
 
 #: the pigs of the "star" section: (target, die, horizon), and whether star2 --tt 0 runs there
@@ -1798,6 +1901,8 @@ def main() -> None:
 
     if "openspiel" in only:
         measure_openspiel(rep, args.repeat)
+    if "games" in only:
+        measure_games(rep, args.repeat, args.quick)
 
     if "perft" in only:
         measure_perft(rep, args.repeat, args.quick)

@@ -310,6 +310,11 @@ def game_rules(entry: str, name: str, params: tuple[int, ...], *rest: Any) -> Ca
     return work
 
 
+def on_demand(spec: str, depth: int | None = None) -> Callable[[], Tree]:
+    """A built-in game searched on demand, cut at ``depth``: in C over its rules."""
+    return lambda: open_game(spec, depth=depth, on_demand=True)
+
+
 def expand_star() -> Any:
     """A game's states written out: a root with 70 moves to one state (a stack that grows)."""
     assert native is not None
@@ -397,6 +402,19 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
             "game_perft", "othello", (4, 4), (0b0000010000100000, 0b0000001001000000, 1, 0), 4
         ),
     ),
+    # a game searched on demand over its C rules (game_tree.c): the tree's arrays grown, a
+    # game's end, the cut, the root a leaf, the fail-hard form
+    ("search-game-c-alphabeta", searched(on_demand("connect4", 3), "alphabeta")),
+    ("search-game-c-minimax-end", searched(on_demand("connect4:rows=2,columns=3,k=2"), "minimax")),
+    (
+        "search-game-c-hard",
+        searched(on_demand("connect4", 2), "alphabeta", variant="fail-hard", alpha=0, beta=0.01),
+    ),
+    ("search-game-c-root-leaf", searched(on_demand("connect4", 0), "f1")),
+    ("search-game-c-negascout", searched(on_demand("connect4", 3), "negascout")),
+    ("search-game-c-negascout-leaf", searched(on_demand("connect4", 0), "negascout")),
+    ("search-game-c-mtdf", searched(on_demand("connect4", 3), "mtdf")),
+    ("search-game-c-mt-dual-leaf", searched(on_demand("connect4", 0), "mt-dual")),
     *[(f"search-{name}-sparse", sparse(name)) for name in ("sss", "dual", "mt-sss")],
     *[
         (

@@ -6,10 +6,9 @@ every extra figure, and afterwards the same tree: the nodes numbered (parent, fi
 depth), the loose leaves' paths, the deepest node, and the names and paths of what the search
 returned.  Random positions of Connect Four on boards of every size the C rules hold, cut by
 --depth or not, playouts cut or not, several seeds; --max-nodes, --time, a board too big for
-the C rules, and the command line.  (Connect Four's are the only C rules yet, game_rules.c:
-each game whose rules come to C, and to ``OnDemandTree.c_rules``, is to be drawn here too.)
-Under GTSEARCH_PURE=1 the pure search runs twice: the tests then check that it reproduces
-itself.
+the C rules, and the command line; and every other built-in game without chance whose rules
+are in C (tic-tac-toe, Nim, Othello, Hexapawn, dots and boxes: their passes too).  Under
+GTSEARCH_PURE=1 the pure search runs twice: the tests then check that it reproduces itself.
 """
 
 from __future__ import annotations
@@ -215,10 +214,14 @@ def test_time_and_a_board_too_big_for_the_rules() -> None:
     big = ConnectFour(8, 8, 4)
     if core.native() is not None:
         tree = tree_of(big, big.initial(), True)
-        rules = tree.c_rules()
-        assert rules is not None and rules[1] == (8, 8, 4)
+        assert tree.c_rules() is None  # gamerules.rules_of: too big for the C rules
         args = (-1, 100, -1.0, 2.0, 10, -1.0, 1, 1.0, -1, array("q", [0, 0]))
-        assert core.native().mcts_game(*rules, True, *args) is None  # type: ignore[union-attr]
+        words = (0, 0, 0, 0)
+        native = core.native()
+        assert (
+            native is not None
+            and native.mcts_game("connect4", (8, 8, 4), words, True, *args) is None
+        )
     both(lambda: tree_of(big, big.initial(), True), iterations=100, seed=4)
 
 
@@ -277,3 +280,46 @@ def test_the_command_line_in_both_cores() -> None:
     r = runner.invoke(cli, [*argv, "--max-nodes", "50"])
     assert r.exit_code == 2
     assert r.output.count("\n") == 1 and "50" in r.output
+
+
+@pytest.mark.parametrize(
+    ("spec", "depth", "playout_depth"),
+    [
+        ("tictactoe", None, None),
+        ("nim:heap=15,take=4", None, None),
+        ("nim:heap=9,misere=true", None, None),
+        ("othello", None, None),
+        ("othello:rows=6,columns=6", 4, None),
+        ("othello:rows=8,columns=8", 3, 2),
+        ("hexapawn", None, None),
+        ("hexapawn:rows=5,columns=4", 6, None),
+        ("dotsandboxes:rows=1,columns=2", None, None),
+        ("dotsandboxes:rows=2,columns=2", 5, 3),
+    ],
+)
+@pytest.mark.parametrize("seed", [0, 7])
+def test_every_game_with_c_rules(
+    spec: str, depth: int | None, playout_depth: int | None, seed: int
+) -> None:
+    """mcts in C over each game's C rules (gamerules.rules_of), forced passes and repeated
+    turns included, against the pure search: every count, and the tree afterwards."""
+    from gtsearch.sources.gamespec import game_of
+
+    game = game_of(spec)
+    lo, hi = getattr(game.obj, "bounds", (-1, 1))
+
+    def make() -> OnDemandTree:
+        return OnDemandTree(game, source=f"game:{spec}", limit=depth)
+
+    if core.native() is not None:
+        assert make().c_rules() is not None, spec
+    params: dict[str, Any] = {"iterations": 300, "seed": seed}
+    if playout_depth is not None:
+        params["playout_depth"] = playout_depth
+    t = make()
+    a = search(t, "mcts", leaf_order=True, leaf_bounds=(lo, hi), **params)
+    with core.pure():
+        u = make()
+        b = search(u, "mcts", leaf_order=True, leaf_bounds=(lo, hi), **params)
+    assert outcome(a) == outcome(b)
+    assert numbered(t) == numbered(u)

@@ -432,6 +432,18 @@ static PyMethodDef methods[] = {
     {"negamax", GT_ENTRY(gt_negamax), METH_VARARGS,
      "negamax(end, values, root_max, alpha, beta, deep, prune, progress) -> "
      "(m, line, leaves, nodes): gtsearch.algorithms.depthfirst._negamax"},
+    {"game_negamax", GT_ENTRY(gt_game_negamax), METH_VARARGS,
+     "game_negamax(name, params, words, root_max, limit, max_nodes, first, alpha, beta, deep, "
+     "prune, hard, progress) -> (m, line, leaves, nodes, first, up, depth), or None: "
+     "depthfirst._negamax_on_demand over a game's C rules (game_tree.c)"},
+    {"game_negascout", GT_ENTRY(gt_game_negascout), METH_VARARGS,
+     "game_negascout(name, params, words, root_max, limit, max_nodes, first, line, progress) "
+     "-> (value, line, leaves, nodes, distinct, first, up, depth), or None: scout._met's "
+     "NegaScout over a game's C rules, and its PV from the leaves read (game_tree.c)"},
+    {"game_mtd", GT_ENTRY(gt_game_mtd), METH_VARARGS,
+     "game_mtd(name, params, words, root_max, limit, max_nodes, first, guess, line, progress) "
+     "-> (lower, line, leaves, nodes, passes, first, up, depth), or None: mt.mtd with MT's own "
+     "table over a game's C rules, and its PV from the leaves read (game_tree.c)"},
     {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
      "gtsearch.algorithms.sss._sss_core and _solution_line"},

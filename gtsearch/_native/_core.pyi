@@ -16,6 +16,48 @@ def negamax(
     prune: bool,
     progress: _Progress,
 ) -> tuple[float, list[int], _Leaves, int]: ...
+def game_negamax(
+    name: str,
+    params: tuple[int, ...],
+    words: tuple[int, ...],
+    root_max: bool,
+    limit: int,
+    max_nodes: int,
+    first: array[int],
+    alpha: float,
+    beta: float,
+    deep: bool,
+    prune: bool,
+    hard: bool,
+    progress: _Progress,
+) -> tuple[float, list[int], _Leaves, int, array[int], array[int], array[int]] | None: ...
+def game_negascout(
+    name: str,
+    params: tuple[int, ...],
+    words: tuple[int, ...],
+    root_max: bool,
+    limit: int,
+    max_nodes: int,
+    first: array[int],
+    line: bool,
+    progress: _Progress,
+) -> (
+    tuple[float, list[int] | None, _Leaves, int, int, array[int], array[int], array[int]] | None
+): ...
+def game_mtd(
+    name: str,
+    params: tuple[int, ...],
+    words: tuple[int, ...],
+    root_max: bool,
+    limit: int,
+    max_nodes: int,
+    first: array[int],
+    guess: float,
+    line: bool,
+    progress: _Progress,
+) -> (
+    tuple[float, list[int] | None, _Leaves, int, int, array[int], array[int], array[int]] | None
+): ...
 def sss(
     end: array[int],
     values: array[float],

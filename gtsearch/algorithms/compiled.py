@@ -100,6 +100,21 @@ def negamax(
     return m, line
 
 
+def negamax_on_demand(
+    tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, prune: bool, hard: bool
+) -> tuple[float, list[int]] | None:
+    """depthfirst._negamax_on_demand in C, over the game's rules in the core (game_tree.c):
+    the nodes numbered as the OnDemandTree numbers them, which then takes them
+    (``numbered_in_c``); None when the pure core runs or the core has no rules of the game."""
+    done = _on_demand(tree, "game_negamax", alpha, beta, deep, prune, hard, stats.progress)
+    if done is None:
+        return None
+    m, line, leaves, nodes = done[:4]
+    prior = _record(stats, leaves)
+    stats.nodes += nodes + (prior if tree.end[0] != 1 else 0)
+    return m, line
+
+
 def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list[int]] | None:
     """sss._sss_core and sss._solution_line in C."""
     core = takes(tree)
@@ -114,7 +129,45 @@ def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list
     return h, line
 
 
+def _on_demand(tree: Tree, function: str, *args: Any) -> Any:
+    """``function(name, params, words, root_max, limit, max_nodes, first, *args)`` of the
+    compiled core over the game's C rules (game_tree.c), on a game searched on demand: its
+    result, whose last three items (the nodes numbered) the tree takes; None when the pure
+    core runs or the core has no rules of the game."""
+    core = native()
+    rules = None if core is None else tree.native_game()  # type: ignore[attr-defined]
+    if rules is None:
+        return None
+    name, params, words = rules
+    limit = tree.limit  # type: ignore[attr-defined]  # the --depth cut
+    try:
+        done = getattr(core, function)(
+            name,
+            params,
+            words,
+            tree.root_max,
+            -1 if limit is None else limit,
+            tree.max_nodes,  # type: ignore[attr-defined]
+            tree.first,  # type: ignore[attr-defined]
+            *args,
+        )
+    except core.VisitLimit:  # type: ignore[union-attr]  # more nodes listed than --max-nodes
+        raise tree.limit_error() from None  # type: ignore[attr-defined]
+    if done is not None:  # None: rules that do not hold the game's parameters
+        tree.numbered_in_c(*done[-3:])  # type: ignore[attr-defined]
+    return done
+
+
 def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:
+    if tree.on_demand and which == "negascout":  # a game searched on demand, in C
+        # the PV too, from the leaves read (pv.py's walk), when they are all the Stats' leaves
+        done = _on_demand(tree, "game_negascout", not stats.leaves, stats.progress)
+        if done is None:
+            return None
+        value, line, leaves, nodes, distinct = done[:5]
+        stats.nodes += nodes
+        count_rereadings(stats, _distinct(stats, leaves, distinct))
+        return Outcome(value, pv=line)
     core = takes(tree)
     if core is None:
         return None
@@ -134,6 +187,20 @@ def negascout(tree: Tree, stats: Stats) -> Outcome | None:
 def scout(tree: Tree, stats: Stats) -> Outcome | None:
     """scout.scout in C."""
     return _scout(tree, stats, "scout")
+
+
+def mtd_on_demand(tree: Tree, stats: Stats, first: float) -> tuple[float, list[int] | None] | None:
+    """mt.mtd with MT's own table on a game searched on demand, in C over the game's rules
+    (game_tree.c): the value and the PV from the leaves read (None when leaves read before
+    are in ``stats``: the Python walk then finds it); None when the Python search runs."""
+    done = _on_demand(tree, "game_mtd", first, not stats.leaves, stats.progress)
+    if done is None:
+        return None
+    lower, line, leaves, nodes, passes = done[:5]
+    _record(stats, leaves)
+    stats.nodes = nodes
+    stats.extra["passes"] = passes
+    return lower, line
 
 
 def mtd(tree: Tree, stats: Stats, first: float) -> float | None:

@@ -29,12 +29,13 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from ..core import native
 from ..errors import OutOfTime, UsageError
 from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
+from .gamerules import Words, entry_words, rules_of
 from .games import GameTree
 from .gameviews import CHANCE_NODE, Lookup
-from .library.connect4 import ConnectFour
 from .playouts import Reached, playout
 from .protocol import Game, GameError
 
@@ -213,6 +214,40 @@ class OnDemandTree(GameTree):
             self.weights = Lookup(self._weights_at)  # type: ignore[assignment]
             self._turns = self.turn_counts
 
+    # -- the C core's side ---------------------------------------------------------------
+    def native_game(self) -> tuple[str, tuple[int, ...], Words] | None:
+        """The game's rules in the compiled core (game.h) as it searches this tree on demand:
+        their name, the game's parameters and the root's state as their words
+        (:func:`.gamerules.rules_of`); None when the core has no rules of this game (a game
+        of the user's, a subclass, one with --estimate, a board too big for them), the tree
+        has chance nodes, or a table has numbered positions on this tree, and the Python
+        search runs."""
+        if native() is None or self.chance is not None or self.numbers[0]:
+            # a table numbered positions here: the Python searches keep the entries they meet
+            # (the next table's positions are numbered in their order), which a C search skips
+            return None
+        rules = rules_of(self.game)
+        if rules is None:
+            return None
+        return rules.name, rules.params, entry_words(self.game.obj, self.root_key, self.general)
+
+    def numbered_in_c(self, first: array[int], up: array[int], depths: array[int]) -> None:
+        """Take the nodes a C search numbered on this tree (game_tree.c): every node's first
+        child (``first``, the tree's grown) and the new nodes' parents and depths.  Their
+        entries are not kept, as those of the nodes a Python search released: path_of,
+        name_at and position rebuild one from the root when asked (:meth:`_key`)."""
+        new = len(up)
+        if not new:
+            return
+        self.first = first
+        self.up.extend(up)
+        self.depths.extend(depths)
+        gone: list[Any] = [None] * new
+        self.keys.extend(gone)
+        self.entries.extend(gone)
+        self.deepest = max(self.deepest, max(depths))
+        self.visited = len(self.keys)
+
     def searched(self) -> AbstractContextManager[None]:
         """Python's cycle collector paused while a search runs, as while a game is counted
         (:func:`.gamecount.uncollected`): the entries the search makes hold no cycle, and each
@@ -389,18 +424,12 @@ class OnDemandTree(GameTree):
         return on_line
 
     # -- searched in C ------------------------------------------------------------------------
-    def c_rules(self) -> tuple[str, tuple[int, ...], tuple[int, int, int, int]] | None:
-        """The game's rules in the C core (gtsearch/_native/game.h): their name, parameters and
-        the root state's words, when a C search can number this tree (nothing listed yet, no
-        chance nodes, the game's own estimate); else None.  Connect Four's for now: the words
-        of its state (x, o, won) are x, o and won with -1 as 2."""
-        if len(self.keys) > 1 or self.loose or self.chance is not None:
+    def c_rules(self) -> tuple[str, tuple[int, ...], Words] | None:
+        """:meth:`native_game` for a search that numbers the whole tree afresh (mcts in C,
+        whose nodes :meth:`adopt` takes): None once anything but the root is numbered."""
+        if len(self.keys) > 1 or self.loose:
             return None
-        obj = self.game.obj
-        if type(obj) is not ConnectFour:
-            return None
-        x, o, won = self.root_key[1] if self.general else self.root_key
-        return "connect4", (obj.rows, obj.columns, obj.k), (x, o, 2 if won == -1 else won, 0)
+        return self.native_game()
 
     def adopt(
         self,
@@ -410,19 +439,13 @@ class OnDemandTree(GameTree):
         loose_paths: list[tuple[int, ...]],
         deepest: int,
     ) -> None:
-        """Take the nodes a C search numbered (each one's parent, first child or -1, depth)
-        and the loose leaves its playouts reached (their paths, ~0, ~1, ... in order), as if
-        this tree had numbered them: their entries are found again from the root on demand,
-        as a released node's are (:meth:`_key`)."""
-        count = len(up)
-        self.keys = [self.root_key, *([None] * (count - 1))]
-        self.entries = [self.entries[0], *([None] * (count - 1))]
-        self.up[:], self.first[:], self.depths[:] = up, first, depths  # in place: views hold them
+        """Take the nodes mcts in C numbered on this fresh tree (each one's parent, first child
+        or -1, depth: the root's too) as :meth:`numbered_in_c` does, and the loose leaves its
+        playouts reached (their paths, ~0, ~1, ... in order; ``deepest`` counts them)."""
+        self.numbered_in_c(first, up[1:], depths[1:])
         self.deepest = deepest
-        self.visited = count
         self.loose_paths = loose_paths
         self.loose = {path: ~i for i, path in enumerate(loose_paths)}
-        self.line, self.line_keys, self.on_line = [0], [self.root_key], {self.root_key: 0}
 
     # -- playouts ----------------------------------------------------------------------------
     def playout(
