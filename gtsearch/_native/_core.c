@@ -436,6 +436,10 @@ static PyMethodDef methods[] = {
      "game_negamax(name, params, words, root_max, limit, max_nodes, first, alpha, beta, deep, "
      "prune, hard, progress) -> (m, line, leaves, nodes, first, up, depth), or None: "
      "depthfirst._negamax_on_demand over a game's C rules (game_tree.c)"},
+    {"game_sss", GT_ENTRY(gt_game_sss), METH_VARARGS,
+     "game_sss(name, params, words, root_max, limit, max_nodes, first, up, depth, h0, mirror, "
+     "progress) -> (h, line, leaves, nodes, open_max, first, up, depth), or None: "
+     "sss._met_sss_core and _met_solution_line over a game's C rules (search_sss_ondemand.c)"},
     {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
      "gtsearch.algorithms.sss._sss_core and _solution_line"},

@@ -153,6 +153,46 @@ def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list
     return h, line
 
 
+def sss_on_demand(
+    tree: Tree, stats: Stats, h0: float, mirror: float
+) -> tuple[float, list[int]] | None:
+    """sss._met_sss_core and sss._met_solution_line in C, over the game's rules in the core
+    (search_sss_ondemand.c): the nodes numbered as the OnDemandTree numbers them, which then
+    takes them (``numbered_in_c``); None when the pure core runs, the core has no rules of the
+    game, or ``stats`` holds leaves already (the line is proved from the search's own)."""
+    core = native()
+    rules = None if core is None or stats.leaves else tree.native_game()  # type: ignore[attr-defined]
+    if rules is None:
+        return None
+    name, params, words = rules
+    limit = tree.limit  # type: ignore[attr-defined]  # the --depth cut
+    try:
+        done = core.game_sss(  # type: ignore[union-attr]
+            name,
+            params,
+            words,
+            tree.root_max,
+            -1 if limit is None else limit,
+            tree.max_nodes,  # type: ignore[attr-defined]
+            tree.first,  # type: ignore[attr-defined]
+            tree.up,  # type: ignore[attr-defined]
+            tree.depths,  # type: ignore[attr-defined]
+            h0,
+            mirror,
+            stats.progress,
+        )
+    except core.VisitLimit:  # type: ignore[union-attr]  # more nodes listed than --max-nodes
+        raise tree.limit_error() from None  # type: ignore[attr-defined]
+    if done is None:  # rules that do not hold the game's parameters
+        return None
+    h, line, leaves, generated, open_max, first, up, depths = done
+    tree.numbered_in_c(first, up, depths)  # type: ignore[attr-defined]
+    _record(stats, leaves)
+    stats.nodes += generated
+    stats.extra["open_max"] = open_max
+    return h, line
+
+
 def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:
     core = takes(tree)
     if core is None:
