@@ -192,6 +192,8 @@ def test_the_c_search_refuses_what_is_not_a_tree_of_its_own() -> None:
         native.game_sss(*args, array("q"), array("q"), array("q"), 1.0, 1.0, None)
     with pytest.raises(ValueError):
         native.game_sss(*args, one, array("q"), one, 1.0, 1.0, None)
+    with pytest.raises(ValueError):
+        native.game_sss(*args, one, one, array("q"), 1.0, 1.0, None)
     with pytest.raises(TypeError):
         native.game_sss(*args, array("d", [1.0]), one, one, 1.0, 1.0, None)
     with pytest.raises(TypeError):
@@ -202,6 +204,14 @@ def test_the_c_search_refuses_what_is_not_a_tree_of_its_own() -> None:
         native.game_sss("connect4", 5, (0, 0, 0), True, -1, 10, one, one, one, 1.0, 1.0, None)
     with pytest.raises(TypeError):
         native.game_sss("connect4", (6, 7, 4), 5, True, -1, 10, one, one, one, 1.0, 1.0, None)
+    listed = native.game_sss(
+        "connect4", [6, 7, 4], [0, 0, 0], True, 1, 99, one, one, one, 9, 1, None
+    )
+    # lists for tuples; the start one move deep, the centre best
+    assert listed is not None and listed[:2] == (
+        same_in_both("connect4", 1, "sss", None).value,
+        [0, 4],
+    )
     with pytest.raises(OverflowError):
         native.game_sss("connect4", (6, 7, 4), (-1,), True, -1, 10, one, one, one, 1.0, 1.0, None)
     with pytest.raises(TypeError):

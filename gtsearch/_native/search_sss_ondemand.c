@@ -76,14 +76,15 @@ static inline int64_t depth_of(const SSearch *S, node_t n) {
 static int pre_cmp(const SSearch *S, node_t a, node_t b) {
     if (a == b)
         return 0;
-    int64_t da = depth_of(S, a), db = depth_of(S, b);
+    const int64_t a0 = depth_of(S, a), b0 = depth_of(S, b);
+    int64_t da = a0, db = b0;
     node_t x = a, y = b;
     for (; da > db; da--)
         x = up_of(S, x);
     for (; db > da; db--)
         y = up_of(S, y);
     if (x == y) /* one is the other's ancestor: the shallower first */
-        return depth_of(S, a) < depth_of(S, b) ? -1 : 1;
+        return (a0 > b0) - (a0 < b0);
     for (;;) {
         node_t px = up_of(S, x), py = up_of(S, y);
         if (px == py)
@@ -105,22 +106,16 @@ static int below(const SSearch *S, node_t k, node_t p) {
 }
 
 /* -- OPEN ----------------------------------------------------------------------------------- */
+/* the Python tuples' order: (-h, path) decides, as a node has one state at the most and is
+ * never parked again once it has left OPEN (search_sss.c's "OPEN's parked states") */
 static int item_less(const SSearch *S, const HItem *a, const HItem *b) {
     if (a->negh != b->negh)
         return a->negh < b->negh;
-    const int c = pre_cmp(S, a->n, b->n);
-    if (c)
-        return c < 0;
-    if (a->status != b->status)
-        return a->status < b->status;
-    if (a->is_max != b->is_max)
-        return a->is_max < b->is_max;
-    return a->run < b->run;
+    return pre_cmp(S, a->n, b->n) < 0;
 }
 
-static int heap_push(SSearch *S, HItem x) {
-    if (ROOM(S->heap, S->hlen, S->hcap) < 0)
-        return -1;
+/* (room made by step_room()) */
+static void heap_push(SSearch *S, HItem x) {
     size_t i = S->hlen++;
     while (i > 0) {
         const size_t up = (i - 1) / 2;
@@ -130,7 +125,6 @@ static int heap_push(SSearch *S, HItem x) {
         i = up;
     }
     S->heap[i] = x;
-    return 0;
 }
 
 static HItem heap_pop(SSearch *S) {
@@ -148,8 +142,7 @@ static HItem heap_pop(SSearch *S) {
         S->heap[i] = S->heap[c];
         i = c;
     }
-    if (S->hlen)
-        S->heap[i] = x;
+    S->heap[i] = x; /* (the popped slot itself when the heap is now empty: harmless) */
     return top;
 }
 
@@ -167,27 +160,27 @@ static size_t bisect(const SSearch *S, node_t k, size_t lo, int strict) {
     return lo;
 }
 
-/* Python's park(): parked[node] = (h, status, weight), its path into in_heap, its entry pushed */
-static int park(SSearch *S, node_t n, double h, int status, int64_t weight, int is_max, int run) {
+/* Python's park(): parked[node] = (h, status, weight), its path into in_heap, its entry pushed
+ * (room made by step_room()) */
+static void park(SSearch *S, node_t n, double h, int status, int64_t weight, int is_max, int run) {
     int fresh;
     Park *e = map_put(&S->parked, n, &fresh);
-    if (!e || ROOM(S->in_heap, S->slen, S->scap) < 0)
-        return -1;
     *e = (Park){h, weight, status, 1};
     const size_t at = bisect(S, n, 0, 1);
     memmove(S->in_heap + at + 1, S->in_heap + at, (S->slen - at) * sizeof *S->in_heap);
     S->in_heap[at] = n;
     S->slen++;
-    return heap_push(S, (HItem){-h, n, status, is_max, run});
+    heap_push(S, (HItem){-h, n, status, is_max, run});
 }
 
-/* the top of the heap once the stale entries are dropped (those of nodes no longer parked with
- * their h and status), or NULL when OPEN is empty */
+/* the top of the heap once the stale entries are dropped, or NULL when OPEN is empty.  Python
+ * drops an entry whose node is no longer parked with its h and status; as a node is parked once
+ * at a time (taken out before it is parked again) and a purged node is never parked again, the
+ * stale entries are those of the purged nodes, and every node of the heap is in the map */
 static const HItem *heap_top(SSearch *S) {
     while (S->hlen) {
         const HItem *top = &S->heap[0];
-        const Park *e = map_get(&S->parked, top->n);
-        if (e && e->present && e->h == -top->negh && e->status == top->status)
+        if (((const Park *)map_get(&S->parked, top->n))->present)
             return top;
         heap_pop(S);
     }
@@ -195,10 +188,10 @@ static const HItem *heap_top(SSearch *S) {
 }
 
 /* -- the path ------------------------------------------------------------------------------- */
-/* a frame for child i of the current node (listed), which becomes the current node */
-static int push_child(SSearch *S, int i) {
-    if (ROOM(S->P, S->len, S->cap) < 0)
-        return -1;
+/* a frame for child i of the current node (listed), which becomes the current node: the room
+ * is there (step_room() made room for one frame more than the deepest path yet, and every
+ * node the search or its line goes to is at most one level below a path it stood on) */
+static void push_child(SSearch *S, int i) {
     const SFrame *f = &S->P[S->len - 1];
     SFrame *g = &S->P[S->len];
     S->T.g.rules->play(&S->T.g, &f->st, f->moves[i], &g->st);
@@ -206,7 +199,6 @@ static int push_child(SSearch *S, int i) {
     g->idx = i;
     g->leaf = !od_open(&S->T, &g->st, (int64_t)S->len, g->moves, &g->count, &g->v);
     S->len++;
-    return 0;
 }
 
 /* whether child i of the current node is a leaf, and its value in *v when it is */
@@ -235,9 +227,30 @@ static int go_to(SSearch *S, node_t k) {
     }
     while (S->clen) {
         const node_t c = S->chain[--S->clen];
-        if (push_child(S, (int)(c - S->T.first[S->P[S->len - 1].n])) < 0)
-            return -1;
+        push_child(S, (int)(c - S->T.first[S->P[S->len - 1].n]));
     }
+    return 0;
+}
+
+/* room for a map's `k` more keys without growing on map_put() */
+static int map_room(Map *m, size_t k) {
+    while (2 * (m->len + k) > m->cap)
+        if (map_grow(m) < 0)
+            return -1;
+    return 0;
+}
+
+/* room for what one step of the search adds, made before it, so that the step itself cannot
+ * fail: a frame, a leaf a child, a parked state in the heap and in_heap (a step parks two at
+ * the most, taking one between them), two new parked nodes and a solver */
+static int step_room(SSearch *S) {
+    while (S->leaves.cap < S->leaves.len + GAME_MAX_MOVES)
+        if (nl_grow(&S->leaves) < 0)
+            return -1;
+    if (ROOM(S->P, S->len, S->cap) < 0 || ROOM(S->heap, S->hlen, S->hcap) < 0 ||
+        ROOM(S->in_heap, S->slen, S->scap) < 0 || map_room(&S->parked, 2) < 0 ||
+        map_room(&S->solver, 1) < 0)
+        return -1;
     return 0;
 }
 
@@ -250,16 +263,14 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
     int64_t size = 1, open_max = 1, generated = 1, weight = 1;
     int status = LIVE, is_max = mirror > 0 ? S->root_max : !S->root_max;
     double h = h0, v;
-    SFrame *f = &S->P[0];
     for (;;) {
-        if (tick(&S->tk, (int64_t)S->leaves.len) < 0)
+        if (tick(&S->tk, (int64_t)S->leaves.len) < 0 || step_room(S) < 0)
             return -1;
-        f = &S->P[S->len - 1];
+        const SFrame *f = &S->P[S->len - 1];
         node_t n = f->n;
         if (status == LIVE) {
             if (f->leaf) { /* case 2: the only leaf evaluation */
-                if (nl_push(&S->leaves, n) < 0)
-                    return -1;
+                nl_push(&S->leaves, n);
                 status = SOLVED;
                 v = mirror * f->v;
                 if (v >= h)
@@ -279,18 +290,16 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
                 if (size > open_max)
                     open_max = size;
                 if (!leaves_only) {
-                    if (count > 1 && park(S, first + 1, h, LIVE, count - 1, 0, 1) < 0)
-                        return -1;
-                    if (push_child(S, 0) < 0)
-                        return -1;
+                    if (count > 1)
+                        park(S, first + 1, h, LIVE, count - 1, 0, 1);
+                    push_child(S, 0);
                     is_max = 0;
                     continue;
                 }
                 int best_c = -1, c = 0;
                 double best_v = h;
                 for (; c < count; c++) {
-                    if (nl_push(&S->leaves, first + c) < 0)
-                        return -1;
+                    nl_push(&S->leaves, first + c);
                     v = mirror * vals[c];
                     if (v >= h)
                         break;
@@ -301,17 +310,13 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
                 }
                 if (c < count) { /* (c, SOLVED, h) is next, and case 5 solves n */
                     int fresh;
-                    int64_t *s = map_put(&S->solver, n, &fresh);
-                    if (!s)
-                        return -1;
-                    *s = first + c;
+                    *(int64_t *)map_put(&S->solver, n, &fresh) = first + c;
                     size -= count - 1;
                     status = SOLVED;
                     continue;
                 }
                 /* every child solved below h: the best one stands for them all */
-                if (push_child(S, best_c) < 0)
-                    return -1;
+                push_child(S, best_c);
                 status = SOLVED;
                 h = best_v;
                 is_max = 0;
@@ -324,8 +329,7 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
                 int c = 0;
                 if (!child_leaf(S, 0, &v)) {
                     generated++;
-                    if (push_child(S, 0) < 0)
-                        return -1;
+                    push_child(S, 0);
                     is_max = 1;
                     continue;
                 }
@@ -340,13 +344,12 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
                 int leaf = 1;
                 for (;;) {
                     generated++;
-                    if (nl_push(&S->leaves, first + c) < 0)
-                        return -1;
+                    nl_push(&S->leaves, first + c);
                     v *= mirror;
                     if (v < h) {
                         h = v;
-                        if (top_h > h ||
-                            (top_h == h && (top_n < 0 || pre_cmp(S, top_n, first + c) < 0)))
+                        /* (Python's `top_key is None` needs h = -inf: no value is) */
+                        if (top_h > h || (top_h == h && pre_cmp(S, top_n, first + c) < 0))
                             break; /* a parked state is ahead of (c, SOLVED, h) now */
                     }
                     c++;
@@ -360,8 +363,7 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
                     status = SOLVED;
                     continue;
                 }
-                if (push_child(S, c) < 0)
-                    return -1;
+                push_child(S, c);
                 is_max = 1;
                 if (!leaf) { /* case 6: the next child is no leaf */
                     generated++;
@@ -373,8 +375,7 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
             const HItem *top = heap_top(S);
             n = S->P[S->len - 1].n;
             if (top && (top->negh < -h || (top->negh == -h && pre_cmp(S, top->n, n) < 0))) {
-                if (park(S, n, h, status, weight, is_max, 0) < 0)
-                    return -1;
+                park(S, n, h, status, weight, is_max, 0);
                 const HItem got = heap_pop(S);
                 h = -got.negh;
                 status = got.status;
@@ -387,8 +388,8 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
                         (S->slen - at - 1) * sizeof *S->in_heap);
                 S->slen--;
                 if (got.run) {
-                    if (weight > 1 && park(S, got.n + 1, h, LIVE, weight - 1, is_max, 1) < 0)
-                        return -1;
+                    if (weight > 1)
+                        park(S, got.n + 1, h, LIVE, weight - 1, is_max, 1);
                     weight = 1;
                 }
                 if (go_to(S, got.n) < 0)
@@ -427,10 +428,7 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
                 memmove(S->in_heap + i, S->in_heap + j, (S->slen - j) * sizeof *S->in_heap);
                 S->slen -= j - i;
                 int fresh;
-                int64_t *s = map_put(&S->solver, p, &fresh);
-                if (!s)
-                    return -1;
-                *s = n;
+                *(int64_t *)map_put(&S->solver, p, &fresh) = n;
                 S->len--;
                 is_max = 1;
                 weight = 1;
@@ -438,8 +436,7 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
                 generated++;
                 const int next = f->idx + 1;
                 S->len--;
-                if (push_child(S, next) < 0)
-                    return -1;
+                push_child(S, next);
                 status = LIVE;
             } else { /* case 6: the parent is solved */
                 S->len--;
@@ -568,20 +565,17 @@ static int solution_line(SSearch *S, double h, int exact, double mirror, int64_t
             }
             c = (int)(*s - S->T.first[f->n]);
         } else {
+            /* the first child that proves the value (the last one does when the others do
+             * not: it is not asked) */
             c = 0;
-            for (int ok = 0; exact; c++) {
-                if (c == f->count) { /* no child proves it (Python would read past them) */
-                    PyErr_SetString(PyExc_RuntimeError, "game_sss: the leaves prove no line");
-                    goto out;
-                }
+            for (int ok = 0; exact && c + 1 < f->count; c++) {
                 if (proves(S, &pr, c, &ok) < 0)
                     goto out;
                 if (ok)
                     break;
             }
         }
-        if (push_child(S, c) < 0)
-            goto out;
+        push_child(S, c);
         is_max = !is_max;
     }
     rc = 0;
@@ -678,7 +672,7 @@ PyObject *gt_game_sss(PyObject *self, PyObject *args) {
     }
     memcpy(S.T.first, fv.buf, S.T.n * sizeof *S.T.first);
     if (map_init(&S.parked, sizeof(Park)) < 0 || map_init(&S.solver, sizeof(int64_t)) < 0 ||
-        ROOM(S.P, S.len, S.cap) < 0)
+        step_room(&S) < 0)
         goto out;
     root.n = 0;
     root.idx = 0;
@@ -690,11 +684,16 @@ PyObject *gt_game_sss(PyObject *self, PyObject *args) {
         solution_line(&S, h, h < h0, mirror, &line, &line_len) < 0)
         goto out;
     const size_t fresh = S.T.n - S.T.n0;
-    result = Py_BuildValue("(dNNLLNNN)", h, line_to_list(line, line_len), nl_to_array(&S.leaves),
-                           (long long)generated, (long long)open_max,
-                           make_array("q", S.T.first, S.T.n * sizeof *S.T.first),
-                           make_array("q", S.T.up, fresh * sizeof *S.T.up),
-                           make_array("q", S.T.depth, fresh * sizeof *S.T.depth));
+    /* each object made after the one before it succeeded (none is made with an error set) */
+    PyObject *parts[5] = {NULL, NULL, NULL, NULL, NULL};
+    if ((parts[0] = line_to_list(line, line_len)) && (parts[1] = nl_to_array(&S.leaves)) &&
+        (parts[2] = make_array("q", S.T.first, S.T.n * sizeof *S.T.first)) &&
+        (parts[3] = make_array("q", S.T.up, fresh * sizeof *S.T.up)) &&
+        (parts[4] = make_array("q", S.T.depth, fresh * sizeof *S.T.depth)))
+        result = Py_BuildValue("(dOOLLOOO)", h, parts[0], parts[1], (long long)generated,
+                               (long long)open_max, parts[2], parts[3], parts[4]);
+    for (int i = 0; i < 5; i++)
+        Py_XDECREF(parts[i]);
 out:
     tick_close(&S.tk);
 release:
