@@ -301,7 +301,7 @@ def sparse(name: str) -> Callable[[], Any]:
 
 def on_demand(name: str, **params: Any) -> Callable[[], Any]:
     """A search of Connect Four 4 x 4 (three in a row) on demand, cut at depth 5, over its C
-    rules (search_sss_ondemand.c): the result and the nodes numbered."""
+    rules (search_sss_ondemand.c, search_mt_ondemand.c): the result and the nodes numbered."""
 
     def work() -> Any:
         tree: Any = open_game("connect4:rows=4,columns=4,k=3", depth=5, on_demand=True)
@@ -364,7 +364,7 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     ],
     ("game-wide-node", expand_star),
     *[(f"search-{name}-sparse", sparse(name)) for name in ("sss", "dual", "mt-sss")],
-    # SSS* and DUAL* on a game's tree on demand over its C rules
+    # SSS*, DUAL* and the MT family on a game's tree on demand over its C rules
     *[
         (f"search-{name}-on-demand", on_demand(name, **params))
         for name, params in (
@@ -372,6 +372,9 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
             ("dual", {}),
             ("sss-bounded", {"bound": -0.25}),
             ("dual-bounded", {"bound": 0.25}),
+            ("mt-sss", {}),
+            ("mt-dual", {}),
+            ("mtdf", {"bound": 0.5}),
         )
     ],
     *[

@@ -1,9 +1,11 @@
-"""SSS*, DUAL* and their bounded forms on a game searched on demand over its C rules
-(search_sss_ondemand.c) against the same searches in Python (sss._met_sss_core and
-_met_solution_line) on the same OnDemandTree: the value, the bound, the PV, the leaves in
-order, the nodes, open_max, and the nodes numbered (each node's first child, parent and
-depth), over random Connect Four positions, boards of every size, with and without --depth,
-either player to move at the root.  Under GTSEARCH_PURE=1 both sides are Python's."""
+"""SSS*, DUAL*, their bounded forms and the MT family (MT's own table) on a game searched on
+demand over its C rules (search_sss_ondemand.c, search_mt_ondemand.c) against the same
+searches in Python (sss._met_sss_core and _met_solution_line; mt.mtd's _met_pass and
+pv._met_principal_variation) on the same OnDemandTree: the value, the bound, the PV, the
+leaves in order, the nodes, open_max and passes, and the nodes numbered (each node's first
+child, parent and depth), over random Connect Four positions, boards of every size, with and
+without --depth, either player to move at the root.  Under GTSEARCH_PURE=1 both sides are
+Python's."""
 
 from __future__ import annotations
 
@@ -26,8 +28,12 @@ from gtsearch.tree import Tree
 native = core.native()
 needs_core = pytest.mark.skipif(native is None, reason="the compiled core does not run")
 
-#: each search, and the bounds its bounded form is given (below, at and above some values)
-SEARCHES = ["sss", "dual", "sss-bounded", "dual-bounded"]
+#: each search, and the bounds its bounded form (MTD(f): its first guess) is given
+SEARCHES = ["sss", "dual", "sss-bounded", "dual-bounded", "mt-sss", "mt-dual", "mtdf"]
+#: the searches that take a bound
+BOUNDED = {"sss-bounded", "dual-bounded", "mtdf"}
+#: the C form of each search, in gtsearch.algorithms.compiled
+C_FORM = {name: "mtd_on_demand" if name[:2] == "mt" else "sss_on_demand" for name in SEARCHES}
 BOUNDS = [-1.0, -0.25, 0.0, 0.03125, 0.25, 1.0]
 
 
@@ -43,7 +49,8 @@ def run(tree: Tree, name: str, bound: float | None, python: bool) -> tuple[Any, 
     """The search's result, the tree's numbering after it, and whether the C search ran;
     ``python``: the Python form."""
     params = {} if bound is None else {"bound": bound}
-    kept = compiled.sss_on_demand
+    form = C_FORM[name]
+    kept = getattr(compiled, form)
     ran: list[bool] = []
 
     def c_search(*args: Any) -> Any:
@@ -51,11 +58,11 @@ def run(tree: Tree, name: str, bound: float | None, python: bool) -> tuple[Any, 
         ran.append(done is not None)
         return done
 
-    compiled.sss_on_demand = c_search  # type: ignore[assignment]
+    setattr(compiled, form, c_search)
     try:
         r = search(tree, name, leaf_order=True, **params)
     finally:
-        compiled.sss_on_demand = kept  # type: ignore[assignment]
+        setattr(compiled, form, kept)
     numbering = (list(tree.first), list(tree.up), list(tree.depths))  # type: ignore[attr-defined]
     return r._replace(seconds=0.0, tree=None), numbering, ran == [True]
 
@@ -80,8 +87,8 @@ def same_in_both(
 
 @pytest.mark.parametrize("name", SEARCHES)
 def test_connect4_at_depth_4_the_same_in_both(name: str) -> None:
-    r = same_in_both("connect4", 4, name, 0.0 if name.endswith("bounded") else None)
-    assert r.leaves > 100 and r.extra["open_max"] > 1
+    r = same_in_both("connect4", 4, name, 0.0 if name in BOUNDED else None)
+    assert r.leaves > 100 and r.extra.get("open_max", r.extra.get("passes")) > 1
 
 
 @pytest.mark.parametrize("bound", [*BOUNDS, 0.0703125])
@@ -127,7 +134,7 @@ def test_random_positions_the_same_in_both(
         opened(spec, depth, text, None)
     except UsageError:  # a move into a full column, or after the game ended
         assume(False)
-    bound_ = bound if name.endswith("bounded") else None
+    bound_ = bound if name in BOUNDED else None
     same_in_both(spec, depth, name, bound_, text, root, (rows + 1) * columns <= 64)
 
 
@@ -148,7 +155,7 @@ def test_random_positions_of_the_full_board_the_same_in_both(
         opened("connect4", depth, text, None)
     except UsageError:  # a move into a full column, or after the game ended
         assume(False)
-    same_in_both("connect4", depth, name, bound if name.endswith("bounded") else None, text, root)
+    same_in_both("connect4", depth, name, bound if name in BOUNDED else None, text, root)
 
 
 def test_a_board_too_big_for_the_c_rules_runs_the_python_rules() -> None:
@@ -172,12 +179,33 @@ def test_the_c_search_numbers_what_the_python_search_does() -> None:
 
 
 @needs_core
-def test_max_nodes_is_the_trees_limit_error() -> None:
+@pytest.mark.parametrize("name", ["sss", "dual", "mt-sss"])
+def test_max_nodes_is_the_trees_limit_error(name: str) -> None:
     tree = open_source("game:connect4", on_demand=True, depth=6, max_nodes=500)
     with pytest.raises(NodeLimit):
-        search(tree, "sss")
-    with pytest.raises(NodeLimit):
-        search(open_source("game:connect4", on_demand=True, depth=6, max_nodes=500), "dual")
+        search(tree, name)
+
+
+@needs_core
+def test_the_c_mtd_refuses_what_is_not_a_tree_of_its_own() -> None:
+    assert native is not None
+    from array import array
+
+    one = array("q", [-1])
+    game = ("connect4", (6, 7, 4), (0, 0, 0), True, 2, 1000)
+    assert native.game_mtd("nogame", (), (), True, -1, 10, one, 0.0, None) is None
+    with pytest.raises(ValueError):
+        native.game_mtd(*game, array("q"), 0.0, None)
+    with pytest.raises(TypeError):
+        native.game_mtd(*game, array("d", [1.0]), 0.0, None)
+    with pytest.raises(TypeError):
+        native.game_mtd(*game, one, 0.0)
+    with pytest.raises(TypeError):
+        native.game_mtd("connect4", 5, (0, 0, 0), True, -1, 10, one, 0.0, None)
+    with pytest.raises(TypeError):
+        native.game_mtd("connect4", (6, 7, 4), 5, True, -1, 10, one, 0.0, None)
+    with pytest.raises(TypeError):  # a progress that is not an array
+        native.game_mtd(*game, one, 0.0, 5)
 
 
 @needs_core

@@ -45,6 +45,17 @@ def game_sss(
     mirror: float,
     progress: _Progress,
 ) -> tuple[float, list[int], _Leaves, int, int, array[int], array[int], array[int]] | None: ...
+def game_mtd(
+    name: str,
+    params: tuple[int, ...],
+    words: tuple[int, ...],
+    root_max: bool,
+    limit: int,
+    max_nodes: int,
+    first: array[int],
+    first_guess: float,
+    progress: _Progress,
+) -> tuple[float, list[int], _Leaves, int, int, array[int], array[int], array[int]] | None: ...
 def sss(
     end: array[int],
     values: array[float],

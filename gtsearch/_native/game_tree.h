@@ -33,4 +33,8 @@ int od_open(const ODTree *T, const GState *s, int64_t d, int *moves, int *count,
  * when there are none such or they do not hold the parameters, -1 with an exception */
 int od_game(Game *g, const char *name, PyObject *params);
 
+/* the root's state from the sequence of its words (search_sss_ondemand.c): 0, or -1 with an
+ * exception */
+int od_root_state(PyObject *words, GState *root);
+
 #endif

@@ -590,10 +590,9 @@ out:
 }
 
 /* -- the module function ---------------------------------------------------------------------- */
-/* the root's state from the sequence of its words: 0, or -1 with an exception */
-static int root_state(PyObject *words, GState *root) {
+int od_root_state(PyObject *words, GState *root) {
     memset(root, 0, sizeof *root);
-    PyObject *seq = PySequence_Fast(words, "game_sss: words must be a sequence");
+    PyObject *seq = PySequence_Fast(words, "words must be a sequence");
     if (!seq)
         return -1;
     const Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
@@ -633,7 +632,7 @@ PyObject *gt_game_sss(PyObject *self, PyObject *args) {
     if (limit >= 0 && !S.T.g.rules->estimate)
         Py_RETURN_NONE; /* Python's game has no estimate either, and refuses --depth */
     SFrame root;
-    if (root_state(words, &root.st) < 0)
+    if (od_root_state(words, &root.st) < 0)
         return NULL;
     Py_buffer fv, uv, dv;
     if (borrow_array(first_obj, &fv, "q", 0, "game_sss: first must be an array of typecode %s") <

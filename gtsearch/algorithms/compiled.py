@@ -193,6 +193,40 @@ def sss_on_demand(
     return h, line
 
 
+def mtd_on_demand(tree: Tree, stats: Stats, first: float) -> tuple[float, list[int]] | None:
+    """mt.mtd with MT's own table and the PV (pv._met_principal_variation) in C, over the
+    game's rules in the core (search_mt_ondemand.c), the nodes numbered as for
+    :func:`sss_on_demand`; None as there."""
+    core = native()
+    rules = None if core is None or stats.leaves else tree.native_game()  # type: ignore[attr-defined]
+    if rules is None:
+        return None
+    name, params, words = rules
+    limit = tree.limit  # type: ignore[attr-defined]  # the --depth cut
+    try:
+        done = core.game_mtd(  # type: ignore[union-attr]
+            name,
+            params,
+            words,
+            tree.root_max,
+            -1 if limit is None else limit,
+            tree.max_nodes,  # type: ignore[attr-defined]
+            tree.first,  # type: ignore[attr-defined]
+            first,
+            stats.progress,
+        )
+    except core.VisitLimit:  # type: ignore[union-attr]  # more nodes listed than --max-nodes
+        raise tree.limit_error() from None  # type: ignore[attr-defined]
+    if done is None:  # rules that do not hold the game's parameters
+        return None
+    value, line, leaves, nodes, passes, first_kids, up, depths = done
+    tree.numbered_in_c(first_kids, up, depths)  # type: ignore[attr-defined]
+    _record(stats, leaves)
+    stats.nodes = nodes
+    stats.extra["passes"] = passes
+    return value, line
+
+
 def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:
     core = takes(tree)
     if core is None:

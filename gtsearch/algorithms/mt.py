@@ -269,16 +269,25 @@ def mtd(tree: Tree, stats: Stats, first: float, memory: Memory | None = None) ->
     return lower
 
 
+def _mtd_outcome(tree: Tree, stats: Stats, first: float) -> Outcome:
+    """MTD(first)'s exact value; on a game searched on demand over its rules in C, with the PV
+    the C search found (pv._met_principal_variation's)."""
+    done = compiled.mtd_on_demand(tree, stats, first) if tree.on_demand else None
+    if done is not None:
+        return Outcome(done[0], pv=done[1])
+    return Outcome(mtd(tree, stats, first))
+
+
 def mt_sss(tree: Tree, stats: Stats) -> Outcome:
     """MT-SSS*: MTD(+inf)."""
-    return Outcome(mtd(tree, stats, INF))
+    return _mtd_outcome(tree, stats, INF)
 
 
 def mt_dual(tree: Tree, stats: Stats) -> Outcome:
     """MT-DUAL*: MTD(-inf)."""
-    return Outcome(mtd(tree, stats, -INF))
+    return _mtd_outcome(tree, stats, -INF)
 
 
 def mtdf(tree: Tree, stats: Stats, bound: float | None = None) -> Outcome:
     """MTD(f) from the first guess ``bound`` (default 0)."""
-    return Outcome(mtd(tree, stats, 0.0 if bound is None else bound))
+    return _mtd_outcome(tree, stats, 0.0 if bound is None else bound)
