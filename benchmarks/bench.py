@@ -874,13 +874,14 @@ def measure_star(rep: Report, repeat: int, quick: bool) -> None:
 
 #: the searches of the "games" section, and the targets of issue 36: the same counts in both
 #: cores, the C core >= 20x the pure one
-GAME_SEARCHES = ("alphabeta", "sss", "dual")
+GAME_SEARCHES = ("alphabeta", "sss", "dual", "mt-sss", "mt-dual", "mtdf")
 
 
 def measure_games(rep: Report, repeat: int, quick: bool) -> None:
     """Searches of Connect Four on demand (nothing counted first) to --depth 7 (5 with
     --quick), each on a tree opened afresh: in C over the game's C rules (game_tree.c,
-    search_sss_ondemand.c) against the pure core's (once: it takes seconds)."""
+    search_sss_ondemand.c, search_mt_ondemand.c) against the pure core's (once: it takes
+    seconds)."""
     from gtsearch.sources import open_source
 
     depth = 5 if quick else 7
@@ -919,7 +920,7 @@ def measure_games(rep: Report, repeat: int, quick: bool) -> None:
     rep.say(f"## Searches of game:connect4 --depth {depth} on demand, C core against pure")
     rep.say(
         f"(seconds of the whole search, the tree opened afresh each run; C best of {repeat}, "
-        "pure once; leaves, nodes, value, PV and open_max compared)"
+        "pure once; leaves, nodes, value, PV, open_max and passes compared)"
     )
     rep.say()
     rep.table(["search", "leaves", "nodes", "C s", "pure s", "pure / C", "target"], rows)
