@@ -200,6 +200,10 @@ static int ranges(MSearch *S, Ranges *R, int child) {
     node_t n = S->T.first[top->n] + child;
     double lo, hi;
     for (;;) {
+        if (tick(&S->tk, (int64_t)S->leaves.len) < 0) {
+            gt_free(F.p);
+            return -1;
+        }
         int count;
         double x;
         int moves[GAME_MAX_MOVES];

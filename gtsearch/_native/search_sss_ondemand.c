@@ -476,6 +476,10 @@ static int proves(SSearch *S, Proofs *pr, int child, int *ok_out) {
     node_t n = S->T.first[top->n] + child;
     int ok = 0;
     for (;;) {
+        if (tick(&S->tk, (int64_t)S->leaves.len) < 0) {
+            gt_free(F.p);
+            return -1;
+        }
         /* enter node n (state s): its answer, or a frame to find it from its children */
         int count;
         double x;
