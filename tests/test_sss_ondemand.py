@@ -157,6 +157,18 @@ def test_random_positions_of_the_full_board_the_same_in_both(
     same_in_both("connect4", depth, name, bound if name in BOUNDED else None, text, root)
 
 
+@pytest.mark.parametrize("name", ["sss", "mt-sss"])
+def test_a_win_at_once_then_a_move_that_goes_on(name: str) -> None:
+    """X to move after 1 2 1 3 wins at once in the first column, and its other moves go on:
+    with X the MIN player at the root, SSS*'s case 4 reads that leaf first and, OPEN being
+    empty, goes on to the next child, which is no leaf (case 6)."""
+    spec = "connect4:rows=4,columns=4,k=3"
+    tree = opened(spec, 3, "1 2 1 3", False)
+    kids = tree.open(0)  # type: ignore[attr-defined]
+    assert tree.end[kids[0]] == kids[0] + 1 and tree.end[kids[1]] != kids[1] + 1
+    assert same_in_both(spec, 3, name, None, "1 2 1 3", False).leaves > 1
+
+
 def test_a_board_too_big_for_the_c_rules_runs_the_python_rules() -> None:
     """Eight rows by eight columns do not fit the C bitboard: the Python search runs (None)."""
     same_in_both("connect4:rows=8,columns=8,k=4", 2, "sss", None, in_c=False)

@@ -31,19 +31,20 @@ typedef struct {
     int moves[GAME_MAX_MOVES];
 } SFrame;
 
-/* an entry of OPEN's heap: Python's tuple (-h, path, node, status, is_max, run) */
+/* an entry of OPEN's heap: Python's tuple (-h, path, node, status, is_max, run), and the
+ * weight Python's parked[path] keeps (how many states the entry stands for) */
 typedef struct {
     double negh;
     node_t n;
+    int64_t weight;
     int status, is_max, run;
 } HItem;
 
-/* a parked node's state: Python's parked[path], `present` while it is parked */
+/* an item of in_heap: a parked node and its weight */
 typedef struct {
-    double h;
+    node_t n;
     int64_t weight;
-    int32_t status, present;
-} Park;
+} SItem;
 
 typedef struct {
     ODTree T;
@@ -54,11 +55,12 @@ typedef struct {
     size_t len, cap;
     HItem *heap; /* OPEN's heap */
     size_t hlen, hcap;
-    node_t *in_heap; /* the parked nodes, in the order of their paths */
-    size_t slen, scap;
+    SItem *in_heap; /* the parked nodes, in the order of their paths: a gap buffer (below) */
+    size_t slen, scap, gs, ge;
+    uint64_t *parked; /* a bit per node numbered: parked (Python's `key in parked`) */
+    size_t pwords;
     node_t *chain; /* go_to()'s nodes to play down to */
     size_t clen, ccap;
-    Map parked; /* node -> Park */
     Map solver; /* a MAX node solved by case 5 (or 3) -> the child that solved it */
     int root_max;
 } SSearch;
@@ -146,12 +148,62 @@ static HItem heap_pop(SSearch *S) {
     return top;
 }
 
+/* -- in_heap, Python's sorted list of the parked paths, as a gap buffer: its items are
+ * in_heap[0:gs] and in_heap[ge:scap], and the gap between them moves to where the next item
+ * goes in or out.  SSS* parks and takes its states near where it did last, so the gap moves
+ * little, where a list's insert moves the whole tail after the place (a quarter of the time
+ * at connect4 --depth 10, 16,000 states in OPEN). */
+static inline const SItem *sorted_at(const SSearch *S, size_t i) {
+    return &S->in_heap[i < S->gs ? i : i + (S->ge - S->gs)];
+}
+
+/* the gap moved to before item i */
+static void gap_to(SSearch *S, size_t i) {
+    SItem *a = S->in_heap;
+    if (i < S->gs) {
+        const size_t k = S->gs - i;
+        memmove(a + S->ge - k, a + i, k * sizeof *a);
+        S->gs = i;
+        S->ge -= k;
+    } else if (i > S->gs) {
+        const size_t k = i - S->gs;
+        memmove(a + S->gs, a + S->ge, k * sizeof *a);
+        S->gs = i;
+        S->ge += k;
+    }
+}
+
+/* items [i, j) taken out */
+static void sorted_cut(SSearch *S, size_t i, size_t j) {
+    gap_to(S, i);
+    S->ge += j - i;
+    S->slen -= j - i;
+}
+
+/* room for one item more: the array doubled (from 64 items) when the gap is closed, the items
+ * after it moved to the new end */
+static int sorted_room(SSearch *S) {
+    if (S->gs < S->ge)
+        return 0;
+    const size_t cap = S->scap ? 2 * S->scap : 64, tail = S->scap - S->ge;
+    SItem *a = gt_realloc(S->in_heap, cap * sizeof *a);
+    if (!a) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memmove(a + cap - tail, a + S->ge, tail * sizeof *a);
+    S->in_heap = a;
+    S->ge = cap - tail;
+    S->scap = cap;
+    return 0;
+}
+
 /* the first index of in_heap[lo:] whose node is after k (strict) or not before it */
 static size_t bisect(const SSearch *S, node_t k, size_t lo, int strict) {
     size_t hi = S->slen;
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
-        const int c = pre_cmp(S, S->in_heap[mid], k);
+        const int c = pre_cmp(S, sorted_at(S, mid)->n, k);
         if (strict ? c <= 0 : c < 0)
             lo = mid + 1;
         else
@@ -160,27 +212,32 @@ static size_t bisect(const SSearch *S, node_t k, size_t lo, int strict) {
     return lo;
 }
 
+static inline int is_parked(const SSearch *S, node_t n) { return S->parked[n >> 6] >> (n & 63) & 1; }
+
+static inline void set_parked(SSearch *S, node_t n, int on) {
+    const uint64_t bit = (uint64_t)1 << (n & 63);
+    S->parked[n >> 6] = on ? S->parked[n >> 6] | bit : S->parked[n >> 6] & ~bit;
+}
+
 /* Python's park(): parked[node] = (h, status, weight), its path into in_heap, its entry pushed
  * (room made by step_room()) */
 static void park(SSearch *S, node_t n, double h, int status, int64_t weight, int is_max, int run) {
-    int fresh;
-    Park *e = map_put(&S->parked, n, &fresh);
-    *e = (Park){h, weight, status, 1};
+    set_parked(S, n, 1);
     const size_t at = bisect(S, n, 0, 1);
-    memmove(S->in_heap + at + 1, S->in_heap + at, (S->slen - at) * sizeof *S->in_heap);
-    S->in_heap[at] = n;
+    gap_to(S, at);
+    S->in_heap[S->gs++] = (SItem){n, weight};
     S->slen++;
-    heap_push(S, (HItem){-h, n, status, is_max, run});
+    heap_push(S, (HItem){-h, n, weight, status, is_max, run});
 }
 
 /* the top of the heap once the stale entries are dropped, or NULL when OPEN is empty.  Python
  * drops an entry whose node is no longer parked with its h and status; as a node is parked once
  * at a time (taken out before it is parked again) and a purged node is never parked again, the
- * stale entries are those of the purged nodes, and every node of the heap is in the map */
+ * stale entries are those of the purged nodes: those no longer parked */
 static const HItem *heap_top(SSearch *S) {
     while (S->hlen) {
         const HItem *top = &S->heap[0];
-        if (((const Park *)map_get(&S->parked, top->n))->present)
+        if (is_parked(S, top->n))
             return top;
         heap_pop(S);
     }
@@ -232,6 +289,23 @@ static int go_to(SSearch *S, node_t k) {
     return 0;
 }
 
+/* a bit for each node numbered and for the children a step may list (the new words 0) */
+static int parked_room(SSearch *S) {
+    const size_t need = (S->T.n + GAME_MAX_MOVES) / 64 + 1;
+    if (need <= S->pwords)
+        return 0;
+    const size_t words = 2 * need;
+    uint64_t *p = gt_realloc(S->parked, words * sizeof *p);
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(p + S->pwords, 0, (words - S->pwords) * sizeof *p);
+    S->parked = p;
+    S->pwords = words;
+    return 0;
+}
+
 /* room for a map's `k` more keys without growing on map_put() */
 static int map_room(Map *m, size_t k) {
     while (2 * (m->len + k) > m->cap)
@@ -242,13 +316,13 @@ static int map_room(Map *m, size_t k) {
 
 /* room for what one step of the search adds, made before it, so that the step itself cannot
  * fail: a frame, a leaf a child, a parked state in the heap and in_heap (a step parks two at
- * the most, taking one between them), two new parked nodes and a solver */
+ * the most, taking one between them), the bits of the nodes it may list, and a solver */
 static int step_room(SSearch *S) {
     while (S->leaves.cap < S->leaves.len + GAME_MAX_MOVES)
         if (nl_grow(&S->leaves) < 0)
             return -1;
     if (ROOM(S->P, S->len, S->cap) < 0 || ROOM(S->heap, S->hlen, S->hcap) < 0 ||
-        ROOM(S->in_heap, S->slen, S->scap) < 0 || map_room(&S->parked, 2) < 0 ||
+        sorted_room(S) < 0 || parked_room(S) < 0 ||
         map_room(&S->solver, 1) < 0)
         return -1;
     return 0;
@@ -380,13 +454,10 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
                 h = -got.negh;
                 status = got.status;
                 is_max = got.is_max;
-                Park *e = map_get(&S->parked, got.n);
-                weight = e->weight;
-                e->present = 0;
+                weight = got.weight;
+                set_parked(S, got.n, 0);
                 const size_t at = bisect(S, got.n, 0, 0);
-                memmove(S->in_heap + at, S->in_heap + at + 1,
-                        (S->slen - at - 1) * sizeof *S->in_heap);
-                S->slen--;
+                sorted_cut(S, at, at + 1);
                 if (got.run) {
                     if (weight > 1)
                         park(S, got.n + 1, h, LIVE, weight - 1, is_max, 1);
@@ -414,19 +485,18 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
                     size_t hi = S->slen;
                     while (j < hi) {
                         const size_t mid = j + (hi - j) / 2;
-                        if (below(S, S->in_heap[mid], p))
+                        if (below(S, sorted_at(S, mid)->n, p))
                             j = mid + 1;
                         else
                             hi = mid;
                     }
                 }
                 for (size_t k = i; k < j; k++) {
-                    Park *e = map_get(&S->parked, S->in_heap[k]);
+                    const SItem *e = sorted_at(S, k);
                     size -= e->weight;
-                    e->present = 0;
+                    set_parked(S, e->n, 0);
                 }
-                memmove(S->in_heap + i, S->in_heap + j, (S->slen - j) * sizeof *S->in_heap);
-                S->slen -= j - i;
+                sorted_cut(S, i, j);
                 int fresh;
                 *(int64_t *)map_put(&S->solver, p, &fresh) = n;
                 S->len--;
@@ -674,7 +744,7 @@ PyObject *gt_game_sss(PyObject *self, PyObject *args) {
         goto out;
     }
     memcpy(S.T.first, fv.buf, S.T.n * sizeof *S.T.first);
-    if (map_init(&S.parked, sizeof(Park)) < 0 || map_init(&S.solver, sizeof(int64_t)) < 0 ||
+    if (map_init(&S.solver, sizeof(int64_t)) < 0 ||
         step_room(&S) < 0)
         goto out;
     root.n = 0;
@@ -708,7 +778,7 @@ release:
     gt_free(S.heap);
     gt_free(S.in_heap);
     gt_free(S.chain);
-    map_free(&S.parked);
+    gt_free(S.parked);
     map_free(&S.solver);
     nl_free(&S.leaves);
     PyBuffer_Release(&dv);
