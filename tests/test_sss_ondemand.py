@@ -169,6 +169,13 @@ def test_a_win_at_once_then_a_move_that_goes_on(name: str) -> None:
     assert same_in_both(spec, 3, name, None, "1 2 1 3", False).leaves > 1
 
 
+def test_a_game_deeper_than_the_packed_paths() -> None:
+    """Connect Four 3 x 6, three in a row, to the end: lines 18 moves deep, past the 16 levels
+    whose paths OPEN packs into 128 bits (deeper nodes are compared by walking up)."""
+    r = same_in_both("connect4:rows=3,columns=6,k=3", None, "sss", None)
+    assert len(r.pv) > 1
+
+
 def test_a_board_too_big_for_the_c_rules_runs_the_python_rules() -> None:
     """Eight rows by eight columns do not fit the C bitboard: the Python search runs (None)."""
     same_in_both("connect4:rows=8,columns=8,k=4", 2, "sss", None, in_c=False)

@@ -6,10 +6,11 @@
  * the shortcuts, the generated-node count and Stockman's OPEN size are _met_sss_core()'s.
  *
  * Where Python keys a parked node by its path from the root, this file keys it by its number
- * and compares two numbers as their paths compare (pre_cmp: both walked up to where their
- * lines part, by the parents and depths of the nodes numbered), so that OPEN hands out its
- * states in the order of the Python heap's tuples and the purge of case 5 cuts the same
- * interval of the sorted parked nodes.  A state is kept only on the path the search stands on
+ * and compares two numbers as their paths compare (each parked node's path packed into 128
+ * bits when it is at most 16 levels deep, else pre_cmp: both walked up to where their lines
+ * part, by the parents and depths of the nodes numbered), so that OPEN hands out its states in
+ * the order of the Python heap's tuples and the purge of case 5 cuts the same interval of the
+ * sorted parked nodes.  A state is kept only on the path the search stands on
  * (one frame a level: the node, its state and moves); when OPEN hands out a node elsewhere, the
  * path is rebuilt from where the two lines part, the rules playing the moves down to it.
  *
@@ -31,19 +32,30 @@ typedef struct {
     int moves[GAME_MAX_MOVES];
 } SFrame;
 
+/* a node's path packed in 128 bits, a byte a level from the top (its index + 1, so that a
+ * path comes before its extensions), when it is at most PK_LEVELS deep: two such keys compare
+ * as the paths do, at once, where walking up to where the lines part takes the depth */
+#define PK_LEVELS 16
+typedef struct {
+    uint64_t hi, lo;
+    int64_t depth;
+} PKey;
+
 /* an entry of OPEN's heap: Python's tuple (-h, path, node, status, is_max, run), and the
  * weight Python's parked[path] keeps (how many states the entry stands for) */
 typedef struct {
     double negh;
     node_t n;
     int64_t weight;
+    PKey key;
     int status, is_max, run;
 } HItem;
 
-/* an item of in_heap: a parked node and its weight */
+/* an item of in_heap: a parked node, its weight and path */
 typedef struct {
     node_t n;
     int64_t weight;
+    PKey key;
 } SItem;
 
 typedef struct {
@@ -96,6 +108,31 @@ static int pre_cmp(const SSearch *S, node_t a, node_t b) {
     }
 }
 
+static PKey path_key(const SSearch *S, node_t n) {
+    PKey k = {0, 0, depth_of(S, n)};
+    if (k.depth > PK_LEVELS)
+        return k;
+    for (int64_t d = k.depth - 1; d >= 0; d--) { /* the byte of level d + 1 */
+        const node_t p = up_of(S, n);
+        const uint64_t digit = (uint64_t)(n - S->T.first[p] + 1);
+        if (d < 8)
+            k.hi |= digit << (56 - 8 * d);
+        else
+            k.lo |= digit << (56 - 8 * (d - 8));
+        n = p;
+    }
+    return k;
+}
+
+/* nodes a and b (their keys ka, kb) as their paths compare */
+static inline int key_cmp(const SSearch *S, node_t a, const PKey *ka, node_t b, const PKey *kb) {
+    if (ka->depth > PK_LEVELS || kb->depth > PK_LEVELS)
+        return pre_cmp(S, a, b);
+    if (ka->hi != kb->hi)
+        return ka->hi < kb->hi ? -1 : 1;
+    return (ka->lo > kb->lo) - (ka->lo < kb->lo);
+}
+
 /* whether k is a descendant of p (p itself not) */
 static int below(const SSearch *S, node_t k, node_t p) {
     int64_t dk = depth_of(S, k);
@@ -113,7 +150,7 @@ static int below(const SSearch *S, node_t k, node_t p) {
 static int item_less(const SSearch *S, const HItem *a, const HItem *b) {
     if (a->negh != b->negh)
         return a->negh < b->negh;
-    return pre_cmp(S, a->n, b->n) < 0;
+    return key_cmp(S, a->n, &a->key, b->n, &b->key) < 0;
 }
 
 /* (room made by step_room()) */
@@ -198,12 +235,13 @@ static int sorted_room(SSearch *S) {
     return 0;
 }
 
-/* the first index of in_heap[lo:] whose node is after k (strict) or not before it */
-static size_t bisect(const SSearch *S, node_t k, size_t lo, int strict) {
+/* the first index of in_heap[lo:] whose node is after k (its key kk; strict) or not before it */
+static size_t bisect(const SSearch *S, node_t k, const PKey *kk, size_t lo, int strict) {
     size_t hi = S->slen;
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
-        const int c = pre_cmp(S, sorted_at(S, mid)->n, k);
+        const SItem *x = sorted_at(S, mid);
+        const int c = key_cmp(S, x->n, &x->key, k, kk);
         if (strict ? c <= 0 : c < 0)
             lo = mid + 1;
         else
@@ -223,11 +261,12 @@ static inline void set_parked(SSearch *S, node_t n, int on) {
  * (room made by step_room()) */
 static void park(SSearch *S, node_t n, double h, int status, int64_t weight, int is_max, int run) {
     set_parked(S, n, 1);
-    const size_t at = bisect(S, n, 0, 1);
+    const PKey key = path_key(S, n);
+    const size_t at = bisect(S, n, &key, 0, 1);
     gap_to(S, at);
-    S->in_heap[S->gs++] = (SItem){n, weight};
+    S->in_heap[S->gs++] = (SItem){n, weight, key};
     S->slen++;
-    heap_push(S, (HItem){-h, n, weight, status, is_max, run});
+    heap_push(S, (HItem){-h, n, weight, key, status, is_max, run});
 }
 
 /* the top of the heap once the stale entries are dropped, or NULL when OPEN is empty.  Python
@@ -456,7 +495,7 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
                 is_max = got.is_max;
                 weight = got.weight;
                 set_parked(S, got.n, 0);
-                const size_t at = bisect(S, got.n, 0, 0);
+                const size_t at = bisect(S, got.n, &got.key, 0, 0);
                 sorted_cut(S, at, at + 1);
                 if (got.run) {
                     if (weight > 1)
@@ -477,7 +516,8 @@ static int sss_core(SSearch *S, double h0, double mirror, double *out, int64_t *
             const node_t p = pf->n;
             if (!is_max) { /* case 5: the parent is a MAX node: solved; purge below it */
                 size -= weight - 1;
-                const size_t i = bisect(S, p, 0, 1);
+                const PKey pk = path_key(S, p);
+                const size_t i = bisect(S, p, &pk, 0, 1);
                 size_t j = i;
                 if (S->len == 2) { /* the root's: every parked node */
                     j = S->slen;
