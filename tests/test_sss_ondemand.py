@@ -22,7 +22,7 @@ from gtsearch.algorithms import compiled, search
 from gtsearch.errors import NodeLimit, UsageError
 from gtsearch.sources import open_source
 from gtsearch.sources.ondemand import OnDemandTree
-from gtsearch.tree import Tree
+from gtsearch.tree import DEFAULT_MAX_NODES, Tree
 
 native = core.native()
 needs_core = pytest.mark.skipif(native is None, reason="the compiled core does not run")
@@ -36,8 +36,16 @@ C_FORM = {name: "mtd_on_demand" if name[:2] == "mt" else "sss_on_demand" for nam
 BOUNDS = [-1.0, -0.25, 0.0, 0.03125, 0.25, 1.0]
 
 
-def opened(spec: str, depth: int | None, moves: str | None, root_max: bool | None) -> Tree:
-    tree = open_source(f"game:{spec}", on_demand=True, depth=depth, moves=moves)
+def opened(
+    spec: str,
+    depth: int | None,
+    moves: str | None,
+    root_max: bool | None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> Tree:
+    tree = open_source(
+        f"game:{spec}", on_demand=True, depth=depth, moves=moves, max_nodes=max_nodes
+    )
     assert isinstance(tree, OnDemandTree)
     if root_max is not None:
         tree = tree.with_root(root_max)
@@ -74,11 +82,12 @@ def same_in_both(
     moves: str | None = None,
     root_max: bool | None = None,
     in_c: bool = True,
+    max_nodes: int = DEFAULT_MAX_NODES,
 ) -> Any:
     """The search in C and in Python on two trees opened alike: everything equal; the first
     in C where the core runs (and ``in_c``: the board fits its rules)."""
-    a = run(opened(spec, depth, moves, root_max), name, bound, python=False)
-    b = run(opened(spec, depth, moves, root_max), name, bound, python=True)
+    a = run(opened(spec, depth, moves, root_max, max_nodes), name, bound, python=False)
+    b = run(opened(spec, depth, moves, root_max, max_nodes), name, bound, python=True)
     assert a[:2] == b[:2]
     assert a[2] == (native is not None and in_c) and not b[2]
     return a[0]
@@ -174,6 +183,12 @@ def test_a_game_deeper_than_the_packed_paths() -> None:
     whose paths OPEN packs into 128 bits (deeper nodes are compared by walking up)."""
     r = same_in_both("connect4:rows=3,columns=6,k=3", None, "sss", None)
     assert len(r.pv) > 1
+
+
+@pytest.mark.parametrize("name", ["sss", "mt-dual"])
+def test_a_budget_past_2_31_nodes(name: str) -> None:
+    """--max-nodes past 2**31: the leaves listed as 8-byte numbers, the same search."""
+    assert same_in_both("connect4", 3, name, None, max_nodes=3 * 10**9).leaves > 1
 
 
 def test_a_board_too_big_for_the_c_rules_runs_the_python_rules() -> None:
