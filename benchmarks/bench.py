@@ -120,6 +120,7 @@ SECTIONS = (
     "mcts",
     "tt",
     "star",
+    "games",
     "limits",
     "startup",
     "openspiel",
@@ -1030,6 +1031,60 @@ def measure_star(rep: Report, repeat: int, quick: bool) -> None:
     )
 
 
+#: the searches of the "games" section, and the targets of issue 36: the same counts in both
+#: cores, the C core >= 20x the pure one
+GAME_SEARCHES = ("alphabeta", "sss", "dual", "mt-sss", "mt-dual", "mtdf")
+
+
+def measure_games(rep: Report, repeat: int, quick: bool) -> None:
+    """Searches of Connect Four on demand (nothing counted first) to --depth 7 (5 with
+    --quick), each on a tree opened afresh: in C over the game's C rules (game_tree.c,
+    search_sss_ondemand.c, search_mt_ondemand.c) against the pure core's (once: it takes
+    seconds)."""
+    from gtsearch.sources import open_source
+
+    depth = 5 if quick else 7
+    rows = []
+    for name in GAME_SEARCHES:
+
+        def run(name: str = name) -> Any:
+            return search(open_source("game:connect4", on_demand=True, depth=depth), name)
+
+        took: dict[str, float] = {}
+        found: dict[str, Any] = {}
+        for which in CORES:
+            took[which], found[which] = on(
+                which, partial(best_of, run, repeat if which == "C" else 1)
+            )
+        a, b = found["C"], found["pure"]
+        same = (a.value, a.pv, a.leaves, a.nodes, a.extra) == (
+            b.value,
+            b.pv,
+            b.leaves,
+            b.nodes,
+            b.extra,
+        )
+        ratio = took["pure"] / took["C"]
+        rows.append(
+            [
+                name,
+                f"{a.leaves:,}",
+                f"{a.nodes:,}",
+                f"{took['C']:.3f}",
+                f"{took['pure']:.3f}",
+                f"{ratio:.0f}x",
+                f"same counts: {verdict(same)}; ≥ 20x: {verdict(ratio >= 20)}",
+            ]
+        )
+    rep.say(f"## Searches of game:connect4 --depth {depth} on demand, C core against pure")
+    rep.say(
+        f"(seconds of the whole search, the tree opened afresh each run; C best of {repeat}, "
+        "pure once; leaves, nodes, value, PV, open_max and passes compared)"
+    )
+    rep.say()
+    rep.table(["search", "leaves", "nodes", "C s", "pure s", "pure / C", "target"], rows)
+
+
 def block_yaml_texts(b: int, d: int) -> dict[str, str]:
     """A uniform tree (leaves in [-100, 100]) in block YAML: bare ("- - 1", one entry a line)
     and named (a mapping per node, the leaves as gtsearch's writer writes them)."""
@@ -1896,6 +1951,8 @@ def main() -> None:
 
     if "star" in only:
         measure_star(rep, args.repeat, args.quick)
+    if "games" in only:
+        measure_games(rep, args.repeat, args.quick)
     if "limits" in only:
         measure_limits(rep, args.quick)
 

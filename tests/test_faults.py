@@ -328,6 +328,18 @@ def sparse(name: str) -> Callable[[], Any]:
     return setting("sss_dense_limit", 1, searched(lambda: LazyTree(RandomSpec(4, 5, seed=3)), name))
 
 
+def on_demand_4x4(name: str, **params: Any) -> Callable[[], Any]:
+    """A search of Connect Four 4 x 4 (three in a row) on demand, cut at depth 5, over its C
+    rules (search_sss_ondemand.c, game_tree.c): the result and the nodes numbered."""
+
+    def work() -> Any:
+        tree: Any = open_game("connect4:rows=4,columns=4,k=3", depth=5, on_demand=True)
+        r = search(tree, name, leaf_order=True, **params)
+        return r._replace(seconds=0.0, tree=None), list(tree.first), list(tree.up)
+
+    return work
+
+
 #: the random: source's models as the C generator numbers them
 MODELS = {"iid": 0, "binary": 1, "incremental": 2, "permutation": 3, "trap": 4}
 
@@ -416,6 +428,19 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     ("search-game-c-mtdf", searched(on_demand("connect4", 3), "mtdf")),
     ("search-game-c-mt-dual-leaf", searched(on_demand("connect4", 0), "mt-dual")),
     *[(f"search-{name}-sparse", sparse(name)) for name in ("sss", "dual", "mt-sss")],
+    # SSS*, DUAL* and the MT family on a game's tree on demand over its C rules
+    *[
+        (f"search-{name}-on-demand", on_demand_4x4(name, **params))
+        for name, params in (
+            ("sss", {}),
+            ("dual", {}),
+            ("sss-bounded", {"bound": -0.25}),
+            ("dual-bounded", {"bound": 0.25}),
+            ("mt-sss", {}),
+            ("mt-dual", {}),
+            ("mtdf", {"bound": 0.5}),
+        )
+    ],
     *[
         (
             f"search-alphabeta-{order}",

@@ -444,6 +444,10 @@ static PyMethodDef methods[] = {
      "game_mtd(name, params, words, root_max, limit, max_nodes, first, guess, line, progress) "
      "-> (lower, line, leaves, nodes, passes, first, up, depth), or None: mt.mtd with MT's own "
      "table over a game's C rules, and its PV from the leaves read (game_tree.c)"},
+    {"game_sss", GT_ENTRY(gt_game_sss), METH_VARARGS,
+     "game_sss(name, params, words, root_max, limit, max_nodes, first, up, depth, h0, mirror, "
+     "progress) -> (h, line, leaves, nodes, open_max, first, up, depth), or None: "
+     "sss._met_sss_core and _met_solution_line over a game's C rules (search_sss_ondemand.c)"},
     {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
      "gtsearch.algorithms.sss._sss_core and _solution_line"},

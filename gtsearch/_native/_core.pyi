@@ -44,6 +44,20 @@ def game_negascout(
 ) -> (
     tuple[float, list[int] | None, _Leaves, int, int, array[int], array[int], array[int]] | None
 ): ...
+def game_sss(
+    name: str,
+    params: tuple[int, ...],
+    words: tuple[int, ...],
+    root_max: bool,
+    limit: int,
+    max_nodes: int,
+    first: array[int],
+    up: array[int],
+    depth: array[int],
+    h0: float,
+    mirror: float,
+    progress: _Progress,
+) -> tuple[float, list[int], _Leaves, int, int, array[int], array[int], array[int]] | None: ...
 def game_mtd(
     name: str,
     params: tuple[int, ...],

@@ -16,18 +16,7 @@
  * Nodes numbered before the search (Python's OnDemandTree searched before on the same tree)
  * keep their numbers: `first` comes in as the tree's and goes out grown.
  */
-#include "core.h"
-#include "game.h"
-
-typedef struct {
-    Game g;
-    int64_t limit;     /* the --depth cut, -1: none */
-    int64_t max_nodes; /* --max-nodes: the most nodes numbered */
-    int64_t *first;    /* every node numbered: its first child, -1 before they are listed */
-    size_t n, cap;
-    int64_t *up, *depth; /* the nodes this search numbered, from n0 on */
-    size_t n0, capup, capdepth;
-} ODTree;
+#include "game_tree.h"
 
 /* room for `need` items in the array *arr of capacity *cap; 0, or -1 with MemoryError */
 static int reserve(void *arr, size_t *cap, size_t need, size_t item) {
@@ -39,7 +28,7 @@ static int reserve(void *arr, size_t *cap, size_t need, size_t item) {
 
 /* List node c's `count` children (c at depth d): their numbers from the next free one, the
  * first time only (OnDemandTree._list); c's first child, or -1 with VisitLimit or MemoryError */
-static node_t od_list(ODTree *T, node_t c, int64_t d, int count) {
+node_t od_list(ODTree *T, node_t c, int64_t d, int count) {
     if (T->first[c] >= 0)
         return T->first[c];
     const size_t first = T->n, need = first + (size_t)count;
@@ -65,7 +54,7 @@ static node_t od_list(ODTree *T, node_t c, int64_t d, int count) {
  * inner node, else 0 with its value in *v (GameTree._expand and _value: a state without moves
  * is the end of the game, valued by the utility, even at the cut; one at the cut with moves is
  * valued by the estimate) */
-static int od_open(const ODTree *T, const GState *s, int64_t d, int *moves, int *count,
+int od_open(const ODTree *T, const GState *s, int64_t d, int *moves, int *count,
                    double *v) {
     const GameRules *r = T->g.rules;
     *count = r->moves(&T->g, s, moves);
@@ -248,7 +237,7 @@ done:
 
 /* the game's rules called `name`, opened with the parameters in the sequence `params`: 1, 0
  * when there are none such or they do not hold the parameters, -1 with an exception */
-static int od_game(Game *g, const char *name, PyObject *params) {
+int od_game(Game *g, const char *name, PyObject *params) {
     const GameRules *r = game_rules(name);
     PyObject *seq = PySequence_Fast(params, "game_negamax: params must be a sequence");
     if (!seq)

@@ -158,6 +158,26 @@ def _on_demand(tree: Tree, function: str, *args: Any) -> Any:
     return done
 
 
+def sss_on_demand(
+    tree: Tree, stats: Stats, h0: float, mirror: float
+) -> tuple[float, list[int]] | None:
+    """sss._met_sss_core and sss._met_solution_line in C, over the game's rules in the core
+    (search_sss_ondemand.c): the nodes numbered as the OnDemandTree numbers them, which then
+    takes them (``numbered_in_c``); None when the pure core runs, the core has no rules of the
+    game, or ``stats`` holds leaves already (the line is proved from the search's own)."""
+    if stats.leaves:
+        return None
+    args = (tree.up, tree.depths, h0, mirror, stats.progress)  # type: ignore[attr-defined]
+    done = _on_demand(tree, "game_sss", *args)
+    if done is None:
+        return None
+    h, line, leaves, generated, open_max = done[:5]
+    _record(stats, leaves)
+    stats.nodes += generated
+    stats.extra["open_max"] = open_max
+    return h, line
+
+
 def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:
     if tree.on_demand and which == "negascout":  # a game searched on demand, in C
         # the PV too, from the leaves read (pv.py's walk), when they are all the Stats' leaves

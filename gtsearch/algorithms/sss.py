@@ -267,6 +267,9 @@ def _solve(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, l
     if done is not None:
         return done
     if tree.on_demand:
+        done = compiled.sss_on_demand(tree, stats, h0, mirror)
+        if done is not None:
+            return done
         h, solver = _met_sss_core(tree, stats, h0, mirror)
         return h, _met_solution_line(tree, stats, h, h < h0, mirror, solver)
     h, solver = _sss_core(tree, stats, h0, mirror)

@@ -1,0 +1,40 @@
+/* A game's tree on demand over its C rules (game_tree.c): what the searches on it share.
+ *
+ * game_tree.c defines these (and minimax, F1 and alpha-beta on the tree); the other searches
+ * on a game's C rules (search_sss_ondemand.c: SSS*, DUAL*) number and open its nodes through
+ * them, so that every C search numbers the nodes as OnDemandTree numbers them.
+ */
+#ifndef GTSEARCH_GAME_TREE_H
+#define GTSEARCH_GAME_TREE_H
+
+#include "core.h"
+#include "game.h"
+
+typedef struct {
+    Game g;
+    int64_t limit;     /* the --depth cut, -1: none */
+    int64_t max_nodes; /* --max-nodes: the most nodes numbered */
+    int64_t *first;    /* every node numbered: its first child, -1 before they are listed */
+    size_t n, cap;
+    int64_t *up, *depth; /* the nodes this search numbered, from n0 on */
+    size_t n0, capup, capdepth;
+} ODTree;
+
+/* List node c's `count` children (c at depth d): their numbers from the next free one, the
+ * first time only (OnDemandTree._list); c's first child, or -1 with VisitLimit or MemoryError */
+node_t od_list(ODTree *T, node_t c, int64_t d, int count);
+
+/* Open the node of state s at depth d: 1 with its moves (how many in *count) when it is an
+ * inner node, else 0 with its value in *v (GameTree._value: the utility where the game ends,
+ * the estimate at the cut) */
+int od_open(const ODTree *T, const GState *s, int64_t d, int *moves, int *count, double *v);
+
+/* the game's rules called `name`, opened with the parameters in the sequence `params`: 1, 0
+ * when there are none such or they do not hold the parameters, -1 with an exception */
+int od_game(Game *g, const char *name, PyObject *params);
+
+/* the root's state from the sequence of its words (search_sss_ondemand.c): 0, or -1 with an
+ * exception */
+int od_root_state(PyObject *words, GState *root);
+
+#endif
