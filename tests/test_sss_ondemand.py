@@ -272,3 +272,26 @@ def test_ctrl_c_interrupts_the_c_search() -> None:
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.returncode == 130, p.stderr
     assert "Traceback" not in p.stderr and "interrupted" in p.stderr
+
+
+@pytest.mark.parametrize(
+    ("spec", "depth", "moves"),
+    [
+        ("othello", None, None),  # 4x4: forced passes
+        ("othello:rows=6,columns=6", 4, "c2"),
+        ("hexapawn", None, None),
+        ("hexapawn:rows=4,columns=4", 6, None),
+        ("nim:heap=12,take=3", None, None),
+        ("nim:heap=9,misere=true", None, None),
+        ("dotsandboxes:rows=1,columns=2", None, None),  # repeated turns: forced passes
+        ("dotsandboxes:rows=2,columns=2", 5, None),
+    ],
+)
+@pytest.mark.parametrize("name", SEARCHES)
+def test_every_game_with_c_rules_the_same_in_both(
+    spec: str, depth: int | None, moves: str | None, name: str
+) -> None:
+    """The other built-in games without chance whose rules are in C (gamerules.rules_of):
+    passes, repeated turns, ties and cuts, the same in C as in Python."""
+    for root_max in (None, False):
+        same_in_both(spec, depth, name, 0.0 if name in BOUNDED else None, moves, root_max)
