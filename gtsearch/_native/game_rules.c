@@ -6,12 +6,13 @@
  * column (the top bit of a column stays empty), and won (1 when X just made a line, 2 when O
  * did: the Python state's +1 and -1).  The board must fit 64 bits: (rows + 1) * columns <= 64
  * (6x7 takes 49); a larger one keeps the Python rules.  aux holds the board's lines of k
- * squares (ConnectFour.windows, in its order), params the rows, columns and k, and aux's last
- * words the full board and the bottom row. */
+ * squares (ConnectFour.windows, in its order: at most 4 a square, so at most 252 of them, a
+ * board of 64 bits holding at most 63 squares), params the rows, columns and k, and aux's last
+ * word the full board (C4_FULL), which kind() and moves() compare with the discs. */
 #include "core.h"
 #include "game.h"
 
-enum { C4_ROWS, C4_COLUMNS, C4_K };
+enum { C4_ROWS, C4_COLUMNS, C4_K, C4_FULL = 255 };
 
 static int c4_open(Game *g, const int64_t *params, int n_params) {
     if (n_params != 3)
@@ -34,11 +35,8 @@ static int c4_open(Game *g, const int64_t *params, int n_params) {
                     else
                         w |= (uint64_t)1 << (cc * height + rr);
                 }
-                if (inside) {
-                    if (n >= (int)(sizeof g->aux / sizeof *g->aux))
-                        return -1;
+                if (inside)
                     g->aux[n++] = w;
-                }
             }
     g->n_aux = n;
     /* ConnectFour.scale: a power of two above the number of lines */
@@ -48,6 +46,11 @@ static int c4_open(Game *g, const int64_t *params, int n_params) {
     g->scale = (double)((int64_t)1 << bits);
     for (int i = 0; i < 3; i++)
         g->params[i] = params[i];
+    uint64_t full = 0;
+    const uint64_t column = ((uint64_t)1 << rows) - 1;
+    for (int64_t c = 0; c < columns; c++)
+        full |= column << (c * height);
+    g->aux[C4_FULL] = full;
     return 0;
 }
 
@@ -56,13 +59,7 @@ static void c4_initial(const Game *g, GState *s) {
     memset(s, 0, sizeof *s);
 }
 
-static inline uint64_t c4_full(const Game *g) {
-    const int64_t height = g->params[C4_ROWS] + 1;
-    uint64_t full = 0, column = ((uint64_t)1 << g->params[C4_ROWS]) - 1;
-    for (int64_t c = 0; c < g->params[C4_COLUMNS]; c++)
-        full |= column << (c * height);
-    return full;
-}
+static inline uint64_t c4_full(const Game *g) { return g->aux[C4_FULL]; }
 
 static int c4_moves(const Game *g, const GState *s, int *out) {
     const uint64_t taken = s->w[0] | s->w[1];
