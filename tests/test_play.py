@@ -5,6 +5,7 @@ chance drawn from the seed; ``show`` and ``trace`` of a game draw the positions 
 from __future__ import annotations
 
 import json
+import math
 import os
 import pty
 import re
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gtsearch import search
+from gtsearch import core, search
 from gtsearch.algorithms.params import check_one
 from gtsearch.cli import cli
 from gtsearch.research.play import Match
@@ -433,19 +434,15 @@ def test_the_engine_deepens_for_two_seconds_by_default_on_a_game_with_an_estimat
 
 def test_a_depth_the_time_cuts_short_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
     """--time's deepening drops a depth after the first that is still running when the time is
-    up (checked as a game on demand lists a node's moves), and the depth before it chooses: a
-    clock that reads the deadline as past at once leaves depth 1's search."""
+    up (in Python checked as a game on demand lists a node's moves; in C at the search's ticks,
+    and before it starts), and the depth before it chooses: a tree that reads its time as gone
+    at once leaves depth 1's search, in both cores."""
     from gtsearch.algorithms import find_algorithm
-    from gtsearch.sources import ondemand
-
-    class Late:
-        @staticmethod
-        def perf_counter() -> float:
-            return float("inf")
+    from gtsearch.sources.ondemand import OnDemandTree
 
     match = Match("connect4")
     depth1 = match.think(find_algorithm("alphabeta"), {}, 1, None)
-    monkeypatch.setattr(ondemand, "time", Late)
+    monkeypatch.setattr(OnDemandTree, "seconds_left", lambda self: -1.0)
     thought = match.think(find_algorithm("alphabeta"), {}, None, 60.0)
     assert thought.settings == ", depth 1"
     assert (thought.move, thought.result.value, thought.line) == (
@@ -454,3 +451,24 @@ def test_a_depth_the_time_cuts_short_is_dropped(monkeypatch: pytest.MonkeyPatch)
         depth1.line,
     )
     assert thought.result.leaves == depth1.result.leaves == 7
+
+
+@pytest.mark.skipif(core.native() is None, reason="the C core's ticker")
+def test_the_c_search_of_a_game_stops_at_its_deadline() -> None:
+    """A search in C over a game's rules given (progress, seconds) stops at its first tick past
+    the deadline with TimeoutError (compiled._on_demand makes it OutOfTime), and does not start
+    with no time left."""
+    from array import array
+
+    native = core.native()
+    assert native is not None
+    start = ("connect4", (6, 7, 4), (0, 0, 0, 0), True, 12, 10**9, array("q", [-1]))
+    window = (-math.inf, math.inf, False, True, False)
+    with pytest.raises(TimeoutError):
+        native.game_negamax(*start, *window, (None, 1e-6))  # depth 12: past many ticks
+    with pytest.raises(TimeoutError):
+        native.game_negamax(*start, *window, (array("q", [0]), 0.0))
+    with pytest.raises(TypeError):
+        native.game_negamax(*start, *window, (None, "soon"))
+    done = native.game_negamax(*start[:4], 2, *start[5:], *window, (None, 60.0))
+    assert done is not None and done[3] > 7

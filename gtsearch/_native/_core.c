@@ -301,6 +301,18 @@ void *map_put(Map *m, int64_t key, int *fresh) {
 /* -- ticks ------------------------------------------------------------------------------------------ */
 int tick_open(Ticker *tk, PyObject *progress) {
     memset(tk, 0, sizeof *tk);
+    if (PyTuple_Check(progress) && PyTuple_GET_SIZE(progress) == 2) {
+        /* (progress, seconds): the search's own time left (play --time's deepening) */
+        const double seconds = PyFloat_AsDouble(PyTuple_GET_ITEM(progress, 1));
+        if (seconds == -1.0 && PyErr_Occurred())
+            return -1;
+        if (!(seconds > 0)) { /* no time left: the search does not start */
+            PyErr_SetString(PyExc_TimeoutError, "the search's time ran out");
+            return -1;
+        }
+        tk->deadline = monotonic_seconds() + seconds;
+        progress = PyTuple_GET_ITEM(progress, 0);
+    }
     if (progress == Py_None)
         return 0;
     if (PyObject_GetBuffer(progress, &tk->view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_ND) < 0)

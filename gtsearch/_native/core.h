@@ -401,6 +401,9 @@ typedef struct {
 } Ticker;
 
 #define TICK_MASK 0x1FFFu
+/* progress: None, an array('q') of one item where the leaves so far are published, or a
+ * tuple (progress, seconds): then the ticker's deadline is that many seconds from now (none
+ * left: -1 with TimeoutError, before anything is done); 0, or -1 with an exception */
 int tick_open(Ticker *tk, PyObject *progress);
 void tick_close(Ticker *tk);
 int tick_slow(Ticker *tk, int64_t count);

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core import native
+from ..errors import OutOfTime
 from ..numbers import INF, Number
 from ..tree import Tree, index_array
 from .base import Outcome, Stats, count_rereadings
@@ -140,6 +141,8 @@ def _on_demand(tree: Tree, function: str, *args: Any) -> Any:
         return None
     name, params, words = rules
     limit = tree.limit  # type: ignore[attr-defined]  # the --depth cut
+    if getattr(tree, "deadline", None) is not None:  # play --time: the progress, and the time
+        args = (*args[:-1], (args[-1], tree.seconds_left()))  # type: ignore[attr-defined]
     try:
         done = getattr(core, function)(
             name,
@@ -153,6 +156,8 @@ def _on_demand(tree: Tree, function: str, *args: Any) -> Any:
         )
     except core.VisitLimit:  # type: ignore[union-attr]  # more nodes listed than --max-nodes
         raise tree.limit_error() from None  # type: ignore[attr-defined]
+    except TimeoutError:  # the time ran out: what the search did is dropped
+        raise OutOfTime from None
     if done is not None:  # None: rules that do not hold the game's parameters
         tree.numbered_in_c(*done[-3:])  # type: ignore[attr-defined]
     return done

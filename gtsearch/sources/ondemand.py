@@ -231,6 +231,10 @@ class OnDemandTree(GameTree):
             return None
         return rules.name, rules.params, entry_words(self.game.obj, self.root_key, self.general)
 
+    def seconds_left(self) -> float:
+        """What is left of the search's own time (:attr:`deadline`, which must be set)."""
+        return self.deadline - time.perf_counter()  # type: ignore[operator]
+
     def numbered_in_c(self, first: array[int], up: array[int], depths: array[int]) -> None:
         """Take the nodes a C search numbered on this tree (game_tree.c): every node's first
         child (``first``, the tree's grown) and the new nodes' parents and depths.  Their
@@ -351,7 +355,7 @@ class OnDemandTree(GameTree):
         k = len(kids)
         if first + k > self.max_nodes:
             raise self.limit_error()
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        if self.deadline is not None and self.seconds_left() <= 0:
             raise OutOfTime
         self._check_line(n, node)
         depth = self.depths[n] + 1
