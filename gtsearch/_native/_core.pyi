@@ -16,6 +16,34 @@ def negamax(
     prune: bool,
     progress: _Progress,
 ) -> tuple[float, list[int], _Leaves, int]: ...
+
+_Numbered = tuple[array[int], array[int], array[int], array[int] | None]
+
+def objects_negamax(
+    state: Any,
+    tag: int,
+    chance_player: int,
+    by_string: bool,
+    with_turns: bool,
+    root_max: bool,
+    max_nodes: int,
+    alpha: float,
+    beta: float,
+    deep: bool,
+    prune: bool,
+    progress: _Progress,
+) -> tuple[float, list[int], _Leaves, int, _Numbered] | None: ...
+def objects_expectiminimax(
+    state: Any,
+    tag: int,
+    chance_player: int,
+    by_string: bool,
+    with_turns: bool,
+    root_max: bool,
+    max_nodes: int,
+    weigh: Any,
+    progress: _Progress,
+) -> tuple[int, int, array[int], _Leaves, int, _Numbered] | None: ...
 def sss(
     end: array[int],
     values: array[float],

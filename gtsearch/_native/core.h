@@ -521,6 +521,8 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
 /* -- the functions of the module, one file per family ------------------------------------------ */
 #define GT_FUNCTIONS(X)                                                                            \
     X(gt_negamax)                                                                                  \
+    X(gt_objects_negamax)                                                                          \
+    X(gt_objects_expectiminimax)                                                                   \
     X(gt_sss)                                                                                      \
     X(gt_sss_dense_limit)                                                                          \
     X(gt_negascout)                                                                                \

@@ -424,6 +424,13 @@ def root_value(run: ChanceRun, step: Any) -> Exact:
 def expectiminimax(tree: Tree, stats: Stats) -> Outcome:
     """Every leaf once: max/min at decision nodes, the probability-weighted sum at chance nodes."""
     run = chance_run(tree, stats, None)
+    if tree.on_demand:
+        from . import compiled
+
+        done = compiled.expectiminimax_on_objects(tree, stats)
+        if done is not None:  # the same search in C, over the game's states
+            value, run.best, run.entered = done
+            return run.outcome(value, stats)
     return run.outcome(root_value(run, run.full), stats)
 
 

@@ -23,17 +23,22 @@ numbered -1, -2, ... as first read).
 
 from __future__ import annotations
 
+import math
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
+from fractions import Fraction
 from typing import Any
 
+from ..core import native
 from ..errors import OutOfTime, UsageError
+from ..numbers import exact
 from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
 from .games import GameTree
 from .gameviews import CHANCE_NODE, Lookup
+from .openspiel import c_states
 from .playouts import Reached, playout
 from .protocol import Game, GameError
 
@@ -211,6 +216,64 @@ class OnDemandTree(GameTree):
             self.chance = Grown(self, self._chance)  # type: ignore[assignment]
             self.weights = Lookup(self._weights_at)  # type: ignore[assignment]
             self._turns = self.turn_counts
+
+    # -- the C core's side ---------------------------------------------------------------
+    def objects_spec(self) -> tuple[Any, int, int, bool, Callable[[Any], Any]] | None:
+        """What the compiled core needs to search this tree on demand calling the game's states
+        itself (search_objects.c: OpenSpiel's, through the adapter's own classes): the root's
+        state and its entry's tag, OpenSpiel's chance player, whether states are keyed by their
+        string, and :meth:`chance_weights`; None where the Python search runs (the pure core, a
+        game of the user's, a --depth cut, play's deadline, a tree a search numbered before)."""
+        if native() is None or self.limit is not None or self.deadline is not None:
+            return None
+        if len(self.keys) != 1 or not self.general:
+            return None
+        states = c_states(self.game.obj)
+        if states is None:
+            return None
+        tag, position, _ = self.root_key
+        return position.state, tag, *states, self.chance_weights
+
+    def chance_weights(self, probs: tuple[Any, ...]) -> tuple[tuple[int, ...], int] | None:
+        """A chance state's probabilities (as chance_outcomes() gives them) as ListedRun.weighed
+        reads them: each probability over their least common denominator, and that
+        denominator; None beyond 2**62 (the C search's exact values).  The protocol's checks
+        raise here as when the game gives them (protocol.Game.outcomes)."""
+        _, weights = self.game.checked_outcomes(list(enumerate(probs)))
+        ws = [Fraction(exact(w)) for w in weights]
+        total = sum(ws, Fraction(0))
+        ps = [w / total for w in ws]
+        scale = math.lcm(*(p.denominator for p in ps))
+        scaled = tuple(int(p * scale) for p in ps)
+        if scale > 2**62 or max(scaled) > 2**62:
+            return None
+        return scaled, scale
+
+    def numbered_in_c(
+        self,
+        first: array[int],
+        up: array[int],
+        depths: array[int],
+        turns: array[int] | None = None,
+    ) -> None:
+        """Take the nodes a C search numbered on this tree: every node's first child (``first``,
+        the tree's grown) and the new nodes' parents, depths and, with chance nodes, decision
+        nodes above them.  Their entries are not kept, as those of the nodes a Python search
+        released: path_of, name_at and position rebuild one from the root when asked
+        (:meth:`_key`)."""
+        new = len(up)
+        if not new:
+            return
+        self.first = first
+        self.up.extend(up)
+        self.depths.extend(depths)
+        if turns is not None:
+            self.turn_counts.extend(turns)
+        gone: list[Any] = [None] * new
+        self.keys.extend(gone)
+        self.entries.extend(gone)
+        self.deepest = max(self.deepest, max(depths))
+        self.visited = len(self.keys)
 
     def searched(self) -> AbstractContextManager[None]:
         """Python's cycle collector paused while a search runs, as while a game is counted

@@ -188,6 +188,15 @@ class OpenSpielGame:
         return position.state.clone()
 
 
+def c_states(game: Any) -> tuple[int, bool] | None:
+    """OpenSpiel's chance player (an int) and whether states are keyed by their string, for the
+    compiled core to call OpenSpiel's states itself as this adapter does (search_objects.c);
+    None for any other game, a subclass of the adapter's included (its answers may differ)."""
+    if type(game) not in (OpenSpielGame, OpenSpielChanceGame):
+        return None
+    return int(game.chance_player), game.by_string
+
+
 class OpenSpielChanceGame(OpenSpielGame):
     """One of OpenSpiel's games with explicit chance: the only ones with ``outcomes()``, so that
     a deterministic game searched on demand is known to have no chance node (docs/sources.md)."""
