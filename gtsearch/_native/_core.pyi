@@ -17,7 +17,7 @@ def negamax(
     progress: _Progress,
 ) -> tuple[float, list[int], _Leaves, int]: ...
 
-_Numbered = tuple[array[int], array[int], array[int], array[int] | None]
+_Numbered = tuple[array[int], array[int], array[int], array[int] | None, int]
 
 def objects_negamax(
     state: Any,
@@ -43,7 +43,7 @@ def objects_expectiminimax(
     max_nodes: int,
     weigh: Any,
     progress: _Progress,
-) -> tuple[int, int, array[int], _Leaves, int, _Numbered] | None: ...
+) -> tuple[int, int, list[int], _Leaves, int, _Numbered] | None: ...
 def sss(
     end: array[int],
     values: array[float],

@@ -66,6 +66,7 @@ typedef struct {
     int64_t *first, *up, *depth, *turns;
     size_t nfirst, capfirst, nup, capup, ndepth, capdepth, nturns, capturns;
     node_t max_nodes;
+    int64_t deepest; /* the deepest node numbered */
     Ticker tk;
     NodeList leaves;
 } Ctx;
@@ -89,9 +90,11 @@ static PyObject *ask(PyObject *state, PyObject *name, PyObject *arg, int *rc) {
 }
 
 /* Who moves at x->state, and its moves, as OpenSpielGame.player(), moves() and outcomes()
- * answer: 0, REDO or -1. */
-static int info_moves(Ctx *C, Info *x) {
+ * answer; *who_obj gets current_player()'s answer (a new reference; NULL at the end, where it
+ * is not asked); 0, REDO or -1. */
+static int info_moves(Ctx *C, Info *x, PyObject **who_obj) {
     int rc = 0;
+    *who_obj = NULL;
     PyObject *r = ask(x->state, C->is_terminal, NULL, &rc);
     if (!r)
         return rc;
@@ -106,8 +109,8 @@ static int info_moves(Ctx *C, Info *x) {
     r = ask(x->state, C->current_player, NULL, &rc);
     if (!r)
         return rc;
+    *who_obj = r;
     long who = PyLong_AsLong(r);
-    Py_DECREF(r);
     if (who == -1 && PyErr_Occurred())
         return game_failed();
     x->who = who == C->chance_player ? W_CHANCE : who == 0 ? W_MAX : W_MIN;
@@ -120,11 +123,11 @@ static int info_moves(Ctx *C, Info *x) {
 }
 
 /* The key of x on the line: (tag, current_player(), str(state)), as the tree keys the entry
- * (tag, Position, None) of a game keyed by string; 0, REDO or -1. */
-static int info_key(Ctx *C, Info *x) {
+ * (tag, Position, None) of a game keyed by string; `who` current_player()'s answer when it
+ * was asked (a reference taken over), else asked here; 0, REDO or -1. */
+static int info_key(Ctx *C, Info *x, PyObject *who) {
     int rc = 0;
-    PyObject *who = ask(x->state, C->current_player, NULL, &rc);
-    if (!who)
+    if (!who && !(who = ask(x->state, C->current_player, NULL, &rc)))
         return rc;
     PyObject *text = PyObject_Str(x->state);
     if (!text) {
@@ -138,7 +141,10 @@ static int info_key(Ctx *C, Info *x) {
 /* The entry of a child state (games.py, GameTree._entry): its tag where `expected` is
  * expected to move, and its children; x->state set (owned), the rest filled here. */
 static int info_entry(Ctx *C, Info *x, int expected) {
-    int rc = info_moves(C, x);
+    PyObject *who = NULL;
+    int rc = info_moves(C, x, &who);
+    if (rc || !C->by_string)
+        Py_CLEAR(who);
     if (rc)
         return rc;
     Py_ssize_t moves = x->moves ? PyList_GET_SIZE(x->moves) : 0;
@@ -149,9 +155,11 @@ static int info_entry(Ctx *C, Info *x, int expected) {
     else
         x->tag = T_FORCED;
     x->count = x->tag == T_FORCED ? 1 : moves;
-    if (x->who == W_CHANCE && moves == 0)
+    if (x->who == W_CHANCE && moves == 0) {
+        Py_XDECREF(who);
         return REDO; /* "gave no outcome at a chance state": Python's to say */
-    return C->by_string ? info_key(C, x) : 0;
+    }
+    return C->by_string ? info_key(C, x, who) : 0;
 }
 
 /* x's value as the adapter's utility() gives it: returns()[0], a finite float (an integral one
@@ -251,6 +259,8 @@ static int list_node(Ctx *C, node_t n, const Info *x, Info **kids, node_t *base)
     if (C->with_turns)
         turns = (n ? C->turns[n - 1] : 0) + (x->who != W_CHANCE);
     C->first[n] = count;
+    if (depth > C->deepest)
+        C->deepest = depth;
     for (Py_ssize_t i = 0; i < k; i++)
         if (push64(&C->first, &C->nfirst, &C->capfirst, -1) < 0 ||
             push64(&C->up, &C->nup, &C->capup, n) < 0 ||
@@ -319,7 +329,9 @@ static void ctx_close(Ctx *C) {
 static int root_entry(Ctx *C, Info *root, PyObject *state, int tag) {
     root->state = Py_NewRef(state);
     root->tag = tag;
-    int rc = info_moves(C, root);
+    PyObject *who = NULL;
+    int rc = info_moves(C, root, &who);
+    Py_CLEAR(who);
     if (rc)
         return rc;
     Py_ssize_t moves = root->moves ? PyList_GET_SIZE(root->moves) : 0;
@@ -328,7 +340,7 @@ static int root_entry(Ctx *C, Info *root, PyObject *state, int tag) {
         return REDO;
     if (tag == T_FORCED && moves == 0)
         return REDO;
-    return C->by_string ? info_key(C, root) : 0;
+    return C->by_string ? info_key(C, root, NULL) : 0;
 }
 
 /* (first, up, depth, turns or None) as arrays('q'), or NULL */
@@ -337,12 +349,31 @@ static PyObject *numbered(Ctx *C) {
     PyObject *first = turns ? take_array("q", &C->first, C->nfirst * 8) : NULL;
     PyObject *up = first ? take_array("q", &C->up, C->nup * 8) : NULL;
     PyObject *depth = up ? take_array("q", &C->depth, C->ndepth * 8) : NULL;
-    PyObject *r = depth ? PyTuple_Pack(4, first, up, depth, turns) : NULL;
+    PyObject *r = depth ? Py_BuildValue("(OOOOL)", first, up, depth, turns, (long long)C->deepest)
+                        : NULL;
     Py_XDECREF(turns);
     Py_XDECREF(first);
     Py_XDECREF(up);
     Py_XDECREF(depth);
     return r;
+}
+
+/* The line from the root: each node's step in the log (depthfirst._best_line, and
+ * ListedRun.line), as a list; NULL with an exception */
+static PyObject *pv_of(const PairLog *best) {
+    int64_t *line = NULL;
+    size_t len = 0, cap = 0, at = best->len;
+    node_t k = 0;
+    while (k >= 0) {
+        if (push64(&line, &len, &cap, k) < 0) {
+            gt_free(line);
+            return NULL;
+        }
+        k = log_last(best, &at, k);
+    }
+    PyObject *pv = line_to_list(line, len);
+    gt_free(line);
+    return pv;
 }
 
 /* -- minimax, F1 and alpha-beta (fail-soft): depthfirst._negamax_on_demand ----------------- */
@@ -478,14 +509,7 @@ PyObject *gt_objects_negamax(PyObject *self, PyObject *args) {
     if (rc == REDO) {
         result = Py_NewRef(Py_None);
     } else if (!rc) {
-        /* the line: from the root, each node's best child (depthfirst._best_line) */
-        int64_t *line = NULL;
-        size_t len = 0, cap = 0, at = best.len;
-        node_t k = 0;
-        while (k >= 0 && !(rc = push64(&line, &len, &cap, k)))
-            k = log_last(&best, &at, k);
-        PyObject *pv = rc ? NULL : line_to_list(line, len);
-        gt_free(line);
+        PyObject *pv = pv_of(&best);
         PyObject *leaves = pv ? nl_to_array(&C.leaves) : NULL;
         PyObject *nums = leaves ? numbered(&C) : NULL;
         if (nums)
@@ -617,6 +641,23 @@ static int weights_of(Ctx *C, const Info *x, EFrame *f) {
     return f->scale == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
+/* the PV's step through a chance node (pv.likeliest_outcome): its most probable outcome, the
+ * leftmost of equals; -1 with an exception */
+static node_t likeliest(const EFrame *f) {
+    node_t pick = -1;
+    int64_t top = -1;
+    for (Py_ssize_t i = 0; i < f->k; i++) {
+        int64_t w = PyLong_AsLongLong(PyTuple_GET_ITEM(f->scaled, i));
+        if (w == -1 && PyErr_Occurred())
+            return -1;
+        if (w > top) {
+            top = w;
+            pick = f->base + i;
+        }
+    }
+    return pick;
+}
+
 static int efree(EFrame *f) {
     infos_free(f->kids, f->k);
     f->kids = NULL;
@@ -729,7 +770,9 @@ static int emm_run(Ctx *C, Info *root, int root_max, Q *value, PairLog *best, in
                 rc = REDO;
                 goto out;
             }
-            if (!f.chance && log_pair(best, f.n, f.best) < 0) {
+            /* the PV's step from f.n: its best child, or its likeliest outcome */
+            node_t step = f.chance ? likeliest(&f) : f.best;
+            if (step < 0 || log_pair(best, f.n, step) < 0) {
                 rc = -1;
                 goto out;
             }
@@ -780,14 +823,14 @@ PyObject *gt_objects_expectiminimax(PyObject *self, PyObject *args) {
     if (rc == REDO) {
         result = Py_NewRef(Py_None);
     } else if (!rc) {
-        PyObject *pairs = take_array("q", &best.p, best.len * 8);
-        PyObject *leaves = pairs ? nl_to_array(&C.leaves) : NULL;
+        PyObject *pv = pv_of(&best);
+        PyObject *leaves = pv ? nl_to_array(&C.leaves) : NULL;
         PyObject *nums = leaves ? numbered(&C) : NULL;
         if (nums)
-            result = Py_BuildValue("(LLNNLN)", (long long)value.num, (long long)value.den, pairs,
+            result = Py_BuildValue("(LLNNLN)", (long long)value.num, (long long)value.den, pv,
                                    leaves, (long long)entered, nums);
         else {
-            Py_XDECREF(pairs);
+            Py_XDECREF(pv);
             Py_XDECREF(leaves);
         }
     }

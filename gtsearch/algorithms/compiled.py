@@ -140,10 +140,11 @@ def negamax_on_objects(
     return m, line
 
 
-def expectiminimax_on_objects(tree: Tree, stats: Stats) -> tuple[Any, dict[int, int], int] | None:
+def expectiminimax_on_objects(tree: Tree, stats: Stats) -> tuple[Any, list[int], int, int] | None:
     """chance.ListedRun.full from the root in C over OpenSpiel's states (search_objects.c),
-    exact: the root's value (an int or a Fraction), each decision node's best child and the
-    inner nodes entered; None when the Python search runs (as :func:`negamax_on_objects`)."""
+    exact: the root's value (an int or a Fraction), the PV (ListedRun.line's), the inner
+    nodes entered and the different leaves among the stats' (each leaf is read once); None
+    when the Python search runs (as :func:`negamax_on_objects`)."""
     core = native()
     spec = None if core is None else tree.objects_spec()  # type: ignore[attr-defined]
     if spec is None:
@@ -165,11 +166,10 @@ def expectiminimax_on_objects(tree: Tree, stats: Stats) -> tuple[Any, dict[int, 
         raise tree.limit_error() from None  # type: ignore[attr-defined]
     if done is None:
         return None
-    num, den, pairs, leaves, entered, numbered = done
+    num, den, line, leaves, entered, numbered = done
     tree.numbered_in_c(*numbered)  # type: ignore[attr-defined]
-    _record(stats, leaves)
-    value = num if den == 1 else Fraction(num, den)
-    return value, dict(zip(pairs[0::2], pairs[1::2], strict=True)), entered
+    distinct = _distinct(stats, leaves, len(leaves))
+    return (num if den == 1 else Fraction(num, den)), line, entered, distinct
 
 
 def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list[int]] | None:

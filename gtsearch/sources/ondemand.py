@@ -255,12 +255,13 @@ class OnDemandTree(GameTree):
         up: array[int],
         depths: array[int],
         turns: array[int] | None = None,
+        deepest: int | None = None,
     ) -> None:
         """Take the nodes a C search numbered on this tree: every node's first child (``first``,
         the tree's grown) and the new nodes' parents, depths and, with chance nodes, decision
-        nodes above them.  Their entries are not kept, as those of the nodes a Python search
-        released: path_of, name_at and position rebuild one from the root when asked
-        (:meth:`_key`)."""
+        nodes above them (``turns``), and the greatest depth (``deepest``; else found here).
+        Their entries are not kept, as those of the nodes a Python search released: path_of,
+        name_at and position rebuild one from the root when asked (:meth:`_key`)."""
         new = len(up)
         if not new:
             return
@@ -272,7 +273,7 @@ class OnDemandTree(GameTree):
         gone: list[Any] = [None] * new
         self.keys.extend(gone)
         self.entries.extend(gone)
-        self.deepest = max(self.deepest, max(depths))
+        self.deepest = max(self.deepest, max(depths) if deepest is None else deepest)
         self.visited = len(self.keys)
 
     def searched(self) -> AbstractContextManager[None]:
