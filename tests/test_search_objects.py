@@ -23,10 +23,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gtsearch import core
-from gtsearch.algorithms import search
+from gtsearch.algorithms import compiled, search
+from gtsearch.algorithms.base import Stats
 from gtsearch.errors import GtsearchError
+from gtsearch.numbers import INF
 from gtsearch.sources.ondemand import OnDemandTree
-from gtsearch.sources.openspiel import OpenSpielChanceGame, OpenSpielGame
+from gtsearch.sources.openspiel import OpenSpielChanceGame, OpenSpielGame, c_states
 from gtsearch.sources.protocol import Game
 
 needs_core = pytest.mark.skipif(core.native() is None, reason="the pure-Python core runs")
@@ -395,3 +397,32 @@ def test_the_tree_after_a_search_in_c() -> None:
     assert [tree.name_at(n) for n in range(len(tree.keys))] == [
         fresh.name_at(n) for n in range(len(fresh.keys))
     ]
+
+
+@needs_core
+@pytest.mark.parametrize("algo", ["alphabeta", "expectiminimax"])
+def test_strings_asked_only_where_compared(algo: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pyspiel's own states (keyed 2, :func:`~gtsearch.sources.openspiel.c_states`): a state's
+    string is asked only where an entry on the line has its tag and player (a leaf's never),
+    with the same result; a state that comes back along a line is still found."""
+    import gtsearch.sources.ondemand as ondemand
+
+    def keyed(game: Any, state: Any) -> Any:
+        states = c_states(game, state)
+        return None if states is None else (states[0], 2 if states[1] else 0)
+
+    monkeypatch.setattr(ondemand, "c_states", keyed)
+    asked: list[tuple[int, ...]] = []
+    plain = State.__str__
+    monkeypatch.setattr(State, "__str__", lambda self: asked.append(self.path) or plain(self))
+    got = same_in_both(DRAWN, False, algo)
+    tree = opened(DRAWN)  # the root and its children asked by the tree as it opens
+    asked.clear()
+    if algo == "alphabeta":  # the search alone (the PV's names ask their states again)
+        done = compiled.negamax_on_objects(tree, Stats(), -INF, INF, True, True, False)
+    else:
+        done = compiled.expectiminimax_on_objects(tree, Stats())
+    assert done is not None and asked
+    assert all(State(Spec(DRAWN, False), p).inner() for p in asked)
+    same_in_both([0, 1, [1, [0, [1, 2]]]], False, algo, ran=False, same=True)
+    assert got[0] == 3

@@ -32,18 +32,23 @@ enum { T_DECIDE = 0, T_FORCED = 2, T_CH_MAX = 4, T_CH_MIN = 5 };
 enum { W_MAX = 0, W_MIN = 1, W_CHANCE = 2, W_NONE = 3 };
 
 /* A node as its entry: the state, who moves there, its moves (legal_actions() or
- * chance_outcomes(); NULL at the end or at a forced move, whose move is the pass), its key on
- * the line when states are keyed by string ((tag, current_player, str); else NULL) and its
- * number of children (0: a leaf). */
+ * chance_outcomes(); NULL at the end or at a forced move, whose move is the pass), its number
+ * of children (0: a leaf) and, where states are keyed by string, current_player()'s answer
+ * (`cp`; `cpi` it + CP_LOW when it is an int from -CP_LOW to CP_HIGH, else -1) and its key on
+ * the line, (tag, current_player(), str(state)), made when it is needed (NULL before). */
 typedef struct {
-    PyObject *state, *moves, *key;
-    int tag, who;
+    PyObject *state, *moves, *cp, *key;
+    int tag, who, cpi;
     Py_ssize_t count;
 } Info;
+
+#define CP_LOW 8
+#define CP_HIGH 55
 
 static void info_clear(Info *x) {
     Py_CLEAR(x->state);
     Py_CLEAR(x->moves);
+    Py_CLEAR(x->cp);
     Py_CLEAR(x->key);
 }
 
@@ -59,7 +64,13 @@ typedef struct {
     PyObject *is_terminal, *current_player, *legal_actions, *chance_outcomes, *child, *returns;
     long chance_player;
     int by_string, with_turns;
+    int every; /* every state's string asked, as the adapter asks it (its own Position) */
     PyObject *line;    /* the keys of the entries on the line, when keyed by string */
+    /* how many entries on the line have each tag and current player (cpi), and how many a
+     * current player outside them: a child whose tag and player no entry on the line has
+     * cannot be one of them, and its string is not asked for the check (a leaf's, mostly) */
+    int32_t seen[6][CP_LOW + CP_HIGH + 1];
+    int64_t odd;
     PyObject *weigh;   /* probabilities -> (scaled weights, scale): compiled.chance_weights */
     PyObject *weighed; /* its answers so far */
     /* the nodes numbered: first[] for each, up/depth/turns for each but the root */
@@ -122,19 +133,32 @@ static int info_moves(Ctx *C, Info *x, PyObject **who_obj) {
     return 0;
 }
 
-/* The key of x on the line: (tag, current_player(), str(state)), as the tree keys the entry
- * (tag, Position, None) of a game keyed by string; `who` current_player()'s answer when it
- * was asked (a reference taken over), else asked here; 0, REDO or -1. */
-static int info_key(Ctx *C, Info *x, PyObject *who) {
+/* x's current player where states are keyed by string: `who`, current_player()'s answer when
+ * it was asked (a reference taken over), else asked here; 0, REDO or -1 */
+static int info_player(Ctx *C, Info *x, PyObject *who) {
     int rc = 0;
     if (!who && !(who = ask(x->state, C->current_player, NULL, &rc)))
         return rc;
-    PyObject *text = PyObject_Str(x->state);
-    if (!text) {
-        Py_DECREF(who);
-        return game_failed();
+    x->cp = who;
+    x->cpi = -1;
+    if (PyLong_CheckExact(who)) {
+        int overflow;
+        long v = PyLong_AsLongAndOverflow(who, &overflow);
+        if (!overflow && v >= -CP_LOW && v <= CP_HIGH)
+            x->cpi = (int)(v + CP_LOW);
     }
-    x->key = Py_BuildValue("(iNN)", x->tag, who, text);
+    return 0;
+}
+
+/* x's key on the line, (tag, current_player(), str(state)), as the tree keys the entry (tag,
+ * Position, None) of a game keyed by string; 0, REDO or -1. */
+static int info_key(Info *x) {
+    if (x->key)
+        return 0;
+    PyObject *text = PyObject_Str(x->state);
+    if (!text)
+        return game_failed();
+    x->key = Py_BuildValue("(iON)", x->tag, x->cp, text);
     return x->key ? 0 : -1;
 }
 
@@ -159,7 +183,7 @@ static int info_entry(Ctx *C, Info *x, int expected) {
         Py_XDECREF(who);
         return REDO; /* "gave no outcome at a chance state": Python's to say */
     }
-    return C->by_string ? info_key(C, x, who) : 0;
+    return C->by_string ? info_player(C, x, who) : 0;
 }
 
 /* x's value as the adapter's utility() gives it: returns()[0], a finite float (an integral one
@@ -208,14 +232,8 @@ static int list_node(Ctx *C, node_t n, const Info *x, Info **kids, node_t *base)
         y->who = x->who;
         y->tag = T_DECIDE;
         y->count = x->moves ? PyList_GET_SIZE(x->moves) : 0;
-        if (x->key) {
-            y->key = Py_BuildValue("(iOO)", T_DECIDE, PyTuple_GET_ITEM(x->key, 1),
-                                   PyTuple_GET_ITEM(x->key, 2));
-            if (!y->key) {
-                rc = -1;
-                goto done;
-            }
-        }
+        y->cp = Py_XNewRef(x->cp);
+        y->cpi = x->cpi;
     } else {
         int expected = x->tag == T_CH_MAX   ? W_MAX
                        : x->tag == T_CH_MIN ? W_MIN
@@ -247,7 +265,12 @@ static int list_node(Ctx *C, node_t n, const Info *x, Info **kids, node_t *base)
     }
     if (C->by_string) {
         for (Py_ssize_t i = 0; i < k; i++) {
-            int on = PySet_Contains(C->line, xs[i].key);
+            Info *y = &xs[i];
+            if (!C->every && y->cpi >= 0 && !C->odd && !C->seen[y->tag][y->cpi])
+                continue; /* no entry on the line has its tag and player */
+            if ((rc = info_key(y)) != 0)
+                goto done;
+            int on = PySet_Contains(C->line, y->key);
             if (on) { /* the game does not end (or a key that cannot be compared) */
                 rc = on < 0 ? game_failed() : REDO;
                 goto done;
@@ -277,13 +300,31 @@ done:
     return rc;
 }
 
-/* n's key joins the line (it is searched now); 0 or -1 */
-static int line_add(Ctx *C, const Info *x) {
-    return C->by_string ? PySet_Add(C->line, x->key) : 0;
+/* n's key joins the line (it is searched now); 0, REDO or -1 */
+static int line_add(Ctx *C, Info *x) {
+    if (!C->by_string)
+        return 0;
+    int rc = info_key(x);
+    if (rc)
+        return rc;
+    if (PySet_Add(C->line, x->key) < 0)
+        return -1;
+    if (x->cpi >= 0)
+        C->seen[x->tag][x->cpi]++;
+    else
+        C->odd++;
+    return 0;
 }
 
+/* n, searched, leaves the line; 0 or -1 */
 static int line_drop(Ctx *C, const Info *x) {
-    return C->by_string ? (PySet_Discard(C->line, x->key) < 0 ? -1 : 0) : 0;
+    if (!C->by_string)
+        return 0;
+    if (x->cpi >= 0)
+        C->seen[x->tag][x->cpi]--;
+    else
+        C->odd--;
+    return PySet_Discard(C->line, x->key) < 0 ? -1 : 0;
 }
 
 /* The context of one search; 0 or -1. */
@@ -291,7 +332,8 @@ static int ctx_open(Ctx *C, PyObject *progress, long chance_player, int by_strin
                     node_t max_nodes) {
     memset(C, 0, sizeof *C);
     C->chance_player = chance_player;
-    C->by_string = by_string;
+    C->by_string = by_string != 0;
+    C->every = by_string == 1;
     C->with_turns = with_turns;
     C->max_nodes = max_nodes;
     nl_init(&C->leaves, max_nodes > INT32_MAX);
@@ -340,7 +382,7 @@ static int root_entry(Ctx *C, Info *root, PyObject *state, int tag) {
         return REDO;
     if (tag == T_FORCED && moves == 0)
         return REDO;
-    return C->by_string ? info_key(C, root, NULL) : 0;
+    return C->by_string ? info_player(C, root, NULL) : 0;
 }
 
 /* (first, up, depth, turns or None) as arrays('q'), or NULL */
@@ -381,7 +423,7 @@ typedef struct {
     node_t n, base, bc;
     Info *kids;
     Py_ssize_t k, i;
-    const Info *self; /* n's entry (its parent's child, or the root) */
+    Info *self; /* n's entry (its parent's child, or the root) */
     double m, a, b, s;
 } NFrame;
 
@@ -489,7 +531,7 @@ PyObject *gt_objects_negamax(PyObject *self, PyObject *args) {
     long chance_player;
     long long max_nodes;
     double alpha, beta;
-    if (!PyArg_ParseTuple(args, "OilpppLddppO", &state, &tag, &chance_player, &by_string,
+    if (!PyArg_ParseTuple(args, "OilippLddppO", &state, &tag, &chance_player, &by_string,
                           &with_turns, &root_max, &max_nodes, &alpha, &beta, &deep, &prune,
                           &progress))
         return NULL;
@@ -588,6 +630,7 @@ static int q_beats(Q a, Q b, int is_max) {
 
 typedef struct {
     node_t n, base, best;
+    Info *self; /* n's entry (its parent's child, or the root) */
     Info *kids;
     Py_ssize_t k, i;
     int chance, is_max, has;
@@ -666,9 +709,10 @@ static int efree(EFrame *f) {
 }
 
 /* enter node n (entry x): its frame, its children listed; 0, REDO or -1 */
-static int e_enter(Ctx *C, EFrame *f, node_t n, const Info *x, int root_max) {
+static int e_enter(Ctx *C, EFrame *f, node_t n, Info *x, int root_max) {
     memset(f, 0, sizeof *f);
     f->n = n;
+    f->self = x;
     f->k = x->count;
     f->best = -1;
     f->chance = x->who == W_CHANCE && x->tag != T_FORCED;
@@ -677,7 +721,9 @@ static int e_enter(Ctx *C, EFrame *f, node_t n, const Info *x, int root_max) {
     /* Tree.is_max: the decision nodes above n, or its depth where there is no chance node */
     int64_t above = !n ? 0 : C->with_turns ? C->turns[n - 1] : C->depth[n - 1];
     f->is_max = root_max == (above % 2 == 0);
-    int rc = list_node(C, n, x, &f->kids, &f->base);
+    int rc = line_add(C, x);
+    if (!rc)
+        rc = list_node(C, n, x, &f->kids, &f->base);
     if (!rc && f->chance)
         rc = weights_of(C, x, f);
     return rc;
@@ -772,7 +818,7 @@ static int emm_run(Ctx *C, Info *root, int root_max, Q *value, PairLog *best, in
             }
             /* the PV's step from f.n: its best child, or its likeliest outcome */
             node_t step = f.chance ? likeliest(&f) : f.best;
-            if (step < 0 || log_pair(best, f.n, step) < 0) {
+            if (step < 0 || log_pair(best, f.n, step) < 0 || line_drop(C, f.self) < 0) {
                 rc = -1;
                 goto out;
             }
@@ -803,7 +849,7 @@ PyObject *gt_objects_expectiminimax(PyObject *self, PyObject *args) {
     int tag, by_string, with_turns, root_max;
     long chance_player;
     long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OilpppLOO", &state, &tag, &chance_player, &by_string,
+    if (!PyArg_ParseTuple(args, "OilippLOO", &state, &tag, &chance_player, &by_string,
                           &with_turns, &root_max, &max_nodes, &weigh, &progress))
         return NULL;
     Ctx C;

@@ -218,20 +218,21 @@ class OnDemandTree(GameTree):
             self._turns = self.turn_counts
 
     # -- the C core's side ---------------------------------------------------------------
-    def objects_spec(self) -> tuple[Any, int, int, bool, Callable[[Any], Any]] | None:
+    def objects_spec(self) -> tuple[Any, int, int, int, Callable[[Any], Any]] | None:
         """What the compiled core needs to search this tree on demand calling the game's states
         itself (search_objects.c: OpenSpiel's, through the adapter's own classes): the root's
-        state and its entry's tag, OpenSpiel's chance player, whether states are keyed by their
-        string, and :meth:`chance_weights`; None where the Python search runs (the pure core, a
-        game of the user's, a --depth cut, play's deadline, a tree a search numbered before)."""
+        state and its entry's tag, OpenSpiel's chance player, how states are keyed
+        (:func:`.openspiel.c_states`), and :meth:`chance_weights`; None where the Python
+        search runs (the pure core, a game of the user's, a --depth cut, play's deadline, a
+        tree a search numbered before)."""
         if native() is None or self.limit is not None or self.deadline is not None:
             return None
         if len(self.keys) != 1 or not self.general:
             return None
-        states = c_states(self.game.obj)
+        tag, position, _ = self.root_key
+        states = c_states(self.game.obj, position)
         if states is None:
             return None
-        tag, position, _ = self.root_key
         return position.state, tag, *states, self.chance_weights
 
     def chance_weights(self, probs: tuple[Any, ...]) -> tuple[tuple[int, ...], int] | None:

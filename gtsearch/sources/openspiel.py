@@ -188,13 +188,19 @@ class OpenSpielGame:
         return position.state.clone()
 
 
-def c_states(game: Any) -> tuple[int, bool] | None:
-    """OpenSpiel's chance player (an int) and whether states are keyed by their string, for the
-    compiled core to call OpenSpiel's states itself as this adapter does (search_objects.c);
-    None for any other game, a subclass of the adapter's included (its answers may differ)."""
+def c_states(game: Any, position: Any) -> tuple[int, int] | None:
+    """For the compiled core to call OpenSpiel's states itself as this adapter does
+    (search_objects.c): OpenSpiel's chance player (an int), and how states are keyed: 0 by
+    history; by string, 1 each state's asked (as :class:`Position` asks it), 2 asked only
+    where two states may be compared (the root's ``position`` holds one of pyspiel's own
+    states, whose string is C++'s ``ToString()``: asking it has no other effect).  None for
+    any other game, a subclass of the adapter's included (its answers may differ)."""
     if type(game) not in (OpenSpielGame, OpenSpielChanceGame):
         return None
-    return int(game.chance_player), game.by_string
+    keyed = 0
+    if game.by_string:
+        keyed = 2 if type(position.state).__module__.partition(".")[0] == "pyspiel" else 1
+    return int(game.chance_player), keyed
 
 
 class OpenSpielChanceGame(OpenSpielGame):
