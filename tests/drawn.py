@@ -27,7 +27,10 @@ class Spec:
         self.root = root
         self.chance = chance
         #: method -> the path where it misbehaves (and how: ``how``), ``same`` (str of every
-        #: state the same), ``tuple_moves`` (legal_actions as a tuple)
+        #: state the same), ``tuple_moves`` (legal_actions as a tuple), ``list_pairs``
+        #: (chance_outcomes' pairs as lists), ``triples`` (as three items), ``returns_as``
+        #: (returns()'s list made another thing), ``truth`` (the path where is_terminal's answer
+        #: cannot say whether it is true), ``players`` (current_player()'s answers for 0 and 1)
         self.faults = faults
 
     # what the adapter asks of a pyspiel game
@@ -45,6 +48,13 @@ class Spec:
 
     def __str__(self) -> str:
         return "drawn()"
+
+
+class Undecided:
+    """An answer that cannot say whether it is true."""
+
+    def __bool__(self) -> bool:
+        raise ValueError("neither true nor false")
 
 
 class State:
@@ -66,15 +76,19 @@ class State:
     def inner(self) -> bool:
         return isinstance(self.node, list)
 
-    def is_terminal(self) -> bool:
+    def is_terminal(self) -> Any:
         self.fault("is_terminal")
+        if self.spec.faults.get("truth") == self.path:
+            return Undecided()
         return not self.inner()
 
     def current_player(self) -> int:
         self.fault("current_player")
         if not self.inner():
             return TERMINAL
-        return -1 if self.node[0] == "c" else int(self.node[0])
+        if self.node[0] == "c":
+            return -1
+        return self.spec.faults.get("players", (0, 1))[int(self.node[0])]  # type: ignore[no-any-return]
 
     def legal_actions(self) -> Any:
         self.fault("legal_actions")
@@ -86,6 +100,8 @@ class State:
         pairs = [(i, kid[0]) for i, kid in enumerate(self.node[1:])]
         if "list_pairs" in self.spec.faults:
             return [list(p) for p in pairs]
+        if "triples" in self.spec.faults:
+            return [(*p, 0) for p in pairs]
         return pairs
 
     def child(self, action: int) -> State:
@@ -95,10 +111,12 @@ class State:
     def returns(self) -> Any:
         self.fault("returns")
         v = self.node
-        return [v, -v] if isinstance(v, float) else [float(v), -float(v)]
+        pair = [v, -v] if isinstance(v, float) else [float(v), -float(v)]
+        shape = self.spec.faults.get("returns_as")
+        return pair if shape is None else shape(pair)
 
     def action_to_string(self, player: int, action: int) -> str:
-        return f"{'abc'[player] if player >= 0 else 'r'}{action}"
+        return f"{player}:{action}"
 
     def clone(self) -> State:
         return State(self.spec, self.path)

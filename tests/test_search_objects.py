@@ -198,6 +198,19 @@ def test_other_errors_are_pythons(faults: dict[str, Any]) -> None:
         ([0, float("inf"), 1], False, "alphabeta", {}),
         ([0, 1, [1, [0, [1, 2]]]], False, "alphabeta", {"same": True}),
         (5, False, "alphabeta", {}),  # a leaf at the root
+        (DRAWN, False, "alphabeta", {"truth": (0, 1)}),  # is_terminal() neither true nor false
+        (DRAWN, False, "alphabeta", {"current_player": (0, 0)}),  # raised at a leaf
+        (DRAWN, False, "alphabeta", {"players": (0, "one")}),  # a player that is no int
+        ([0, [1, 1, ["c"]], 2], True, "expectiminimax", {}),  # no outcome
+        (DRAWN, False, "alphabeta", {"players": (0, 100)}),  # read in C
+        (DICE, True, "expectiminimax", {"players": (0, 100)}),
+        (DRAWN, False, "alphabeta", {"players": (0, 2**70)}),  # no C long
+        ([0, [1, ["c", [0.5, 1], [0.5, 2]], 0], 3], True, "expectiminimax", {"triples": True}),
+        (DRAWN, False, "alphabeta", {"returns_as": tuple}),
+        (DRAWN, False, "alphabeta", {"returns_as": lambda pair: [int(x) for x in pair]}),
+        (DRAWN, False, "alphabeta", {"returns_as": lambda pair: []}),
+        (5, True, "expectiminimax", {}),  # a leaf at the root
+        (["c", [1, 2], [0, 3]], True, "expectiminimax", {}),  # odds given as ints
         (["c", [1.0, 7]], True, "expectiminimax", {}),  # a chance root over one leaf
     ],
     ids=[
@@ -211,6 +224,19 @@ def test_other_errors_are_pythons(faults: dict[str, Any]) -> None:
         "infinite",
         "comes-back-deep",
         "leaf-root",
+        "undecided",
+        "player-raised-at-a-leaf",
+        "player-no-int",
+        "no-outcome",
+        "player-100",
+        "player-100-chance",
+        "player-2**70",
+        "triples",
+        "returns-tuple",
+        "returns-ints",
+        "returns-nothing",
+        "leaf-root-chance",
+        "int-odds",
         "one-outcome",
     ],
 )
@@ -218,7 +244,8 @@ def test_what_python_reads_is_pythons(root: Any, chance: bool, algo: str, faults
     """What the C search does not read itself (another sequence, a number that is not an
     integer where exact values are summed, odds the protocol refuses, a value outside the
     rules, a lone leaf) goes to the Python search, with the same outcome."""
-    ran = (algo == "minimax" and not faults) or (root == ["c", [1.0, 7]])
+    ran = (algo == "minimax" and not faults) or root == ["c", [1.0, 7]]
+    ran = ran or faults.get("players") == (0, 100) or root == ["c", [1, 2], [0, 3]]
     same_in_both(root, chance, algo, ran=ran, **faults)
 
 
@@ -323,3 +350,61 @@ def test_strings_asked_only_where_compared(algo: str, monkeypatch: pytest.Monkey
     assert all(State(Spec(DRAWN, False), p).inner() for p in asked)
     same_in_both([0, 1, [1, [0, [1, 2]]]], False, algo, ran=False, same=True)
     assert got[0] == 3
+
+
+def ladder(depth: int, odds: tuple[float, ...], side: int, last: Any = 1) -> Any:
+    """``depth`` chance nodes of these odds, each the next one's first outcome, ``side`` the
+    value of the others: values whose exact denominators grow with the depth."""
+    node = last
+    for _ in range(depth):
+        node = ["c", [odds[0], node], *([p, side] for p in odds[1:])]
+    return node
+
+
+@needs_core
+@pytest.mark.parametrize(
+    "root",
+    [
+        # 1/3**39 against 2/3: their cross products pass 2**62
+        [0, ladder(39, (1 / 3,) * 3, 0), ["c", [1 / 3, 2], [2 / 3, 0]]],
+        # 3**39 times 3 passes 2**62 as the sum is divided
+        [0, ladder(40, (1 / 3,) * 3, 0), 0],
+        # two values near 3, over 3**19 and 5**13: their sum over 3**19 * 5**13 passes it
+        ["c", [0.5, ladder(19, (1 / 3,) * 3, 3)], [0.5, ladder(13, (0.2,) * 5, 3)]],
+    ],
+    ids=["compared", "divided", "summed"],
+)
+def test_each_exact_step_past_2_62_is_pythons(root: Any) -> None:
+    """Each step of the exact arithmetic that passes 2**62 (a comparison, a division by the
+    common denominator, a sum) leaves the search to Python's Fractions: the same value."""
+    same_in_both(root, True, "expectiminimax", ran=False)
+
+
+@needs_core
+def test_the_cores_arguments() -> None:
+    """What only a caller of the core itself can get wrong: a progress that is not an
+    array('q'), a root's tag that is not its entry's, chance weights out of range."""
+    native = core.native()
+    assert native is not None
+    tree = opened(DICE, True)
+    state, tag, player, keyed, weigh = tree.objects_spec()  # type: ignore[misc]
+    args = (state, tag, player, keyed, True, True, 100)
+    with pytest.raises(TypeError):
+        native.objects_expectiminimax(*args, weigh, "progress")
+    assert (
+        native.objects_expectiminimax(state, 0, player, keyed, True, True, 100, weigh, None) is None
+    )
+    assert (
+        native.objects_expectiminimax(state, 2, player, keyed, True, True, 100, weigh, None) is None
+    )
+    decision = opened(DRAWN).objects_spec()
+    assert decision is not None
+    assert (
+        native.objects_negamax(decision[0], 4, -1, 1, False, True, 100, -INF, INF, 1, 1, None)
+        is None
+    )
+    assert native.objects_expectiminimax(*args, lambda probs: None, None) is None
+    with pytest.raises(OverflowError):
+        native.objects_expectiminimax(*args, lambda probs: ((1, 1), 2**70), None)
+    with pytest.raises(OverflowError):
+        native.objects_expectiminimax(*args, lambda probs: ((2**70, 1), 2), None)

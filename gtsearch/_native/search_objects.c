@@ -231,7 +231,7 @@ static int list_node(Ctx *C, node_t n, const Info *x, Info **kids, node_t *base)
         y->moves = Py_XNewRef(x->moves);
         y->who = x->who;
         y->tag = T_DECIDE;
-        y->count = x->moves ? PyList_GET_SIZE(x->moves) : 0;
+        y->count = PyList_GET_SIZE(x->moves); /* a forced move's player has moves */
         y->cp = Py_XNewRef(x->cp);
         y->cpi = x->cpi;
     } else {
@@ -378,9 +378,8 @@ static int root_entry(Ctx *C, Info *root, PyObject *state, int tag) {
         return rc;
     Py_ssize_t moves = root->moves ? PyList_GET_SIZE(root->moves) : 0;
     root->count = tag == T_FORCED ? 1 : moves;
-    if (tag != T_DECIDE && tag != T_FORCED && (root->who != W_CHANCE || moves == 0))
-        return REDO;
-    if (tag == T_FORCED && moves == 0)
+    /* the tag the tree gave the root says who moves there: else Python's (never so) */
+    if ((tag == T_CH_MAX || tag == T_CH_MIN) != (root->who == W_CHANCE))
         return REDO;
     return C->by_string ? info_player(C, root, NULL) : 0;
 }
@@ -596,7 +595,7 @@ static int mul_q(int64_t a, int64_t b, int64_t *r) {
     return 0;
 }
 
-/* *x = (x->num * k1 * y.den + y.num * k2 * x->den) / (x->den * y.den * d), reduced; 0 or 1 */
+/* *x = num / den in lowest terms (den > 0); 0 */
 static int q_norm(Q *x, int64_t num, int64_t den) {
     int64_t g = gcd64(num, den);
     if (g > 1) {
@@ -715,7 +714,7 @@ static int e_enter(Ctx *C, EFrame *f, node_t n, Info *x, int root_max) {
     f->self = x;
     f->k = x->count;
     f->best = -1;
-    f->chance = x->who == W_CHANCE && x->tag != T_FORCED;
+    f->chance = x->who == W_CHANCE;
     f->acc = (Q){0, 1};
     f->has = f->chance;
     /* Tree.is_max: the decision nodes above n, or its depth where there is no chance node */
