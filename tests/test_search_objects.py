@@ -271,11 +271,11 @@ def test_odds_past_2_62_are_pythons() -> None:
     """A chance node whose common denominator passes 2**62 (odds as the protocol reads them,
     Fractions): not for the C search (None), which leaves it to Python's Fractions."""
     tree = opened(DICE, True)
-    assert tree.chance_weights((0.5, 0.25, 0.25)) == ((2, 1, 1), 4)
+    assert tree.game.chance_weights((0.5, 0.25, 0.25)) == ((2, 1, 1), 4)
     tiny = Fraction(1, 2**70)
-    assert tree.chance_weights((tiny, 1 - tiny)) is None
+    assert tree.game.chance_weights((tiny, 1 - tiny)) is None
     with pytest.raises(GtsearchError, match="add up to 3/4"):
-        tree.chance_weights((0.5, 0.25))
+        tree.game.chance_weights((0.5, 0.25))
 
 
 @needs_core

@@ -23,17 +23,14 @@ numbered -1, -2, ... as first read).
 
 from __future__ import annotations
 
-import math
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from fractions import Fraction
 from typing import Any
 
 from ..core import native
 from ..errors import OutOfTime, UsageError
-from ..numbers import exact
 from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
 from .games import GameTree
@@ -222,7 +219,7 @@ class OnDemandTree(GameTree):
         """What the compiled core needs to search this tree on demand calling the game's states
         itself (search_objects.c: OpenSpiel's, through the adapter's own classes): the root's
         state and its entry's tag, OpenSpiel's chance player, how states are keyed
-        (:func:`.openspiel.c_states`), and :meth:`chance_weights`; None where the Python
+        (:func:`.openspiel.c_states`), and the game's ``chance_weights``; None where the Python
         search runs (the pure core, a game of the user's, a --depth cut, play's deadline, a
         tree a search numbered before)."""
         if native() is None or self.limit is not None or self.deadline is not None:
@@ -233,22 +230,7 @@ class OnDemandTree(GameTree):
         states = c_states(self.game.obj, position)
         if states is None:
             return None
-        return position.state, tag, *states, self.chance_weights
-
-    def chance_weights(self, probs: tuple[Any, ...]) -> tuple[tuple[int, ...], int] | None:
-        """A chance state's probabilities (as chance_outcomes() gives them) as ListedRun.weighed
-        reads them: each probability over their least common denominator, and that
-        denominator; None beyond 2**62 (the C search's exact values).  The protocol's checks
-        raise here as when the game gives them (protocol.Game.outcomes)."""
-        _, weights = self.game.checked_outcomes(list(enumerate(probs)))
-        ws = [Fraction(exact(w)) for w in weights]
-        total = sum(ws, Fraction(0))
-        ps = [w / total for w in ws]
-        scale = math.lcm(*(p.denominator for p in ps))
-        scaled = tuple(int(p * scale) for p in ps)
-        if scale > 2**62 or max(scaled) > 2**62:
-            return None
-        return scaled, scale
+        return position.state, tag, *states, self.game.chance_weights
 
     def numbered_in_c(
         self,
