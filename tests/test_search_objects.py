@@ -326,14 +326,14 @@ def test_the_tree_after_a_search_in_c() -> None:
 @needs_core
 @pytest.mark.parametrize("algo", ["alphabeta", "expectiminimax"])
 def test_strings_asked_only_where_compared(algo: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """pyspiel's own states (keyed 2, :func:`~gtsearch.sources.openspiel.c_states`): a state's
+    """pyspiel's own states (keyed 6, :func:`~gtsearch.sources.openspiel.c_states`): a state's
     string is asked only where an entry on the line has its tag and player (a leaf's never),
     with the same result; a state that comes back along a line is still found."""
     import gtsearch.sources.ondemand as ondemand
 
-    def keyed(game: Any, state: Any) -> Any:
+    def keyed(game: Any, state: Any) -> Any:  # the drawn states taken for pyspiel's own
         states = c_states(game, state)
-        return None if states is None else (states[0], 2 if states[1] else 0)
+        return None if states is None else (states[0], 6 if states[1] else 4)
 
     monkeypatch.setattr(ondemand, "c_states", keyed)
     asked: list[tuple[int, ...]] = []
@@ -404,6 +404,12 @@ def test_the_cores_arguments() -> None:
         is None
     )
     assert native.objects_expectiminimax(*args, lambda probs: None, None) is None
+
+    class Bare:  # a state whose class lacks the adapter's methods: Python's to say
+        def is_terminal(self) -> bool:
+            return False
+
+    assert native.objects_negamax(Bare(), 0, -1, 4, False, True, 100, -INF, INF, 1, 1, None) is None
     with pytest.raises(OverflowError):
         native.objects_expectiminimax(*args, lambda probs: ((1, 1), 2**70), None)
     with pytest.raises(OverflowError):

@@ -60,8 +60,18 @@ static void infos_free(Info *xs, Py_ssize_t k) {
     gt_free(xs);
 }
 
+/* the states' methods the adapter calls */
+enum { M_TERMINAL, M_PLAYER, M_ACTIONS, M_OUTCOMES, M_CHILD, M_RETURNS, METHODS };
+static const char *const METHOD_NAMES[METHODS] = {
+    "is_terminal", "current_player", "legal_actions", "chance_outcomes", "child", "returns"};
+
 typedef struct {
-    PyObject *is_terminal, *current_player, *legal_actions, *chance_outcomes, *child, *returns;
+    PyObject *names[METHODS]; /* the methods' names */
+    /* where the states are pyspiel's own (`own`): the methods of their class, `type`, called
+     * as functions of the state (no bound method made at each call) */
+    int own;
+    PyObject *type;
+    PyObject *methods[METHODS];
     long chance_player;
     int by_string, with_turns;
     int every; /* every state's string asked, as the adapter asks it (its own Position) */
@@ -92,9 +102,27 @@ static int game_failed(void) {
 }
 
 /* state.name() (arg NULL) or state.name(arg): a new reference, or NULL with *rc set */
-static PyObject *ask(PyObject *state, PyObject *name, PyObject *arg, int *rc) {
-    PyObject *r = arg ? PyObject_CallMethodOneArg(state, name, arg)
-                      : PyObject_CallMethodNoArgs(state, name);
+static PyObject *ask(Ctx *C, PyObject *state, int m, PyObject *arg, int *rc) {
+    PyObject *r;
+    if (C->own) {
+        if ((PyObject *)Py_TYPE(state) != C->type) { /* the methods of its class, once */
+            for (int k = 0; k < METHODS; k++) {
+                Py_CLEAR(C->methods[k]);
+                C->methods[k] = PyObject_GetAttr((PyObject *)Py_TYPE(state), C->names[k]);
+                if (!C->methods[k]) {
+                    Py_CLEAR(C->type);
+                    *rc = game_failed();
+                    return NULL;
+                }
+            }
+            Py_XSETREF(C->type, Py_NewRef((PyObject *)Py_TYPE(state)));
+        }
+        PyObject *args[2] = {state, arg};
+        r = PyObject_Vectorcall(C->methods[m], args, arg ? 2 : 1, NULL);
+    } else {
+        r = arg ? PyObject_CallMethodOneArg(state, C->names[m], arg)
+                : PyObject_CallMethodNoArgs(state, C->names[m]);
+    }
     if (!r)
         *rc = game_failed();
     return r;
@@ -106,7 +134,7 @@ static PyObject *ask(PyObject *state, PyObject *name, PyObject *arg, int *rc) {
 static int info_moves(Ctx *C, Info *x, PyObject **who_obj) {
     int rc = 0;
     *who_obj = NULL;
-    PyObject *r = ask(x->state, C->is_terminal, NULL, &rc);
+    PyObject *r = ask(C, x->state, M_TERMINAL, NULL, &rc);
     if (!r)
         return rc;
     int end = PyObject_IsTrue(r);
@@ -117,7 +145,7 @@ static int info_moves(Ctx *C, Info *x, PyObject **who_obj) {
         x->who = W_NONE;
         return 0;
     }
-    r = ask(x->state, C->current_player, NULL, &rc);
+    r = ask(C, x->state, M_PLAYER, NULL, &rc);
     if (!r)
         return rc;
     *who_obj = r;
@@ -125,7 +153,7 @@ static int info_moves(Ctx *C, Info *x, PyObject **who_obj) {
     if (who == -1 && PyErr_Occurred())
         return game_failed();
     x->who = who == C->chance_player ? W_CHANCE : who == 0 ? W_MAX : W_MIN;
-    x->moves = ask(x->state, x->who == W_CHANCE ? C->chance_outcomes : C->legal_actions, NULL, &rc);
+    x->moves = ask(C, x->state, x->who == W_CHANCE ? M_OUTCOMES : M_ACTIONS, NULL, &rc);
     if (!x->moves)
         return rc;
     if (!PyList_CheckExact(x->moves)) /* the protocol's checks of a sequence: Python's */
@@ -137,7 +165,7 @@ static int info_moves(Ctx *C, Info *x, PyObject **who_obj) {
  * it was asked (a reference taken over), else asked here; 0, REDO or -1 */
 static int info_player(Ctx *C, Info *x, PyObject *who) {
     int rc = 0;
-    if (!who && !(who = ask(x->state, C->current_player, NULL, &rc)))
+    if (!who && !(who = ask(C, x->state, M_PLAYER, NULL, &rc)))
         return rc;
     x->cp = who;
     x->cpi = -1;
@@ -191,7 +219,7 @@ static int info_entry(Ctx *C, Info *x, int expected) {
  * *exact; 0, REDO (outside the rules: Python's to word) or -1 */
 static int value_of(Ctx *C, const Info *x, double *v, int *integral, int64_t *exact) {
     int rc = 0;
-    PyObject *r = ask(x->state, C->returns, NULL, &rc);
+    PyObject *r = ask(C, x->state, M_RETURNS, NULL, &rc);
     if (!r)
         return rc;
     PyObject *first = PyList_CheckExact(r) && PyList_GET_SIZE(r) > 0 ? PyList_GET_ITEM(r, 0) : NULL;
@@ -248,7 +276,7 @@ static int list_node(Ctx *C, node_t n, const Info *x, Info **kids, node_t *base)
                 }
                 move = PyTuple_GET_ITEM(move, 0);
             }
-            xs[i].state = ask(x->state, C->child, move, &rc);
+            xs[i].state = ask(C, x->state, M_CHILD, move, &rc);
             if (!xs[i].state)
                 goto done;
             rc = info_entry(C, &xs[i], expected);
@@ -332,20 +360,18 @@ static int ctx_open(Ctx *C, PyObject *progress, long chance_player, int by_strin
                     node_t max_nodes) {
     memset(C, 0, sizeof *C);
     C->chance_player = chance_player;
-    C->by_string = by_string != 0;
-    C->every = by_string == 1;
+    C->own = (by_string & 4) != 0;
+    C->by_string = (by_string & 3) != 0;
+    C->every = (by_string & 3) == 1;
     C->with_turns = with_turns;
     C->max_nodes = max_nodes;
     nl_init(&C->leaves, max_nodes > INT32_MAX);
     if (tick_open(&C->tk, progress) < 0)
         return -1;
-    if (!(C->is_terminal = PyUnicode_InternFromString("is_terminal")) ||
-        !(C->current_player = PyUnicode_InternFromString("current_player")) ||
-        !(C->legal_actions = PyUnicode_InternFromString("legal_actions")) ||
-        !(C->chance_outcomes = PyUnicode_InternFromString("chance_outcomes")) ||
-        !(C->child = PyUnicode_InternFromString("child")) ||
-        !(C->returns = PyUnicode_InternFromString("returns")) || !(C->line = PySet_New(NULL)) ||
-        !(C->weighed = PyDict_New()))
+    for (int k = 0; k < METHODS; k++)
+        if (!(C->names[k] = PyUnicode_InternFromString(METHOD_NAMES[k])))
+            return -1;
+    if (!(C->line = PySet_New(NULL)) || !(C->weighed = PyDict_New()))
         return -1;
     return push64(&C->first, &C->nfirst, &C->capfirst, -1);
 }
@@ -353,12 +379,11 @@ static int ctx_open(Ctx *C, PyObject *progress, long chance_player, int by_strin
 static void ctx_close(Ctx *C) {
     tick_close(&C->tk);
     nl_free(&C->leaves);
-    Py_XDECREF(C->is_terminal);
-    Py_XDECREF(C->current_player);
-    Py_XDECREF(C->legal_actions);
-    Py_XDECREF(C->chance_outcomes);
-    Py_XDECREF(C->child);
-    Py_XDECREF(C->returns);
+    for (int k = 0; k < METHODS; k++) {
+        Py_XDECREF(C->names[k]);
+        Py_XDECREF(C->methods[k]);
+    }
+    Py_XDECREF(C->type);
     Py_XDECREF(C->line);
     Py_XDECREF(C->weighed);
     gt_free(C->first);
