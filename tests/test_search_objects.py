@@ -350,6 +350,9 @@ def test_strings_asked_only_where_compared(algo: str, monkeypatch: pytest.Monkey
     assert all(State(Spec(DRAWN, False), p).inner() for p in asked)
     same_in_both([0, 1, [1, [0, [1, 2]]]], False, algo, ran=False, same=True)
     assert got[0] == 3
+    # a player that is neither one of OpenSpiel's nor chance nor the end: is_terminal() asked
+    same_in_both(DRAWN, False, algo, players=(0, -2))
+    same_in_both([0, [1, [1, 3, 4], 5], 2], False, algo, players=(0, -2), truth=(0, 0), ran=False)
 
 
 def ladder(depth: int, odds: tuple[float, ...], side: int, last: Any = 1) -> Any:

@@ -128,30 +128,54 @@ static PyObject *ask(Ctx *C, PyObject *state, int m, PyObject *arg, int *rc) {
     return r;
 }
 
+/* OpenSpiel's player id of the end (kTerminalPlayerId, open_spiel/spiel.h) */
+#define SPIEL_TERMINAL (-4)
+
 /* Who moves at x->state, and its moves, as OpenSpielGame.player(), moves() and outcomes()
- * answer; *who_obj gets current_player()'s answer (a new reference; NULL at the end, where it
- * is not asked); 0, REDO or -1. */
+ * answer: is_terminal(), then current_player(); *who_obj gets current_player()'s answer (a
+ * new reference; NULL at the end, where it is not asked).  pyspiel's own states are asked
+ * current_player() first, which OpenSpiel documents to be kTerminalPlayerId at the end and
+ * a player or chance elsewhere (open_spiel/spiel.h, State::CurrentPlayer): is_terminal() is
+ * asked only of a state whose player is neither.  0, REDO or -1. */
 static int info_moves(Ctx *C, Info *x, PyObject **who_obj) {
     int rc = 0;
     *who_obj = NULL;
-    PyObject *r = ask(C, x->state, M_TERMINAL, NULL, &rc);
-    if (!r)
-        return rc;
-    int end = PyObject_IsTrue(r);
-    Py_DECREF(r);
-    if (end < 0)
-        return game_failed();
-    if (end) {
-        x->who = W_NONE;
-        return 0;
+    long who = 0;
+    if (C->own) { /* pyspiel's own state: its player first (see own_player) */
+        PyObject *r = ask(C, x->state, M_PLAYER, NULL, &rc);
+        if (!r)
+            return rc;
+        *who_obj = r;
+        who = PyLong_AsLong(r);
+        if (who == -1 && PyErr_Occurred())
+            return game_failed();
+        if (who == SPIEL_TERMINAL) {
+            x->who = W_NONE;
+            return 0;
+        }
     }
-    r = ask(C, x->state, M_PLAYER, NULL, &rc);
-    if (!r)
-        return rc;
-    *who_obj = r;
-    long who = PyLong_AsLong(r);
-    if (who == -1 && PyErr_Occurred())
-        return game_failed();
+    if (!C->own || (who < 0 && who != C->chance_player)) {
+        PyObject *r = ask(C, x->state, M_TERMINAL, NULL, &rc);
+        if (!r)
+            return rc;
+        int end = PyObject_IsTrue(r);
+        Py_DECREF(r);
+        if (end < 0)
+            return game_failed();
+        if (end) {
+            x->who = W_NONE;
+            return 0;
+        }
+    }
+    if (!C->own) {
+        PyObject *r = ask(C, x->state, M_PLAYER, NULL, &rc);
+        if (!r)
+            return rc;
+        *who_obj = r;
+        who = PyLong_AsLong(r);
+        if (who == -1 && PyErr_Occurred())
+            return game_failed();
+    }
     x->who = who == C->chance_player ? W_CHANCE : who == 0 ? W_MAX : W_MIN;
     x->moves = ask(C, x->state, x->who == W_CHANCE ? M_OUTCOMES : M_ACTIONS, NULL, &rc);
     if (!x->moves)
