@@ -9,8 +9,9 @@
  * (games.py): a decision, a chance node (its tag says who is expected below it) or a forced
  * move (a pass of the other player where one player moves twice).  The states are asked what
  * the adapter asks them (is_terminal, current_player, legal_actions or chance_outcomes, child,
- * returns, str where states are keyed by their string), once each, as the tree lists them;
- * a node left for good is let go, as the tree releases it.  What is returned is what the tree
+ * returns, str where states are keyed by their string), once each, as the tree lists them
+ * (pyspiel's own states only what the search needs of them: see info_moves and the check of
+ * the line in list_node); a node left for good is let go, as the tree releases it.  What is returned is what the tree
  * then adopts (OnDemandTree.numbered_in_c): each node's first child, parent, depth and
  * decision nodes above it.
  *
