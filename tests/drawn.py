@@ -130,3 +130,16 @@ def opened(root: Any, chance: bool = False, max_nodes: int = 10**6, **faults: An
     spec = Spec(root, chance, **faults)
     adapter = (OpenSpielChanceGame if chance else OpenSpielGame)(spec, SPIEL)
     return OnDemandTree(Game(adapter, "game:drawn"), source="game:drawn", max_nodes=max_nodes)
+
+
+def drawn_comb(depth: int, chance: bool) -> Any:
+    """A game drawn as nested lists (tests/drawn.py), ``depth`` levels of a
+    subtree beside a leaf or two, a player moving twice now and then, chance nodes of one
+    outcome or two: the C search over its states (search_objects.c) outgrows its first room."""
+    node: Any = 1
+    for level in range(depth):
+        who = (level // 3) % 2 if level % 5 else level % 2
+        node = [who, level % 3 - 1, node] if level % 2 else [who, node, 2 - level % 4]
+        if chance and level % 4 == 1:
+            node = ["c", [0.5, node], [0.5, level % 2]] if level % 8 == 1 else ["c", [1.0, node]]
+    return node

@@ -197,24 +197,23 @@ def searched(tree: Callable[[], Tree], name: str, **params: Any) -> Callable[[],
     return work
 
 
-def drawn_comb(depth: int, chance: bool) -> Any:
-    """A game drawn as nested lists (tests/drawn.py), ``depth`` levels of a
-    subtree beside a leaf or two, a player moving twice now and then, chance nodes of one
-    outcome or two: the C search over its states (search_objects.c) outgrows its first room."""
-    node: Any = 1
-    for level in range(depth):
-        who = (level // 3) % 2 if level % 5 else level % 2
-        node = [who, level % 3 - 1, node] if level % 2 else [who, node, 2 - level % 4]
-        if chance and level % 4 == 1:
-            node = ["c", [0.5, node], [0.5, level % 2]] if level % 8 == 1 else ["c", [1.0, node]]
-    return node
-
-
 def objects(depth: int, chance: bool, name: str, **params: Any) -> Callable[[], Any]:
     """A search of a drawn game's states in C."""
-    from .drawn import opened
+    from .drawn import drawn_comb, opened
 
     return searched(lambda: opened(drawn_comb(depth, chance), chance), name, **params)
+
+
+def objects_again() -> Any:
+    """Two searches of a game's states in C on one tree: the second goes on with the nodes the
+    first numbered."""
+    from .drawn import drawn_comb, opened
+
+    tree = opened(drawn_comb(70, False), False)
+    return [
+        (r._replace(seconds=0.0), type(r.value))
+        for r in (search(tree, "alphabeta", leaf_order=True), search(tree, "minimax"))
+    ]
 
 
 def setting(name: str, value: int, work: Callable[[], Any]) -> Callable[[], Any]:
@@ -496,8 +495,11 @@ TICKED = [(i, w) for i, w in CASES if i != "search-mtdf-big" and not i.endswith(
 #: and each tick interrupted (CPython's allocations, thousands in the states' methods, are
 #: failed on the small games of CASES)
 OBJECTS_DEEP = [
-    (f"search-objects-{name}-deep", objects(70, name == "expectiminimax", name))
-    for name in ("minimax", "alphabeta", "expectiminimax")
+    *[
+        (f"search-objects-{name}-deep", objects(70, name == "expectiminimax", name))
+        for name in ("minimax", "alphabeta", "expectiminimax")
+    ],
+    ("search-objects-again", objects_again),
 ]
 
 

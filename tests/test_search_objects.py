@@ -13,6 +13,7 @@ OpenSpiel itself are compared in tests/test_openspiel.py (test_searched_on_deman
 from __future__ import annotations
 
 import contextlib
+from array import array
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
@@ -28,7 +29,7 @@ from gtsearch.errors import GtsearchError
 from gtsearch.numbers import INF
 from gtsearch.sources.openspiel import c_states
 
-from .drawn import Spec, State, opened
+from .drawn import Spec, State, drawn_comb, opened
 
 needs_core = pytest.mark.skipif(core.native() is None, reason="the pure-Python core runs")
 
@@ -300,13 +301,14 @@ def test_ctrl_c_in_a_method_is_ctrl_c(pure: bool) -> None:
 
 @needs_core
 def test_the_tree_after_a_search_in_c() -> None:
-    """The nodes a C search numbered are the tree's: a second search on it (Python's, the
-    nodes already numbered) gives the same, and every node's path and name are found again."""
+    """The nodes a C search numbered are the tree's: a second search on it (in C too, the nodes
+    already numbered kept) gives the same, and every node's path and name are found again;
+    a search in C after one in Python goes on with its numbers."""
     tree = opened(DICE, True)
     with spied() as calls:
         first = search(tree, "expectiminimax", leaf_order=True)
         again = search(tree, "expectiminimax", leaf_order=True)
-    assert calls == [True]  # the second is Python's, on the nodes numbered
+    assert calls == [True, True]  # the second goes on with the nodes numbered
     assert (first.value, first.pv, first.leaf_order, first.nodes) == (
         again.value,
         again.pv,
@@ -391,19 +393,21 @@ def test_the_cores_arguments() -> None:
     assert native is not None
     tree = opened(DICE, True)
     state, tag, player, keyed, weigh = tree.objects_spec()  # type: ignore[misc]
-    args = (state, tag, player, keyed, True, True, 100)
+    args = (state, tag, player, keyed, True, True, 100, None)
     with pytest.raises(TypeError):
         native.objects_expectiminimax(*args, weigh, "progress")
     assert (
-        native.objects_expectiminimax(state, 0, player, keyed, True, True, 100, weigh, None) is None
+        native.objects_expectiminimax(state, 0, player, keyed, True, True, 100, None, weigh, None)
+        is None
     )
     assert (
-        native.objects_expectiminimax(state, 2, player, keyed, True, True, 100, weigh, None) is None
+        native.objects_expectiminimax(state, 2, player, keyed, True, True, 100, None, weigh, None)
+        is None
     )
     decision = opened(DRAWN).objects_spec()
     assert decision is not None
     assert (
-        native.objects_negamax(decision[0], 4, -1, 1, False, True, 100, -INF, INF, 1, 1, None)
+        native.objects_negamax(decision[0], 4, -1, 1, False, True, 100, None, -INF, INF, 1, 1, None)
         is None
     )
     assert native.objects_expectiminimax(*args, lambda probs: None, None) is None
@@ -412,8 +416,41 @@ def test_the_cores_arguments() -> None:
         def is_terminal(self) -> bool:
             return False
 
-    assert native.objects_negamax(Bare(), 0, -1, 4, False, True, 100, -INF, INF, 1, 1, None) is None
+    assert (
+        native.objects_negamax(Bare(), 0, -1, 4, False, True, 100, None, -INF, INF, 1, 1, None)
+        is None
+    )
     with pytest.raises(OverflowError):
         native.objects_expectiminimax(*args, lambda probs: ((1, 1), 2**70), None)
     with pytest.raises(OverflowError):
         native.objects_expectiminimax(*args, lambda probs: ((2**70, 1), 2), None)
+    # the nodes numbered before: a tuple of four arrays('q'), one item a node
+    numbered = (array("q", [1, -1, -1]), array("q", [-1, 0, 0]), array("q", [0, 1, 1]))
+    for prior, error in (
+        ("nodes", TypeError),
+        ((*numbered, array("q", [0, 1, 1]), 5), TypeError),
+        ((array("d", [1.0, -1, -1]), *numbered[1:], array("q", [0, 1, 1])), TypeError),
+        ((*numbered[:2], array("q", [0, 1]), array("q", [0, 1, 1])), ValueError),
+        ((*numbered, array("q", [0])), ValueError),
+    ):
+        with pytest.raises(error):
+            native.objects_expectiminimax(*args[:-1], prior, weigh, None)
+
+
+@needs_core
+@pytest.mark.parametrize("chance", [False, True])
+def test_searches_one_after_another_as_python(chance: bool) -> None:
+    """Searches one after another on one tree (eval -a alphabeta,f1, compare): each in C goes
+    on with the nodes the ones before numbered (listed nodes keep their numbers, new ones take
+    the next), as the Python searches do, with the same figures."""
+    root = drawn_comb(12, chance) if chance else DRAWN
+    names = ["expectiminimax", "expectiminimax"] if chance else ["alphabeta", "minimax", "f1"]
+    results = []
+    for pure in (True, False):
+        with core.pure() if pure else contextlib.nullcontext():
+            tree = opened(root, chance)
+            got = [search(tree, name, leaf_order=True) for name in names]
+            results.append(
+                ([(r.value, r.pv, r.leaf_order, r.nodes, r.extra) for r in got], list(tree.first))
+            )
+    assert results[0] == results[1]

@@ -434,11 +434,11 @@ static PyMethodDef methods[] = {
      "(m, line, leaves, nodes): gtsearch.algorithms.depthfirst._negamax"},
     {"objects_negamax", GT_ENTRY(gt_objects_negamax), METH_VARARGS,
      "objects_negamax(state, tag, chance_player, by_string, with_turns, root_max, max_nodes, "
-     "alpha, beta, deep, prune, progress) -> (m, line, leaves, inner, (first, up, depth, "
+     "prior, alpha, beta, deep, prune, progress) -> (m, line, leaves, inner, (first, up, depth, "
      "turns)) or None: depthfirst._negamax_on_demand over OpenSpiel's states (fail-soft)"},
     {"objects_expectiminimax", GT_ENTRY(gt_objects_expectiminimax), METH_VARARGS,
      "objects_expectiminimax(state, tag, chance_player, by_string, with_turns, root_max, "
-     "max_nodes, weigh, progress) -> (num, den, best, leaves, entered, (first, up, depth, "
+     "max_nodes, prior, weigh, progress) -> (num, den, best, leaves, entered, (first, up, depth, "
      "turns)) or None: chance.ListedRun.full over OpenSpiel's states"},
     {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "

@@ -27,6 +27,7 @@ def objects_negamax(
     with_turns: bool,
     root_max: bool,
     max_nodes: int,
+    prior: _Numbered | None,
     alpha: float,
     beta: float,
     deep: bool,
@@ -41,6 +42,7 @@ def objects_expectiminimax(
     with_turns: bool,
     root_max: bool,
     max_nodes: int,
+    prior: _Numbered | None,
     weigh: Any,
     progress: _Progress,
 ) -> tuple[int, int, list[int], _Leaves, int, _Numbered] | None: ...

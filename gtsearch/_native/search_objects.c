@@ -88,6 +88,7 @@ typedef struct {
     int64_t *first, *up, *depth, *turns;
     size_t nfirst, capfirst, nup, capup, ndepth, capdepth, nturns, capturns;
     node_t max_nodes;
+    size_t prior;    /* the nodes numbered before this search (first[]'s items then) */
     int64_t deepest; /* the deepest node numbered */
     Ticker tk;
     NodeList leaves;
@@ -330,6 +331,11 @@ static int list_node(Ctx *C, node_t n, const Info *x, Info **kids, node_t *base)
             }
         }
     }
+    if (C->first[n] >= 0) { /* listed before (by an earlier search): its numbers stay */
+        *base = C->first[n];
+        *kids = xs;
+        return 0;
+    }
     int64_t depth = (n ? C->depth[n - 1] : 0) + 1;
     int64_t turns = 0; /* the decision nodes above the children (is_max), with chance nodes */
     if (C->with_turns)
@@ -381,8 +387,48 @@ static int line_drop(Ctx *C, const Info *x) {
 }
 
 /* The context of one search; 0 or -1. */
+/* the items from `from` on of the array('q') obj, pushed onto *p; 0 or -1 */
+static int copy_in(PyObject *obj, size_t from, int64_t **p, size_t *len, size_t *cap) {
+    Py_buffer view;
+    if (borrow_array(obj, &view, "q", 0, "the nodes numbered must be arrays('%s')") < 0)
+        return -1;
+    const int64_t *items = view.buf;
+    size_t n = (size_t)(view.len / 8);
+    int rc = 0;
+    for (size_t i = from; i < n && !rc; i++)
+        rc = push64(p, len, cap, items[i]);
+    PyBuffer_Release(&view);
+    return rc;
+}
+
+/* The nodes an earlier search numbered: (first, up, depths, turns) as the tree holds them
+ * (each node's, the root's first), or None; 0 or -1 */
+static int numbered_before(Ctx *C, PyObject *prior) {
+    if (prior == Py_None)
+        return push64(&C->first, &C->nfirst, &C->capfirst, -1);
+    if (!PyTuple_Check(prior) || PyTuple_GET_SIZE(prior) != 4) {
+        PyErr_SetString(PyExc_TypeError, "the nodes numbered must be (first, up, depths, turns)");
+        return -1;
+    }
+    if (copy_in(PyTuple_GET_ITEM(prior, 0), 0, &C->first, &C->nfirst, &C->capfirst) < 0 ||
+        copy_in(PyTuple_GET_ITEM(prior, 1), 1, &C->up, &C->nup, &C->capup) < 0 ||
+        copy_in(PyTuple_GET_ITEM(prior, 2), 1, &C->depth, &C->ndepth, &C->capdepth) < 0 ||
+        (C->with_turns &&
+         copy_in(PyTuple_GET_ITEM(prior, 3), 1, &C->turns, &C->nturns, &C->capturns) < 0))
+        return -1;
+    size_t n = C->nfirst;
+    if (n == 0 || C->nup != n - 1 || C->ndepth != n - 1 || (C->with_turns && C->nturns != n - 1)) {
+        PyErr_SetString(PyExc_ValueError, "the nodes numbered do not hold one item a node");
+        return -1;
+    }
+    for (size_t i = 0; i < C->ndepth; i++)
+        if (C->depth[i] > C->deepest)
+            C->deepest = C->depth[i];
+    return 0;
+}
+
 static int ctx_open(Ctx *C, PyObject *progress, long chance_player, int by_string, int with_turns,
-                    node_t max_nodes) {
+                    node_t max_nodes, PyObject *prior) {
     memset(C, 0, sizeof *C);
     C->chance_player = chance_player;
     C->own = (by_string & 4) != 0;
@@ -398,7 +444,10 @@ static int ctx_open(Ctx *C, PyObject *progress, long chance_player, int by_strin
             return -1;
     if (!(C->line = PySet_New(NULL)) || !(C->weighed = PyDict_New()))
         return -1;
-    return push64(&C->first, &C->nfirst, &C->capfirst, -1);
+    if (numbered_before(C, prior) < 0)
+        return -1;
+    C->prior = C->nfirst;
+    return 0;
 }
 
 static void ctx_close(Ctx *C) {
@@ -434,12 +483,15 @@ static int root_entry(Ctx *C, Info *root, PyObject *state, int tag) {
     return C->by_string ? info_player(C, root, NULL) : 0;
 }
 
-/* (first, up, depth, turns or None) as arrays('q'), or NULL */
+/* (first, up, depth, turns or None, deepest) as arrays('q'): every node's first child, and
+ * the nodes this search numbered; or NULL */
 static PyObject *numbered(Ctx *C) {
-    PyObject *turns = C->with_turns ? take_array("q", &C->turns, C->nturns * 8) : Py_NewRef(Py_None);
+    size_t old = C->prior - 1, fresh = C->nup - old; /* the nodes numbered by this search */
+    PyObject *turns =
+        C->with_turns ? make_array("q", C->turns + old, fresh * 8) : Py_NewRef(Py_None);
     PyObject *first = turns ? take_array("q", &C->first, C->nfirst * 8) : NULL;
-    PyObject *up = first ? take_array("q", &C->up, C->nup * 8) : NULL;
-    PyObject *depth = up ? take_array("q", &C->depth, C->ndepth * 8) : NULL;
+    PyObject *up = first ? make_array("q", C->up + old, fresh * 8) : NULL;
+    PyObject *depth = up ? make_array("q", C->depth + old, fresh * 8) : NULL;
     PyObject *r = depth ? Py_BuildValue("(OOOOL)", first, up, depth, turns, (long long)C->deepest)
                         : NULL;
     Py_XDECREF(turns);
@@ -575,20 +627,20 @@ out:
  * root_max, max_nodes, progress) first in every call */
 PyObject *gt_objects_negamax(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state, *progress;
+    PyObject *state, *prior, *progress;
     int tag, by_string, with_turns, root_max, deep, prune;
     long chance_player;
     long long max_nodes;
     double alpha, beta;
-    if (!PyArg_ParseTuple(args, "OilippLddppO", &state, &tag, &chance_player, &by_string,
-                          &with_turns, &root_max, &max_nodes, &alpha, &beta, &deep, &prune,
-                          &progress))
+    if (!PyArg_ParseTuple(args, "OilippLOddppO", &state, &tag, &chance_player, &by_string,
+                          &with_turns, &root_max, &max_nodes, &prior, &alpha, &beta, &deep,
+                          &prune, &progress))
         return NULL;
     Ctx C;
     Info root = {0};
     PairLog best = {NULL, 0, 0};
     PyObject *result = NULL;
-    int rc = ctx_open(&C, progress, chance_player, by_string, with_turns, (node_t)max_nodes);
+    int rc = ctx_open(&C, progress, chance_player, by_string, with_turns, (node_t)max_nodes, prior);
     if (!rc)
         rc = root_entry(&C, &root, state, tag);
     if (!rc && root.count == 0)
@@ -894,18 +946,18 @@ out:
 
 PyObject *gt_objects_expectiminimax(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *state, *progress, *weigh;
+    PyObject *state, *prior, *progress, *weigh;
     int tag, by_string, with_turns, root_max;
     long chance_player;
     long long max_nodes;
-    if (!PyArg_ParseTuple(args, "OilippLOO", &state, &tag, &chance_player, &by_string,
-                          &with_turns, &root_max, &max_nodes, &weigh, &progress))
+    if (!PyArg_ParseTuple(args, "OilippLOOO", &state, &tag, &chance_player, &by_string,
+                          &with_turns, &root_max, &max_nodes, &prior, &weigh, &progress))
         return NULL;
     Ctx C;
     Info root = {0};
     PairLog best = {NULL, 0, 0};
     PyObject *result = NULL;
-    int rc = ctx_open(&C, progress, chance_player, by_string, with_turns, (node_t)max_nodes);
+    int rc = ctx_open(&C, progress, chance_player, by_string, with_turns, (node_t)max_nodes, prior);
     C.weigh = weigh;
     if (!rc)
         rc = root_entry(&C, &root, state, tag);

@@ -123,6 +123,7 @@ def negamax_on_objects(
             tree.chance is not None,
             tree.root_max,
             tree.max_nodes,  # type: ignore[attr-defined]
+            tree.numbered(),  # type: ignore[attr-defined]
             alpha,
             beta,
             deep,
@@ -159,6 +160,7 @@ def expectiminimax_on_objects(tree: Tree, stats: Stats) -> tuple[Any, list[int],
             tree.chance is not None,
             tree.root_max,
             tree.max_nodes,  # type: ignore[attr-defined]
+            tree.numbered(),  # type: ignore[attr-defined]
             weigh,
             stats.progress,
         )

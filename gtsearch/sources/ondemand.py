@@ -220,17 +220,23 @@ class OnDemandTree(GameTree):
         itself (search_objects.c: OpenSpiel's, through the adapter's own classes): the root's
         state and its entry's tag, OpenSpiel's chance player, how states are keyed
         (:func:`.openspiel.c_states`), and the game's ``chance_weights``; None where the Python
-        search runs (the pure core, a game of the user's, a --depth cut, play's deadline, a
-        tree a search numbered before)."""
+        search runs (the pure core, a game of the user's, a --depth cut, play's deadline)."""
         if native() is None or self.limit is not None or self.deadline is not None:
             return None
-        if len(self.keys) != 1 or not self.general:
+        if not self.general:
             return None
         tag, position, _ = self.root_key
         states = c_states(self.game.obj, position)
         if states is None:
             return None
         return position.state, tag, *states, self.game.chance_weights
+
+    def numbered(self) -> tuple[array[int], array[int], array[int], array[int]] | None:
+        """The nodes numbered so far, for a C search that goes on numbering them: every node's
+        first child, parent, depth and decision nodes above it; None before any listing."""
+        if len(self.keys) == 1:
+            return None
+        return self.first, self.up, self.depths, self.turn_counts
 
     def numbered_in_c(
         self,
