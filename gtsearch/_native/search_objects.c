@@ -84,6 +84,7 @@ typedef struct {
     int64_t odd;
     PyObject *weigh;   /* probabilities -> (scaled weights, scale): compiled.chance_weights */
     PyObject *weighed; /* its answers so far */
+    PyObject *last_probs, *last_weights; /* the last odds looked up, and their answer */
     /* the nodes numbered: first[] for each, up/depth/turns for each but the root */
     int64_t *first, *up, *depth, *turns;
     size_t nfirst, capfirst, nup, capup, ndepth, capdepth, nturns, capturns;
@@ -460,6 +461,8 @@ static void ctx_close(Ctx *C) {
     Py_XDECREF(C->type);
     Py_XDECREF(C->line);
     Py_XDECREF(C->weighed);
+    Py_XDECREF(C->last_probs);
+    Py_XDECREF(C->last_weights);
     gt_free(C->first);
     gt_free(C->up);
     gt_free(C->depth);
@@ -740,10 +743,32 @@ typedef struct {
     int64_t scale;
 } EFrame;
 
+/* f's weights from `got`, compiled.chance_weights's answer: (scaled, scale), each int within
+ * Q_MAX, or None beyond them (REDO); 0, REDO or -1 */
+static int weights_from(EFrame *f, PyObject *got) {
+    if (got == Py_None)
+        return REDO;
+    f->scaled = Py_NewRef(PyTuple_GET_ITEM(got, 0));
+    f->scale = PyLong_AsLongLong(PyTuple_GET_ITEM(got, 1));
+    return f->scale == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
 /* a chance node's weights (ListedRun.weighed): from its outcomes' probabilities, by
  * compiled.chance_weights once for each list; 0, REDO or -1 */
 static int weights_of(Ctx *C, const Info *x, EFrame *f) {
     Py_ssize_t k = x->count;
+    /* the odds of the chance node before, as floats of the same values: its answer (a game's
+     * chance nodes mostly give one list; this spares making and hashing the key) */
+    PyObject *last = C->last_probs;
+    int same = last && PyTuple_GET_SIZE(last) == k;
+    for (Py_ssize_t i = 0; same && i < k; i++) {
+        PyObject *p = PyTuple_GET_ITEM(PyList_GET_ITEM(x->moves, i), 1);
+        PyObject *q = PyTuple_GET_ITEM(last, i);
+        same = PyFloat_CheckExact(p) && PyFloat_CheckExact(q) &&
+               PyFloat_AS_DOUBLE(p) == PyFloat_AS_DOUBLE(q);
+    }
+    if (same)
+        return weights_from(f, C->last_weights);
     PyObject *probs = PyTuple_New(k);
     if (!probs)
         return -1;
@@ -773,16 +798,9 @@ static int weights_of(Ctx *C, const Info *x, EFrame *f) {
             return -1;
         }
     }
-    Py_DECREF(probs);
-    /* (scaled, scale), each int within Q_MAX, or None: beyond them */
-    if (got == Py_None) {
-        Py_DECREF(got);
-        return REDO;
-    }
-    f->scaled = Py_NewRef(PyTuple_GET_ITEM(got, 0));
-    f->scale = PyLong_AsLongLong(PyTuple_GET_ITEM(got, 1));
-    Py_DECREF(got);
-    return f->scale == -1 && PyErr_Occurred() ? -1 : 0;
+    Py_XSETREF(C->last_probs, probs);
+    Py_XSETREF(C->last_weights, got);
+    return weights_from(f, got);
 }
 
 /* the PV's step through a chance node (pv.likeliest_outcome): its most probable outcome, the
