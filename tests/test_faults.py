@@ -197,6 +197,25 @@ def searched(tree: Callable[[], Tree], name: str, **params: Any) -> Callable[[],
     return work
 
 
+def objects(depth: int, chance: bool, name: str, **params: Any) -> Callable[[], Any]:
+    """A search of a drawn game's states in C."""
+    from .drawn import drawn_comb, opened
+
+    return searched(lambda: opened(drawn_comb(depth, chance), chance), name, **params)
+
+
+def objects_again() -> Any:
+    """Two searches of a game's states in C on one tree: the second goes on with the nodes the
+    first numbered."""
+    from .drawn import drawn_comb, opened
+
+    tree = opened(drawn_comb(70, False), False)
+    return [
+        (r._replace(seconds=0.0), type(r.value))
+        for r in (search(tree, "alphabeta", leaf_order=True), search(tree, "minimax"))
+    ]
+
+
 def setting(name: str, value: int, work: Callable[[], Any]) -> Callable[[], Any]:
     """work() with the core's setting ``name`` (a function of the module that sets it and
     returns the former value) at ``value``, the former value put back after."""
@@ -456,6 +475,13 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     # (sorted by the radix sort)
     ("search-mtdf-big", searched(lambda: LazyTree(RandomSpec(30, 4, order="best")), "mtdf")),
     ("random-whole", lambda: native_whole(RandomSpec(2, 3, seed=1))),
+    # a game's states searched in C, asked through the CPython API (search_objects.c): small
+    # games here, with CPython's allocations failed too (the states' methods are Python's);
+    # deep ones, whose stacks grow, in OBJECTS_DEEP
+    *[
+        (f"search-objects-{name}", objects(depth, name == "expectiminimax", name))
+        for name, depth in (("minimax", 6), ("alphabeta", 8), ("expectiminimax", 9))
+    ],
     # the searches with a transposition table (search_tabled.c, table.c): a tree, a random:
     # source, a game (its positions written out), iterative deepening and solve
     *[
@@ -590,10 +616,31 @@ def test_every_allocation_of_a_step_fails_cleanly(work: Callable[[], Any]) -> No
 #: the cases whose ticks are walked: all but the large tree's (100,000 ticks) and the searches of
 #: a lone leaf (no loop runs, no tick)
 TICKED = [(i, w) for i, w in CASES if i != "search-mtdf-big" and not i.endswith("-leaf")]
+#: the searches of a game's states, 70 levels deep: each allocation of the core failed in turn
+#: and each tick interrupted (CPython's allocations, thousands in the states' methods, are
+#: failed on the small games of CASES)
+OBJECTS_DEEP = [
+    *[
+        (f"search-objects-{name}-deep", objects(70, name == "expectiminimax", name))
+        for name in ("minimax", "alphabeta", "expectiminimax")
+    ],
+    ("search-objects-again", objects_again),
+]
 
 
 @needs_faults
-@pytest.mark.parametrize("work", [w for _, w in TICKED], ids=[i for i, _ in TICKED])
+@pytest.mark.parametrize("work", [w for _, w in OBJECTS_DEEP], ids=[i for i, _ in OBJECTS_DEEP])
+def test_every_allocation_of_a_deep_search_of_states_fails_cleanly(work: Callable[[], Any]) -> None:
+    """A deep search of a game's states in C, each allocation of the core failed in turn."""
+    expected, n, _ = counted(work)
+    assert not isinstance(expected, BaseException), expected
+    walk(work, expected, n, "allocation")
+
+
+@needs_faults
+@pytest.mark.parametrize(
+    "work", [w for _, w in TICKED + OBJECTS_DEEP], ids=[i for i, _ in TICKED + OBJECTS_DEEP]
+)
 def test_every_tick_can_be_interrupted(work: Callable[[], Any]) -> None:
     """Interrupt each tick in turn: KeyboardInterrupt, nothing held after; past the last
     tick, the plain result."""
@@ -607,7 +654,7 @@ def test_every_tick_can_be_interrupted(work: Callable[[], Any]) -> None:
 def test_every_allocation_site_failed() -> None:
     """The walks above failed every allocation the core makes somewhere (run after them)."""
     assert native is not None
-    for _, work in CASES:
+    for _, work in CASES + OBJECTS_DEEP:
         _, n, _ = counted(work)
         for k in range(1, n + 1):
             counted(work, allocation=k)

@@ -460,6 +460,14 @@ static PyMethodDef methods[] = {
      "game_sss(name, params, words, root_max, limit, max_nodes, first, up, depth, h0, mirror, "
      "progress) -> (h, line, leaves, nodes, open_max, first, up, depth), or None: "
      "sss._met_sss_core and _met_solution_line over a game's C rules (search_sss_ondemand.c)"},
+    {"objects_negamax", GT_ENTRY(gt_objects_negamax), METH_VARARGS,
+     "objects_negamax(state, tag, chance_player, by_string, with_turns, root_max, max_nodes, "
+     "prior, alpha, beta, deep, prune, progress) -> (m, line, leaves, inner, (first, up, depth, "
+     "turns)) or None: depthfirst._negamax_on_demand over OpenSpiel's states (fail-soft)"},
+    {"objects_expectiminimax", GT_ENTRY(gt_objects_expectiminimax), METH_VARARGS,
+     "objects_expectiminimax(state, tag, chance_player, by_string, with_turns, root_max, "
+     "max_nodes, prior, weigh, progress) -> (num, den, best, leaves, entered, (first, up, depth, "
+     "turns)) or None: chance.ListedRun.full over OpenSpiel's states"},
     {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
      "gtsearch.algorithms.sss._sss_core and _solution_line"},

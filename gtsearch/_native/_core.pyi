@@ -169,6 +169,36 @@ def count_game(
     tuple[array[int], array[int], array[int], array[int], array[int], array[int], array[float]]
     | None
 ): ...
+
+_Numbered = tuple[array[int], array[int], array[int], array[int] | None, int]
+
+def objects_negamax(
+    state: Any,
+    tag: int,
+    chance_player: int,
+    by_string: int,
+    with_turns: bool,
+    root_max: bool,
+    max_nodes: int,
+    prior: _Numbered | None,
+    alpha: float,
+    beta: float,
+    deep: bool,
+    prune: bool,
+    progress: _Progress,
+) -> tuple[float, list[int], _Leaves, int, _Numbered] | None: ...
+def objects_expectiminimax(
+    state: Any,
+    tag: int,
+    chance_player: int,
+    by_string: int,
+    with_turns: bool,
+    root_max: bool,
+    max_nodes: int,
+    prior: _Numbered | None,
+    weigh: Any,
+    progress: _Progress,
+) -> tuple[int, int, list[int], _Leaves, int, _Numbered] | None: ...
 def game_initial(name: str, params: tuple[int, ...]) -> tuple[int, int, int, int] | None: ...
 def game_step(
     name: str, params: tuple[int, ...], words: tuple[int, ...]

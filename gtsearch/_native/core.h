@@ -528,6 +528,8 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
     X(gt_game_negascout)                                                                           \
     X(gt_game_sss)                                                                                 \
     X(gt_game_mtd)                                                                                 \
+    X(gt_objects_negamax)                                                                          \
+    X(gt_objects_expectiminimax)                                                                   \
     X(gt_sss)                                                                                      \
     X(gt_sss_dense_limit)                                                                          \
     X(gt_negascout)                                                                                \

@@ -258,16 +258,19 @@ class ChanceRun:
         return total
 
     # -- the answer ------------------------------------------------------------------------
-    def outcome(self, value: Exact, stats: Stats) -> Outcome:
-        """The exact value with its PV, and the figures every chance algorithm reports."""
+    def outcome(
+        self, value: Exact, stats: Stats, line: list[int] | None = None, distinct: int | None = None
+    ) -> Outcome:
+        """The exact value with its PV, and the figures every chance algorithm reports (``line``
+        and ``distinct``, the different leaves, as the compiled core found them)."""
         q = exact(value)
         if not isinstance(q, int):
             stats.extra["value_exact"] = fraction_text(q)
-        count_rereadings(stats)
+        count_rereadings(stats, distinct)
         if self.probing:
             stats.extra["probes"] = self.probes
         stats.nodes += self.entered + len(stats.leaves)
-        return Outcome(float(q), pv=self.line(), exact=q)
+        return Outcome(float(q), pv=self.line() if line is None else line, exact=q)
 
     def line(self) -> list[int]:
         """The PV, root to leaf: each decision node's best move (the child that set its value),
@@ -424,6 +427,13 @@ def root_value(run: ChanceRun, step: Any) -> Exact:
 def expectiminimax(tree: Tree, stats: Stats) -> Outcome:
     """Every leaf once: max/min at decision nodes, the probability-weighted sum at chance nodes."""
     run = chance_run(tree, stats, None)
+    if tree.on_demand:
+        from . import compiled
+
+        done = compiled.expectiminimax_on_objects(tree, stats)
+        if done is not None:  # the same search in C, over the game's states
+            value, line, run.entered, distinct = done
+            return run.outcome(value, stats, line, distinct)
     return run.outcome(root_value(run, run.full), stats)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core import native
@@ -114,6 +115,79 @@ def negamax_on_demand(
     prior = _record(stats, leaves)
     stats.nodes += nodes + (prior if tree.end[0] != 1 else 0)
     return m, line
+
+
+def negamax_on_objects(
+    tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, prune: bool, hard: bool
+) -> tuple[float, list[int]] | None:
+    """depthfirst._negamax_on_demand (fail-soft) in C, the compiled core calling OpenSpiel's
+    states itself (search_objects.c): the nodes numbered as the OnDemandTree numbers them,
+    which then takes them (``numbered_in_c``).  None when the Python search runs: the pure
+    core, fail-hard, a game the core does not call itself (``objects_spec``), or whatever
+    the Python search words as an error (it then meets it at the same place)."""
+    core = native()
+    spec = None if core is None or hard else tree.objects_spec()  # type: ignore[attr-defined]
+    if spec is None:
+        return None
+    state, tag, chance_player, by_string, _ = spec
+    try:
+        done = core.objects_negamax(  # type: ignore[union-attr]
+            state,
+            tag,
+            chance_player,
+            by_string,
+            tree.chance is not None,
+            tree.root_max,
+            tree.max_nodes,  # type: ignore[attr-defined]
+            tree.numbered(),  # type: ignore[attr-defined]
+            alpha,
+            beta,
+            deep,
+            prune,
+            stats.progress,
+        )
+    except core.VisitLimit:  # type: ignore[union-attr]  # more nodes listed than --max-nodes
+        raise tree.limit_error() from None  # type: ignore[attr-defined]
+    if done is None:
+        return None
+    m, line, leaves, inner, numbered = done
+    tree.numbered_in_c(*numbered)  # type: ignore[attr-defined]
+    _record(stats, leaves)
+    stats.nodes += inner + len(stats.leaves)
+    return m, line
+
+
+def expectiminimax_on_objects(tree: Tree, stats: Stats) -> tuple[Any, list[int], int, int] | None:
+    """chance.ListedRun.full from the root in C over OpenSpiel's states (search_objects.c),
+    exact: the root's value (an int or a Fraction), the PV (ListedRun.line's), the inner
+    nodes entered and the different leaves among the stats' (each leaf is read once); None
+    when the Python search runs (as :func:`negamax_on_objects`)."""
+    core = native()
+    spec = None if core is None else tree.objects_spec()  # type: ignore[attr-defined]
+    if spec is None:
+        return None
+    state, tag, chance_player, by_string, weigh = spec
+    try:
+        done = core.objects_expectiminimax(  # type: ignore[union-attr]
+            state,
+            tag,
+            chance_player,
+            by_string,
+            tree.chance is not None,
+            tree.root_max,
+            tree.max_nodes,  # type: ignore[attr-defined]
+            tree.numbered(),  # type: ignore[attr-defined]
+            weigh,
+            stats.progress,
+        )
+    except core.VisitLimit:  # type: ignore[union-attr]
+        raise tree.limit_error() from None  # type: ignore[attr-defined]
+    if done is None:
+        return None
+    num, den, line, leaves, entered, numbered = done
+    tree.numbered_in_c(*numbered)  # type: ignore[attr-defined]
+    distinct = _distinct(stats, leaves, len(leaves))
+    return (num if den == 1 else Fraction(num, den)), line, entered, distinct
 
 
 def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list[int]] | None:

@@ -57,7 +57,9 @@ def _negamax(
     set its value).
     """
     if tree.on_demand:
-        done = compiled.negamax_on_demand(tree, stats, alpha, beta, deep, prune, hard)
+        done = compiled.negamax_on_demand(
+            tree, stats, alpha, beta, deep, prune, hard
+        ) or compiled.negamax_on_objects(tree, stats, alpha, beta, deep, prune, hard)
         if done is not None:
             return done
         return _negamax_on_demand(tree, stats, alpha, beta, deep, prune, hard)

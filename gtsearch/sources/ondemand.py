@@ -23,19 +23,17 @@ numbered -1, -2, ... as first read).
 
 from __future__ import annotations
 
-import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
-from ..core import native
 from ..errors import OutOfTime, UsageError
 from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
-from .gamerules import Words, entry_words, rules_of
 from .games import GameTree
 from .gameviews import CHANCE_NODE, Lookup
+from .ondemand_c import SearchedInC
 from .playouts import Reached, playout
 from .protocol import Game, GameError
 
@@ -143,7 +141,7 @@ class Grown(Sequence[Any]):
         return self.at(n)
 
 
-class OnDemandTree(GameTree):
+class OnDemandTree(SearchedInC, GameTree):
     """A game as a Tree whose nodes are numbered as the search first lists them."""
 
     __slots__ = (
@@ -210,35 +208,23 @@ class OnDemandTree(GameTree):
         self.floats = Grown(self, self._float)  # type: ignore[assignment]
         self.expand(0)
         if self.has_chance_nodes or callable(game.attribute("outcomes")):
-            self.chance = Grown(self, self._chance)  # type: ignore[assignment]
+            self.chance = Grown(self, self._chance)
             self.weights = Lookup(self._weights_at)  # type: ignore[assignment]
             self._turns = self.turn_counts
 
-    # -- the C core's side ---------------------------------------------------------------
-    def native_game(self) -> tuple[str, tuple[int, ...], Words] | None:
-        """The game's rules in the compiled core (game.h) as it searches this tree on demand:
-        their name, the game's parameters and the root's state as their words
-        (:func:`.gamerules.rules_of`); None when the core has no rules of this game (a game
-        of the user's, a subclass, one with --estimate, a board too big for them), the tree
-        has chance nodes, or a table has numbered positions on this tree, and the Python
-        search runs."""
-        if native() is None or self.chance is not None or self.numbers[0]:
-            # a table numbered positions here: the Python searches keep the entries they meet
-            # (the next table's positions are numbered in their order), which a C search skips
-            return None
-        rules = rules_of(self.game)
-        if rules is None:
-            return None
-        return rules.name, rules.params, entry_words(self.game.obj, self.root_key, self.general)
-
-    def seconds_left(self) -> float:
-        """What is left of the search's own time (:attr:`deadline`, which must be set)."""
-        return self.deadline - time.perf_counter()  # type: ignore[operator]
-
-    def numbered_in_c(self, first: array[int], up: array[int], depths: array[int]) -> None:
-        """Take the nodes a C search numbered on this tree (game_tree.c): every node's first
-        child (``first``, the tree's grown) and the new nodes' parents and depths.  Their
-        entries are not kept, as those of the nodes a Python search released: path_of,
+    # -- what a C search numbered -------------------------------------------------------
+    def numbered_in_c(
+        self,
+        first: array[int],
+        up: array[int],
+        depths: array[int],
+        turns: array[int] | None = None,
+        deepest: int | None = None,
+    ) -> None:
+        """Take the nodes a C search numbered on this tree: every node's first child (``first``,
+        the tree's grown) and the new nodes' parents, depths and, with chance nodes, decision
+        nodes above them (``turns``), and the greatest depth (``deepest``; else found here).
+        Their entries are not kept, as those of the nodes a Python search released: path_of,
         name_at and position rebuild one from the root when asked (:meth:`_key`)."""
         new = len(up)
         if not new:
@@ -246,11 +232,29 @@ class OnDemandTree(GameTree):
         self.first = first
         self.up.extend(up)
         self.depths.extend(depths)
+        if turns is not None:
+            self.turn_counts.extend(turns)
         gone: list[Any] = [None] * new
         self.keys.extend(gone)
         self.entries.extend(gone)
-        self.deepest = max(self.deepest, max(depths))
+        self.deepest = max(self.deepest, max(depths) if deepest is None else deepest)
         self.visited = len(self.keys)
+
+    def adopt(
+        self,
+        up: array[int],
+        first: array[int],
+        depths: array[int],
+        loose_paths: list[tuple[int, ...]],
+        deepest: int,
+    ) -> None:
+        """Take the nodes mcts in C numbered on this fresh tree (each one's parent, first child
+        or -1, depth: the root's too) as :meth:`numbered_in_c` does, and the loose leaves its
+        playouts reached (their paths, ~0, ~1, ... in order; ``deepest`` counts them)."""
+        self.numbered_in_c(first, up[1:], depths[1:])
+        self.deepest = deepest
+        self.loose_paths = loose_paths
+        self.loose = {path: ~i for i, path in enumerate(loose_paths)}
 
     def searched(self) -> AbstractContextManager[None]:
         """Python's cycle collector paused while a search runs, as while a game is counted
@@ -426,30 +430,6 @@ class OnDemandTree(GameTree):
             line.append(m)
             line_keys.append(key)
         return on_line
-
-    # -- searched in C ------------------------------------------------------------------------
-    def c_rules(self) -> tuple[str, tuple[int, ...], Words] | None:
-        """:meth:`native_game` for a search that numbers the whole tree afresh (mcts in C,
-        whose nodes :meth:`adopt` takes): None once anything but the root is numbered."""
-        if len(self.keys) > 1 or self.loose:
-            return None
-        return self.native_game()
-
-    def adopt(
-        self,
-        up: array[int],
-        first: array[int],
-        depths: array[int],
-        loose_paths: list[tuple[int, ...]],
-        deepest: int,
-    ) -> None:
-        """Take the nodes mcts in C numbered on this fresh tree (each one's parent, first child
-        or -1, depth: the root's too) as :meth:`numbered_in_c` does, and the loose leaves its
-        playouts reached (their paths, ~0, ~1, ... in order; ``deepest`` counts them)."""
-        self.numbered_in_c(first, up[1:], depths[1:])
-        self.deepest = deepest
-        self.loose_paths = loose_paths
-        self.loose = {path: ~i for i, path in enumerate(loose_paths)}
 
     # -- playouts ----------------------------------------------------------------------------
     def playout(

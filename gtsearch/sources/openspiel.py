@@ -188,6 +188,21 @@ class OpenSpielGame:
         return position.state.clone()
 
 
+def c_states(game: Any, position: Any) -> tuple[int, int] | None:
+    """For the compiled core to call OpenSpiel's states itself as this adapter does
+    (search_objects.c): OpenSpiel's chance player (an int), and how states are keyed: 0 by
+    history; by string, 1 each state's asked (as :class:`Position` asks it), 2 asked only
+    where two states may be compared; plus 4 where the root's ``position`` holds one of
+    pyspiel's own states (whose methods are C++'s: the string ``ToString()``, asked only where
+    compared, and the methods of its class called as functions of the state).  None for any
+    other game, a subclass of the adapter's included (its answers may differ)."""
+    if type(game) not in (OpenSpielGame, OpenSpielChanceGame):
+        return None
+    own = type(position.state).__module__.partition(".")[0] == "pyspiel"
+    keyed = (2 if own else 1) if game.by_string else 0
+    return int(game.chance_player), keyed | (4 if own else 0)
+
+
 class OpenSpielChanceGame(OpenSpielGame):
     """One of OpenSpiel's games with explicit chance: the only ones with ``outcomes()``, so that
     a deterministic game searched on demand is known to have no chance node (docs/sources.md)."""

@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import GtsearchError, clipped, shown
-from ..numbers import MAX_EXACT_INT, format_probability
+from ..numbers import MAX_EXACT_INT, exact, format_probability
 
 MAX, MIN, CHANCE = "max", "min", "chance"
 #: the name of the move of a player who has no choice but to let the other move again
@@ -372,6 +372,21 @@ class Game:
                 + (f", ... ({len(probs)} of them)" if len(probs) > 8 else ""),
             )
         return tuple(moves), integer_weights(probs)
+
+    def chance_weights(self, probs: tuple[Any, ...]) -> tuple[tuple[int, ...], int] | None:
+        """A chance state's probabilities (as the game gives them) as the searches of chance
+        nodes read them (chance.ListedRun.weighed): each over their least common denominator,
+        and that denominator; None beyond 2**62 (the compiled core's exact values,
+        search_objects.c).  Checked as :meth:`outcomes` checks them (one line, raised)."""
+        _, weights = self.checked_outcomes(list(enumerate(probs)))
+        ws = [Fraction(exact(w)) for w in weights]
+        total = sum(ws, Fraction(0))
+        ps = [w / total for w in ws]
+        scale = math.lcm(*(p.denominator for p in ps))
+        scaled = tuple(int(p * scale) for p in ps)
+        if scale > 2**62 or max(scaled) > 2**62:
+            return None
+        return scaled, scale
 
     def label(self, state: Any, move: Any) -> str:
         label = self.call("label", state, move)
