@@ -822,18 +822,18 @@ out:
     return result;
 }
 
-/* negascout's items: (value, line or None, leaves, nodes, distinct) */
+/* NegaScout's and MTD's items: (value, line or None, leaves, nodes, then NegaScout's distinct
+ * leaves or MTD's passes) */
 typedef struct {
     double value;
     const int64_t *line; /* NULL: none */
     size_t line_len;
     const NodeList *leaves;
-    int64_t nodes;
-    size_t distinct;
-} ScoutOut;
+    int64_t nodes, extra;
+} ProvedOut;
 
-static PyObject *scout_item(int i, const void *ctx) {
-    const ScoutOut *o = ctx;
+static PyObject *proved_item(int i, const void *ctx) {
+    const ProvedOut *o = ctx;
     switch (i) {
     case 0:
         return PyFloat_FromDouble(o->value);
@@ -846,7 +846,7 @@ static PyObject *scout_item(int i, const void *ctx) {
     case 3:
         return PyLong_FromLongLong((long long)o->nodes);
     default:
-        return PyLong_FromSize_t(o->distinct);
+        return PyLong_FromLongLong((long long)o->extra);
     }
 }
 
@@ -872,10 +872,12 @@ PyObject *gt_game_negascout(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Values vals = {NULL, 0, 0};
     int64_t *line = NULL;
-    ScoutOut o = {0.0, NULL, 0, &R.leaves, 0, 0};
+    ProvedOut o = {0.0, NULL, 0, &R.leaves, 0, 0};
+    size_t distinct = 0;
     if (od_negascout(&R.T, &R.tk, &R.leaves, &vals, &R.root, root_max, &o.value, &o.nodes) < 0 ||
-        nl_distinct(&R.leaves, &o.distinct) < 0)
+        nl_distinct(&R.leaves, &distinct) < 0)
         goto out;
+    o.extra = (int64_t)distinct;
     if (want_line) {
         const int proved = od_exact_pv(&R.T, &R.leaves, &vals, root_max, o.value, &line,
                                        &o.line_len);
@@ -883,39 +885,12 @@ PyObject *gt_game_negascout(PyObject *self, PyObject *args) {
             goto out;
         o.line = line; /* NULL when not proved: the Python walk says so */
     }
-    result = od_result(&R.T, 5, scout_item, &o);
+    result = od_result(&R.T, 5, proved_item, &o);
 out:
     gt_free(line);
     gt_free(vals.p);
     od_end(&R);
     return result;
-}
-
-/* mtd's items: (lower, line or None, leaves, nodes, passes) */
-typedef struct {
-    double value;
-    const int64_t *line;
-    size_t line_len;
-    const NodeList *leaves;
-    int64_t nodes, passes;
-} MTDOut;
-
-static PyObject *mtd_item(int i, const void *ctx) {
-    const MTDOut *o = ctx;
-    switch (i) {
-    case 0:
-        return PyFloat_FromDouble(o->value);
-    case 1:
-        if (!o->line)
-            Py_RETURN_NONE;
-        return line_to_list(o->line, o->line_len);
-    case 2:
-        return nl_to_array(o->leaves);
-    case 3:
-        return PyLong_FromLongLong((long long)o->nodes);
-    default:
-        return PyLong_FromLongLong((long long)o->passes);
-    }
 }
 
 /* game_mtd(name, params, words, root_max, limit, max_nodes, first, guess, line, progress) ->
@@ -941,7 +916,7 @@ PyObject *gt_game_mtd(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Values vals = {NULL, 0, 0};
     int64_t *line = NULL;
-    MTDOut o = {0.0, NULL, 0, &R.leaves, 0, 0};
+    ProvedOut o = {0.0, NULL, 0, &R.leaves, 0, 0};
     MTRun M;
     memset(&M, 0, sizeof M);
     M.T = &R.T;
@@ -950,7 +925,7 @@ PyObject *gt_game_mtd(PyObject *self, PyObject *args) {
     M.vals = &vals;
     if (map_init(&M.mem, 2 * sizeof(double)) < 0)
         goto out;
-    if (od_mtd(&M, &R.root, root_max, guess, &o.value, &o.nodes, &o.passes) < 0)
+    if (od_mtd(&M, &R.root, root_max, guess, &o.value, &o.nodes, &o.extra) < 0)
         goto out;
     if (want_line) {
         const int proved = od_exact_pv(&R.T, &R.leaves, &vals, root_max, o.value, &line,
@@ -959,7 +934,7 @@ PyObject *gt_game_mtd(PyObject *self, PyObject *args) {
             goto out;
         o.line = line; /* NULL when not proved: the Python walk says so */
     }
-    result = od_result(&R.T, 5, mtd_item, &o);
+    result = od_result(&R.T, 5, proved_item, &o);
 out:
     map_free(&M.mem);
     gt_free(M.F.p);
