@@ -117,58 +117,20 @@ def negamax_on_demand(
     return m, line
 
 
-def negamax_on_objects(
-    tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, prune: bool, hard: bool
-) -> tuple[float, list[int]] | None:
-    """depthfirst._negamax_on_demand (fail-soft) in C, the compiled core calling OpenSpiel's
-    states itself (search_objects.c): the nodes numbered as the OnDemandTree numbers them,
-    which then takes them (``numbered_in_c``).  None when the Python search runs: the pure
-    core, fail-hard, a game the core does not call itself (``objects_spec``), or whatever
+def _on_objects(tree: Tree, function: str, weighed: bool, *args: Any) -> Any:
+    """``function(state, tag, chance_player, by_string, with_turns, root_max, max_nodes, prior,
+    [weigh,] *args)`` of the compiled core calling OpenSpiel's states itself
+    (search_objects.c), ``weigh`` (the game's chance_weights) given where ``weighed``: its
+    result, whose last item (the nodes numbered) the tree takes; None when the Python search
+    runs: the pure core, a game the core does not call itself (``objects_spec``), or whatever
     the Python search words as an error (it then meets it at the same place)."""
-    core = native()
-    spec = None if core is None or hard else tree.objects_spec()  # type: ignore[attr-defined]
-    if spec is None:
-        return None
-    state, tag, chance_player, by_string, _ = spec
-    try:
-        done = core.objects_negamax(  # type: ignore[union-attr]
-            state,
-            tag,
-            chance_player,
-            by_string,
-            tree.chance is not None,
-            tree.root_max,
-            tree.max_nodes,  # type: ignore[attr-defined]
-            tree.numbered(),  # type: ignore[attr-defined]
-            alpha,
-            beta,
-            deep,
-            prune,
-            stats.progress,
-        )
-    except core.VisitLimit:  # type: ignore[union-attr]  # more nodes listed than --max-nodes
-        raise tree.limit_error() from None  # type: ignore[attr-defined]
-    if done is None:
-        return None
-    m, line, leaves, inner, numbered = done
-    tree.numbered_in_c(*numbered)  # type: ignore[attr-defined]
-    _record(stats, leaves)
-    stats.nodes += inner + len(stats.leaves)
-    return m, line
-
-
-def expectiminimax_on_objects(tree: Tree, stats: Stats) -> tuple[Any, list[int], int, int] | None:
-    """chance.ListedRun.full from the root in C over OpenSpiel's states (search_objects.c),
-    exact: the root's value (an int or a Fraction), the PV (ListedRun.line's), the inner
-    nodes entered and the different leaves among the stats' (each leaf is read once); None
-    when the Python search runs (as :func:`negamax_on_objects`)."""
     core = native()
     spec = None if core is None else tree.objects_spec()  # type: ignore[attr-defined]
     if spec is None:
         return None
     state, tag, chance_player, by_string, weigh = spec
     try:
-        done = core.objects_expectiminimax(  # type: ignore[union-attr]
+        done = getattr(core, function)(
             state,
             tag,
             chance_player,
@@ -177,15 +139,42 @@ def expectiminimax_on_objects(tree: Tree, stats: Stats) -> tuple[Any, list[int],
             tree.root_max,
             tree.max_nodes,  # type: ignore[attr-defined]
             tree.numbered(),  # type: ignore[attr-defined]
-            weigh,
-            stats.progress,
+            *((weigh,) if weighed else ()),
+            *args,
         )
-    except core.VisitLimit:  # type: ignore[union-attr]
+    except core.VisitLimit:  # type: ignore[union-attr]  # more nodes listed than --max-nodes
         raise tree.limit_error() from None  # type: ignore[attr-defined]
+    if done is not None:
+        tree.numbered_in_c(*done[-1])  # type: ignore[attr-defined]
+    return done
+
+
+def negamax_on_objects(
+    tree: Tree, stats: Stats, alpha: float, beta: float, deep: bool, prune: bool, hard: bool
+) -> tuple[float, list[int]] | None:
+    """depthfirst._negamax_on_demand (fail-soft) in C over OpenSpiel's states (:func:`_on_objects`:
+    the nodes numbered as the OnDemandTree numbers them); None where the Python search runs
+    (fail-hard too)."""
+    if hard:
+        return None
+    done = _on_objects(tree, "objects_negamax", False, alpha, beta, deep, prune, stats.progress)
     if done is None:
         return None
-    num, den, line, leaves, entered, numbered = done
-    tree.numbered_in_c(*numbered)  # type: ignore[attr-defined]
+    m, line, leaves, inner, _ = done
+    _record(stats, leaves)
+    stats.nodes += inner + len(stats.leaves)
+    return m, line
+
+
+def expectiminimax_on_objects(tree: Tree, stats: Stats) -> tuple[Any, list[int], int, int] | None:
+    """chance.ListedRun.full from the root in C over OpenSpiel's states (:func:`_on_objects`),
+    exact: the root's value (an int or a Fraction), the PV (ListedRun.line's), the inner
+    nodes entered and the different leaves among the stats' (each leaf is read once); None
+    when the Python search runs."""
+    done = _on_objects(tree, "objects_expectiminimax", True, stats.progress)
+    if done is None:
+        return None
+    num, den, line, leaves, entered, _ = done
     distinct = _distinct(stats, leaves, len(leaves))
     return (num if den == 1 else Fraction(num, den)), line, entered, distinct
 
