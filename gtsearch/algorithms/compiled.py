@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core import native
@@ -176,7 +175,11 @@ def expectiminimax_on_objects(tree: Tree, stats: Stats) -> tuple[Any, list[int],
         return None
     num, den, line, leaves, entered, _ = done
     distinct = _distinct(stats, leaves, len(leaves))
-    return (num if den == 1 else Fraction(num, den)), line, entered, distinct
+    if den == 1:
+        return num, line, entered, distinct
+    from fractions import Fraction  # not at import: a small eval imports no fractions
+
+    return Fraction(num, den), line, entered, distinct
 
 
 def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list[int]] | None:
