@@ -448,6 +448,11 @@ static PyMethodDef methods[] = {
      "game_sss(name, params, words, root_max, limit, max_nodes, first, up, depth, h0, mirror, "
      "progress) -> (h, line, leaves, nodes, open_max, first, up, depth), or None: "
      "sss._met_sss_core and _met_solution_line over a game's C rules (search_sss_ondemand.c)"},
+    {"game_chance", GT_ENTRY(gt_game_chance), METH_VARARGS,
+     "game_chance(name, params, words, root_max, limit, max_nodes, first, which, lo_n, lo_d, "
+     "hi_n, hi_d, bits, progress) -> (numerator, denominator, line, leaves, entered, probes, "
+     "first, up, depth), or None: chance.ListedRun's expectiminimax (0), Star1 (1) and Star2 "
+     "(2) over a game's C rules in exact rationals (search_chance_ondemand.c)"},
     {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
      "gtsearch.algorithms.sss._sss_core and _solution_line"},
