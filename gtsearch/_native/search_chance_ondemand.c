@@ -74,6 +74,9 @@ typedef struct {
     } F;
     int64_t *best; /* each decision node's best child, -1: none */
     size_t best_cap;
+    int64_t *turns; /* of each node this search numbered (from n0 on): the decision nodes
+                     * above it (OnDemandTree.turn_counts, Tree.is_max's) */
+    size_t turns_cap;
     int moves[GAME_MAX_MOVES]; /* an outcome's, as the plan opens it */
     struct {
         uint64_t bits;
@@ -242,6 +245,22 @@ static int set_best(CRun *C, node_t n, node_t c) {
     return 0;
 }
 
+/* List node c's `count` children (c at depth d, with `turns` decision nodes above it, a chance
+ * node or not): od_list, and the children's turns the first time; c's first child, or -1 */
+static node_t list_kids(CRun *C, node_t c, int64_t d, int count, int turns, int chance) {
+    ODTree *T = &C->R.T;
+    const int fresh = T->first[c] < 0;
+    const node_t first = od_list(T, c, d, count);
+    if (first < 0 || !fresh)
+        return first;
+    while (T->n - T->n0 > C->turns_cap)
+        if (grow_array(&C->turns, &C->turns_cap, sizeof *C->turns) < 0)
+            return -1;
+    for (size_t k = (size_t)first; k < T->n; k++)
+        C->turns[k - T->n0] = turns + !chance;
+    return first;
+}
+
 /* chance state s's probabilities, one per move, to p: its weights over their sum */
 static void probabilities(CRun *C, const GState *s, int count, Q *p) {
     const Game *g = &C->R.T.g;
@@ -277,13 +296,13 @@ static int open_child(CRun *C, int i, int full, Q *q) {
     T->g.rules->play(&T->g, &f->st, f->moves[i], &g->st);
     if (!od_open(T, &g->st, d, g->moves, &g->count, &v))
         return read_leaf(C, c, v, q) < 0 ? -1 : 0;
-    if (od_list(T, c, d, g->count) < 0)
+    g->turns = f->turns + !f->is_chance;
+    g->is_chance = T->g.rules->kind(&T->g, &g->st) == GAME_CHANCE;
+    if (list_kids(C, c, d, g->count, g->turns, g->is_chance) < 0)
         return -1;
     g->n = c;
     g->depth = d;
-    g->turns = f->turns + !f->is_chance;
     g->is_max = C->root_max == (g->turns % 2 == 0);
-    g->is_chance = T->g.rules->kind(&T->g, &g->st) == GAME_CHANCE;
     g->type = full ? K_FULL : g->is_chance ? K_CHANCE : K_DECISION;
     g->pc = PC_START;
     g->i = 0;
@@ -321,9 +340,9 @@ static int plan(CRun *C, CFrame *f) {
         f->lv[j] = v;
         f->chance[j] = 0;
         if (!f->leaf[j]) {
-            if (od_list(T, c, f->depth + 1, count) < 0)
-                return -1;
             f->chance[j] = T->g.rules->kind(&T->g, &s) == GAME_CHANCE;
+            if (list_kids(C, c, f->depth + 1, count, f->turns, f->chance[j]) < 0)
+                return -1;
         }
     }
     return 0;
@@ -350,13 +369,13 @@ static int probe(CRun *C, int j, E alpha, E beta, Q *q) {
     T->g.rules->play(&T->g, &s, C->moves[0], &g->st);
     if (!od_open(T, &g->st, d, g->moves, &g->count, &v))
         return read_leaf(C, first, v, q) < 0 ? -1 : 0;
-    if (od_list(T, first, d, g->count) < 0)
+    g->turns = f->turns + 1; /* c's (the chance node's) and c's own decision */
+    g->is_chance = T->g.rules->kind(&T->g, &g->st) == GAME_CHANCE;
+    if (list_kids(C, first, d, g->count, g->turns, g->is_chance) < 0)
         return -1;
     g->n = first;
     g->depth = d;
-    g->turns = f->turns + 1; /* c's (the chance node's) and c's own decision */
     g->is_max = C->root_max == (g->turns % 2 == 0);
-    g->is_chance = T->g.rules->kind(&T->g, &g->st) == GAME_CHANCE;
     g->type = g->is_chance ? K_CHANCE : K_DECISION;
     g->pc = PC_START;
     g->i = 0;
@@ -641,6 +660,7 @@ static int chance_line(CRun *C, int64_t **line, size_t *len) {
     int64_t *out = NULL;
     size_t k = 0, cap = 0;
     node_t n = 0;
+    int turns = 0;
     for (int64_t d = 0;; d++) {
         if (ROOM(out, k, cap) < 0)
             goto fail;
@@ -649,11 +669,13 @@ static int chance_line(CRun *C, int64_t **line, size_t *len) {
         double v;
         if (!od_open(T, &s, d, C->moves, &count, &v))
             break;
-        const node_t first = od_list(T, n, d, count);
+        const int chance = T->g.rules->kind(&T->g, &s) == GAME_CHANCE;
+        const node_t first = list_kids(C, n, d, count, turns, chance);
         if (first < 0)
             goto fail;
         int i = 0;
-        if (T->g.rules->kind(&T->g, &s) == GAME_CHANCE) {
+        turns += !chance;
+        if (chance) {
             int64_t w[GAME_MAX_MOVES];
             if (T->g.rules->weights) {
                 T->g.rules->weights(&T->g, &s, w);
@@ -696,6 +718,8 @@ typedef struct {
     size_t line_len;
     const NodeList *leaves;
     int64_t entered, probes;
+    const int64_t *turns;
+    size_t fresh;
 } ChanceOut;
 
 static PyObject *chance_item(int i, const void *ctx) {
@@ -711,8 +735,10 @@ static PyObject *chance_item(int i, const void *ctx) {
         return nl_to_array(o->leaves);
     case 4:
         return PyLong_FromLongLong((long long)o->entered);
-    default:
+    case 5:
         return PyLong_FromLongLong((long long)o->probes);
+    default:
+        return make_array("q", o->turns, o->fresh * sizeof *o->turns);
     }
 }
 
@@ -725,8 +751,8 @@ static int q_arg(CRun *C, long long n, long long d, Q *q) {
 }
 
 /* game_chance(name, params, words, root_max, limit, max_nodes, first, which, lo_n, lo_d, hi_n,
- * hi_d, bits, progress) -> (numerator, denominator, line, leaves, entered, probes, first, up,
- * depth), or None: ListedRun's expectiminimax (which 0), Star1 (1) or Star2 (2) with the leaf
+ * hi_d, bits, progress) -> (numerator, denominator, line, leaves, entered, probes, turns, first,
+ * up, depth), or None: ListedRun's expectiminimax (which 0), Star1 (1) or Star2 (2) with the leaf
  * bounds lo_n/lo_d and hi_n/hi_d; None when the core has no rules `name` that hold `params`, or
  * a value passes 2**bits (bits at most 126; 62 without 128-bit integers) */
 PyObject *gt_game_chance(PyObject *self, PyObject *args) {
@@ -763,7 +789,7 @@ PyObject *gt_game_chance(PyObject *self, PyObject *args) {
     ODTree *T = &C->R.T;
     PyObject *result = NULL;
     int64_t *line = NULL;
-    ChanceOut o = {Q_ZERO, NULL, 0, &C->R.leaves, 0, 0};
+    ChanceOut o = {Q_ZERO, NULL, 0, &C->R.leaves, 0, 0, NULL, 0};
     int found;
     if (grow_array(&C->F.p, &C->F.cap, sizeof *C->F.p) < 0)
         goto out;
@@ -775,13 +801,13 @@ PyObject *gt_game_chance(PyObject *self, PyObject *args) {
             goto out;
         found = C->overflow;
     } else {
-        if (od_list(T, 0, 0, f->count) < 0)
+        f->is_chance = T->g.rules->kind(&T->g, &f->st) == GAME_CHANCE;
+        if (list_kids(C, 0, 0, f->count, 0, f->is_chance) < 0)
             goto out;
         f->n = 0;
         f->depth = 0;
         f->turns = 0;
         f->is_max = root_max;
-        f->is_chance = T->g.rules->kind(&T->g, &f->st) == GAME_CHANCE;
         f->type = which == W_EMM ? K_FULL : f->is_chance ? K_CHANCE : K_DECISION;
         f->pc = PC_START;
         f->i = 0;
@@ -803,11 +829,14 @@ PyObject *gt_game_chance(PyObject *self, PyObject *args) {
     o.line = line;
     o.entered = C->entered;
     o.probes = C->probes;
-    result = od_result(T, 6, chance_item, &o);
+    o.turns = C->turns;
+    o.fresh = T->n - T->n0;
+    result = od_result(T, 7, chance_item, &o);
 out:
     gt_free(line);
     gt_free(C->F.p);
     gt_free(C->best);
+    gt_free(C->turns);
     od_end(&C->R);
     gt_free(C);
     return result;

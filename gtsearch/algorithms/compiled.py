@@ -156,7 +156,9 @@ def _on_demand(tree: Tree, function: str, *args: Any, chance: bool = False) -> A
     except core.VisitLimit:  # type: ignore[union-attr]  # more nodes listed than --max-nodes
         raise tree.limit_error() from None  # type: ignore[attr-defined]
     if done is not None:  # None: rules that do not hold the game's parameters
-        tree.numbered_in_c(*done[-3:])  # type: ignore[attr-defined]
+        # a game with chance nodes: the new nodes' turns too (Tree.is_max's)
+        turns = (done[-4],) if chance else ()
+        tree.numbered_in_c(*done[-3:], *turns)  # type: ignore[attr-defined]
     return done
 
 

@@ -231,10 +231,17 @@ class OnDemandTree(GameTree):
             return None
         return rules.name, rules.params, entry_words(self.game.obj, self.root_key, self.general)
 
-    def numbered_in_c(self, first: array[int], up: array[int], depths: array[int]) -> None:
+    def numbered_in_c(
+        self,
+        first: array[int],
+        up: array[int],
+        depths: array[int],
+        turns: array[int] | None = None,
+    ) -> None:
         """Take the nodes a C search numbered on this tree (game_tree.c): every node's first
-        child (``first``, the tree's grown) and the new nodes' parents and depths.  Their
-        entries are not kept, as those of the nodes a Python search released: path_of,
+        child (``first``, the tree's grown) and the new nodes' parents and depths (on a tree
+        with chance nodes their ``turns`` too: the decision nodes above each, is_max's).
+        Their entries are not kept, as those of the nodes a Python search released: path_of,
         name_at and position rebuild one from the root when asked (:meth:`_key`)."""
         new = len(up)
         if not new:
@@ -242,6 +249,9 @@ class OnDemandTree(GameTree):
         self.first = first
         self.up.extend(up)
         self.depths.extend(depths)
+        if self.chance is not None:
+            assert turns is not None and len(turns) == new, "a chance tree's nodes need turns"
+            self.turn_counts.extend(turns)
         gone: list[Any] = [None] * new
         self.keys.extend(gone)
         self.entries.extend(gone)
