@@ -1031,6 +1031,62 @@ def measure_star(rep: Report, repeat: int, quick: bool) -> None:
     )
 
 
+#: the pigs of the "star" section searched on demand (target, die, horizon), and the searches
+#: run there: expectiminimax and Star2 without a table (--tt 0), in C over pig's C rules
+#: (search_chance_ondemand.c) and in the pure core
+CHANCE_PIGS = ((10, 2, 10), (5, 3, 10))
+CHANCE_QUICK = ((6, 2, 8),)
+CHANCE_SEARCHES = (("expectiminimax", {}), ("star1", {"tt": 0}), ("star2", {"tt": 0}))
+
+
+def measure_chance_on_demand(rep: Report, repeat: int, quick: bool) -> None:
+    """Expectiminimax, Star1 and Star2 (--tt 0) on pig searched on demand, each on a tree
+    opened afresh: in C over pig's C rules against the pure core (issue 36), the same exact
+    value, leaves and nodes in both."""
+    from gtsearch.sources import open_source
+
+    rows = []
+    for target, die, horizon in CHANCE_QUICK if quick else CHANCE_PIGS:
+        spec = f"game:pig:target={target},die={die},horizon={horizon}"
+        for name, params in CHANCE_SEARCHES:
+
+            def run(name: str = name, params: dict[str, Any] = params) -> Any:
+                return search(open_source(spec, on_demand=True), name, **params)
+
+            took: dict[str, float] = {}
+            found: dict[str, Any] = {}
+            for which in CORES:
+                times = repeat if which == "C" else 1  # the pure core takes seconds: once
+                took[which], found[which] = on(which, partial(best_of, run, times))
+            c, pure = found["C"], found["pure"]
+            assert (c.value, c.extra, c.leaves, c.nodes, c.pv) == (
+                pure.value,
+                pure.extra,
+                pure.leaves,
+                pure.nodes,
+                pure.pv,
+            )
+            rows.append(
+                [
+                    f"{target}/{die}/{horizon}",
+                    name + (" --tt 0" if params else ""),
+                    c.extra.get("value_exact", f"{c.value:g}"),
+                    f"{c.leaves:,}",
+                    f"{c.nodes:,}",
+                    f"{took['C'] * 1000:.1f}",
+                    f"{took['pure'] * 1000:.0f}",
+                    f"{took['pure'] / took['C']:.0f}x",
+                ]
+            )
+    rep.say("## The chance searches of pig on demand (target/die/horizon), C against pure")
+    rep.say(
+        f"(each on a tree opened afresh, nothing counted first; the C core best of {repeat}, "
+        "the pure one once; the same exact value, leaves, nodes and PV in both)"
+    )
+    rep.say()
+    rep.table(["pig", "search", "value", "leaves", "nodes", "C ms", "pure ms", "pure / C"], rows)
+
+
 #: the searches of the "games" section, and the targets of issue 36: the same counts in both
 #: cores, the C core >= 20x the pure one
 GAME_SEARCHES = ("alphabeta", "sss", "dual", "mt-sss", "mt-dual", "mtdf")
@@ -1951,6 +2007,7 @@ def main() -> None:
 
     if "star" in only:
         measure_star(rep, args.repeat, args.quick)
+        measure_chance_on_demand(rep, args.repeat, args.quick)
     if "games" in only:
         measure_games(rep, args.repeat, args.quick)
     if "limits" in only:

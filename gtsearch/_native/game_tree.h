@@ -55,7 +55,7 @@ void od_end(ODRun *R);
 
 /* A search's result: its `n` own items (made here in turn: `make(i, ctx)` makes item i, NULL
  * with an exception), then the tree's arrays first, up and depth */
-#define OD_MOST_ITEMS 8
+#define OD_MOST_ITEMS 10
 PyObject *od_result(const ODTree *T, int n, PyObject *(*make)(int, const void *),
                     const void *ctx);
 

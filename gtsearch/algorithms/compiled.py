@@ -12,8 +12,8 @@ and the tests compare the two.
 from __future__ import annotations
 
 from array import array
-from fractions import Fraction
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core import native
