@@ -136,6 +136,8 @@ def test_random_positions_the_same_in_both(
         ("pig:target=6,die=3,horizon=6", None),
         ("pig:target=7,die=6,horizon=10", 4),  # sevenths and sixths: long decimals
         ("pig:target=1000,die=3,horizon=8", 6),  # estimates like 0.0015
+        # denominators of 10**17 * 6**k: comparisons whose cross products pass 128 bits
+        ("pig:target=7,die=6,horizon=20", 9),
     ],
 )
 def test_games_larger_and_finer_the_same_in_both(spec: str, depth: int | None, name: str) -> None:

@@ -148,25 +148,41 @@ static Q q_mul(CRun *C, Q a, Q b) {
 /* a / b, b > 0 (a probability) */
 static Q q_div(CRun *C, Q a, Q b) { return q_mul(C, a, (Q){b.d, b.n}); }
 
-static int q_cmp(CRun *C, Q a, Q b) {
-    qint x, y;
-    if (a.d == b.d) {
-        x = a.n;
-        y = b.n;
-    } else if (__builtin_mul_overflow(a.n, b.d, &x) || __builtin_mul_overflow(b.n, a.d, &y)) {
-        C->overflow = 1;
-        return 0;
+/* n1/d1 against n2/d2, all >= 0 (d1, d2 > 0), by their continued fractions: the integer
+ * parts, then the reciprocals of what is left (the other way round); no product, no overflow */
+static int q_cmp_positive(qint n1, qint d1, qint n2, qint d2) {
+    for (;;) {
+        const qint q1 = n1 / d1, q2 = n2 / d2;
+        if (q1 != q2)
+            return q1 > q2 ? 1 : -1;
+        const qint r1 = n1 % d1, r2 = n2 % d2;
+        if (!r1 || !r2)
+            return (r1 > 0) - (r2 > 0);
+        /* r1/d1 against r2/d2 is d2/r2 against d1/r1 */
+        n1 = d2;
+        n2 = d1;
+        d1 = r2;
+        d2 = r1;
     }
-    return (x > y) - (x < y);
+}
+
+static int q_cmp(Q a, Q b) {
+    qint x = a.n, y = b.n;
+    if (a.d == b.d ||
+        (!__builtin_mul_overflow(a.n, b.d, &x) && !__builtin_mul_overflow(b.n, a.d, &y)))
+        return (x > y) - (x < y);
+    if ((a.n < 0) != (b.n < 0)) /* the products overflow: neither is 0 */
+        return a.n < 0 ? -1 : 1;
+    return a.n < 0 ? q_cmp_positive(-b.n, b.d, -a.n, a.d) : q_cmp_positive(a.n, a.d, b.n, b.d);
 }
 
 static E e_of(Q q) { return (E){0, q}; }
 static const E E_LOW = {-1, {0, 1}}, E_HIGH = {1, {0, 1}};
 
-static int e_cmp(CRun *C, E a, E b) {
+static int e_cmp(E a, E b) {
     if (a.inf || b.inf)
         return (a.inf > b.inf) - (a.inf < b.inf);
-    return q_cmp(C, a.q, b.q);
+    return q_cmp(a.q, b.q);
 }
 
 /* a leaf's double as the decimal it prints as (gtsearch.numbers.exact): 0, or -1 with an
@@ -386,8 +402,8 @@ static int probe(CRun *C, int j, E alpha, E beta, Q *q) {
 }
 
 /* the edge min(b, U) and max(a, L) of the windows given to outcomes */
-static E at_most_u(CRun *C, E b) { return e_cmp(C, b, e_of(C->U)) > 0 ? e_of(C->U) : b; }
-static E at_least_l(CRun *C, E a) { return e_cmp(C, a, e_of(C->L)) < 0 ? e_of(C->L) : a; }
+static E at_most_u(CRun *C, E b) { return e_cmp(b, e_of(C->U)) > 0 ? e_of(C->U) : b; }
+static E at_least_l(CRun *C, E a) { return e_cmp(a, e_of(C->L)) < 0 ? e_of(C->L) : a; }
 
 /* -- the searches: one loop over the frames ------------------------------------------------- */
 /* The root's value in *value: 0, 1 on an overflow, -1 with an exception.  Each frame runs
@@ -430,7 +446,7 @@ static int chance_search(CRun *C, Q *value) {
                 const node_t c = T->first[f->n] + f->i - 1;
                 if (f->is_chance)
                     f->total = q_add(C, f->total, q_mul(C, f->p[f->i - 1], v));
-                else if (f->is_max ? e_cmp(C, e_of(v), f->m) > 0 : e_cmp(C, e_of(v), f->m) < 0) {
+                else if (f->is_max ? e_cmp(e_of(v), f->m) > 0 : e_cmp(e_of(v), f->m) < 0) {
                     f->m = e_of(v);
                     f->best = c;
                 }
@@ -450,9 +466,9 @@ static int chance_search(CRun *C, Q *value) {
                 } else if (f->i < f->count) {
                     E a = f->alpha, b = f->beta;
                     if (f->is_max)
-                        a = e_cmp(C, f->alpha, f->m) > 0 ? f->alpha : f->m;
+                        a = e_cmp(f->alpha, f->m) > 0 ? f->alpha : f->m;
                     else
-                        b = e_cmp(C, f->beta, f->m) < 0 ? f->beta : f->m;
+                        b = e_cmp(f->beta, f->m) < 0 ? f->beta : f->m;
                     rc = open_child(C, f->i++, 0, &v);
                     if (rc < 0)
                         return -1;
@@ -463,10 +479,10 @@ static int chance_search(CRun *C, Q *value) {
                     f = &C->F.p[C->F.len - 1];
                 } else
                     goto done;
-                if (f->is_max ? e_cmp(C, e_of(v), f->m) > 0 : e_cmp(C, e_of(v), f->m) < 0) {
+                if (f->is_max ? e_cmp(e_of(v), f->m) > 0 : e_cmp(e_of(v), f->m) < 0) {
                     f->m = e_of(v);
                     f->best = T->first[f->n] + f->i - 1;
-                    if (f->is_max ? e_cmp(C, f->m, f->beta) >= 0 : e_cmp(C, f->m, f->alpha) <= 0)
+                    if (f->is_max ? e_cmp(f->m, f->beta) >= 0 : e_cmp(f->m, f->alpha) <= 0)
                         goto done;
                 }
             }
@@ -477,11 +493,11 @@ static int chance_search(CRun *C, Q *value) {
         switch (f->pc) {
         case PC_START:
             C->entered++;
-            if (e_cmp(C, e_of(L), f->beta) >= 0) {
+            if (e_cmp(e_of(L), f->beta) >= 0) {
                 ret = L;
                 goto popped;
             }
-            if (e_cmp(C, e_of(U), f->alpha) <= 0) {
+            if (e_cmp(e_of(U), f->alpha) <= 0) {
                 ret = U;
                 goto popped;
             }
@@ -559,11 +575,11 @@ static int chance_search(CRun *C, Q *value) {
                 f->pc = PC_PROBE;
                 f->low = q_add(C, f->low, q_mul(C, f->p[f->j], q_sub(C, f->lo[f->j], L)));
                 f->high = q_add(C, f->high, q_mul(C, f->p[f->j], q_sub(C, f->hi[f->j], U)));
-                if (e_cmp(C, e_of(f->low), f->beta) >= 0) {
+                if (e_cmp(e_of(f->low), f->beta) >= 0) {
                     ret = f->low;
                     goto popped;
                 }
-                if (e_cmp(C, e_of(f->high), f->alpha) <= 0) {
+                if (e_cmp(e_of(f->high), f->alpha) <= 0) {
                     ret = f->high;
                     goto popped;
                 }
@@ -620,11 +636,11 @@ static int chance_search(CRun *C, Q *value) {
                 }
             searched:
                 f->pc = PC_SEARCH;
-                if (e_cmp(C, e_of(v), f->a) <= 0) {
+                if (e_cmp(e_of(v), f->a) <= 0) {
                     ret = q_add(C, q_add(C, f->total, q_mul(C, f->p[f->j], v)), f->rest_hi);
                     goto popped;
                 }
-                if (e_cmp(C, e_of(v), f->b) >= 0) {
+                if (e_cmp(e_of(v), f->b) >= 0) {
                     ret = q_add(C, q_add(C, f->total, q_mul(C, f->p[f->j], v)), f->rest_lo);
                     goto popped;
                 }
