@@ -113,12 +113,20 @@ def walk(spec: str, picks: list[int]) -> str | None:
     picks=st.lists(st.integers(0, 5), max_size=8),
     root=st.sampled_from([None, True, False]),
     name=st.sampled_from(SEARCHES),
+    bounds=st.sampled_from([None, (-1, 1), (0, 1), (-1, 0), (-0.25, 0.5), (-2, 1.5), (0, 0)]),
 )
 def test_random_positions_the_same_in_both(
-    game: tuple[int, int, int], depth: int | None, picks: list[int], root: bool | None, name: str
+    game: tuple[int, int, int],
+    depth: int | None,
+    picks: list[int],
+    root: bool | None,
+    name: str,
+    bounds: tuple[float, float] | None,
 ) -> None:
     """Random positions of pig with random targets, dice and horizons, cut by --depth (the
-    estimate's decimals) or searched to the end, either player at the root."""
+    estimate's decimals) or searched to the end, either player at the root; Star1's and
+    Star2's leaf bounds the game's or given, wider or narrower than its values (a chance
+    node whose window excludes [L, U] is decided at once)."""
     target, die, horizon = game
     spec = f"pig:target={target},die={die},horizon={horizon}"
     try:
@@ -126,7 +134,8 @@ def test_random_positions_the_same_in_both(
         opened(spec, depth, moves)
     except UsageError:  # a line of play that leaves no decision to the moves
         assume(False)
-    same_in_both(spec, name, depth, moves, root)
+    given = {} if bounds is None or name == "expectiminimax" else {"leaf_bounds": bounds}
+    same_in_both(spec, name, depth, moves, root, **given)
 
 
 @pytest.mark.parametrize("name", SEARCHES)
