@@ -39,7 +39,8 @@ point, each figure under the C core and under the pure-Python core
 - Star1 and Star2 on pig (``star``): leaves evaluated and seconds of expectiminimax,
   star1 and star2 (with the table they take on a game by default), and star2 with
   ``--tt 0`` (Ballard's, without memory) on the smaller pig, under both cores; the target
-  is star2's leaves at most expectiminimax's.
+  is star2's leaves at most expectiminimax's.  Then expectiminimax, star1 and star2
+  ``--tt 0`` on pig searched on demand, in C over its C rules against the pure core.
 
 - the built-in games searched on demand in C (``games``, issue 36): alpha-beta (both forms),
   F1, NegaScout, MTD(f) and MT-SSS* on ``game:connect4 --depth 7`` and minimax at
