@@ -280,3 +280,24 @@ def test_ctrl_c_interrupts_the_c_search() -> None:
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.returncode == 130, p.stderr
     assert "Traceback" not in p.stderr and "interrupted" in p.stderr
+
+
+@pytest.mark.parametrize(
+    ("spec", "depth"),
+    [
+        ("connect4", 3),
+        ("nim:heap=9,take=3", None),
+        ("othello", 3),  # 4x4: forced passes
+        ("dotsandboxes:rows=1,columns=2", None),  # repeated turns: forced passes
+        ("hexapawn", 4),
+    ],
+)
+@pytest.mark.parametrize("name", SEARCHES)
+def test_games_without_chance_nodes_the_same_in_both(
+    spec: str, depth: int | None, name: str
+) -> None:
+    """The other built-in games with C rules, which have no chance nodes: expectiminimax is
+    minimax there, Star1 and Star2 alpha-beta, in C as in Python, either player at the root."""
+    bounds = {} if name == "expectiminimax" else {"leaf_bounds": (-1, 1)}
+    for root_max in (None, False):
+        same_in_both(spec, name, depth, None, root_max, **bounds)
