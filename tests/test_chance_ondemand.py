@@ -249,8 +249,9 @@ def test_the_c_search_refuses_what_it_cannot_search() -> None:
     assert native.game_chance("nogame", (), (), True, -1, 10, one, 0, 0, 1, 0, 1, 126, None) is None
     assert native.game_chance(*args, 1, -1, 1, 1, 0, 126, None) is None  # a denominator 0
     assert native.game_chance(*args, 1, 2**62, 1, 1, 1, 8, None) is None  # past 2**bits
-    with pytest.raises(ValueError):
-        native.game_chance(*args, 3, 0, 1, 0, 1, 126, None)
+    for which in (-1, 3):
+        with pytest.raises(ValueError):
+            native.game_chance(*args, which, 0, 1, 0, 1, 126, None)
     with pytest.raises(ValueError):
         native.game_chance(*args, 0, 0, 1, 0, 1, 1, None)
     with pytest.raises(TypeError):
