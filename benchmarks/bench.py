@@ -1051,7 +1051,7 @@ def measure_chance_on_demand(rep: Report, repeat: int, quick: bool) -> None:
         spec = f"game:pig:target={target},die={die},horizon={horizon}"
         for name, params in CHANCE_SEARCHES:
 
-            def run(name: str = name, params: dict[str, Any] = params) -> Any:
+            def run(spec: str = spec, name: str = name, params: dict[str, Any] = params) -> Any:
                 return search(open_source(spec, on_demand=True), name, **params)
 
             took: dict[str, float] = {}
