@@ -39,7 +39,8 @@ point, each figure under the C core and under the pure-Python core
 - Star1 and Star2 on pig (``star``): leaves evaluated and seconds of expectiminimax,
   star1 and star2 (with the table they take on a game by default), and star2 with
   ``--tt 0`` (Ballard's, without memory) on the smaller pig, under both cores; the target
-  is star2's leaves at most expectiminimax's.
+  is star2's leaves at most expectiminimax's.  Then expectiminimax, star1 and star2
+  ``--tt 0`` on pig searched on demand, in C over its C rules against the pure core.
 
 - the built-in games searched on demand in C (``games``, issue 36): alpha-beta (both forms),
   F1, NegaScout, MTD(f) and MT-SSS* on ``game:connect4 --depth 7`` and minimax at
@@ -1044,6 +1045,62 @@ def measure_star(rep: Report, repeat: int, quick: bool) -> None:
     )
 
 
+#: the pigs of the "star" section searched on demand (target, die, horizon), and the searches
+#: run there: expectiminimax and Star2 without a table (--tt 0), in C over pig's C rules
+#: (search_chance_ondemand.c) and in the pure core
+CHANCE_PIGS = ((10, 2, 10), (5, 3, 10))
+CHANCE_QUICK = ((6, 2, 8),)
+CHANCE_SEARCHES = (("expectiminimax", {}), ("star1", {"tt": 0}), ("star2", {"tt": 0}))
+
+
+def measure_chance_on_demand(rep: Report, repeat: int, quick: bool) -> None:
+    """Expectiminimax, Star1 and Star2 (--tt 0) on pig searched on demand, each on a tree
+    opened afresh: in C over pig's C rules against the pure core (issue 36), the same exact
+    value, leaves and nodes in both."""
+    from gtsearch.sources import open_source
+
+    rows = []
+    for target, die, horizon in CHANCE_QUICK if quick else CHANCE_PIGS:
+        spec = f"game:pig:target={target},die={die},horizon={horizon}"
+        for name, params in CHANCE_SEARCHES:
+
+            def run(spec: str = spec, name: str = name, params: dict[str, Any] = params) -> Any:
+                return search(open_source(spec, on_demand=True), name, **params)
+
+            took: dict[str, float] = {}
+            found: dict[str, Any] = {}
+            for which in CORES:
+                times = repeat if which == "C" else 1  # the pure core takes seconds: once
+                took[which], found[which] = on(which, partial(best_of, run, times))
+            c, pure = found["C"], found["pure"]
+            assert (c.value, c.extra, c.leaves, c.nodes, c.pv) == (
+                pure.value,
+                pure.extra,
+                pure.leaves,
+                pure.nodes,
+                pure.pv,
+            )
+            rows.append(
+                [
+                    f"{target}/{die}/{horizon}",
+                    name + (" --tt 0" if params else ""),
+                    c.extra.get("value_exact", f"{c.value:g}"),
+                    f"{c.leaves:,}",
+                    f"{c.nodes:,}",
+                    f"{took['C'] * 1000:.1f}",
+                    f"{took['pure'] * 1000:.0f}",
+                    f"{took['pure'] / took['C']:.0f}x",
+                ]
+            )
+    rep.say("## The chance searches of pig on demand (target/die/horizon), C against pure")
+    rep.say(
+        f"(each on a tree opened afresh, nothing counted first; the C core best of {repeat}, "
+        "the pure one once; the same exact value, leaves, nodes and PV in both)"
+    )
+    rep.say()
+    rep.table(["pig", "search", "value", "leaves", "nodes", "C ms", "pure ms", "pure / C"], rows)
+
+
 def block_yaml_texts(b: int, d: int) -> dict[str, str]:
     """A uniform tree (leaves in [-100, 100]) in block YAML: bare ("- - 1", one entry a line)
     and named (a mapping per node, the leaves as gtsearch's writer writes them)."""
@@ -1910,6 +1967,7 @@ def main() -> None:
 
     if "star" in only:
         measure_star(rep, args.repeat, args.quick)
+        measure_chance_on_demand(rep, args.repeat, args.quick)
     if "games" in only:
         measure_games(rep, args.repeat, args.quick)
     if "limits" in only:

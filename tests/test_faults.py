@@ -447,6 +447,18 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     ("search-game-c-mtdf", searched(on_demand("connect4", 3), "mtdf")),
     ("search-game-c-mt-dual-leaf", searched(on_demand("connect4", 0), "mt-dual")),
     *[(f"search-{name}-sparse", sparse(name)) for name in ("sss", "dual", "mt-sss")],
+    # expectiminimax, Star1 and Star2 on pig on demand in C (search_chance_ondemand.c): the
+    # frames and the arrays grown, Star2's probes, the cut's decimals, the root a leaf
+    *[
+        (f"search-game-c-{name}{tail}", searched(on_demand(spec, depth), name, **params))
+        for name, tail, spec, depth, params in (
+            ("expectiminimax", "", "pig:target=6,die=3,horizon=5", None, {}),
+            ("star1", "", "pig:target=6,die=3,horizon=5", None, {"tt": 0}),
+            ("star2", "", "pig:target=6,die=3,horizon=5", None, {"tt": 0}),
+            ("star2", "-cut", "pig:target=7,die=4,horizon=9", 4, {"tt": 0}),
+            ("expectiminimax", "-leaf", "pig:target=7,die=4,horizon=9", 0, {}),
+        )
+    ],
     # SSS*, DUAL* and the MT family on a game's tree on demand over its C rules
     *[
         (f"search-{name}-on-demand", on_demand_4x4(name, **params))

@@ -468,6 +468,11 @@ static PyMethodDef methods[] = {
      "objects_expectiminimax(state, tag, chance_player, by_string, with_turns, root_max, "
      "max_nodes, prior, weigh, progress) -> (num, den, best, leaves, entered, (first, up, depth, "
      "turns)) or None: chance.ListedRun.full over OpenSpiel's states"},
+    {"game_chance", GT_ENTRY(gt_game_chance), METH_VARARGS,
+     "game_chance(name, params, words, root_max, limit, max_nodes, first, which, lo_n, lo_d, "
+     "hi_n, hi_d, bits, progress) -> (numerator, denominator, line, leaves, entered, probes, "
+     "turns, first, up, depth), or None: chance.ListedRun's expectiminimax (0), Star1 (1) and Star2 "
+     "(2) over a game's C rules in exact rationals (search_chance_ondemand.c)"},
     {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
      "gtsearch.algorithms.sss._sss_core and _solution_line"},

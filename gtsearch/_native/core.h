@@ -527,6 +527,7 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
     X(gt_game_negamax)                                                                             \
     X(gt_game_negascout)                                                                           \
     X(gt_game_sss)                                                                                 \
+    X(gt_game_chance)                                                                              \
     X(gt_game_mtd)                                                                                 \
     X(gt_objects_negamax)                                                                          \
     X(gt_objects_expectiminimax)                                                                   \

@@ -263,14 +263,9 @@ class ChanceRun:
     ) -> Outcome:
         """The exact value with its PV, and the figures every chance algorithm reports (``line``
         and ``distinct``, the different leaves, as the compiled core found them)."""
-        q = exact(value)
-        if not isinstance(q, int):
-            stats.extra["value_exact"] = fraction_text(q)
-        count_rereadings(stats, distinct)
-        if self.probing:
-            stats.extra["probes"] = self.probes
-        stats.nodes += self.entered + len(stats.leaves)
-        return Outcome(float(q), pv=self.line() if line is None else line, exact=q)
+        probes = self.probes if self.probing else None
+        line = self.line() if line is None else line
+        return chance_outcome(value, stats, self.entered, probes, line, distinct)
 
     def line(self) -> list[int]:
         """The PV, root to leaf: each decision node's best move (the child that set its value),
@@ -404,6 +399,43 @@ class ListedRun(ChanceRun):
         return line
 
 
+def chance_outcome(
+    value: Exact,
+    stats: Stats,
+    entered: int,
+    probes: int | None,
+    line: list[int],
+    distinct: int | None = None,
+) -> Outcome:
+    """A chance search's answer: the exact value with its PV, and the figures every chance
+    algorithm reports (``probes``: Star2's, None for the others; ``distinct``: the different
+    leaves, when the compiled core counted them)."""
+    q = exact(value)
+    if not isinstance(q, int):
+        stats.extra["value_exact"] = fraction_text(q)
+    count_rereadings(stats, distinct)
+    if probes is not None:
+        stats.extra["probes"] = probes
+    stats.nodes += entered + len(stats.leaves)
+    return Outcome(float(q), pv=line, exact=q)
+
+
+def _in_c(tree: Tree, stats: Stats, which: str, bounds: tuple[Number, Number] | None) -> Any:
+    """The search ``which`` of a game searched on demand, in C over its rules
+    (:func:`.compiled.chance_on_demand`): its Outcome, or None (the Python search runs)."""
+    if not tree.on_demand:
+        return None
+    if bounds is None:  # expectiminimax's, which takes none (ChanceRun's)
+        bounds = (0, 0)
+    from .compiled import chance_on_demand
+
+    done = chance_on_demand(tree, stats, which, (exact(bounds[0]), exact(bounds[1])))
+    if done is None:
+        return None
+    value, line, entered, probes = done
+    return chance_outcome(value, stats, entered, probes if which == "star2" else None, line)
+
+
 def chance_run(tree: Tree, stats: Stats, bounds: tuple[Number, Number] | None) -> ChanceRun:
     """The run of a chance search on ``tree``: over preorder numbers, or on demand."""
     return (ListedRun if tree.on_demand else ChanceRun)(tree, stats, bounds)
@@ -426,6 +458,9 @@ def root_value(run: ChanceRun, step: Any) -> Exact:
 
 def expectiminimax(tree: Tree, stats: Stats) -> Outcome:
     """Every leaf once: max/min at decision nodes, the probability-weighted sum at chance nodes."""
+    done = _in_c(tree, stats, "expectiminimax", None)
+    if done is not None:
+        return done  # type: ignore[no-any-return]
     run = chance_run(tree, stats, None)
     if tree.on_demand:
         from . import compiled
@@ -442,12 +477,18 @@ def star1(tree: Tree, stats: Stats, leaf_bounds: tuple[Number, Number] | None = 
 
     ``leaf_bounds`` (L, U) bound every leaf; default: the tree's least and greatest leaf.
     """
+    done = _in_c(tree, stats, "star1", leaf_bounds)
+    if done is not None:
+        return done  # type: ignore[no-any-return]
     run = chance_run(tree, stats, leaf_bounds)
     return run.outcome(root_value(run, lambda n: run.search(n, -INF, INF)), stats)
 
 
 def star2(tree: Tree, stats: Stats, leaf_bounds: tuple[Number, Number] | None = None) -> Outcome:
     """Ballard's Star2: Star1 with a probing phase at chance nodes; exact (root window ±inf)."""
+    done = _in_c(tree, stats, "star2", leaf_bounds)
+    if done is not None:
+        return done  # type: ignore[no-any-return]
     run = chance_run(tree, stats, leaf_bounds)
     run.probing = True
     return run.outcome(root_value(run, lambda n: run.search(n, -INF, INF)), stats)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..core import native
 from ..errors import OutOfTime
-from ..numbers import INF, Number
+from ..numbers import INF, Exact, Number, exact
 from ..tree import Tree, index_array
 from .base import Outcome, Stats, count_rereadings
 
@@ -196,13 +196,14 @@ def sss(tree: Tree, stats: Stats, h0: float, mirror: float) -> tuple[float, list
     return h, line
 
 
-def _on_demand(tree: Tree, function: str, *args: Any) -> Any:
+def _on_demand(tree: Tree, function: str, *args: Any, chance: bool = False) -> Any:
     """``function(name, params, words, root_max, limit, max_nodes, first, *args)`` of the
     compiled core over the game's C rules (game_tree.c), on a game searched on demand: its
     result, whose last three items (the nodes numbered) the tree takes; None when the pure
-    core runs or the core has no rules of the game."""
+    core runs or the core has no rules of the game (of a game with chance nodes: unless
+    ``chance``, for the searches that take them)."""
     core = native()
-    rules = None if core is None else tree.native_game()  # type: ignore[attr-defined]
+    rules = None if core is None else tree.native_game(chance)  # type: ignore[attr-defined]
     if rules is None:
         return None
     name, params, words = rules
@@ -225,7 +226,9 @@ def _on_demand(tree: Tree, function: str, *args: Any) -> Any:
     except TimeoutError:  # the time ran out: what the search did is dropped
         raise OutOfTime from None
     if done is not None:  # None: rules that do not hold the game's parameters
-        tree.numbered_in_c(*done[-3:])  # type: ignore[attr-defined]
+        # a game with chance nodes: the new nodes' turns too (Tree.is_max's)
+        turns = (done[-4],) if chance else ()
+        tree.numbered_in_c(*done[-3:], *turns)  # type: ignore[attr-defined]
     return done
 
 
@@ -247,6 +250,41 @@ def sss_on_demand(
     stats.nodes += generated
     stats.extra["open_max"] = open_max
     return h, line
+
+
+#: the chance searches in C (search_chance_ondemand.c), by name
+_CHANCE = {"expectiminimax": 0, "star1": 1, "star2": 2}
+#: the C core's exact rationals: a numerator or a denominator of 2**CHANCE_BITS or more is
+#: out of their range, and the Python search runs instead (62 where the compiler has no
+#: 128-bit integers)
+CHANCE_BITS = 126
+#: the range of a leaf bound's numerator and denominator handed to the C core
+_INT64 = range(-(2**63), 2**63)
+
+
+def chance_on_demand(
+    tree: Tree, stats: Stats, which: str, bounds: tuple[Exact, Exact]
+) -> tuple[Exact, list[int], int, int] | None:
+    """chance.ListedRun's expectiminimax, star1 or star2 (``which``) with the leaf bounds
+    ``bounds`` on a game searched on demand, in C over the game's rules
+    (search_chance_ondemand.c) in exact rationals: the exact value, the PV, the inner nodes
+    entered and the probes; the leaves read to ``stats``.  None when the pure core runs, the
+    core has no rules of the game, or a value (a bound, a leaf, a sum, a window) is out of the
+    C rationals' range (:data:`CHANCE_BITS`): nothing is numbered then, and the Python search
+    runs."""
+    from fractions import Fraction  # not at import: a small eval imports no fractions
+
+    ends = [Fraction(b) for b in bounds]
+    if any(q.numerator not in _INT64 or q.denominator not in _INT64 for q in ends):
+        return None
+    lo, hi = ends
+    args = (_CHANCE[which], lo.numerator, lo.denominator, hi.numerator, hi.denominator)
+    done = _on_demand(tree, "game_chance", *args, CHANCE_BITS, stats.progress, chance=True)
+    if done is None:
+        return None
+    numerator, denominator, line, leaves, entered, probes = done[:6]
+    _record(stats, leaves)
+    return exact(Fraction(numerator, denominator)), line, entered, probes
 
 
 def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:

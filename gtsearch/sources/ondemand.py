@@ -223,7 +223,8 @@ class OnDemandTree(SearchedInC, GameTree):
     ) -> None:
         """Take the nodes a C search numbered on this tree: every node's first child (``first``,
         the tree's grown) and the new nodes' parents, depths and, with chance nodes, decision
-        nodes above them (``turns``), and the greatest depth (``deepest``; else found here).
+        nodes above them (``turns``: is_max's), and the greatest depth (``deepest``; else found
+        here).
         Their entries are not kept, as those of the nodes a Python search released: path_of,
         name_at and position rebuild one from the root when asked (:meth:`_key`)."""
         new = len(up)
@@ -232,7 +233,7 @@ class OnDemandTree(SearchedInC, GameTree):
         self.first = first
         self.up.extend(up)
         self.depths.extend(depths)
-        if turns is not None:
+        if turns is not None and self.chance is not None:  # is_max reads them there
             self.turn_counts.extend(turns)
         gone: list[Any] = [None] * new
         self.keys.extend(gone)
