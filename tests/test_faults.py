@@ -444,6 +444,8 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     ("search-game-c-root-leaf", searched(on_demand("connect4", 0), "f1")),
     ("search-game-c-negascout", searched(on_demand("connect4", 3), "negascout")),
     ("search-game-c-negascout-leaf", searched(on_demand("connect4", 0), "negascout")),
+    ("search-game-c-scout", searched(on_demand("connect4", 3), "scout")),
+    ("search-game-c-scout-leaf", searched(on_demand("connect4", 0), "scout")),
     ("search-game-c-mtdf", searched(on_demand("connect4", 3), "mtdf")),
     ("search-game-c-mt-dual-leaf", searched(on_demand("connect4", 0), "mt-dual")),
     *[(f"search-{name}-sparse", sparse(name)) for name in ("sss", "dual", "mt-sss")],

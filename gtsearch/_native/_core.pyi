@@ -44,6 +44,19 @@ def game_negascout(
 ) -> (
     tuple[float, list[int] | None, _Leaves, int, int, array[int], array[int], array[int]] | None
 ): ...
+def game_scout(
+    name: str,
+    params: tuple[int, ...],
+    words: tuple[int, ...],
+    root_max: bool,
+    limit: int,
+    max_nodes: int,
+    first: array[int],
+    line: bool,
+    progress: _Progress,
+) -> (
+    tuple[float, list[int] | None, _Leaves, int, int, array[int], array[int], array[int]] | None
+): ...
 def game_sss(
     name: str,
     params: tuple[int, ...],
