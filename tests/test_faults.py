@@ -519,6 +519,9 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
         "search-mcts-game-cut",
         mcts_on_demand("connect4:rows=3,columns=5", 4, iterations=100, seed=1, playout_depth=2),
     ),
+    # ... Pig's chance nodes drawn by their weights, and a root at the cut (its squares)
+    ("search-mcts-game-pig", mcts_on_demand("pig:target=8", 6, iterations=120, seed=2)),
+    ("search-mcts-game-pig-leaf", mcts_on_demand("pig", 0, iterations=5, seed=2)),
     *[
         (f"random-tree-{model}-{w}", whole(model, w == "wide"))
         for model in MODELS

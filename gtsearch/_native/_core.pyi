@@ -136,6 +136,7 @@ def mcts_game(
     exploration: float,
     playout_depth: int,
     progress: _Progress,
+    chance: bool = ...,
 ) -> (
     tuple[
         tuple[

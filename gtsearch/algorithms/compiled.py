@@ -475,6 +475,7 @@ def _on_rules(tree: Tree, limits: tuple[Any, ...]) -> Any:
             -1 if cut is None else cut,
             tree.max_nodes,  # type: ignore[attr-defined]
             *limits,
+            tree.chance is not None,  # the game's chance nodes drawn in C
         )
     except core.VisitLimit:
         raise tree.limit_error() from None  # type: ignore[attr-defined]

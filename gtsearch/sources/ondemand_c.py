@@ -43,14 +43,14 @@ class SearchedInC:
         turn_counts: array[int]
         loose: dict[tuple[int, ...], int]
 
-    def native_game(self) -> tuple[str, tuple[int, ...], Words] | None:
+    def native_game(self, chance: bool = False) -> tuple[str, tuple[int, ...], Words] | None:
         """The game's rules in the compiled core (game.h) as it searches this tree on demand:
         their name, the game's parameters and the root's state as their words
         (:func:`.gamerules.rules_of`); None when the core has no rules of this game (a game
         of the user's, a subclass, one with --estimate, a board too big for them), the tree
-        has chance nodes, or a table has numbered positions on this tree, and the Python
-        search runs."""
-        if native() is None or self.chance is not None or self.numbers[0]:
+        has chance nodes (but for a search that takes them in C: ``chance``), or a table has
+        numbered positions on this tree, and the Python search runs."""
+        if native() is None or (self.chance is not None and not chance) or self.numbers[0]:
             # a table numbered positions here: the Python searches keep the entries they meet
             # (the next table's positions are numbered in their order), which a C search skips
             return None
@@ -88,7 +88,8 @@ class SearchedInC:
 
     def c_rules(self) -> tuple[str, tuple[int, ...], Words] | None:
         """:meth:`native_game` for a search that numbers the whole tree afresh (mcts in C,
-        whose nodes :meth:`adopt` takes): None once anything but the root is numbered."""
+        whose nodes :meth:`adopt` takes, chance nodes too: Pig's): None once anything but the
+        root is numbered."""
         if len(self.keys) > 1 or self.loose:
             return None
-        return self.native_game()
+        return self.native_game(chance=True)
