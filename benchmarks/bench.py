@@ -891,6 +891,7 @@ def measure_games(rep: Report, repeat: int, quick: bool) -> None:
         ("alphabeta", depth, {"variant": "fail-hard"}, False),
         ("f1", depth, {"bound": 0}, False),
         ("negascout", depth, {}, True),
+        ("scout", depth, {}, False),
         ("sss", depth, {}, True),
         ("dual", depth, {}, False),
         ("mtdf", depth, {}, True),
