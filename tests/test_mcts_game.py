@@ -15,6 +15,7 @@ that it reproduces itself.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from array import array
@@ -83,6 +84,8 @@ def numbered(t: OnDemandTree) -> tuple[Any, ...]:
         [t.path_of(n) for n in nodes + loose],
         [t.name_at(n) for n in nodes],
         [t.state_at(n) for n in nodes],
+        # with chance nodes: the decision nodes above each node (is_max's count)
+        list(t.turn_counts) if t.chance is not None else None,
     )
 
 
@@ -426,3 +429,26 @@ def test_pig_on_the_command_line_in_both_cores() -> None:
     c = said()
     with core.pure():
         assert said() == c
+
+
+@pytest.mark.parametrize("name", ["expectiminimax", "star2", "mcts"])
+def test_pig_searched_again_after_mcts_in_c(name: str) -> None:
+    """The tree mcts in C numbered on Pig (each node's decision nodes above it among what it
+    takes) searched again, on demand: the same as after the pure mcts."""
+    obj = Pig(4, 3, 4)
+
+    def make() -> OnDemandTree:
+        t = pig_tree(obj, 0, random.Random(0))
+        run(t, iterations=150, seed=8)
+        return t
+
+    found = []
+    for context in (contextlib.nullcontext, core.pure):
+        with context():
+            t = make()
+            params: dict[str, Any] = {"iterations": 50, "seed": 1} if name == "mcts" else {}
+            if name != "expectiminimax":
+                params["leaf_bounds"] = (-1, 1)
+            r = search(t, name, leaf_order=True, **params)
+        found.append((outcome(r), numbered(t)))
+    assert found[0] == found[1]

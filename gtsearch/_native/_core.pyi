@@ -153,7 +153,7 @@ def mcts_game(
             list[int],
             list[int],
         ],
-        tuple[array[int], array[int], array[int], list[tuple[int, ...]], int],
+        tuple[array[int], array[int], array[int], list[tuple[int, ...]], int, array[int] | None],
     ]
     | None
 ): ...

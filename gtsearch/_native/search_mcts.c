@@ -776,20 +776,26 @@ static int game_distinct(const Search *s, const Entries *es, const GameSrc *gs, 
 }
 
 /* (parent, first, depth) of the numbered nodes (OnDemandTree's arrays: the first child -1
- * until listed), the loose leaves' paths (tuples of child indices), the deepest node's depth;
- * NULL with an exception */
+ * until listed), the loose leaves' paths (tuples of child indices), the deepest node's depth,
+ * and on a game with chance nodes the decision nodes above each node (OnDemandTree's
+ * turn_counts: a node's parent's, one more below a decision node), else None; NULL with an
+ * exception */
 static PyObject *game_arena(const Entries *es, const GameSrc *gs) {
     const size_t n = es->len;
-    int64_t *cols = gt_malloc(3 * n * sizeof *cols); /* n >= 1: the root */
+    const int ncols = gs->chance ? 4 : 3;
+    int64_t *cols = gt_malloc((size_t)ncols * n * sizeof *cols); /* n >= 1: the root */
     if (!cols)
         return PyErr_NoMemory();
     for (size_t i = 0; i < n; i++) {
-        cols[i] = gs->nodes[i].parent;
+        const int64_t up = gs->nodes[i].parent;
+        cols[i] = up;
         cols[n + i] = es->e[i].kids;
         cols[2 * n + i] = gs->nodes[i].depth;
+        if (gs->chance) /* numbered after its parent: the parent's count is made */
+            cols[3 * n + i] = up < 0 ? 0 : cols[3 * n + (size_t)up] + !es->e[up].chance;
     }
-    PyObject *arrays[3] = {NULL, NULL, NULL}, *paths = PyList_New((Py_ssize_t)gs->nloose);
-    for (int j = 0; paths && j < 3; j++)
+    PyObject *arrays[4] = {NULL, NULL, NULL, NULL}, *paths = PyList_New((Py_ssize_t)gs->nloose);
+    for (int j = 0; paths && j < ncols; j++)
         if (!(arrays[j] = make_array("q", cols + (size_t)j * n, n * sizeof *cols)))
             Py_CLEAR(paths);
     gt_free(cols);
@@ -806,9 +812,9 @@ static PyObject *game_arena(const Entries *es, const GameSrc *gs) {
     }
     PyObject *result = NULL;
     if (paths)
-        result = Py_BuildValue("(OOONL)", arrays[0], arrays[1], arrays[2], paths,
-                               (long long)gs->deepest);
-    for (int j = 0; j < 3; j++)
+        result = Py_BuildValue("(OOONLO)", arrays[0], arrays[1], arrays[2], paths,
+                               (long long)gs->deepest, arrays[3] ? arrays[3] : Py_None);
+    for (int j = 0; j < 4; j++)
         Py_XDECREF(arrays[j]);
     return result;
 }
@@ -817,9 +823,9 @@ static PyObject *game_arena(const Entries *es, const GameSrc *gs) {
  * seed, c, playout_depth, progress[, chance]): mcts on the game of the C rules `name` with
  * those parameters, from the state of those words, searched on demand as on an OnDemandTree
  * (cut: --depth, -1 none; chance: the game has chance nodes, each outcome drawn by its
- * weight); (mcts's result as gt_mcts gives it, (parent, first, depth, loose leaves' paths,
- * deepest)), or None when the rules cannot hold the parameters (or the game has no estimate
- * for a cut).  VisitLimit past max_nodes. */
+ * weight); (mcts's result as gt_mcts gives it, game_arena's (parent, first, depth, loose
+ * leaves' paths, deepest, turns or None)), or None when the rules cannot hold the parameters
+ * (or the game has no estimate for a cut).  VisitLimit past max_nodes. */
 PyObject *gt_mcts_game(PyObject *self, PyObject *args) {
     (void)self;
     const char *name;
