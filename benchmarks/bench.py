@@ -565,22 +565,40 @@ def measure_searches(
 def measure_mcts(rep: Report, shape: tuple[int, int], repeat: int) -> None:
     """mcts's iterations per second in each core: the search time of search() (the leaf
     bounds given, so that finding them is not timed), the same seed and iterations, on the
-    uniform tree's JSON file and on game:tictactoe; the two cores' results must agree."""
+    uniform tree's JSON file, on game:tictactoe and on Pig searched on demand (its chance
+    nodes drawn in C over its C rules; a fresh tree each run); the two cores' results must
+    agree."""
     from gtsearch.sources import open_source
+    from gtsearch.sources.gamespec import open_game
 
     b, d = shape
     path = str(tree_file(b, d, "json"))
+    pig = "game:pig:target=20,horizon=40"
     rows = []
-    for name, opener in ((f"b={b} d={d} file", load_tree), ("game:tictactoe", open_source)):
+    for name, opener in (
+        (f"b={b} d={d} file", load_tree),
+        ("game:tictactoe", open_source),
+        (f"{pig} on demand", lambda _: open_game(pig[5:], on_demand=True)),
+    ):
         spec = path if name.endswith("file") else name
         rate: dict[str, float] = {}
         found = {}
         for which in CORES:
             tree = on(which, partial(opener, spec))
-            bounds = (-1, 1) if name == "game:tictactoe" else (-100, 100)
-            run = partial(
-                search, tree, "mcts", iterations=MCTS_ITERATIONS, seed=1, leaf_bounds=bounds
-            )
+            bounds = (-100, 100) if name.endswith("file") else (-1, 1)
+
+            # a tree searched before runs in Python: on demand, a fresh one each run
+            again = partial(opener, spec) if name.endswith("on demand") else None
+
+            def run(
+                tree: Any = tree,
+                bounds: tuple[int, int] = bounds,
+                fresh: Callable[[], Any] | None = again,
+            ) -> Any:
+                if fresh is not None:
+                    tree = fresh()
+                return search(tree, "mcts", iterations=MCTS_ITERATIONS, seed=1, leaf_bounds=bounds)
+
             results = [on(which, run) for _ in range(repeat if which == "C" else 1)]
             rate[which] = MCTS_ITERATIONS / min(r.seconds for r in results)
             found[which] = (results[0].pv, results[0].value, results[0].leaves)
@@ -892,6 +910,7 @@ def measure_games(rep: Report, repeat: int, quick: bool) -> None:
         ("alphabeta", depth, {"variant": "fail-hard"}, False),
         ("f1", depth, {"bound": 0}, False),
         ("negascout", depth, {}, True),
+        ("scout", depth, {}, False),
         ("sss", depth, {}, True),
         ("dual", depth, {}, False),
         ("mtdf", depth, {}, True),

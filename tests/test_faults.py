@@ -444,6 +444,8 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     ("search-game-c-root-leaf", searched(on_demand("connect4", 0), "f1")),
     ("search-game-c-negascout", searched(on_demand("connect4", 3), "negascout")),
     ("search-game-c-negascout-leaf", searched(on_demand("connect4", 0), "negascout")),
+    ("search-game-c-scout", searched(on_demand("connect4", 3), "scout")),
+    ("search-game-c-scout-leaf", searched(on_demand("connect4", 0), "scout")),
     ("search-game-c-mtdf", searched(on_demand("connect4", 3), "mtdf")),
     ("search-game-c-mt-dual-leaf", searched(on_demand("connect4", 0), "mt-dual")),
     *[(f"search-{name}-sparse", sparse(name)) for name in ("sss", "dual", "mt-sss")],
@@ -529,6 +531,9 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
         "search-mcts-game-cut",
         mcts_on_demand("connect4:rows=3,columns=5", 4, iterations=100, seed=1, playout_depth=2),
     ),
+    # ... Pig's chance nodes drawn by their weights, and a root at the cut (its squares)
+    ("search-mcts-game-pig", mcts_on_demand("pig:target=8", 6, iterations=120, seed=2)),
+    ("search-mcts-game-pig-leaf", mcts_on_demand("pig", 0, iterations=5, seed=2)),
     *[
         (f"random-tree-{model}-{w}", whole(model, w == "wide"))
         for model in MODELS

@@ -12,6 +12,7 @@ and positions it answers) must be the same.  Skipped when the C core is not buil
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import random
 from collections.abc import Iterator
@@ -69,6 +70,7 @@ SEARCHES: list[tuple[str, dict[str, Any]]] = [
     ("alphabeta", {"variant": "fail-hard", "alpha": -0.02, "beta": 0.02}),
     ("alphabeta", {"variant": "fail-hard", "alpha": 0.5, "beta": 1}),
     ("negascout", {}),
+    ("scout", {}),
     ("mtdf", {}),
     ("mtdf", {"bound": 0.05}),
     ("mt-sss", {}),
@@ -76,7 +78,7 @@ SEARCHES: list[tuple[str, dict[str, Any]]] = [
 ]
 #: the searches that release no entry (the Python ones keep every entry they meet, numbered
 #: as positions in that order; the C ones keep none: docs/core.md)
-KEEPING = {"negascout", "mtdf", "mt-sss", "mt-dual"}
+KEEPING = {"negascout", "scout", "mtdf", "mt-sss", "mt-dual"}
 
 
 def test_connect_four_is_searched_in_c() -> None:
@@ -255,14 +257,14 @@ def test_searches_one_after_another_on_one_tree() -> None:
 def test_the_c_search_lists_no_more_than_max_nodes() -> None:
     """--max-nodes: the same error at the same listing as the Python tree's; the tree keeps
     the nodes of no search stopped so."""
-    for most in (1, 7, 8, 50, 57, 400):
+    for most, name in itertools.product((1, 7, 8, 50, 57, 400), ("alphabeta", "scout")):
         errors = []
         for context in (pure, in_c):
             tree = OnDemandTree(
                 game_of("connect4"), source="game:connect4", limit=4, max_nodes=most
             )
             with context(), pytest.raises(NodeLimit) as caught:
-                search(tree, "alphabeta")
+                search(tree, name)
             errors.append(str(caught.value))
         assert (
             errors[0]
@@ -422,21 +424,26 @@ def test_ctrl_c_stops_the_c_search_and_leaves_the_tree_as_it_was() -> None:
     def interrupt(*_: Any) -> None:
         raise KeyboardInterrupt
 
-    tree = OnDemandTree(game_of("connect4"), source="game:connect4", limit=12, max_nodes=20_000_000)
-    old = signal.signal(signal.SIGALRM, interrupt)
-    signal.setitimer(signal.ITIMER_REAL, 0.05)
-    try:
-        with in_c(), pytest.raises(KeyboardInterrupt):
-            search(tree, "minimax")
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-    assert len(tree.keys) == len(tree.up) == 1 and list(tree.first) == [-1]
+    for name in ("minimax", "scout"):
+        tree = OnDemandTree(
+            game_of("connect4"), source="game:connect4", limit=12, max_nodes=20_000_000
+        )
+        old = signal.signal(signal.SIGALRM, interrupt)
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        try:
+            with in_c(), pytest.raises(KeyboardInterrupt):
+                search(tree, name)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+        assert len(tree.keys) == len(tree.up) == 1 and list(tree.first) == [-1]
 
 
-def test_negascout_in_c_with_leaves_read_before() -> None:
+@pytest.mark.parametrize("name", ["negascout", "scout"])
+def test_scouts_in_c_with_leaves_read_before(name: str) -> None:
     """A Stats that holds leaves of a search before: the PV is the Python walk's over them all
-    (the C one is taken only when the leaves are the search's own), the same either way."""
+    (the C one is taken only when the leaves are the search's own), the same either way; the
+    core's call (game_negascout, game_scout) without and with the line."""
     from array import array
 
     found = []
@@ -445,23 +452,22 @@ def test_negascout_in_c_with_leaves_read_before() -> None:
         stats = Stats()
         with context():
             search(tree, "alphabeta", stats=stats)
-            r = search(tree, "negascout", stats=stats)
+            r = search(tree, name, stats=stats)
         found.append((r.value, r.pv, r.pv_labels, r.leaves, r.nodes, r.extra))
     assert found[0] == found[1]
-    root = array("q", [-1])
-    done = native.game_negascout(
-        "connect4", (6, 7, 4), (0, 0, 0), True, 2, 10**6, root, False, None
-    )
-    value, line, leaves, nodes, distinct = done[:5]
+    call = getattr(native, f"game_{name}")
+    args = ((6, 7, 4), (0, 0, 0), True, 2, 10**6, array("q", [-1]))
+    value, line, leaves, nodes, distinct = call("connect4", *args, False, None)[:5]
     with pure():
-        r = search(opened("connect4", 2, []), "negascout", leaf_order=True)
+        r = search(opened("connect4", 2, []), name, leaf_order=True)
     assert line is None and (value, len(leaves), nodes) == (r.value, r.leaves, r.nodes)
     assert distinct == r.extra["distinct_leaves"] < len(leaves)
-    done = native.game_negascout("connect4", (6, 7, 4), (0, 0, 0), True, 2, 10**6, root, True, None)
-    assert done[1][0] == 0 and len(done[1]) == 3
+    line = call("connect4", *args, True, None)[1]
+    assert line[0] == 0 and len(line) == len(r.pv) + 1 == 3
     # rules that cannot hold the game's parameters (a board of more than 64 bits)
-    big = native.game_negascout("connect4", (8, 8, 4), (0,), True, 2, 10**6, root, True, None)
-    assert big is None
+    assert call("connect4", (8, 8, 4), *args[1:], True, None) is None
+    with pytest.raises(TypeError, match=f"game_{name}"):
+        call("connect4", *args)
 
 
 def test_mtd_in_c_with_leaves_read_before() -> None:

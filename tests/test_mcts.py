@@ -423,3 +423,17 @@ def test_a_games_chance_weights_as_doubles_counted_and_on_demand() -> None:
     open_ = OnDemandTree(Game(obj, name), source=name)
     roll = next(c for c in open_.children(0) if open_.is_chance(c))
     assert chance_weights(open_)[roll] == (1.0, 1.0, 1.0)
+
+
+def test_a_lone_leaf_root_has_the_standard_error_of_its_rewards(tmp_path: Any) -> None:
+    """A root that is a leaf (a file of one value, a game at --depth 0): its squares are kept
+    in C as in Python, so the value's standard error is the same rounding of 0 in both
+    cores (0.3's reward is no binary fraction: not 0.0)."""
+    path = tmp_path / "leaf.json"
+    path.write_text("0.3")
+    found = []
+    for context in (contextlib.nullcontext, core.pure):
+        with context():
+            r = search(load_tree(str(path)), "mcts", iterations=5, seed=0, leaf_bounds=(-1, 1))
+        found.append((r.value, r.extra))
+    assert found[0] == found[1] and found[0][1]["value_se"] > 0.0

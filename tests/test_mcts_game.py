@@ -7,12 +7,15 @@ depth), the loose leaves' paths, the deepest node, and the names and paths of wh
 returned.  Random positions of Connect Four on boards of every size the C rules hold, cut by
 --depth or not, playouts cut or not, several seeds; --max-nodes, --time, a board too big for
 the C rules, and the command line; and every other built-in game without chance whose rules
-are in C (tic-tac-toe, Nim, Othello, Hexapawn, dots and boxes: their passes too).  Under
-GTSEARCH_PURE=1 the pure search runs twice: the tests then check that it reproduces itself.
+are in C (tic-tac-toe, Nim, Othello, Hexapawn, dots and boxes: their passes too); and Pig,
+whose chance nodes are drawn by their weights (random parameters and positions, a chance
+node at the root).  Under GTSEARCH_PURE=1 the pure search runs twice: the tests then check
+that it reproduces itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from array import array
@@ -28,8 +31,9 @@ from gtsearch.algorithms import search
 from gtsearch.cli import cli
 from gtsearch.errors import NodeLimit
 from gtsearch.sources.library.connect4 import ConnectFour
+from gtsearch.sources.library.pig import Pig
 from gtsearch.sources.ondemand import OnDemandTree
-from gtsearch.sources.protocol import Game
+from gtsearch.sources.protocol import CHANCE, Game
 
 needs_c = pytest.mark.skipif(core.native() is None, reason="compares the C core with the pure one")
 
@@ -80,6 +84,8 @@ def numbered(t: OnDemandTree) -> tuple[Any, ...]:
         [t.path_of(n) for n in nodes + loose],
         [t.name_at(n) for n in nodes],
         [t.state_at(n) for n in nodes],
+        # with chance nodes: the decision nodes above each node (is_max's count)
+        list(t.turn_counts) if t.chance is not None else None,
     )
 
 
@@ -95,22 +101,28 @@ def both(make: Any, **params: Any) -> tuple[Any, Any]:
     return a, t
 
 
-@needs_c
-def test_connect4_runs_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game with C rules searched on demand by mcts runs in C; under the pure core it does
-    not, and both give the same."""
+def spied(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """The calls of the core's mcts_game from now on (their arguments), each still made."""
     native = core.native()
     calls = []
     real = native.mcts_game  # type: ignore[union-attr]
 
     def spy(*args: Any) -> Any:
-        calls.append(args[:3])
+        calls.append(args)
         return real(*args)
 
     monkeypatch.setattr(native, "mcts_game", spy)
+    return calls
+
+
+@needs_c
+def test_connect4_runs_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game with C rules searched on demand by mcts runs in C (told it has no chance
+    nodes); under the pure core it does not, and both give the same."""
+    calls = spied(monkeypatch)
     obj = ConnectFour(4, 5, 3)
     a, t = both(lambda: tree_of(obj, obj.initial(), True), iterations=400, seed=3)
-    assert calls == [("connect4", (4, 5, 3), (0, 0, 0, 0))]
+    assert [(c[:3], c[-1]) for c in calls] == [(("connect4", (4, 5, 3), (0, 0, 0, 0)), False)]
     assert a.leaves == 400 and a.extra["iterations"] == 400
     assert t.loose_paths  # leaves only playouts reached, numbered ~0, ~1, ...
 
@@ -323,3 +335,120 @@ def test_every_game_with_c_rules(
         b = search(u, "mcts", leaf_order=True, leaf_bounds=(lo, hi), **params)
     assert outcome(a) == outcome(b)
     assert numbered(t) == numbered(u)
+
+
+def pig_tree(obj: Pig, plies: int, rng: random.Random, **where: Any) -> OnDemandTree:
+    """Pig from the state after up to ``plies`` random decisions and rolls (a chance node, a
+    forced pass or the end of the game among them)."""
+    state = obj.initial()
+    for _ in range(plies):
+        who = obj.player(state)
+        if who is None:
+            break
+        options = [o for o, _ in obj.outcomes(state)] if who == CHANCE else obj.moves(state)
+        state = obj.play(state, rng.choice(options))
+    return OnDemandTree(Game(obj, "pig"), source="game:pig", start=state, **where)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 15),
+    st.integers(2, 8),
+    st.integers(1, 12),
+    st.integers(0, 12),
+    st.integers(0, 2**64 - 1),
+    st.integers(1, 200),
+    st.none() | st.integers(0, 6),
+    st.none() | st.integers(0, 4),
+)
+def test_pig_c_equals_pure_on_random_parameters_and_positions(
+    target: int,
+    die: int,
+    horizon: int,
+    plies: int,
+    seed: int,
+    iterations: int,
+    depth: int | None,
+    playout_depth: int | None,
+) -> None:
+    """Pig's chance nodes drawn in C as in Python (Numbers.weighted over the faces' weights,
+    in selection and in playouts): every figure and the tree after the search."""
+    obj = Pig(target, die, horizon)
+
+    def make() -> OnDemandTree:
+        return pig_tree(obj, plies, random.Random(seed), limit=depth)
+
+    if core.native() is not None:
+        assert make().c_rules() is not None
+    both(make, iterations=iterations, seed=seed, playout_depth=playout_depth)
+
+
+@needs_c
+def test_pig_runs_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mcts on Pig runs in C over its C rules, told that the game has chance nodes; the other
+    searches of Pig on demand are still Python's (native_game refuses chance for them)."""
+    calls = spied(monkeypatch)
+    obj = Pig(10, 6, 8)
+    a, t = both(lambda: pig_tree(obj, 0, random.Random(0)), iterations=500, seed=11)
+    assert [(c[:3], c[-1]) for c in calls] == [(("pig", (10, 6, 8), (0, 0, 0, 1 << 32)), True)]
+    assert a.extra["iterations"] == 500 and t.loose_paths
+    assert t.chance is not None and pig_tree(obj, 0, random.Random(0)).native_game() is None
+
+
+@pytest.mark.parametrize("most", [1, 3, 8, 30, 200])
+def test_the_visit_limit_on_pig(most: int) -> None:
+    """--max-nodes on Pig: the same error at the same place in both cores, or the same
+    result."""
+
+    def outcome_or_error(pure: bool) -> Any:
+        t = pig_tree(Pig(), 0, random.Random(0), max_nodes=most)
+        try:
+            if pure:
+                with core.pure():
+                    return outcome(run(t, iterations=80, seed=4))
+            return outcome(run(t, iterations=80, seed=4))
+        except NodeLimit as e:
+            return str(e)
+
+    assert outcome_or_error(False) == outcome_or_error(True)
+
+
+def test_pig_on_the_command_line_in_both_cores() -> None:
+    """`eval game:pig -a mcts` with --depth and --playout-depth: the same JSON (but the
+    seconds) in both cores."""
+    runner = CliRunner()
+    argv = ["eval", "game:pig:target=20,horizon=30", "-a", "mcts", "--iterations", "400"]
+    argv += ["--seed", "3", "--depth", "12", "--playout-depth", "5", "--format", "json"]
+
+    def said() -> dict[str, Any]:
+        r = runner.invoke(cli, argv)
+        assert r.exit_code == 0, r.output
+        found: dict[str, Any] = json.loads(r.output.splitlines()[0])
+        return {k: v for k, v in found.items() if "seconds" not in k}
+
+    c = said()
+    with core.pure():
+        assert said() == c
+
+
+@pytest.mark.parametrize("name", ["expectiminimax", "star2", "mcts"])
+def test_pig_searched_again_after_mcts_in_c(name: str) -> None:
+    """The tree mcts in C numbered on Pig (each node's decision nodes above it among what it
+    takes) searched again, on demand: the same as after the pure mcts."""
+    obj = Pig(4, 3, 4)
+
+    def make() -> OnDemandTree:
+        t = pig_tree(obj, 0, random.Random(0))
+        run(t, iterations=150, seed=8)
+        return t
+
+    found = []
+    for context in (contextlib.nullcontext, core.pure):
+        with context():
+            t = make()
+            params: dict[str, Any] = {"iterations": 50, "seed": 1} if name == "mcts" else {}
+            if name != "expectiminimax":
+                params["leaf_bounds"] = (-1, 1)
+            r = search(t, name, leaf_order=True, **params)
+        found.append((outcome(r), numbered(t)))
+    assert found[0] == found[1]

@@ -452,6 +452,10 @@ static PyMethodDef methods[] = {
      "game_negascout(name, params, words, root_max, limit, max_nodes, first, line, progress) "
      "-> (value, line, leaves, nodes, distinct, first, up, depth), or None: scout._met's "
      "NegaScout over a game's C rules, and its PV from the leaves read (game_tree.c)"},
+    {"game_scout", GT_ENTRY(gt_game_scout), METH_VARARGS,
+     "game_scout(name, params, words, root_max, limit, max_nodes, first, line, progress) "
+     "-> (value, line, leaves, nodes, distinct, first, up, depth), or None: scout._met's "
+     "SCOUT over a game's C rules, and its PV from the leaves read (game_tree.c)"},
     {"game_mtd", GT_ENTRY(gt_game_mtd), METH_VARARGS,
      "game_mtd(name, params, words, root_max, limit, max_nodes, first, guess, line, progress) "
      "-> (lower, line, leaves, nodes, passes, first, up, depth), or None: mt.mtd with MT's own "

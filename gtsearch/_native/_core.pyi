@@ -44,6 +44,19 @@ def game_negascout(
 ) -> (
     tuple[float, list[int] | None, _Leaves, int, int, array[int], array[int], array[int]] | None
 ): ...
+def game_scout(
+    name: str,
+    params: tuple[int, ...],
+    words: tuple[int, ...],
+    root_max: bool,
+    limit: int,
+    max_nodes: int,
+    first: array[int],
+    line: bool,
+    progress: _Progress,
+) -> (
+    tuple[float, list[int] | None, _Leaves, int, int, array[int], array[int], array[int]] | None
+): ...
 def game_sss(
     name: str,
     params: tuple[int, ...],
@@ -123,6 +136,7 @@ def mcts_game(
     exploration: float,
     playout_depth: int,
     progress: _Progress,
+    chance: bool = ...,
 ) -> (
     tuple[
         tuple[
@@ -139,7 +153,7 @@ def mcts_game(
             list[int],
             list[int],
         ],
-        tuple[array[int], array[int], array[int], list[tuple[int, ...]], int],
+        tuple[array[int], array[int], array[int], list[tuple[int, ...]], int, array[int] | None],
     ]
     | None
 ): ...

@@ -526,6 +526,7 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
     X(gt_negamax)                                                                                  \
     X(gt_game_negamax)                                                                             \
     X(gt_game_negascout)                                                                           \
+    X(gt_game_scout)                                                                               \
     X(gt_game_sss)                                                                                 \
     X(gt_game_chance)                                                                              \
     X(gt_game_mtd)                                                                                 \

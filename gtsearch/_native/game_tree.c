@@ -271,6 +271,7 @@ typedef struct {
     node_t n;
     double alpha, beta, s, m, a;
     int count, i, first, phase;
+    int kind, greater, anyone; /* SCOUT's (below): TEST or EVAL, TEST's question */
     int moves[GAME_MAX_MOVES];
 } NSFrame;
 
@@ -319,36 +320,51 @@ static int read_leaf(NodeList *leaves, Values *vals, node_t n, double v) {
     return 0;
 }
 
-/* scout._met's NegaScout from the root state: its value in MAX's terms in *value, the nodes
- * visited in *nodes_out; each leaf read and its value to `leaves` and `vals` */
-static int od_negascout(ODTree *T, Ticker *tk, NodeList *leaves, Values *vals, const GState *root,
-                        int root_max, double *value, int64_t *nodes_out) {
-    NSStack F = {NULL, 0, 0};
-    if (grow_array(&F.p, &F.cap, sizeof *F.p) < 0)
+/* The root's frame of NegaScout or SCOUT: 1 with it pushed (its node, moves and children
+ * listed, at its first child), 0 when the root is a leaf (read: its value in *value, one node
+ * in *nodes_out), -1 with an exception; the stack freed but when 1 */
+static int ns_root(ODTree *T, NSStack *F, NodeList *leaves, Values *vals, const GState *root,
+                   double *value, int64_t *nodes_out) {
+    if (grow_array(&F->p, &F->cap, sizeof *F->p) < 0)
         return -1;
-    NSFrame *f = &F.p[0];
+    NSFrame *f = &F->p[0];
     double v;
-    const double sign = root_max ? 1.0 : -1.0;
     f->st = *root;
     if (!od_open(T, &f->st, 0, f->moves, &f->count, &v)) { /* the root is a leaf */
-        gt_free(F.p);
+        gt_free(F->p);
         if (read_leaf(leaves, vals, 0, v) < 0)
             return -1;
         *value = v;
         *nodes_out = 1;
         return 0;
     }
-    if (od_list(T, 0, 0, f->count) < 0)
-        goto fail;
+    if (od_list(T, 0, 0, f->count) < 0) {
+        gt_free(F->p);
+        return -1;
+    }
     f->n = 0;
+    f->i = 0;
+    f->first = 1;
+    f->phase = NS_LOOP;
+    F->len = 1;
+    return 1;
+}
+
+/* scout._met's NegaScout from the root state: its value in MAX's terms in *value, the nodes
+ * visited in *nodes_out; each leaf read and its value to `leaves` and `vals` */
+static int od_negascout(ODTree *T, Ticker *tk, NodeList *leaves, Values *vals, const GState *root,
+                        int root_max, double *value, int64_t *nodes_out) {
+    NSStack F = {NULL, 0, 0};
+    const int rc = ns_root(T, &F, leaves, vals, root, value, nodes_out);
+    if (rc <= 0)
+        return rc;
+    NSFrame *f = &F.p[0];
+    double v;
+    const double sign = root_max ? 1.0 : -1.0;
     f->alpha = -INF;
     f->beta = INF;
     f->s = sign;
     f->m = -INF;
-    f->i = 0;
-    f->first = 1;
-    f->phase = NS_LOOP;
-    F.len = 1;
     int64_t nodes = 1;
     double ret = 0.0; /* the value a finished call hands to its caller */
     for (;;) {
@@ -412,6 +428,131 @@ static int od_negascout(ODTree *T, Ticker *tk, NodeList *leaves, Values *vals, c
     }
     gt_free(F.p);
     *value = sign * ret;
+    *nodes_out = nodes;
+    return 0;
+fail:
+    gt_free(F.p);
+    return -1;
+}
+
+/* -- SCOUT on demand: scout._met's test and evaluate, step for step ---------------------------
+ * Pearl's SCOUT over the tree on demand (search_scout.c's scout over the preorder arrays): EVAL
+ * a node's first child, TEST every later one against the value so far and EVAL it again where
+ * it can beat it.  The frames are NegaScout's (ns_call pushes them): in a frame `m` is EVAL's
+ * value so far, or the value TEST compares with; `s` +1 where MAX moves.  A child's EVAL after
+ * its TEST takes the TEST's frame's place, so a frame's place is its node's depth. */
+enum { SC_TEST, SC_EVAL };
+enum { SC_FIRST = NS_RESEARCH + 1, SC_TESTED, SC_AGAIN, SC_CHILD };
+
+/* The call test(c, v, greater, is_max) or evaluate(c, is_max) (`kind`) of the top frame's
+ * child i, as ns_call: 1 with c's frame pushed, 0 with a leaf's value in *x, -1 */
+static int sc_call(ODTree *T, NSStack *F, int i, int kind, double v, int greater, int is_max,
+                   double *x) {
+    const int inner = ns_call(T, F, i, 0.0, 0.0, is_max ? 1.0 : -1.0, x);
+    if (inner > 0) {
+        NSFrame *g = &F->p[F->len - 1];
+        g->kind = kind;
+        g->m = kind == SC_TEST ? v : 0.0;
+        g->greater = greater;
+        g->anyone = is_max == greater;
+    }
+    return inner;
+}
+
+/* scout._met's SCOUT from the root state: its value (MAX's terms) in *value, the nodes
+ * visited in *nodes_out; each leaf read and its value to `leaves` and `vals` */
+static int od_scout(ODTree *T, Ticker *tk, NodeList *leaves, Values *vals, const GState *root,
+                    int root_max, double *value, int64_t *nodes_out) {
+    NSStack F = {NULL, 0, 0};
+    const int rc = ns_root(T, &F, leaves, vals, root, value, nodes_out);
+    if (rc <= 0)
+        return rc;
+    NSFrame *f = &F.p[0];
+    double x;
+    f->s = root_max ? 1.0 : -1.0;
+    f->m = 0.0;
+    f->kind = SC_EVAL;
+    int64_t nodes = 1;
+    double ret_v = 0.0; /* an EVAL's value handed up */
+    int ret_ok = 0;     /* a TEST's answer handed up */
+    for (;;) {
+        f = &F.p[F.len - 1];
+        const int is_max = f->s > 0;
+        if (f->kind == SC_TEST) {
+            int ok;
+            if (f->phase == SC_CHILD) { /* a child's TEST answered */
+                f->phase = NS_LOOP;
+                ok = ret_ok;
+            } else {
+                if (f->i >= f->count) {
+                    ret_ok = !f->anyone;
+                    goto returned;
+                }
+                if (tick(tk, (int64_t)leaves->len) < 0)
+                    goto fail;
+                nodes++;
+                const int i = f->i++;
+                f->phase = SC_CHILD;
+                const int inner = sc_call(T, &F, i, SC_TEST, f->m, f->greater, !is_max, &x);
+                if (inner < 0)
+                    goto fail;
+                if (inner)
+                    continue;
+                f = &F.p[F.len - 1];
+                f->phase = NS_LOOP;
+                if (read_leaf(leaves, vals, T->first[f->n] + i, x) < 0)
+                    goto fail;
+                ok = f->greater ? x > f->m : x < f->m;
+            }
+            if (ok == f->anyone) {
+                ret_ok = ok;
+                goto returned;
+            }
+            continue;
+        }
+        /* EVAL */
+        if (f->phase == SC_FIRST || f->phase == SC_AGAIN) {
+            f->m = ret_v;
+            f->phase = NS_LOOP;
+        } else if (f->phase == SC_TESTED) {
+            f->phase = NS_LOOP;
+            if (ret_ok) { /* the child can beat the value so far: EVAL it */
+                nodes++;
+                f->phase = SC_AGAIN;
+                if (sc_call(T, &F, f->i - 1, SC_EVAL, 0.0, 0, !is_max, &x) < 0)
+                    goto fail;
+                continue;
+            }
+        } else {
+            if (f->i >= f->count) {
+                ret_v = f->m;
+                goto returned;
+            }
+            if (tick(tk, (int64_t)leaves->len) < 0)
+                goto fail;
+            nodes++;
+            const int i = f->i++, kind = f->first ? SC_EVAL : SC_TEST;
+            f->phase = f->first ? SC_FIRST : SC_TESTED;
+            const int inner = sc_call(T, &F, i, kind, f->m, is_max, !is_max, &x);
+            if (inner < 0)
+                goto fail;
+            if (inner)
+                continue;
+            f = &F.p[F.len - 1]; /* reading a leaf both tests and evaluates it */
+            f->phase = NS_LOOP;
+            if (read_leaf(leaves, vals, T->first[f->n] + i, x) < 0)
+                goto fail;
+            if (f->first || (is_max ? x > f->m : x < f->m))
+                f->m = x;
+        }
+        f->first = 0;
+        continue;
+    returned:
+        if (--F.len == 0)
+            break;
+    }
+    gt_free(F.p);
+    *value = ret_v;
     *nodes_out = nodes;
     return 0;
 fail:
@@ -842,17 +983,16 @@ static PyObject *proved_item(int i, const void *ctx) {
     }
 }
 
-/* game_negascout(name, params, words, root_max, limit, max_nodes, first, line, progress) ->
- * (value, line, leaves, nodes, distinct, first, up, depth), or None (as game_negamax); the
- * line (the PV the leaves read prove) when `line`, else None */
-PyObject *gt_game_negascout(PyObject *self, PyObject *args) {
-    (void)self;
+/* NegaScout's or SCOUT's (`pearl`) entry: (value, line, leaves, nodes, distinct, first, up,
+ * depth), or None (as game_negamax); the line (the PV the leaves read prove) when `line`, else
+ * None */
+static PyObject *scout_entry(PyObject *args, const char *format, int pearl) {
     const char *name;
     PyObject *params, *words, *first_obj, *progress;
     long long limit, max_nodes;
     int root_max, want_line;
-    if (!PyArg_ParseTuple(args, "sOOpLLOpO", &name, &params, &words, &root_max, &limit,
-                          &max_nodes, &first_obj, &want_line, &progress))
+    if (!PyArg_ParseTuple(args, format, &name, &params, &words, &root_max, &limit, &max_nodes,
+                          &first_obj, &want_line, &progress))
         return NULL;
     ODRun R;
     const int rc = od_begin(&R, name, params, words, limit, max_nodes, first_obj, progress);
@@ -866,7 +1006,8 @@ PyObject *gt_game_negascout(PyObject *self, PyObject *args) {
     int64_t *line = NULL;
     ProvedOut o = {0.0, NULL, 0, &R.leaves, 0, 0};
     size_t distinct = 0;
-    if (od_negascout(&R.T, &R.tk, &R.leaves, &vals, &R.root, root_max, &o.value, &o.nodes) < 0 ||
+    if ((pearl ? od_scout : od_negascout)(&R.T, &R.tk, &R.leaves, &vals, &R.root, root_max,
+                                           &o.value, &o.nodes) < 0 ||
         nl_distinct(&R.leaves, &distinct) < 0)
         goto out;
     o.extra = (int64_t)distinct;
@@ -883,6 +1024,19 @@ out:
     gt_free(vals.p);
     od_end(&R);
     return result;
+}
+
+/* game_negascout(name, params, words, root_max, limit, max_nodes, first, line, progress):
+ * scout_entry's, NegaScout */
+PyObject *gt_game_negascout(PyObject *self, PyObject *args) {
+    (void)self;
+    return scout_entry(args, "sOOpLLOpO:game_negascout", 0);
+}
+
+/* game_scout(...): as game_negascout, Pearl's SCOUT */
+PyObject *gt_game_scout(PyObject *self, PyObject *args) {
+    (void)self;
+    return scout_entry(args, "sOOpLLOpO:game_scout", 1);
 }
 
 /* game_mtd(name, params, words, root_max, limit, max_nodes, first, guess, line, progress) ->

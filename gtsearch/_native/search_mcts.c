@@ -128,10 +128,16 @@ typedef struct {
     unsigned char *suffix;  /* a playout's moves (child indices) below its node */
     size_t slen, sufcap;
     int64_t deepest;
+    int chance; /* the game has chance nodes: a playout asks each state's kind */
 } GameSrc;
 
 /* the hash of a path one step longer (the child of index i) */
 static inline uint64_t path_step(uint64_t h, int i) { return sm64(h + (uint64_t)(i + 1) * MIX1); }
+
+/* a chance node (a state at the --depth cut is a leaf first: asked only of the others) */
+static int game_chance(const GameSrc *gs, const GState *s) {
+    return gs->chance && gs->g.rules->kind(&gs->g, s) == GAME_CHANCE;
+}
 
 static int game_leaf(const GameSrc *gs, const GState *s, int64_t depth) {
     return gs->g.rules->kind(&gs->g, s) == GAME_END || (gs->cut >= 0 && depth >= gs->cut);
@@ -178,7 +184,8 @@ static int64_t game_kids(GameSrc *gs, Entries *es, int64_t i) {
         c->parent = i;
         c->depth = parent.depth + 1;
         c->hash = path_step(parent.hash, j);
-        Entry fresh = {first + j, 0, 0.0, -1, 0, 0, game_leaf(gs, &c->st, c->depth), 0};
+        const int leaf = game_leaf(gs, &c->st, c->depth);
+        Entry fresh = {first + j, 0, 0.0, -1, 0, 0, leaf, !leaf && game_chance(gs, &c->st)};
         es->e[es->len++] = fresh;
     }
     if (parent.depth + 1 > gs->deepest)
@@ -264,13 +271,9 @@ static const double *weights_of(const Draws *d, node_t n, Py_ssize_t *k) {
     return d->wval + d->woff[lo];
 }
 
-/* The index of a uniform move among the k children of n, or at a chance node of an outcome
- * by its weights (Numbers.uniform and Numbers.weighted of the reference). */
-static int64_t draw_index(Draws *d, node_t n, int64_t k) {
-    Py_ssize_t nw = 0;
-    const double *w = d->chance && d->chance[n] ? weights_of(d, n, &nw) : NULL;
-    if (!w)
-        return (int64_t)mulhi(next_draw(d), (uint64_t)k);
+/* Numbers.weighted: the first outcome of positive weight whose partial sum of the nw weights
+ * w exceeds u * their total (the last of positive weight if rounding leaves none) */
+static int64_t weighted_index(Draws *d, const double *w, Py_ssize_t nw) {
     double u = (double)(next_draw(d) >> 11) * 0x1p-53;
     double total = 0.0;
     for (Py_ssize_t i = 0; i < nw; i++)
@@ -286,6 +289,33 @@ static int64_t draw_index(Draws *d, node_t n, int64_t k) {
         }
     }
     return last;
+}
+
+/* The index of a uniform move among the k children of n, or at a chance node of an outcome
+ * by its weights (Numbers.uniform and Numbers.weighted of the reference). */
+static int64_t draw_index(Draws *d, node_t n, int64_t k) {
+    Py_ssize_t nw = 0;
+    const double *w = d->chance && d->chance[n] ? weights_of(d, n, &nw) : NULL;
+    if (!w)
+        return (int64_t)mulhi(next_draw(d), (uint64_t)k);
+    return weighted_index(d, w, nw);
+}
+
+/* A chance state's outcome among its k, drawn as Numbers.weighted draws it over the Python
+ * game's weights as doubles (as_floats of each outcome's Fraction of the whole: w_i / their
+ * sum; equal outcomes when the rules give no weights, as Pig's faces, 1/die each) */
+static int64_t game_outcome(const GameSrc *gs, Draws *d, const GState *st, int k) {
+    int64_t iw[GAME_MAX_MOVES], total = 0;
+    double w[GAME_MAX_MOVES];
+    for (int i = 0; i < k; i++)
+        iw[i] = 1;
+    if (gs->g.rules->weights)
+        gs->g.rules->weights(&gs->g, st, iw);
+    for (int i = 0; i < k; i++)
+        total += iw[i];
+    for (int i = 0; i < k; i++)
+        w[i] = (double)iw[i] / (double)total;
+    return weighted_index(d, w, k);
 }
 
 /* Ask for the lines of the whole playout from m (first child m + 1 ending at first_end, m
@@ -346,7 +376,8 @@ static int game_playout(GameSrc *gs, const Entries *es, Draws *d, int64_t n, int
             visit_limit();
             return -1;
         }
-        const int i = (int)mulhi(next_draw(d), (uint64_t)k);
+        const int i = game_chance(gs, &st) ? (int)game_outcome(gs, d, &st, k)
+                                           : (int)mulhi(next_draw(d), (uint64_t)k);
         if (ROOM(gs->suffix, gs->slen, gs->sufcap) < 0)
             return -1;
         gs->suffix[gs->slen++] = (unsigned char)i;
@@ -383,11 +414,15 @@ static int run(Search *s, Draws *d, const Limits *lim, Entries *es, Counts *out,
     size_t cap = 0, kcap = 0, nlogs = 0, lcap = 0;
     double t0 = monotonic_seconds();
     int root_leaf = gs ? game_leaf(gs, &gs->nodes[0].st, 0) : IS_LEAF(t, 0);
-    Entry root = {0, 0, 0.0, -1, 0, 1, root_leaf, d->chance && d->chance[0]};
+    const int root_chance = gs ? !root_leaf && game_chance(gs, &gs->nodes[0].st)
+                               : d->chance && d->chance[0];
+    Entry root = {0, 0, 0.0, -1, 0, 1, root_leaf, root_chance};
     if (ROOM(es->e, es->len, es->cap) < 0)
         return -1;
     es->e[es->len++] = root;
     es->in_tree = 1;
+    if (root_leaf && root_squares(es) < 0) /* the root's squares: its value's standard error */
+        return -1;
     out->cut = -1;
     while (out->done != lim->iterations) {
         if (out->done && lim->seconds_given && monotonic_seconds() - t0 >= lim->seconds)
@@ -407,7 +442,8 @@ static int run(Search *s, Draws *d, const Limits *lim, Entries *es, Counts *out,
                 goto fail;
             Entry *e = es->e, *pe = e + p;
             if (pe->chance) {
-                int64_t c = first + draw_index(d, pe->node, pe->nk);
+                int64_t c = first + (gs ? game_outcome(gs, d, &gs->nodes[p].st, (int)pe->nk)
+                                        : draw_index(d, pe->node, pe->nk));
                 path[len++] = c;
                 if (!e[c].in) {
                     e[c].in = 1;
@@ -740,20 +776,26 @@ static int game_distinct(const Search *s, const Entries *es, const GameSrc *gs, 
 }
 
 /* (parent, first, depth) of the numbered nodes (OnDemandTree's arrays: the first child -1
- * until listed), the loose leaves' paths (tuples of child indices), the deepest node's depth;
- * NULL with an exception */
+ * until listed), the loose leaves' paths (tuples of child indices), the deepest node's depth,
+ * and on a game with chance nodes the decision nodes above each node (OnDemandTree's
+ * turn_counts: a node's parent's, one more below a decision node), else None; NULL with an
+ * exception */
 static PyObject *game_arena(const Entries *es, const GameSrc *gs) {
     const size_t n = es->len;
-    int64_t *cols = gt_malloc(3 * n * sizeof *cols); /* n >= 1: the root */
+    const int ncols = gs->chance ? 4 : 3;
+    int64_t *cols = gt_malloc((size_t)ncols * n * sizeof *cols); /* n >= 1: the root */
     if (!cols)
         return PyErr_NoMemory();
     for (size_t i = 0; i < n; i++) {
-        cols[i] = gs->nodes[i].parent;
+        const int64_t up = gs->nodes[i].parent;
+        cols[i] = up;
         cols[n + i] = es->e[i].kids;
         cols[2 * n + i] = gs->nodes[i].depth;
+        if (gs->chance) /* numbered after its parent: the parent's count is made */
+            cols[3 * n + i] = up < 0 ? 0 : cols[3 * n + (size_t)up] + !es->e[up].chance;
     }
-    PyObject *arrays[3] = {NULL, NULL, NULL}, *paths = PyList_New((Py_ssize_t)gs->nloose);
-    for (int j = 0; paths && j < 3; j++)
+    PyObject *arrays[4] = {NULL, NULL, NULL, NULL}, *paths = PyList_New((Py_ssize_t)gs->nloose);
+    for (int j = 0; paths && j < ncols; j++)
         if (!(arrays[j] = make_array("q", cols + (size_t)j * n, n * sizeof *cols)))
             Py_CLEAR(paths);
     gt_free(cols);
@@ -770,19 +812,20 @@ static PyObject *game_arena(const Entries *es, const GameSrc *gs) {
     }
     PyObject *result = NULL;
     if (paths)
-        result = Py_BuildValue("(OOONL)", arrays[0], arrays[1], arrays[2], paths,
-                               (long long)gs->deepest);
-    for (int j = 0; j < 3; j++)
+        result = Py_BuildValue("(OOONLO)", arrays[0], arrays[1], arrays[2], paths,
+                               (long long)gs->deepest, arrays[3] ? arrays[3] : Py_None);
+    for (int j = 0; j < 4; j++)
         Py_XDECREF(arrays[j]);
     return result;
 }
 
 /* mcts_game(name, params, words, root_max, cut, max_nodes, lo, span, iterations, seconds,
- * seed, c, playout_depth, progress): mcts on the game of the C rules `name` with those
- * parameters, from the state of those words, searched on demand as on an OnDemandTree
- * (cut: --depth, -1 none); (mcts's result as gt_mcts gives it, (parent, first, depth, loose
- * leaves' paths, deepest)), or None when the rules cannot hold the parameters (or the game has
- * no estimate for a cut).  VisitLimit past max_nodes. */
+ * seed, c, playout_depth, progress[, chance]): mcts on the game of the C rules `name` with
+ * those parameters, from the state of those words, searched on demand as on an OnDemandTree
+ * (cut: --depth, -1 none; chance: the game has chance nodes, each outcome drawn by its
+ * weight); (mcts's result as gt_mcts gives it, game_arena's (parent, first, depth, loose
+ * leaves' paths, deepest, turns or None)), or None when the rules cannot hold the parameters
+ * (or the game has no estimate for a cut).  VisitLimit past max_nodes. */
 PyObject *gt_mcts_game(PyObject *self, PyObject *args) {
     (void)self;
     const char *name;
@@ -791,12 +834,15 @@ PyObject *gt_mcts_game(PyObject *self, PyObject *args) {
     int root_max;
     long long cut, max_nodes, iterations, playout_depth;
     Limits lim;
-    if (!PyArg_ParseTuple(args, "sO(KKKK)pLLddLdKdLO", &name, &params, &words[0], &words[1],
+    int chance = 0;
+    if (!PyArg_ParseTuple(args, "sO(KKKK)pLLddLdKdLO|p", &name, &params, &words[0], &words[1],
                           &words[2], &words[3], &root_max, &cut, &max_nodes, &lim.lo, &lim.span,
-                          &iterations, &lim.seconds, &seed, &lim.c, &playout_depth, &progress))
+                          &iterations, &lim.seconds, &seed, &lim.c, &playout_depth, &progress,
+                          &chance))
         return NULL;
     GameSrc gs;
     memset(&gs, 0, sizeof gs);
+    gs.chance = chance;
     if (!(gs.g.rules = game_rules(name))) {
         PyErr_Format(PyExc_ValueError, "no rules of a game %s in C", name);
         return NULL;

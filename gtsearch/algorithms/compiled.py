@@ -288,9 +288,9 @@ def chance_on_demand(
 
 
 def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:
-    if tree.on_demand and which == "negascout":  # a game searched on demand, in C
+    if tree.on_demand:  # a game searched on demand, in C
         # the PV too, from the leaves read (pv.py's walk), when they are all the Stats' leaves
-        done = _on_demand(tree, "game_negascout", not stats.leaves, stats.progress)
+        done = _on_demand(tree, f"game_{which}", not stats.leaves, stats.progress)
         if done is None:
             return None
         value, line, leaves, nodes, distinct = done[:5]
@@ -516,6 +516,7 @@ def _on_rules(tree: Tree, limits: tuple[Any, ...]) -> Any:
             -1 if cut is None else cut,
             tree.max_nodes,  # type: ignore[attr-defined]
             *limits,
+            tree.chance is not None,  # the game's chance nodes drawn in C
         )
     except core.VisitLimit:
         raise tree.limit_error() from None  # type: ignore[attr-defined]

@@ -248,11 +248,13 @@ class OnDemandTree(SearchedInC, GameTree):
         depths: array[int],
         loose_paths: list[tuple[int, ...]],
         deepest: int,
+        turns: array[int] | None = None,
     ) -> None:
         """Take the nodes mcts in C numbered on this fresh tree (each one's parent, first child
-        or -1, depth: the root's too) as :meth:`numbered_in_c` does, and the loose leaves its
-        playouts reached (their paths, ~0, ~1, ... in order; ``deepest`` counts them)."""
-        self.numbered_in_c(first, up[1:], depths[1:])
+        or -1, depth and, with chance nodes, decision nodes above it: the root's too) as
+        :meth:`numbered_in_c` does, and the loose leaves its playouts reached (their paths,
+        ~0, ~1, ... in order; ``deepest`` counts them)."""
+        self.numbered_in_c(first, up[1:], depths[1:], None if turns is None else turns[1:])
         self.deepest = deepest
         self.loose_paths = loose_paths
         self.loose = {path: ~i for i, path in enumerate(loose_paths)}

@@ -88,7 +88,8 @@ class SearchedInC:
 
     def c_rules(self) -> tuple[str, tuple[int, ...], Words] | None:
         """:meth:`native_game` for a search that numbers the whole tree afresh (mcts in C,
-        whose nodes :meth:`adopt` takes): None once anything but the root is numbered."""
+        whose nodes :meth:`adopt` takes, chance nodes too: Pig's): None once anything but the
+        root is numbered."""
         if len(self.keys) > 1 or self.loose:
             return None
-        return self.native_game()
+        return self.native_game(chance=True)
