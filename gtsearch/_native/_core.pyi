@@ -44,6 +44,37 @@ def game_negascout(
 ) -> (
     tuple[float, list[int] | None, _Leaves, int, int, array[int], array[int], array[int]] | None
 ): ...
+def game_tabled(
+    name: str,
+    params: tuple[int, ...],
+    words: tuple[int, ...],
+    root_max: bool,
+    limit: int,
+    max_nodes: int,
+    first: array[int],
+    general: bool,
+    buckets: int,
+    pv_buckets: int,
+    kind: int,
+    alpha: float,
+    beta: float,
+    progress: _Progress,
+) -> (
+    tuple[
+        float,
+        list[int],
+        _Leaves,
+        int,
+        int,
+        int,
+        tuple[int, ...],
+        array[int],
+        array[int],
+        array[int],
+        array[int],
+    ]
+    | None
+): ...
 def game_sss(
     name: str,
     params: tuple[int, ...],

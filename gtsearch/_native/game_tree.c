@@ -210,8 +210,7 @@ static node_t best_child(void *ctx, node_t n, int is_max) {
 /* A search's result: its `n` own items (made here in turn: `make(i, ctx)` makes item i, NULL
  * with an exception), then the tree's arrays first, up and depth; each item made only while
  * the ones before it were */
-#define OD_MOST_ITEMS 8
-static PyObject *od_result(const ODTree *T, int n, PyObject *(*make)(int, const void *),
+PyObject *od_result(const ODTree *T, int n, PyObject *(*make)(int, const void *),
                            const void *ctx) {
     const size_t fresh = T->n - T->n0;
     PyObject *items[OD_MOST_ITEMS] = {NULL};
@@ -696,14 +695,7 @@ done:
  * root's state from `words`, the tree's nodes numbered so far (`first`), the ticker and the
  * list of leaves.  1, 0 when the core has no rules `name` that hold `params` (nothing held),
  * -1 with an exception (nothing held). */
-typedef struct {
-    ODTree T;
-    GState root;
-    Ticker tk;
-    NodeList leaves;
-} ODRun;
-
-static int od_begin(ODRun *R, const char *name, PyObject *params, PyObject *words,
+int od_begin(ODRun *R, const char *name, PyObject *params, PyObject *words,
                     long long limit, long long max_nodes, PyObject *first_obj,
                     PyObject *progress) {
     memset(R, 0, sizeof *R);
@@ -753,7 +745,7 @@ static int od_begin(ODRun *R, const char *name, PyObject *params, PyObject *word
     return rc;
 }
 
-static void od_end(ODRun *R) {
+void od_end(ODRun *R) {
     gt_free(R->T.first);
     gt_free(R->T.up);
     gt_free(R->T.depth);

@@ -37,4 +37,26 @@ int od_game(Game *g, const char *name, PyObject *params);
  * exception */
 int od_root_state(PyObject *words, GState *root);
 
+/* What every search of a game on demand opens (game_tree.c's od_begin): the rules, the root's
+ * state, the tree's nodes numbered so far, the ticker and the list of leaves */
+typedef struct {
+    ODTree T;
+    GState root;
+    Ticker tk;
+    NodeList leaves;
+} ODRun;
+
+/* open R: the rules `name` with `params`, the root's state from `words`, the nodes numbered so
+ * far (`first`); 1, 0 when the core has no rules `name` that hold `params` (nothing held), -1
+ * with an exception (nothing held) */
+int od_begin(ODRun *R, const char *name, PyObject *params, PyObject *words, long long limit,
+             long long max_nodes, PyObject *first_obj, PyObject *progress);
+void od_end(ODRun *R);
+
+/* a search's result: its `n` own items (`make(i, ctx)` makes item i, NULL with an exception),
+ * then the tree's arrays first, up and depth; at most OD_MOST_ITEMS - 3 own items */
+#define OD_MOST_ITEMS 12
+PyObject *od_result(const ODTree *T, int n, PyObject *(*make)(int, const void *),
+                    const void *ctx);
+
 #endif

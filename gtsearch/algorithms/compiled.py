@@ -284,6 +284,43 @@ def tabled(
     return Tabled(value, pv, distinct, *figures)
 
 
+def tabled_on_demand(
+    tree: Tree,
+    stats: Stats,
+    table: Table,
+    pv_table: Table,
+    kind: str,
+    x: float = -INF,
+    y: float = INF,
+) -> Tabled | None:
+    """tabled.py's alphabeta (window (x, y)) or negascout on a game searched on demand, in C
+    over the game's rules (search_tabled_ondemand.c), with ``table``'s size, and its line (its
+    uncounted searches with tables of ``pv_table``'s size); the
+    table's counters to ``table``, the nodes and positions numbered to the tree
+    (``numbered_positions``).  None when the Python search runs: the pure core, no C rules of
+    the game, or entries met before on this tree that Python would number first."""
+    if len(tree.info) != 1:  # type: ignore[attr-defined]  # only the root's entry met so far
+        return None
+    done = _on_demand(
+        tree,
+        "game_tabled",
+        tree.general,  # type: ignore[attr-defined]
+        table.buckets,
+        pv_table.buckets,
+        _TABLED[kind],
+        x,
+        y,
+        stats.progress,
+    )
+    if done is None:
+        return None
+    value, line, leaves, distinct, entered, expanded, counts, positions = done[:8]
+    tree.numbered_positions(positions)  # type: ignore[attr-defined]
+    distinct = _distinct(stats, leaves, distinct)
+    table.take(counts)
+    return Tabled(value, line, distinct, entered, expanded, 0, 0)
+
+
 class Iteration(NamedTuple):
     """One iteration of a deepening search with a table in C, and the table's counts after it."""
 
