@@ -486,7 +486,8 @@ static PyObject *tabled_item(int i, const void *ctx) {
 
 /* game_tabled(name, params, words, root_max, limit, max_nodes, first, general, buckets,
  * pv_buckets, kind, alpha, beta, progress) -> (value, line, leaves, distinct, entered,
- * expanded, counts, positions, first, up, depth), or None when the core has no rules `name` that hold `params`:
+ * expanded, counts, positions, first, up, depth), or None when the core has no rules `name`
+ * that hold `params`:
  * kind 0 alpha-beta with the window (alpha, beta) in MAX's terms, 1 NegaScout; positions: an
  * array('Q') of five words a position (its state's four, its depth below a cut), in the order
  * of their numbers; pv_buckets: the size of the tables of the line's uncounted searches */
@@ -635,7 +636,8 @@ static PyObject *iterate_item(int i, const void *ctx) {
  * first still running is dropped) or solve.solve's iterations (solve 1: until one is
  * exhausted or decided); each iteration as od_iteration gives it; positions_seen: the distinct
  * positions solve entered; stopped: 1 when --max-nodes ended iterative.py's iterations after
- * the first (the nodes an iteration would number past it; solve's raise VisitLimit); positions as game_tabled's */
+ * the first (the nodes an iteration would number past it; solve's raise VisitLimit);
+ * positions as game_tabled's */
 PyObject *gt_game_tabled_iterate(PyObject *self, PyObject *args) {
     (void)self;
     const char *name;
