@@ -60,8 +60,10 @@ static int pos_same(const PosKey *a, const PosKey *b) {
 static int pos_rehash(Positions *P) {
     const size_t size = P->mask ? 2 * (P->mask + 1) : 1024;
     int64_t *slots = gt_calloc(size, sizeof *slots);
-    if (!slots)
+    if (!slots) {
+        PyErr_NoMemory();
         return -1;
+    }
     for (size_t i = 0; i < P->n; i++) {
         size_t at = pos_hash(&P->keys[i]) & (size - 1);
         while (slots[at])
