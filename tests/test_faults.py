@@ -528,6 +528,9 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     ("iterate-tt-game-c-cut", tabled_on_demand("iterate", "connect4", 3, max_depth=2)),
     ("solve-tt-game-c", tabled_on_demand("solve", "othello", None, 3)),
     ("solve-tt-game-c-nim", tabled_on_demand("solve", "nim:9", None)),
+    # the lines of these need an uncounted search below a node (its own table)
+    ("solve-tt-game-c-line", tabled_on_demand("solve", "connect4:rows=3,columns=4,k=3", None)),
+    ("iterate-tt-game-c-line", tabled_on_demand("iterate", "dotsandboxes", None)),
     ("solve-tt-game", solved),
     # the Connect Four solver: the probes and the line, and the node limit passed
     ("solve-c4", c4_solved(10**6)),

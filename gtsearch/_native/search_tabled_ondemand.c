@@ -139,18 +139,24 @@ typedef struct {
     size_t cap;
 } OTS;
 
-static int set_best(BestOf *B, node_t n, node_t c) {
+/* room in B for the nodes 0 .. n, the new ones without a best child (-1); 0 or -1 with
+ * MemoryError */
+static int best_room(BestOf *B, size_t n) {
     const size_t old = B->cap;
-    while ((size_t)n >= B->cap)
+    while (n >= B->cap)
         if (grow_array(&B->p, &B->cap, sizeof *B->p) < 0)
             return -1;
     for (size_t j = old; j < B->cap; j++)
         B->p[j] = -1;
-    B->p[n] = c;
     return 0;
 }
 
-static node_t get_best(const BestOf *B, node_t n) { return (size_t)n < B->cap ? B->p[n] : -1; }
+static int set_best(BestOf *B, node_t n, node_t c) {
+    if (best_room(B, (size_t)n) < 0)
+        return -1;
+    B->p[n] = c;
+    return 0;
+}
 
 /* solve.py's _relative(): a score at the root's scale as the score `depth` plies down */
 static inline double od_relative(double score, double depth) {
@@ -283,7 +289,7 @@ static int od_enter(OTS *x, size_t *len, node_t n, double alpha, double beta, do
     f->depth = depth;
     f->i = f->k = 0;
     f->bi = -1;
-    f->first = first > 0 && first < f->count ? first : -1;
+    f->first = first > 0 ? first : -1; /* the entry's move: one of the position's */
     f->done = 1;
     f->phase = OD_FULL_WINDOW;
     ++*len;
@@ -296,6 +302,9 @@ static inline int32_t od_nth(const OTFrame *f, int32_t k) {
         return k;
     return k == 0 ? f->first : k <= f->first ? k - 1 : k;
 }
+
+/* room for the frame at len on the path; 0 or -1 with MemoryError */
+static int od_room(OTS *x, size_t len) { return ROOM(x->st, len, x->cap); }
 
 /* whether the state s at depth is a leaf of the tree (end[c] == c + 1) */
 static int od_leaf(const ODTree *T, const GState *s, int64_t depth) {
@@ -312,12 +321,12 @@ static int od_tt_node(OTS *x, node_t n, const GState *s, int64_t depth, double a
     size_t len = 0;
     double v = 0.0;
     int ex = 0;
-    if (ROOM(x->st, len, x->cap) < 0)
+    if (od_room(x, 0) < 0)
         return -1;
     x->st[0].st = *s;
     int rc = od_enter(x, &len, n, alpha, beta, sign, depth, &v, &ex);
     while (rc == OD_PUSHED || (rc == OD_ANSWERED && len)) {
-        if (ROOM(x->st, len, x->cap) < 0)
+        if (od_room(x, len) < 0)
             return -1;
         OTFrame *f = &x->st[len - 1], *g = &x->st[len];
         if (rc == OD_ANSWERED) { /* the child's value for its mover */
@@ -418,7 +427,9 @@ static int od_tt_line(OTS *x, const GState *root, int64_t **line, size_t *len) {
         (*line)[(*len)++] = n;
         if (!od_open(T, &s, depth, moves, &count, &v) || (x->limit >= 0 && depth >= x->limit))
             return 0;
-        node_t c = get_best(x->best, n);
+        if (best_room(x->best, (size_t)n) < 0)
+            return -1;
+        node_t c = x->best->p[n];
         if (c < 0) {
             const int64_t key = od_key(x, &s, depth);
             if (key < 0)
@@ -442,7 +453,7 @@ static int od_tt_line(OTS *x, const GState *root, int64_t **line, size_t *len) {
             tt_free(&own);
             if (rc < 0)
                 return -1;
-            c = get_best(x->best, n);
+            c = x->best->p[n]; /* the helper set it: n is an inner node it searched */
         }
         GState next;
         r->play(&T->g, &s, moves[c - T->first[n]], &next);
@@ -567,8 +578,9 @@ typedef struct {
 
 /* One iteration at depth: (value, line, leaves, entered, expanded, exhausted, depth, counts,
  * seconds) (value: MAX's for iterative.py, the score for the player to move at the root for
- * solve.py), *stop set when solve.py stops there; NULL with an exception. */
-static PyObject *od_iteration(ODIterate *I, int64_t depth, int *stop) {
+ * solve.py), *stop set when solve.py stops there, *exhausted when no horizon was met; NULL
+ * with an exception. */
+static PyObject *od_iteration(ODIterate *I, int64_t depth, int *stop, int *exhausted) {
     ODRun *R = &I->R;
     BestOf best = {NULL, 0};
     R->leaves.len = 0;
@@ -586,6 +598,7 @@ static PyObject *od_iteration(ODIterate *I, int64_t depth, int *stop) {
     PyObject *result = NULL, *pv = NULL, *leaves = NULL, *counts = NULL;
     /* search.root(): the score for the player to move; iterative.py turns it to MAX's */
     int rc = od_tt_node(&x, 0, &R->root, 0, -INF, INF, sign, &v, &ex);
+    *exhausted = ex;
     if (rc == 0) {
         took = monotonic_seconds() - t0;
         *stop = I->solve && (ex || v != 0.0);
@@ -677,7 +690,8 @@ PyObject *gt_game_tabled_iterate(PyObject *self, PyObject *args) {
     for (int64_t depth = 1; !stop; depth++) {
         if (depth > 1 && seconds >= 0) /* the first iteration always finishes */
             I.R.tk.deadline = t0 + seconds;
-        PyObject *it = od_iteration(&I, depth, &stop);
+        int exhausted = 0;
+        PyObject *it = od_iteration(&I, depth, &stop, &exhausted);
         if (!it) {
             if (I.R.tk.late && PyErr_ExceptionMatches(PyExc_TimeoutError)) {
                 PyErr_Clear(); /* --time ran out in this iteration: the ones before it */
@@ -690,7 +704,6 @@ PyObject *gt_game_tabled_iterate(PyObject *self, PyObject *args) {
             }
             goto out;
         }
-        const int exhausted = PyLong_AsLong(PyTuple_GET_ITEM(it, 5)) != 0;
         int appended = PyList_Append(list, it);
         Py_DECREF(it);
         if (appended < 0)
