@@ -36,6 +36,9 @@ from gtsearch.sources.gamerules import rules_of
 from gtsearch.sources.gamespec import game_of
 from gtsearch.sources.ondemand import OnDemandTree
 
+from .test_game_ondemand_c import opened, pure
+from .test_tt_native import table_of
+
 pytestmark = pytest.mark.skipif(core.native() is None, reason="needs the C core")
 native: Any = core.native()
 
@@ -67,36 +70,6 @@ WORKS: list[tuple[str, dict[str, Any]]] = [
 
 
 @contextlib.contextmanager
-def table_of(size: Any) -> Iterator[int]:
-    """The MiB to pass for ``size``, with the tables cut down to a few buckets if tiny (the
-    line's uncounted searches' tables too, in both cores)."""
-    if not isinstance(size, tuple):
-        yield size
-        return
-    buckets = size[1]
-
-    class Tiny(Table):
-        __slots__ = ()
-
-        def __init__(self, mib: int) -> None:
-            super().__init__(mib)
-            self.buckets = buckets
-
-    with pytest.MonkeyPatch.context() as mp:
-        for m in (tabled, iterative, solve):
-            mp.setattr(m, "Table", Tiny)
-        yield 1
-
-
-@contextlib.contextmanager
-def pure() -> Iterator[None]:
-    """The searches of a game on demand in Python."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(compiled, "_on_demand", lambda *args: None)
-        yield
-
-
-@contextlib.contextmanager
 def in_c() -> Iterator[None]:
     """The searches with a table on a game on demand in C only: the Python one refuses."""
 
@@ -106,25 +79,6 @@ def in_c() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(tabled.TableSearch, "node", refuse)
         yield
-
-
-def opened(spec: str, depth: int | None, moves: list[int], root: bool | None = None) -> Any:
-    """An OnDemandTree of the game after ``moves`` (each an index into the moves there, modulo
-    their number; stops where the game ends), cut at ``depth``, the other player at the root
-    when ``root`` says so."""
-    game = game_of(spec)
-    obj = game.obj
-    state, max_to_move = obj.initial(), game.root_max
-    for k in moves:
-        legal = obj.moves(state)
-        if not legal:
-            break
-        state = obj.play(state, legal[k % len(legal)])
-        max_to_move = not max_to_move
-    tree = OnDemandTree(
-        game, source=f"game:{spec}", limit=depth, start=state, start_max=max_to_move
-    )
-    return tree if root is None or root == tree.root_max else tree.with_root(root)
 
 
 def untimed(r: Any) -> Any:
