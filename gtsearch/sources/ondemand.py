@@ -33,9 +33,10 @@ from ..core import native
 from ..errors import OutOfTime, UsageError
 from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
-from .gamerules import Words, entry_words, rules_of, state_of
+from .gamekeys import CPositions
+from .gamerules import Words, entry_words, rules_of
 from .games import GameTree
-from .gameviews import CHANCE_NODE, DECIDE, FORCED, Lookup
+from .gameviews import CHANCE_NODE, Lookup
 from .playouts import Reached, playout
 from .protocol import Game, GameError
 
@@ -143,7 +144,7 @@ class Grown(Sequence[Any]):
         return self.at(n)
 
 
-class OnDemandTree(GameTree):
+class OnDemandTree(CPositions, GameTree):
     """A game as a Tree whose nodes are numbered as the search first lists them."""
 
     __slots__ = (
@@ -196,8 +197,7 @@ class OnDemandTree(GameTree):
         #: time.perf_counter() past which listing children raises OutOfTime (play --time's
         #: deepening drops the depth it was searching), or None
         self.deadline: float | None = None
-        #: the positions a search with a table in C numbered (their words and depths, five
-        #: words each, in their numbers' order), until position_numbers takes them
+        #: the positions a search with a table in C numbered, until read (CPositions)
         self.c_positions: array[int] | None = None
         self.inner = Inner(self)
         Tree.__init__(
@@ -226,12 +226,7 @@ class OnDemandTree(GameTree):
         of the user's, a subclass, one with --estimate, a board too big for them), the tree
         has chance nodes, or a table has numbered positions on this tree, and the Python
         search runs."""
-        if (
-            native() is None
-            or self.chance is not None
-            or self.numbers[0]
-            or self.c_positions is not None
-        ):
+        if native() is None or self.chance is not None or self.numbers[0] or self.c_positions:
             # a table numbered positions here: the Python searches keep the entries they meet
             # (the next table's positions are numbered in their order), which a C search skips
             return None
@@ -256,31 +251,6 @@ class OnDemandTree(GameTree):
         self.entries.extend(gone)
         self.deepest = max(self.deepest, max(depths))
         self.visited = len(self.keys)
-
-    def numbered_positions(self, positions: array[int]) -> None:
-        """Take the positions a search with a table in C numbered on this tree
-        (search_tabled_ondemand.c: their words and depths, five words each, in the order of
-        their numbers); :meth:`position_numbers` turns them into Python's entries when a
-        position is next asked for."""
-        self.c_positions = positions
-
-    def position_numbers(self) -> dict[Any, int]:
-        """PositionKeys.position_numbers, the positions a search in C numbered first (as its
-        Python twin would have, meeting their entries in the same order)."""
-        numbered = self.c_positions
-        if numbered is not None:
-            self.c_positions = None
-            positions = self.numbers[1]
-            obj, general, cut = self.game.obj, self.general, self.limit is not None
-            for i in range(0, len(numbered), 5):
-                state, forced = state_of(obj, numbered[i : i + 4])  # type: ignore[arg-type]
-                if general:
-                    depth = numbered[i + 4] if cut else None
-                    at = (FORCED if forced else DECIDE, state, depth)
-                else:
-                    at = state
-                positions.setdefault(at, len(positions))
-        return super().position_numbers()
 
     def searched(self) -> AbstractContextManager[None]:
         """Python's cycle collector paused while a search runs, as while a game is counted
@@ -338,10 +308,8 @@ class OnDemandTree(GameTree):
         end = first + len(self.expand(n).kids)
         keys, entries, info, states = self.keys, self.entries, self.info, self.states
         general = self.general
-        # no table has numbered the entries met (position_numbers reads them from info,
-        # which then only grows; a C search's positions are read against it too)
-        if not self.numbers[0] and self.c_positions is None:
-            for c in range(first, end):
+        if not self.numbers[0] and self.c_positions is None:  # no table numbered the entries
+            for c in range(first, end):  # met (position_numbers reads info, which then grows)
                 key = keys[c]
                 if key is not None:
                     info.pop(key, None)
