@@ -46,15 +46,15 @@ typedef struct {
     NodeList leaves;
 } ODRun;
 
-/* open R: the rules `name` with `params`, the root's state from `words`, the nodes numbered so
- * far (`first`); 1, 0 when the core has no rules `name` that hold `params` (nothing held), -1
- * with an exception (nothing held) */
+/* Open R: the rules `name` with `params`, the root's state from `words`, the nodes numbered so
+ * far (`first`), the ticker.  1, 0 when the core has no rules `name` that hold `params`
+ * (nothing held), -1 with an exception (nothing held). */
 int od_begin(ODRun *R, const char *name, PyObject *params, PyObject *words, long long limit,
              long long max_nodes, PyObject *first_obj, PyObject *progress);
 void od_end(ODRun *R);
 
-/* a search's result: its `n` own items (`make(i, ctx)` makes item i, NULL with an exception),
- * then the tree's arrays first, up and depth; at most OD_MOST_ITEMS - 3 own items */
+/* A search's result: its `n` own items (made here in turn: `make(i, ctx)` makes item i, NULL
+ * with an exception), then the tree's arrays first, up and depth (game_tabled: 8 own items) */
 #define OD_MOST_ITEMS 12
 PyObject *od_result(const ODTree *T, int n, PyObject *(*make)(int, const void *),
                     const void *ctx);
