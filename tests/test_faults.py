@@ -275,6 +275,48 @@ def mcts_on_demand(spec: str, depth: int | None = None, **params: Any) -> Callab
     return work
 
 
+def tabled_on_demand(
+    kind: str, spec: str, depth: int | None, buckets: int | None = None, **params: Any
+) -> Callable[[], Any]:
+    """A search with a table on a game on demand over its C rules (search_tabled_ondemand.c):
+    alphabeta or negascout with --tt 1, eval --iterative or solve's iterations; its result
+    untimed, the nodes and positions numbered; ``buckets``: every table cut down to that many
+    buckets (the line's uncounted searches then run)."""
+
+    def work() -> Any:
+        from gtsearch.algorithms import iterative, tabled
+        from gtsearch.algorithms import solve as solving
+        from gtsearch.algorithms.table import Table
+
+        class Tiny(Table):
+            __slots__ = ()
+
+            def __init__(self, mib: int) -> None:
+                super().__init__(mib)
+                if buckets is not None:
+                    self.buckets = buckets
+
+        saved = [m.Table for m in (tabled, iterative, solving)]  # type: ignore[attr-defined]
+        for m in (tabled, iterative, solving):
+            m.Table = Tiny  # type: ignore[attr-defined]
+        try:
+            t: Any = open_game(spec, depth=depth, on_demand=True)
+            if kind == "iterate":
+                r: Any = [x._replace(seconds=0.0, tree=None) for x in iterate(t, 1, **params)]
+            elif kind == "solve":
+                done = solve(t, 1)
+                r = done._replace(seconds=0.0, iterations=[])
+            else:
+                r = search(t, kind, leaf_order=True, tt=1, **params)._replace(seconds=0.0)
+        finally:
+            for m, kept in zip((tabled, iterative, solving), saved, strict=True):
+                m.Table = kept  # type: ignore[attr-defined]
+        n = len(t.keys)
+        return r, list(t.first), list(t.up), [t.position(k) for k in range(0, n, 7)]
+
+    return work
+
+
 def deepened() -> Any:
     """eval --iterative with a table (search_tabled.c): each iteration's result, untimed."""
     return [r._replace(seconds=0.0) for r in iterate(tree_of(ESTIMATES, "json"), 1)]
@@ -507,6 +549,28 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
     # every table a block of its own (table.c's kept blocks off), MTD(f)'s line's table too
     ("search-tt-unkept", setting("keep_tables", 0, searched(game, "mtdf", tt=1))),
     ("iterate-tt", deepened),
+    # the searches with a table on a game on demand over its C rules (search_tabled_ondemand.c):
+    # the positions' map grown, the line's uncounted searches (tiny tables), the root a leaf,
+    # a cut, passes (Othello), iterative deepening's horizon and solve's scores
+    *[
+        (f"search-tt-game-c-{kind}-{id_}", tabled_on_demand(kind, spec, depth, buckets))
+        for kind in ("alphabeta", "negascout")
+        for id_, spec, depth, buckets in (
+            ("c4", "connect4:rows=4,columns=4,k=3", 5, None),
+            ("tiny", "connect4:rows=3,columns=4,k=3", None, 1),
+            ("leaf", "connect4", 0, None),
+            ("othello", "othello", None, 2),
+        )
+    ],
+    ("search-tt-game-c-window", tabled_on_demand("alphabeta", "connect4", 3, alpha=0, beta=0.1)),
+    ("iterate-tt-game-c", tabled_on_demand("iterate", "connect4:rows=3,columns=4,k=3", None, 2)),
+    ("iterate-tt-game-c-deep", tabled_on_demand("iterate", "othello", None)),
+    ("iterate-tt-game-c-cut", tabled_on_demand("iterate", "connect4", 3, max_depth=2)),
+    ("solve-tt-game-c", tabled_on_demand("solve", "othello", None, 3)),
+    ("solve-tt-game-c-nim", tabled_on_demand("solve", "nim:9", None)),
+    # the lines of these need an uncounted search below a node (its own table)
+    ("solve-tt-game-c-line", tabled_on_demand("solve", "connect4:rows=3,columns=4,k=3", None)),
+    ("iterate-tt-game-c-line", tabled_on_demand("iterate", "dotsandboxes", None)),
     ("solve-tt-game", solved),
     # the Connect Four solver: the probes and the line, and the node limit passed
     ("solve-c4", c4_solved(10**6)),

@@ -490,6 +490,16 @@ static PyMethodDef methods[] = {
      "tabled(end, values, root_max, keys, buckets, kind, x, y, line, progress) -> (value, line, "
      "leaves, distinct, entered, expanded, nodes, passes, counts): gtsearch.algorithms.tabled's "
      "alphabeta (kind 0, window (x, y)), negascout (1) and MTD(x) (2) with a table"},
+    {"game_tabled", GT_ENTRY(gt_game_tabled), METH_VARARGS,
+     "game_tabled(name, params, words, root_max, limit, max_nodes, first, general, buckets, "
+     "pv_buckets, kind, alpha, beta, progress) -> (value, line, leaves, distinct, entered, expanded, "
+     "counts, positions, first, up, depth), or None: tabled.py's alphabeta (kind 0) or "
+     "negascout (1) with a table over a game's C rules on demand (search_tabled_ondemand.c)"},
+    {"game_tabled_iterate", GT_ENTRY(gt_game_tabled_iterate), METH_VARARGS,
+     "game_tabled_iterate(name, params, words, root_max, limit, max_nodes, first, general, "
+     "buckets, pv_buckets, solve, last, seconds, progress) -> (iterations, positions_seen, "
+     "stopped, positions, first, up, depth), or None: iterative.iterate (solve 0) or "
+     "solve.solve's iterations (1) over a game's C rules on demand (search_tabled_ondemand.c)"},
     {"tabled_iterate", GT_ENTRY(gt_tabled_iterate), METH_VARARGS,
      "tabled_iterate(end, values, root_max, keys, buckets, solve, last, seconds, progress) -> "
      "(iterations, positions, bad): gtsearch.algorithms.iterative.iterate and solve.solve"},

@@ -213,6 +213,37 @@ def objects_expectiminimax(
     weigh: Any,
     progress: _Progress,
 ) -> tuple[int, int, list[int], _Leaves, int, _Numbered] | None: ...
+def game_tabled(
+    name: str,
+    params: tuple[int, ...],
+    words: tuple[int, ...],
+    root_max: bool,
+    limit: int,
+    max_nodes: int,
+    first: array[int],
+    general: bool,
+    buckets: int,
+    pv_buckets: int,
+    kind: int,
+    alpha: float,
+    beta: float,
+    progress: _Progress,
+) -> (
+    tuple[
+        float,
+        list[int],
+        _Leaves,
+        int,
+        int,
+        int,
+        tuple[int, ...],
+        array[int],
+        array[int],
+        array[int],
+        array[int],
+    ]
+    | None
+): ...
 def game_initial(name: str, params: tuple[int, ...]) -> tuple[int, int, int, int] | None: ...
 def game_step(
     name: str, params: tuple[int, ...], words: tuple[int, ...]

@@ -539,6 +539,8 @@ int pv_walk(PVStep step, void *ctx, int root_max, int64_t **line, size_t *len);
     X(gt_mtd)                                                                                      \
     X(gt_tabled)                                                                                   \
     X(gt_tabled_iterate)                                                                           \
+    X(gt_game_tabled)                                                                              \
+    X(gt_game_tabled_iterate)                                                                      \
     X(gt_release_tables)                                                                           \
     X(gt_keep_tables)                                                                              \
     X(gt_mcts)                                                                                     \

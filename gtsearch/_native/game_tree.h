@@ -54,8 +54,8 @@ int od_begin(ODRun *R, const char *name, PyObject *params, PyObject *words, long
 void od_end(ODRun *R);
 
 /* A search's result: its `n` own items (made here in turn: `make(i, ctx)` makes item i, NULL
- * with an exception), then the tree's arrays first, up and depth */
-#define OD_MOST_ITEMS 10
+ * with an exception), then the tree's arrays first, up and depth (game_tabled: 8 own items) */
+#define OD_MOST_ITEMS 12
 PyObject *od_result(const ODTree *T, int n, PyObject *(*make)(int, const void *),
                     const void *ctx);
 

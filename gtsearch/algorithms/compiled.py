@@ -393,6 +393,74 @@ def tabled(
     return Tabled(value, pv, distinct, *figures)
 
 
+def _fresh(tree: Tree) -> bool:
+    """Whether a search with a table in C may number the positions of a game on demand as
+    Python would: only the root's entry met so far (Python numbers the entries met before
+    first), and no deadline of play --time's on the tree (the Python search keeps it)."""
+    return len(tree.info) == 1 and tree.deadline is None  # type: ignore[attr-defined]
+
+
+def tabled_on_demand(
+    tree: Tree,
+    stats: Stats,
+    table: Table,
+    pv_table: Table,
+    kind: str,
+    x: float = -INF,
+    y: float = INF,
+) -> Tabled | None:
+    """tabled.py's alphabeta (window (x, y)) or negascout on a game searched on demand, in C
+    over the game's rules (search_tabled_ondemand.c), with ``table``'s size, and its line (its
+    uncounted searches with tables of ``pv_table``'s size); the table's counters to
+    ``table``, the nodes and positions numbered to the tree (``numbered_positions``).  None when the Python search runs: the pure core, no C rules of
+    the game, or entries met before on this tree that Python would number first."""
+    if not _fresh(tree):
+        return None
+    general = tree.general  # type: ignore[attr-defined]
+    args = (general, table.buckets, pv_table.buckets, _TABLED[kind], x, y, stats.progress)
+    done = _on_demand(tree, "game_tabled", *args)
+    if done is None:
+        return None
+    value, line, leaves, distinct, entered, expanded, counts, positions = done[:8]
+    tree.numbered_positions(positions)  # type: ignore[attr-defined]
+    distinct = _distinct(stats, leaves, distinct)
+    table.take(counts)
+    return Tabled(value, line, distinct, entered, expanded, 0, 0)
+
+
+def tabled_iterate_on_demand(
+    tree: Tree,
+    table: Table,
+    pv_table: Table,
+    last: int | None,
+    seconds: float | None = None,
+    solve: bool = False,
+) -> tuple[list[Iteration], int, bool] | None:
+    """iterative.iterate's (``solve``: solve.solve's) iterations on a game searched on demand,
+    in C over the game's rules (search_tabled_ondemand.c): each iteration, the distinct
+    positions entered (solve's), and whether --max-nodes ended the iterations after the first;
+    the nodes and positions numbered to the tree.  None when the Python search runs (as
+    :func:`tabled_on_demand`, or the game has no estimate in C)."""
+    if not _fresh(tree):
+        return None
+    done = _on_demand(
+        tree,
+        "game_tabled_iterate",
+        tree.general,  # type: ignore[attr-defined]
+        table.buckets,
+        pv_table.buckets,
+        solve,
+        -1 if last is None else last,
+        -1.0 if seconds is None else seconds,
+        None,
+    )
+    if done is None:
+        return None
+    found, seen, stopped, positions = done[:4]
+    tree.numbered_positions(positions)  # type: ignore[attr-defined]
+    return [Iteration._make(it) for it in found], seen, stopped
+
+
 class Iteration(NamedTuple):
     """One iteration of a deepening search with a table in C, and the table's counts after it."""
 

@@ -32,7 +32,7 @@ from . import compiled
 from .base import Stats
 from .ordering import MoveOrder, counts
 from .table import Table
-from .tabled import TableSearch
+from .tabled import PV_TABLE_MIB, TableSearch
 
 
 def static(tree: Tree, n: int) -> float:
@@ -64,7 +64,20 @@ def iterate(
     out: list[SearchResult] = []
     # in C: the same iterations (not with the history heuristic or killers: Python's)
     found = None
-    if moves is None and last is not None:
+    if moves is None and tree.on_demand:  # a game on demand: over its rules in C
+        ran = compiled.tabled_iterate_on_demand(
+            tree, table, Table(PV_TABLE_MIB), max_depth, seconds
+        )
+        if ran is not None:
+            done, _, stopped = ran
+            for depth, it in enumerate(done, 1):
+                table.take(it.counts)
+                counted = (it.leaves, it.entered, it.expanded, it.seconds)
+                out.append(_result(tree, tt, depth, it.value, it.line, counted, table))
+            if stopped:  # --max-nodes ended the deepening, as in the loop below
+                out[-1] = out[-1]._replace(extra={**out[-1].extra, "stopped": "max_nodes"})
+            return out
+    elif moves is None and last is not None:
         found = compiled.tabled_iterate(tree, table, last, seconds)
     if found is not None:
         iterations, _, bad = found

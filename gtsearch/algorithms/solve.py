@@ -26,6 +26,7 @@ from . import compiled
 from .iterative import deepening
 from .ordering import MoveOrder, counts
 from .table import Table
+from .tabled import PV_TABLE_MIB
 
 #: a win's score: W - p for a win p plies away (no game is 2**19 plies deep)
 W = 2**20
@@ -105,11 +106,12 @@ def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> S
     height = None if tree.on_demand else tree.max_depth()
     iterations: list[Iteration] = []
     # in C: the same iterations (not with the history heuristic or killers: Python's)
-    found = (
-        None
-        if moves is not None or height is None
-        else compiled.tabled_iterate(tree, table, height, solve=True)
-    )
+    found = None
+    if moves is None and height is None:  # a game on demand: over its rules in C
+        ran = compiled.tabled_iterate_on_demand(tree, table, Table(PV_TABLE_MIB), None, solve=True)
+        found = None if ran is None else (ran[0], ran[1], -1)
+    elif moves is None and height is not None:
+        found = compiled.tabled_iterate(tree, table, height, solve=True)
     if found is not None:
         done, distinct, _ = found
         for depth, it in enumerate(done, 1):

@@ -321,7 +321,13 @@ def alphabeta(
     lo = -INF if alpha is None else alpha
     hi = INF if beta is None else beta
     # in C, but not with the history heuristic or killers (Python's)
-    done = compiled.tabled(tree, stats, table, "alphabeta", lo, hi) if moves is None else None
+    done = None
+    if moves is None:
+        done = (
+            compiled.tabled_on_demand(tree, stats, table, Table(PV_TABLE_MIB), "alphabeta", lo, hi)
+            if tree.on_demand
+            else compiled.tabled(tree, stats, table, "alphabeta", lo, hi)
+        )
     if done is not None:
         _result(stats, done.entered, done.expanded, table, distinct=done.distinct)
         return window_outcome(done.value, lo, hi, done.line)
@@ -334,7 +340,11 @@ def alphabeta(
 def negascout(tree: Tree, stats: Stats, tt: int) -> Outcome:
     """NegaScout with a table of ``tt`` MiB; exact."""
     table = Table(tt)
-    done = compiled.tabled(tree, stats, table, "negascout", line=tree.transpositions)
+    done = (
+        compiled.tabled_on_demand(tree, stats, table, Table(PV_TABLE_MIB), "negascout")
+        if tree.on_demand
+        else compiled.tabled(tree, stats, table, "negascout", line=tree.transpositions)
+    )
     if done is not None:
         _result(stats, done.entered, done.expanded, table, distinct=done.distinct)
         return Outcome(done.value, pv=done.line)

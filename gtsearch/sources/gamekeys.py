@@ -14,6 +14,8 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from ..core import native
+from .gamerules import state_of
+from .gameviews import DECIDE, FORCED
 
 if TYPE_CHECKING:
     from .gamecount import Counted
@@ -84,3 +86,38 @@ class PositionKeys:
                 first, kids, sizes, None, root, True, numbers, parity
             )
         return self.key_array
+
+
+class CPositions:
+    """The positions a search with a table in C numbered on a game on demand
+    (search_tabled_ondemand.c), taken by the tree (:class:`.ondemand.OnDemandTree`, whose slot
+    ``c_positions`` holds them until a position is next asked for)."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # the tree's own attributes
+        c_positions: array[int] | None
+        numbers: tuple[dict[Any, int], dict[Any, int]]
+        game: Game
+        general: bool
+        limit: int | None
+
+    def numbered_positions(self, positions: array[int]) -> None:
+        """Take a C search's positions, in the order of their numbers: five words each (a
+        state's four and its depth below a --depth cut)."""
+        self.c_positions = positions  # type: ignore[misc]  # the tree's slot
+
+    def position_numbers(self) -> dict[Any, int]:
+        """PositionKeys.position_numbers, a C search's positions first: each as the ``at`` it
+        is keyed with there (the entry's tag FORCED where the words say the tree has a forced
+        pass), so that the entries Python meets after are numbered as after its own search."""
+        numbered = self.c_positions
+        if numbered is not None:
+            self.c_positions = None  # type: ignore[misc]
+            positions, obj, general = self.numbers[1], self.game.obj, self.general
+            for i in range(0, len(numbered), 5):
+                state, forced = state_of(obj, numbered[i : i + 4])  # type: ignore[arg-type]
+                depth = None if self.limit is None else numbered[i + 4]
+                at = (FORCED if forced else DECIDE, state, depth) if general else state
+                positions.setdefault(at, len(positions))
+        return super().position_numbers()  # type: ignore[misc, no-any-return]

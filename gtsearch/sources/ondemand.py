@@ -31,6 +31,7 @@ from typing import Any
 from ..errors import OutOfTime, UsageError
 from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
+from .gamekeys import CPositions
 from .games import GameTree
 from .gameviews import CHANCE_NODE, Lookup
 from .ondemand_c import SearchedInC
@@ -141,7 +142,7 @@ class Grown(Sequence[Any]):
         return self.at(n)
 
 
-class OnDemandTree(SearchedInC, GameTree):
+class OnDemandTree(CPositions, SearchedInC, GameTree):
     """A game as a Tree whose nodes are numbered as the search first lists them."""
 
     __slots__ = (
@@ -160,6 +161,7 @@ class OnDemandTree(SearchedInC, GameTree):
         "loose",
         "loose_paths",
         "deadline",
+        "c_positions",
     )
 
     on_demand = True
@@ -193,6 +195,8 @@ class OnDemandTree(SearchedInC, GameTree):
         #: time.perf_counter() past which listing children raises OutOfTime (play --time's
         #: deepening drops the depth it was searching), or None
         self.deadline: float | None = None
+        #: the positions a search with a table in C numbered, until read (CPositions)
+        self.c_positions: array[int] | None = None
         self.inner = Inner(self)
         Tree.__init__(
             self,
@@ -315,8 +319,8 @@ class OnDemandTree(SearchedInC, GameTree):
         end = first + len(self.expand(n).kids)
         keys, entries, info, states = self.keys, self.entries, self.info, self.states
         general = self.general
-        if not self.numbers[0]:  # no table has numbered the entries met (position_numbers
-            for c in range(first, end):  # reads them from info, which then only grows)
+        if not self.numbers[0] and self.c_positions is None:  # no table numbered the entries
+            for c in range(first, end):  # met (position_numbers reads info, which then grows)
                 key = keys[c]
                 if key is not None:
                     info.pop(key, None)

@@ -32,6 +32,7 @@ class SearchedInC:
         game: Game
         chance: Any
         numbers: tuple[dict[Any, int], dict[Any, int]]
+        c_positions: array[int] | None
         root_key: Any
         general: bool
         limit: int | None
@@ -50,9 +51,11 @@ class SearchedInC:
         of the user's, a subclass, one with --estimate, a board too big for them), the tree
         has chance nodes (unless ``chance``: the chance searches in C take them), or a table
         has numbered positions on this tree, and the Python search runs."""
-        if native() is None or (self.chance is not None and not chance) or self.numbers[0]:
-            # a table numbered positions here: the Python searches keep the entries they meet
-            # (the next table's positions are numbered in their order), which a C search skips
+        numbered = self.numbers[0] or self.c_positions is not None
+        if native() is None or (self.chance is not None and not chance) or numbered:
+            # a table numbered positions here (in Python, or in C and not yet taken): the Python
+            # searches keep the entries they meet (the next table's positions are numbered in
+            # their order), which a C search skips
             return None
         rules = rules_of(self.game)
         if rules is None:
