@@ -412,8 +412,9 @@ def tabled_on_demand(
     """tabled.py's alphabeta (window (x, y)) or negascout on a game searched on demand, in C
     over the game's rules (search_tabled_ondemand.c), with ``table``'s size, and its line (its
     uncounted searches with tables of ``pv_table``'s size); the table's counters to
-    ``table``, the nodes and positions numbered to the tree (``numbered_positions``).  None when the Python search runs: the pure core, no C rules of
-    the game, or entries met before on this tree that Python would number first."""
+    ``table``, the nodes and positions numbered to the tree (``numbered_positions``).  None
+    when the Python search runs: the pure core, no C rules of the game, or entries met before
+    on this tree that Python would number first."""
     if not _fresh(tree):
         return None
     general = tree.general  # type: ignore[attr-defined]
