@@ -59,7 +59,7 @@ typedef struct {
     Q p[GAME_MAX_MOVES], lo[GAME_MAX_MOVES], hi[GAME_MAX_MOVES];
     Q total, low, high, rest_lo, rest_hi, after;
     E a, b;
-} CFrame;
+} ChanceFrame;
 
 #define CACHE_SIZE 64
 typedef struct {
@@ -69,7 +69,7 @@ typedef struct {
     Q L, U;
     int64_t entered, probes;
     struct {
-        CFrame *p;
+        ChanceFrame *p;
         size_t len, cap;
     } F;
     int64_t *best; /* each decision node's best child, -1: none */
@@ -304,8 +304,8 @@ static int open_child(CRun *C, int i, int full, Q *q) {
     ODTree *T = &C->R.T;
     if (ROOM(C->F.p, C->F.len, C->F.cap) < 0)
         return -1;
-    const CFrame *f = &C->F.p[C->F.len - 1];
-    CFrame *g = &C->F.p[C->F.len];
+    const ChanceFrame *f = &C->F.p[C->F.len - 1];
+    ChanceFrame *g = &C->F.p[C->F.len];
     const node_t c = T->first[f->n] + i;
     const int64_t d = f->depth + 1;
     double v;
@@ -329,14 +329,14 @@ static int open_child(CRun *C, int i, int full, Q *q) {
 
 /* the top frame searched with the window (alpha, beta) */
 static void window(CRun *C, E alpha, E beta) {
-    CFrame *g = &C->F.p[C->F.len - 1];
+    ChanceFrame *g = &C->F.p[C->F.len - 1];
     g->alpha = alpha;
     g->beta = beta;
 }
 
 /* Star1's and Star2's plan of chance frame f (ListedRun.plan): its outcomes of probability >
  * 0, each listed (its children numbered) in order; 0, or -1 with an exception */
-static int plan(CRun *C, CFrame *f) {
+static int plan(CRun *C, ChanceFrame *f) {
     ODTree *T = &C->R.T;
     Q p[GAME_MAX_MOVES];
     probabilities(C, &f->st, f->count, p);
@@ -372,8 +372,8 @@ static int probe(CRun *C, int j, E alpha, E beta, Q *q) {
     C->probes++;
     if (ROOM(C->F.p, C->F.len, C->F.cap) < 0)
         return -1;
-    const CFrame *f = &C->F.p[C->F.len - 1];
-    CFrame *g = &C->F.p[C->F.len];
+    const ChanceFrame *f = &C->F.p[C->F.len - 1];
+    ChanceFrame *g = &C->F.p[C->F.len];
     const node_t c = T->first[f->n] + f->at[j];
     GState s;
     int count;
@@ -411,7 +411,7 @@ static E at_least_l(CRun *C, E a) { return e_cmp(a, e_of(C->L)) < 0 ? e_of(C->L)
  * done (its value to its parent). */
 static int chance_search(CRun *C, Q *value) {
     ODTree *T = &C->R.T;
-    CFrame *f = &C->F.p[0];
+    ChanceFrame *f = &C->F.p[0];
     int back = 0; /* a child's value has come back: `ret` */
     Q ret = Q_ZERO, v = Q_ZERO;
     for (;;) {
@@ -809,7 +809,7 @@ PyObject *gt_game_chance(PyObject *self, PyObject *args) {
     int found;
     if (grow_array(&C->F.p, &C->F.cap, sizeof *C->F.p) < 0)
         goto out;
-    CFrame *f = &C->F.p[0];
+    ChanceFrame *f = &C->F.p[0];
     double v;
     f->st = C->R.root;
     if (!od_open(T, &f->st, 0, f->moves, &f->count, &v)) { /* the root is a leaf */
