@@ -276,6 +276,18 @@ def test_eval_root(aima: str) -> None:
     assert rec["value"] == 3
 
 
+@pytest.mark.parametrize("command", ["eval", "compare", "show", "trace"])
+@pytest.mark.parametrize("game", ["game:pig", "game:dotsandboxes:rows=1,columns=2"])
+def test_root_refused_where_the_game_says_who_moves(command: str, game: str) -> None:
+    # a game with player() takes no root attribute (docs/sources.md): nor --root
+    result = run(command, game, "--root", "min")
+    assert_error(result, 2, f"{game}: the game says who moves (its player())", "drop --root")
+    [rec] = records(run("eval", "game:nim:5", "--root", "min", "-a", "minimax"))
+    # a game whose movers alternate takes it: the first player (now MIN) and the second both
+    # want the other to take the last stone, misere Nim, lost for the mover at 5 = 1 mod 4
+    assert rec["value"] == 1
+
+
 def test_eval_depth(named: str, aima: str) -> None:
     [rec] = records(run("eval", named, "--depth", "1", "-a", "minimax"))
     assert (rec["value"], rec["leaves"], rec["leaves_total"], rec["pv_labels"]) == (5, 3, 3, ["b"])

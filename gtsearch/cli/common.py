@@ -200,6 +200,7 @@ def load(
     on_demand: bool = False,
     moves: str | None = None,
     estimate: str | None = None,
+    root: str | None = None,
 ) -> tuple[Tree, float]:
     """Load one tree file and time it (the time goes into every result for that file).
 
@@ -208,7 +209,8 @@ def load(
     (show, trace, convert, validate) builds it in full, bounded by --max-nodes.
     ``depth`` (--depth) cuts a game before its states are counted; ``on_demand``: a game with
     too many states to count is searched on demand (the searches to run can).  ``moves`` and
-    ``estimate`` (--moves, --estimate) apply to a game only.
+    ``estimate`` (--moves, --estimate) apply to a game only; ``root`` (--root, applied by the
+    caller) is refused by a game that says who moves (:func:`rooted`), before it is built.
     """
     from ..formats import load_tree
     from ..render.progress import progress
@@ -224,6 +226,8 @@ def load(
             moves=moves,
             estimate=estimate,
         )
+        if root is not None:
+            refuse_root(tree)
         if whole:
             from ..sources import whole as build_whole
 
@@ -247,11 +251,29 @@ def load_with_root(
     """Load one tree file (a source in full, unless not ``whole``) and apply --root;
     ``moves`` and ``estimate``: --moves and --estimate of a game."""
     tree, _seconds = load(
-        path, input_format, max_nodes, whole=whole, moves=moves, estimate=estimate
+        path, input_format, max_nodes, whole=whole, moves=moves, estimate=estimate, root=root
     )
-    if root is not None:
-        tree = tree.with_root(root.lower() == "max")
-    return tree
+    return rooted(tree, root)
+
+
+def rooted(tree: Tree, root: str | None) -> Tree:
+    """``tree`` with --root's player to move at the root (None: as it is).  A game whose
+    ``player()`` says who moves takes no --root, as it takes no ``root`` attribute
+    (docs/sources.md): one line, exit 2."""
+    if root is None:
+        return tree
+    refuse_root(tree)
+    return tree.with_root(root.lower() == "max")
+
+
+def refuse_root(tree: Tree) -> None:
+    """The one line of --root on a game whose ``player()`` says who moves."""
+    game = getattr(tree, "game", None)
+    if game is not None and game.has_player:
+        raise UsageError(
+            f"{tree.source}: the game says who moves (its player()), so --root does not "
+            "apply: drop --root"
+        )
 
 
 class Loaded(NamedTuple):
@@ -350,8 +372,7 @@ class Evaluation:
             cut = depth is not None and depth < tree.max_depth()
             if not (changed_root or cut):
                 expected, at = tree.meta.expect, tree.meta.expect_at
-        if root is not None:
-            tree = tree.with_root(root.lower() == "max")
+        tree = rooted(tree, root)
         if depth is not None and not game:
             tree = tree.truncated(depth)
         from ..algorithms import plan
