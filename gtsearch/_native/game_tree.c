@@ -983,6 +983,22 @@ static PyObject *proved_item(int i, const void *ctx) {
     }
 }
 
+/* The result of a search that proves its value (NegaScout, SCOUT, MTD): `o`'s figures and,
+ * when `want_line`, the line its leaves prove (None where they prove none: the Python walk
+ * says so), with the nodes numbered; NULL on an error */
+static PyObject *proved_result(ODRun *R, const Values *vals, int root_max, int want_line,
+                               ProvedOut *o) {
+    int64_t *line = NULL;
+    if (want_line) {
+        if (od_exact_pv(&R->T, &R->leaves, vals, root_max, o->value, &line, &o->line_len) < 0)
+            return NULL;
+        o->line = line;
+    }
+    PyObject *result = od_result(&R->T, 5, proved_item, o);
+    gt_free(line);
+    return result;
+}
+
 /* NegaScout's or SCOUT's (`pearl`) entry: (value, line, leaves, nodes, distinct, first, up,
  * depth), or None (as game_negamax); the line (the PV the leaves read prove) when `line`, else
  * None */
@@ -1003,7 +1019,6 @@ static PyObject *scout_entry(PyObject *args, const char *format, int pearl) {
     }
     PyObject *result = NULL;
     Values vals = {NULL, 0, 0};
-    int64_t *line = NULL;
     ProvedOut o = {0.0, NULL, 0, &R.leaves, 0, 0};
     size_t distinct = 0;
     if ((pearl ? od_scout : od_negascout)(&R.T, &R.tk, &R.leaves, &vals, &R.root, root_max,
@@ -1011,16 +1026,8 @@ static PyObject *scout_entry(PyObject *args, const char *format, int pearl) {
         nl_distinct(&R.leaves, &distinct) < 0)
         goto out;
     o.extra = (int64_t)distinct;
-    if (want_line) {
-        const int proved = od_exact_pv(&R.T, &R.leaves, &vals, root_max, o.value, &line,
-                                       &o.line_len);
-        if (proved < 0)
-            goto out;
-        o.line = line; /* NULL when not proved: the Python walk says so */
-    }
-    result = od_result(&R.T, 5, proved_item, &o);
+    result = proved_result(&R, &vals, root_max, want_line, &o);
 out:
-    gt_free(line);
     gt_free(vals.p);
     od_end(&R);
     return result;
@@ -1061,7 +1068,6 @@ PyObject *gt_game_mtd(PyObject *self, PyObject *args) {
     }
     PyObject *result = NULL;
     Values vals = {NULL, 0, 0};
-    int64_t *line = NULL;
     ProvedOut o = {0.0, NULL, 0, &R.leaves, 0, 0};
     MTRun M;
     memset(&M, 0, sizeof M);
@@ -1073,18 +1079,10 @@ PyObject *gt_game_mtd(PyObject *self, PyObject *args) {
         goto out;
     if (od_mtd(&M, &R.root, root_max, guess, &o.value, &o.nodes, &o.extra) < 0)
         goto out;
-    if (want_line) {
-        const int proved = od_exact_pv(&R.T, &R.leaves, &vals, root_max, o.value, &line,
-                                       &o.line_len);
-        if (proved < 0)
-            goto out;
-        o.line = line; /* NULL when not proved: the Python walk says so */
-    }
-    result = od_result(&R.T, 5, proved_item, &o);
+    result = proved_result(&R, &vals, root_max, want_line, &o);
 out:
     map_free(&M.mem);
     gt_free(M.F.p);
-    gt_free(line);
     gt_free(vals.p);
     od_end(&R);
     return result;
