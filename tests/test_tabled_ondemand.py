@@ -235,7 +235,7 @@ def test_the_core_refuses_what_is_not_its_own() -> None:
     root = array("q", [-1])
     head = ("connect4", (6, 7, 4), (0, 0, 0), True, 2, 10**6, root, True, 512, 512)
     with pytest.raises(ValueError, match="kind"):
-        native.game_tabled(*head, 2, -1.0, 1.0, None)
+        native.game_tabled(*head, 3, -1.0, 1.0, None)
     assert native.game_tabled("chess", *head[1:], 0, -1.0, 1.0, None) is None
     assert native.game_tabled_iterate("chess", *head[1:], False, -1, -1.0, None) is None
     # nim has no estimate: iterative deepening's horizon needs one (Python's error), solve not
