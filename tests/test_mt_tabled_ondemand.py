@@ -152,7 +152,7 @@ def test_the_mt_family_falls_back_where_it_must() -> None:
 
 def test_the_core_returns_the_mt_figures() -> None:
     """game_tabled's kind 2: the positions proved and the passes; 0 of them for alphabeta (and
-    no inner node entered by the MT family); kind 3 is none."""
+    no inner node entered by the MT family); -1 and 3 are none."""
     from array import array
 
     root = array("q", [-1])
@@ -161,8 +161,9 @@ def test_the_core_returns_the_mt_figures() -> None:
     assert len(r) == 13 and r[4:6] == (0, 0) and r[6] > 0 and r[7] >= 2
     r = native.game_tabled(*head, 0, -1.0, 1.0, None)
     assert r[6:8] == (0, 0) and r[4] > 0
-    with pytest.raises(ValueError, match="kind"):
-        native.game_tabled(*head, 3, -1.0, 1.0, None)
+    for kind in (-1, 3):
+        with pytest.raises(ValueError, match="kind"):
+            native.game_tabled(*head, kind, -1.0, 1.0, None)
 
 
 def test_max_nodes() -> None:
