@@ -48,7 +48,9 @@ point, each figure under the C core and under the pure-Python core
   nodes checked, the goal of >= 20x beside alpha-beta's, NegaScout's and MTD(f)'s ratios;
   and Othello 8x8 minimax at ``--depth d``, its leaves against perft(d) (4, 12, 56, 244,
   1,396, 8,200, 55,092, 390,216), in C where the core has its rules (else a line says so)
-  and in pure Python to the depths it takes in seconds.
+  and in pure Python to the depths it takes in seconds; then the searches with a table on
+  ``game:connect4 --depth 7`` on demand (alphabeta, negascout, mtdf and mt-sss with
+  ``--tt 16``, ``--iterative``), C against pure, every count of the table compared.
 
 - games against OpenSpiel (``openspiel``): ``gtsearch eval game:openspiel:...`` (alpha-beta
   on tic_tac_toe and breakthrough(rows=4,columns=3), expectiminimax on
@@ -1123,7 +1125,8 @@ def measure_chance_on_demand(rep: Report, repeat: int, quick: bool) -> None:
 def measure_games_tabled(rep: Report, repeat: int, quick: bool) -> None:
     """The searches with a table of Connect Four on demand to --depth 7 (5 with --quick), each
     on a tree opened afresh: in C over the game's C rules (search_tabled_ondemand.c) against
-    the pure core's (once): alphabeta and negascout with --tt 16, eval --iterative (16 MiB)."""
+    the pure core's (once): alphabeta, negascout, mtdf and mt-sss with --tt 16, eval
+    --iterative (16 MiB)."""
     from gtsearch.algorithms.iterative import iterate
     from gtsearch.sources import open_source
 
@@ -1135,6 +1138,8 @@ def measure_games_tabled(rep: Report, repeat: int, quick: bool) -> None:
     plan: list[tuple[str, Any]] = [
         ("alphabeta --tt 16", lambda: search(fresh(), "alphabeta", tt=16)),
         ("negascout --tt 16", lambda: search(fresh(), "negascout", tt=16)),
+        ("mtdf --tt 16", lambda: search(fresh(), "mtdf", tt=16)),
+        ("mt-sss --tt 16", lambda: search(fresh(), "mt-sss", tt=16)),
         ("--iterative", lambda: iterate(fresh(), 16)),
     ]
     rows = []

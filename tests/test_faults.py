@@ -563,6 +563,17 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
         )
     ],
     ("search-tt-game-c-window", tabled_on_demand("alphabeta", "connect4", 3, alpha=0, beta=0.1)),
+    # the MT family with a table on a game on demand (search_tabled_ondemand.c's kind 2 over
+    # game_tree.c's MT passes): leaves read again (a tiny table), the root a leaf, a cut
+    *[
+        (f"search-tt-game-c-{kind}-{id_}", tabled_on_demand(kind, spec, depth, buckets, **params))
+        for kind, params in (("mt-sss", {}), ("mtdf", {"bound": 0.1}))
+        for id_, spec, depth, buckets in (
+            ("c4", "connect4:rows=4,columns=4,k=3", 5, None),
+            ("tiny", "connect4:rows=3,columns=4,k=3", None, 2),
+            ("leaf", "connect4", 0, None),
+        )
+    ],
     ("iterate-tt-game-c", tabled_on_demand("iterate", "connect4:rows=3,columns=4,k=3", None, 2)),
     ("iterate-tt-game-c-deep", tabled_on_demand("iterate", "othello", None)),
     ("iterate-tt-game-c-cut", tabled_on_demand("iterate", "connect4", 3, max_depth=2)),

@@ -1,15 +1,18 @@
 """The searches with a transposition table on a game searched on demand, in C over the game's C
 rules (search_tabled_ondemand.c), against the same searches in Python on the same OnDemandTree.
 
-alphabeta and negascout with --tt (tabled.TableSearch), eval --iterative (iterative.iterate)
-and the generic solver's iterations (solve.solve) number the game's positions as they meet
-their entries (docs/algorithms.md, "The key"); the C search numbers them alike and hands them
-back to the tree.  Over every built-in game without chance nodes, random positions, cut or
-not, either player at the root, tables of 1 MiB and of one to three buckets (entries lost all
-the time): the value, the PV and its names, the leaves in order, the nodes, every count of the
-table and of the iterations, and afterwards the tree itself (every node's parent, first child
-and depth, and the positions it answers, a search after it in Python too) must be the same.
-Under GTSEARCH_PURE=1 both sides are Python's (the C side is then skipped).
+alphabeta and negascout with --tt (tabled.TableSearch), the MT family with --tt
+(tabled.mt_family: mt.py's passes over TableMemory, then the line of a TableSearch of its own;
+in C game_tree.c's MT passes over the table), eval --iterative (iterative.iterate) and the
+generic solver's iterations (solve.solve) number the game's positions as they meet their
+entries (docs/algorithms.md, "The key"); the C search numbers them alike and hands them back
+to the tree.  Over every built-in game without chance nodes, random positions, cut or not,
+either player at the root, every first guess of the MT family, tables of 1 MiB and of one to
+three buckets (entries lost all the time, leaves read again): the value, the PV and its names,
+the leaves in order, the nodes, the passes, every count of the table and of the iterations, and
+afterwards the tree itself (every node's parent, first child and depth, and the positions it
+answers, a search after it in Python too) must be the same.  Under GTSEARCH_PURE=1 both sides
+are Python's (the C side is then skipped).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gtsearch import core
-from gtsearch.algorithms import compiled, iterative, search, solve, tabled
+from gtsearch.algorithms import compiled, iterative, mt, search, solve, tabled
 from gtsearch.algorithms.base import Stats
 from gtsearch.algorithms.table import Table
 from gtsearch.cli import cli
@@ -66,18 +69,28 @@ WORKS: list[tuple[str, dict[str, Any]]] = [
     ("iterate", {}),
     ("iterate", {"max_depth": 2}),
     ("solve", {}),
+    # the MT family: MT-SSS* (+inf), MT-DUAL* (-inf), MTD(f) from 0, from a value between
+    # the leaves', from below and from above them all
+    ("mt-sss", {}),
+    ("mt-dual", {}),
+    ("mtdf", {}),
+    ("mtdf", {"bound": 0.05}),
+    ("mtdf", {"bound": -5}),
+    ("mtdf", {"bound": 2}),
 ]
 
 
 @contextlib.contextmanager
 def in_c() -> Iterator[None]:
-    """The searches with a table on a game on demand in C only: the Python one refuses."""
+    """The searches with a table on a game on demand in C only: the Python ones (and MT's
+    passes) refuse."""
 
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the Python search ran")
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(tabled.TableSearch, "node", refuse)
+        mp.setattr(mt.MTSearch, "test", refuse)
         yield
 
 
@@ -180,6 +193,13 @@ def test_connect_four_at_depth_5_reads_thousands_of_leaves() -> None:
     assert r.extra["tt"]["hits"] > 100 and r.extra["tt"]["cuts"] > 100
     its = both(make, "iterate", {}, 1)
     assert len(its) == 5 and its[-1].extra["tt"]["orders"] > 100
+    # the MT family: a tiny table loses entries, so leaves are read again; a large one keeps
+    # every position proved and answers from them
+    r = both(make, "mtdf", {}, ("tiny", 3))
+    assert r.extra["tt"]["overwrites"] > 1000 and r.extra["re_evaluations"] > 100
+    r = both(make, "mt-sss", {}, 1)
+    assert r.extra["tt"]["cuts"] > 100 and r.extra["passes"] > 2
+    assert r.nodes == r.extra["tt"]["used"]
 
 
 def test_a_search_after_the_c_one_numbers_on() -> None:
@@ -193,6 +213,14 @@ def test_a_search_after_the_c_one_numbers_on() -> None:
             b = untimed(search(tree, "negascout", leaf_order=True, tt=1))
             c = untimed(search(tree, "minimax", leaf_order=True))
         found.append((a, b, c, after(tree)))
+    assert found[0] == found[1]
+    found = []
+    for context in (pure, contextlib.nullcontext):  # the MT family first, then alpha-beta
+        tree = opened("connect4:rows=3,columns=4,k=3", 4, [1])
+        with context():
+            a = untimed(search(tree, "mtdf", leaf_order=True, tt=1))
+            b = untimed(search(tree, "alphabeta", leaf_order=True, tt=1))
+        found.append((a, b, after(tree)))
     assert found[0] == found[1]
 
 
@@ -219,9 +247,11 @@ def test_the_table_search_falls_back_where_it_must() -> None:
     assert len(tree.info) > 1
     table = Table(1)
     assert compiled.tabled_on_demand(tree, Stats(), table, table, "alphabeta") is None
+    assert compiled.tabled_on_demand(tree, Stats(), table, table, "mtd", 0.0) is None
     tree = opened("connect4", 3, [])
     tree.deadline = 1e30
     assert compiled.tabled_on_demand(tree, Stats(), table, table, "alphabeta") is None
+    assert compiled.tabled_on_demand(tree, Stats(), table, table, "mtd", 0.0) is None
     assert compiled.tabled_iterate_on_demand(tree, table, table, None) is None
     tree = opened("connect4:rows=8,columns=8,k=4", 2, [])  # 72 bits: the Python rules
     assert rules_of(tree.game) is None
@@ -229,13 +259,20 @@ def test_the_table_search_falls_back_where_it_must() -> None:
 
 
 def test_the_core_refuses_what_is_not_its_own() -> None:
-    """game_tabled's and game_tabled_iterate's arguments checked; rules it has not: None."""
+    """game_tabled's and game_tabled_iterate's arguments checked; rules it has not: None.
+    game_tabled's kind 2 (the MT family) gives the positions proved and the passes, and enters
+    no inner node of TableSearch's; alpha-beta none of those."""
     from array import array
 
     root = array("q", [-1])
     head = ("connect4", (6, 7, 4), (0, 0, 0), True, 2, 10**6, root, True, 512, 512)
-    with pytest.raises(ValueError, match="kind"):
-        native.game_tabled(*head, 2, -1.0, 1.0, None)
+    for kind in (-1, 3):
+        with pytest.raises(ValueError, match="kind"):
+            native.game_tabled(*head, kind, -1.0, 1.0, None)
+    r = native.game_tabled(*head, 2, 0.0, 0.0, None)
+    assert len(r) == 13 and r[4:6] == (0, 0) and r[6] > 0 and r[7] >= 2
+    r = native.game_tabled(*head, 0, -1.0, 1.0, None)
+    assert r[6:8] == (0, 0) and r[4] > 0
     assert native.game_tabled("chess", *head[1:], 0, -1.0, 1.0, None) is None
     assert native.game_tabled_iterate("chess", *head[1:], False, -1, -1.0, None) is None
     # nim has no estimate: iterative deepening's horizon needs one (Python's error), solve not
@@ -248,12 +285,13 @@ def test_the_core_refuses_what_is_not_its_own() -> None:
 
 def test_max_nodes() -> None:
     """--max-nodes: the same error at the same listing as Python's; iterative deepening keeps
-    the iterations before the one that would pass it (stopped: max_nodes), solve raises."""
-    for most in (1, 8, 3000, 60, 400):
+    the iterations before the one that would pass it (stopped: max_nodes), solve raises; the MT
+    family raises below some 20,000 nodes and searches through above."""
+    for most in (1, 8, 3000, 20000, 60, 400):
         outcomes = []
         for context in (pure, in_c):
             found: list[Any] = []
-            for kind in ("alphabeta", "negascout", "iterate", "solve"):
+            for kind in ("alphabeta", "negascout", "iterate", "solve", "mt-sss", "mtdf"):
                 tree = OnDemandTree(
                     game_of("connect4"), source="game:connect4", limit=5, max_nodes=most
                 )
@@ -264,6 +302,8 @@ def test_max_nodes() -> None:
                         found.append(str(e))
             outcomes.append(found)
         assert outcomes[0] == outcomes[1]
+        if most == 20000:  # enough for the MT family: searched through
+            assert [type(x) is str for x in outcomes[0][4:]] == [False, False]
     its = outcomes[0][2][0]
     assert its[-1].extra["stopped"] == "max_nodes" and len(its) == 3
     assert outcomes[0][3] == (
@@ -296,7 +336,7 @@ def test_ctrl_c_stops_the_c_search() -> None:
     def interrupt(*_: Any) -> None:
         raise KeyboardInterrupt
 
-    for kind in ("alphabeta", "iterate"):
+    for kind in ("alphabeta", "iterate", "mtdf"):
         tree = OnDemandTree(game_of("connect4"), source="game:connect4", max_nodes=10**8)
         old = signal.signal(signal.SIGALRM, interrupt)
         signal.setitimer(signal.ITIMER_REAL, 0.05)
@@ -312,6 +352,8 @@ def test_ctrl_c_stops_the_c_search() -> None:
     "argv",
     [
         ["eval", "game:connect4", "--depth", "5", "-a", "alphabeta,negascout", "--tt", "1"],
+        ["eval", "game:connect4", "--depth", "4", "-a", "mt-sss,mt-dual,mtdf", "--tt", "1"],
+        ["eval", "game:connect4", "--depth", "4", "-a", "mtdf", "--bound", "0.1", "--tt", "1"],
         ["eval", "game:othello", "--iterative", "--depth", "4"],
         ["eval", "game:hexapawn", "--iterative"],
     ],

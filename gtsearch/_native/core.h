@@ -391,6 +391,76 @@ static inline void tt_store(Table *t, int64_t key, double lo, double hi, int32_t
 /* (probes, hits, cuts, orders, stores, overwrites, used), or NULL */
 PyObject *tt_counts(const Table *t);
 
+/* -- MT's memory (search_mt.c, game_tree.c) -----------------------------------------------------
+ * What MT's passes remember of the nodes, in MAX's terms: gtsearch.algorithms.mt's NodeMemory
+ * (a Map of [lo, hi] by node, never forgotten), or with a transposition table tabled.py's
+ * TableMemory (keyed by position: each recall a probe, each bound proved a store of draft
+ * TT_FULL without a move, each answer a cut; the Map then holds the positions proved, without
+ * values).  Either way the Map's size is MT's `nodes`. */
+typedef struct {
+    Map map;
+    Table *tt; /* NULL: MT's own */
+} MTMemory;
+
+/* 0, or -1 with MemoryError */
+static inline int mtm_init(MTMemory *m, Table *tt) {
+    m->tt = tt;
+    return map_init(&m->map, tt ? 0 : 2 * sizeof(double));
+}
+
+/* prove(): key's value lies in [lo, hi], kept with what was known; 0, or -1 with MemoryError */
+static inline int mtm_prove(MTMemory *m, int64_t key, double lo, double hi) {
+    int fresh;
+    double *e = map_put(&m->map, key, &fresh);
+    if (!e)
+        return -1;
+    if (m->tt) {
+        tt_store(m->tt, key, lo, hi, TT_FULL, -1);
+        return 0;
+    }
+    if (fresh) {
+        e[0] = -INF;
+        e[1] = INF;
+    }
+    if (lo > e[0])
+        e[0] = lo;
+    if (hi < e[1])
+        e[1] = hi;
+    return 0;
+}
+
+/* recall(): 1 with the bounds [b[0], b[1]] known of key, or 0 */
+static inline int mtm_recall(MTMemory *m, int64_t key, double *b) {
+    if (m->tt) {
+        const TTEntry *t = tt_probe(m->tt, key);
+        if (t) {
+            b[0] = t->lo;
+            b[1] = t->hi;
+        }
+        return t != NULL;
+    }
+    const double *e = map_get(&m->map, key);
+    if (e) {
+        b[0] = e[0];
+        b[1] = e[1];
+    }
+    return e != NULL;
+}
+
+/* MT's probe answered from the bounds b recalled, for the question "value >= gamma" ("> gamma"
+ * when strict): 1 with the answer in *out (a cut the table counts), 0 when they do not decide */
+static inline int mtm_answer(MTMemory *m, const double *b, double gamma, int strict, double *out) {
+    if (strict ? b[0] > gamma : b[0] >= gamma)
+        *out = b[0];
+    else if (!(strict ? b[1] > gamma : b[1] >= gamma))
+        *out = b[1];
+    else
+        return 0;
+    if (m->tt)
+        m->tt->cuts++;
+    return 1;
+}
+
 /* -- ticks: Ctrl-C, other threads, progress ------------------------------------------------ */
 typedef struct {
     unsigned long steps;

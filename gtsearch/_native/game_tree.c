@@ -314,7 +314,11 @@ typedef struct {
 } Values;
 
 static int read_leaf(NodeList *leaves, Values *vals, node_t n, double v) {
-    if (nl_push(leaves, n) < 0 || ROOM(vals->p, vals->len, vals->cap) < 0)
+    if (nl_push(leaves, n) < 0)
+        return -1;
+    if (!vals) /* not kept: no PV is found from them */
+        return 0;
+    if (ROOM(vals->p, vals->len, vals->cap) < 0)
         return -1;
     vals->p[vals->len++] = v;
     return 0;
@@ -561,12 +565,15 @@ fail:
 }
 
 /* -- MTD on demand: mt.mtd and MTSearch._met_pass, step for step ---------------------------------
- * Plaat et al.'s MT passes with MT's own table (NodeMemory: every node searched, keyed by its
- * number, which a node keeps for the whole search, never forgotten: a Map of [lo, hi] in
- * MAX's terms), driven by MTD from a first guess.  A pass's frames are the path's. */
+ * Plaat et al.'s MT passes driven by MTD from a first guess, with MT's own table (NodeMemory:
+ * every node searched, keyed by its number, which a node keeps for the whole search, never
+ * forgotten) or a transposition table keyed by position (tabled.py's TableMemory, `eval -a
+ * mt-sss|mt-dual|mtdf --tt`: od_mt_tabled, its positions numbered by search_tabled_ondemand.c):
+ * MTMemory either way (core.h).  A pass's frames are the path's, each with its node's key. */
 typedef struct {
     GState st;
     node_t n;
+    int64_t key;
     double g;
     int is_max, count, i;
     int moves[GAME_MAX_MOVES];
@@ -576,8 +583,10 @@ typedef struct {
     ODTree *T;
     Ticker *tk;
     NodeList *leaves;
-    Values *vals;
-    Map mem; /* node -> [lo, hi] */
+    Values *vals;  /* the leaves' values (MT's own table's PV), or NULL */
+    MTMemory mem;
+    ODKey key;     /* a node's position (with a transposition table), or NULL: its number */
+    void *key_ctx;
     struct {
         MTFrame *p;
         size_t len, cap;
@@ -590,46 +599,24 @@ static inline int mt_passes(const MTRun *M, double g) {
     return M->strict ? g > M->gamma : g >= M->gamma;
 }
 
-/* NodeMemory.prove: node n's value within [lo, hi], kept with what was known; -1 */
-static int mt_prove(MTRun *M, node_t n, double lo, double hi) {
-    int fresh;
-    double *e = map_put(&M->mem, n, &fresh);
-    if (!e)
-        return -1;
-    if (fresh) {
-        e[0] = -INF;
-        e[1] = INF;
-    }
-    if (lo > e[0])
-        e[0] = lo;
-    if (hi < e[1])
-        e[1] = hi;
-    return 0;
-}
-
 /* MTSearch.test's probe of node c, the state st at depth d: 1 with the answer in *t, 0 when
- * the table does not answer it (an inner node: its moves in moves and *count), -1 */
+ * the table does not answer it (an inner node: its moves in moves and *count), -1; c's key
+ * in the memory in *key */
 static int mt_probe(MTRun *M, node_t c, const GState *st, int64_t d, int *moves, int *count,
-                    double *t) {
-    const double *e = map_get(&M->mem, c);
-    if (!e) {
-        double v;
+                    double *t, int64_t *key) {
+    if ((*key = M->key ? M->key(M->key_ctx, st, d) : c) < 0)
+        return -1;
+    double b[2], v;
+    if (!mtm_recall(&M->mem, *key, b)) {
         if (od_open(M->T, st, d, moves, count, &v))
             return 0;
-        if (read_leaf(M->leaves, M->vals, c, v) < 0 || mt_prove(M, c, v, v) < 0)
+        if (read_leaf(M->leaves, M->vals, c, v) < 0 || mtm_prove(&M->mem, *key, v, v) < 0)
             return -1; /* a leaf: evaluated, remembered as [v, v] */
         *t = v;
         return 1;
     }
-    if (mt_passes(M, e[0])) {
-        *t = e[0];
+    if (mtm_answer(&M->mem, b, M->gamma, M->strict, t))
         return 1;
-    }
-    if (!mt_passes(M, e[1])) {
-        *t = e[1];
-        return 1;
-    }
-    double v;
     if (od_open(M->T, st, d, moves, count, &v) != 1) { /* a leaf is [v, v]: answered above */
         PyErr_SetString(PyExc_SystemError, "bug: a leaf the table does not answer");
         return -1;
@@ -638,8 +625,9 @@ static int mt_probe(MTRun *M, node_t c, const GState *st, int64_t d, int *moves,
 }
 
 /* the frame of inner node n (its state and moves in place at the top) entered: g's start */
-static void mt_enter(MTFrame *f, node_t n, int is_max) {
+static void mt_enter(MTFrame *f, node_t n, int64_t key, int is_max) {
     f->n = n;
+    f->key = key;
     f->is_max = is_max;
     f->g = is_max ? -INF : INF;
     f->i = 0;
@@ -652,12 +640,13 @@ static int mt_test(MTRun *M, const GState *root, int root_max, double *out) {
         return -1;
     MTFrame *f = &M->F.p[0];
     f->st = *root;
-    int rc = mt_probe(M, 0, &f->st, 0, f->moves, &f->count, out);
+    int64_t key;
+    int rc = mt_probe(M, 0, &f->st, 0, f->moves, &f->count, out, &key);
     if (rc != 0)
         return rc < 0 ? -1 : 0;
     if (od_list(T, 0, 0, f->count) < 0)
         return -1;
-    mt_enter(f, 0, root_max);
+    mt_enter(f, 0, key, root_max);
     M->F.len = 1;
     for (;;) {
         f = &M->F.p[M->F.len - 1];
@@ -672,13 +661,13 @@ static int mt_test(MTRun *M, const GState *root, int root_max, double *out) {
             const node_t c = T->first[f->n] + f->i;
             T->g.rules->play(&T->g, &f->st, f->moves[f->i], &g->st);
             double t;
-            rc = mt_probe(M, c, &g->st, (int64_t)M->F.len, g->moves, &g->count, &t);
+            rc = mt_probe(M, c, &g->st, (int64_t)M->F.len, g->moves, &g->count, &t, &key);
             if (rc < 0)
                 return -1;
             if (rc == 0) {
                 if (od_list(T, c, (int64_t)M->F.len, g->count) < 0)
                     return -1;
-                mt_enter(g, c, !f->is_max);
+                mt_enter(g, c, key, !f->is_max);
                 M->F.len++;
                 descended = 1;
                 break;
@@ -701,7 +690,7 @@ static int mt_test(MTRun *M, const GState *root, int root_max, double *out) {
         /* node f->n is finished with g: remember the bound it proved; its parent takes it */
         for (;;) {
             const int passed = mt_passes(M, f->g);
-            if (mt_prove(M, f->n, passed ? f->g : -INF, passed ? INF : f->g) < 0)
+            if (mtm_prove(&M->mem, f->key, passed ? f->g : -INF, passed ? INF : f->g) < 0)
                 return -1;
             if (M->F.len == 1) {
                 *out = f->g;
@@ -744,8 +733,25 @@ static int od_mtd(MTRun *M, const GState *root, int root_max, double first, doub
             upper = g;
     }
     *value = lower;
-    *size = (int64_t)M->mem.len;
+    *size = (int64_t)M->mem.map.len;
     return 0;
+}
+
+int od_mt_tabled(ODRun *R, int root_max, double first, Table *tt, ODKey key, void *key_ctx,
+                 double *value, int64_t *proved, int64_t *passes) {
+    MTRun M;
+    memset(&M, 0, sizeof M);
+    M.T = &R->T;
+    M.tk = &R->tk;
+    M.leaves = &R->leaves;
+    M.key = key;
+    M.key_ctx = key_ctx;
+    int rc = mtm_init(&M.mem, tt);
+    if (rc == 0)
+        rc = od_mtd(&M, &R->root, root_max, first, value, proved, passes);
+    map_free(&M.mem.map);
+    gt_free(M.F.p);
+    return rc;
 }
 
 /* -- the PV of an exact value from the leaves read: pv._met_principal_variation ------------------
@@ -1075,13 +1081,13 @@ PyObject *gt_game_mtd(PyObject *self, PyObject *args) {
     M.tk = &R.tk;
     M.leaves = &R.leaves;
     M.vals = &vals;
-    if (map_init(&M.mem, 2 * sizeof(double)) < 0)
+    if (mtm_init(&M.mem, NULL) < 0)
         goto out;
     if (od_mtd(&M, &R.root, root_max, guess, &o.value, &o.nodes, &o.extra) < 0)
         goto out;
     result = proved_result(&R, &vals, root_max, want_line, &o);
 out:
-    map_free(&M.mem);
+    map_free(&M.mem.map);
     gt_free(M.F.p);
     gt_free(vals.p);
     od_end(&R);

@@ -1,6 +1,6 @@
 /* A game's tree on demand over its C rules (game_tree.c): what the searches on it share.
  *
- * game_tree.c defines these (and minimax, F1 and alpha-beta on the tree); the other searches
+ * game_tree.c defines these (and minimax, F1, alpha-beta, NegaScout, SCOUT and MTD on the tree); the other searches
  * on a game's C rules (search_sss_ondemand.c: SSS*, DUAL*) number and open its nodes through
  * them, so that every C search numbers the nodes as OnDemandTree numbers them.
  */
@@ -53,9 +53,19 @@ int od_begin(ODRun *R, const char *name, PyObject *params, PyObject *words, long
              long long max_nodes, PyObject *first_obj, PyObject *progress);
 void od_end(ODRun *R);
 
+/* A node's key in a transposition table from its state s at depth d (search_tabled_ondemand.c's
+ * positions, numbered in the order met): >= 0, or -1 with MemoryError */
+typedef int64_t (*ODKey)(void *ctx, const GState *s, int64_t d);
+
+/* mt.mtd from the first guess over R's tree with the transposition table tt, a node's key
+ * key(key_ctx, ...) (tabled.py's TableMemory): the value, the positions proved and the passes;
+ * the leaves read to R's list.  0, or -1 with an exception. */
+int od_mt_tabled(ODRun *R, int root_max, double first, Table *tt, ODKey key, void *key_ctx,
+                 double *value, int64_t *proved, int64_t *passes);
+
 /* A search's result: its `n` own items (made here in turn: `make(i, ctx)` makes item i, NULL
- * with an exception), then the tree's arrays first, up and depth (game_tabled: 8 own items) */
-#define OD_MOST_ITEMS 12
+ * with an exception), then the tree's arrays first, up and depth (game_tabled: 10 own items) */
+#define OD_MOST_ITEMS 13
 PyObject *od_result(const ODTree *T, int n, PyObject *(*make)(int, const void *),
                     const void *ctx);
 

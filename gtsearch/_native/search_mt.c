@@ -9,10 +9,6 @@
 #include "core.h"
 
 typedef struct {
-    double lo, hi;
-} Bounds;
-
-typedef struct {
     node_t n, c, stop;
     double g;
     int is_max;
@@ -21,50 +17,21 @@ typedef struct {
 typedef struct {
     Search *S;
     const TreeView *t;
-    Map table;       /* MT's own: node -> Bounds */
-    Table *tt;       /* or a transposition table (then `table` holds the positions proved) */
+    MTMemory mem;        /* MT's own (by node), or the transposition table (by position) */
     const int64_t *keys; /* the positions of the nodes (NULL: TREE_KEY's) */
     MTFrame *stack;
     size_t cap;
     int64_t passes;
 } MT;
 
-/* prove(): node n's value lies in [lo, hi], kept with what was known; -1 on MemoryError */
-static int prove(MT *s, node_t n, double lo, double hi) {
-    if (s->tt) { /* TableMemory.prove */
-        int64_t key = TREE_KEY(s->t, s->keys, n);
-        if (!map_put(&s->table, key, NULL))
-            return -1;
-        tt_store(s->tt, key, lo, hi, TT_FULL, -1);
-        return 0;
-    }
-    int fresh;
-    Bounds *entry = map_put(&s->table, n, &fresh);
-    if (!entry)
-        return -1;
-    if (fresh) {
-        entry->lo = -INF;
-        entry->hi = INF;
-    }
-    if (lo > entry->lo)
-        entry->lo = lo;
-    if (hi < entry->hi)
-        entry->hi = hi;
-    return 0;
+/* node n's key in the memory: itself in MT's own, its position in a transposition table */
+static inline int64_t mt_key(const MT *s, node_t n) {
+    return s->mem.tt ? TREE_KEY(s->t, s->keys, n) : n;
 }
 
-/* recall(): 1 with [lo, hi] known of n in *out, or 0 */
-static int recall(MT *s, node_t n, Bounds *out) {
-    if (s->tt) {
-        const TTEntry *e = tt_probe(s->tt, TREE_KEY(s->t, s->keys, n));
-        if (e)
-            *out = (Bounds){e->lo, e->hi};
-        return e != NULL;
-    }
-    const Bounds *b = map_get(&s->table, n);
-    if (b)
-        *out = *b;
-    return b != NULL;
+/* prove(): node n's value lies in [lo, hi]; -1 on MemoryError */
+static int prove(MT *s, node_t n, double lo, double hi) {
+    return mtm_prove(&s->mem, mt_key(s, n), lo, hi);
 }
 
 static inline int passes(double g, double gamma, int strict) {
@@ -73,8 +40,8 @@ static inline int passes(double g, double gamma, int strict) {
 
 /* probe(): 1 with *out when the table answers for n, 0 when it does not, -1 on error */
 static int probe(MT *s, node_t n, double gamma, int strict, double *out) {
-    Bounds entry;
-    if (!recall(s, n, &entry)) {
+    double b[2];
+    if (!mtm_recall(&s->mem, mt_key(s, n), b)) {
         if (IS_LEAF(s->t, n)) { /* a leaf: evaluated, remembered as [v, v] */
             if (nl_push(&s->S->leaves, n) < 0)
                 return -1;
@@ -86,15 +53,7 @@ static int probe(MT *s, node_t n, double gamma, int strict, double *out) {
         }
         return 0;
     }
-    if (passes(entry.lo, gamma, strict)) {
-        *out = entry.lo;
-    } else if (!passes(entry.hi, gamma, strict)) {
-        *out = entry.hi;
-    } else
-        return 0;
-    if (s->tt)
-        s->tt->cuts++;
-    return 1;
+    return mtm_answer(&s->mem, b, gamma, strict, out);
 }
 
 /* MTSearch.test(): one MT pass from the root */
@@ -212,15 +171,14 @@ int mt_tabled(Search *S, Table *tt, const int64_t *keys, double first) {
     memset(&s, 0, sizeof s);
     s.S = S;
     s.t = &S->t;
-    s.tt = tt;
     s.keys = keys;
     int rc = -1;
-    if (map_init(&s.table, tt ? 0 : sizeof(Bounds)) == 0 && mtd(&s, first, &S->value) == 0) {
-        S->counts[0] = (int64_t)s.table.len;
+    if (mtm_init(&s.mem, tt) == 0 && mtd(&s, first, &S->value) == 0) {
+        S->counts[0] = (int64_t)s.mem.map.len;
         S->counts[1] = s.passes;
         rc = 0;
     }
-    map_free(&s.table);
+    map_free(&s.mem.map);
     gt_free(s.stack);
     return rc;
 }

@@ -1,6 +1,6 @@
 /* The searches with a transposition table on a game searched on demand over its C rules:
- * gtsearch.algorithms.tabled's alpha-beta and NegaScout (`eval -a alphabeta|negascout --tt`)
- * on an OnDemandTree, step for step.
+ * gtsearch.algorithms.tabled's alpha-beta, NegaScout and the MT family (`eval -a
+ * alphabeta|negascout|mt-sss|mt-dual|mtdf --tt`) on an OnDemandTree, step for step.
  *
  * TableSearch.node() as search_tabled.c runs it, but over game_tree.h's ODTree: the nodes are
  * numbered as OnDemandTree numbers them (od_list), a state is kept only on the path (a frame a
@@ -17,6 +17,10 @@
  * as the Python dict), else the table's move (a draft of TT_FULL), else an uncounted search
  * below the node with a table of its own, on the same tree and positions.
  *
+ * The MT family (tabled.mt_family) is game_tree.c's MT passes (od_mt_tabled) over the table,
+ * each node keyed by its position here (od_mt_key), then the line of a TableSearch of its own:
+ * its best children found by its uncounted searches alone (MT's entries have no move).
+ *
  * The same search runs depth-limited with the entry's move first for iterative deepening
  * (`eval --iterative`: iterative.iterate, a node at the horizon worth the game's estimate) and
  * for the generic solver (`gtsearch solve`: solve.solve, its scores W - p kept relative to
@@ -29,7 +33,7 @@
 #define OD_SOLVE_W 1048576.0
 #define OD_SOLVE_DECIDED 524288.0
 
-enum { OD_ALPHABETA = 0, OD_NEGASCOUT = 1 };
+enum { OD_ALPHABETA = 0, OD_NEGASCOUT = 1, OD_MTD = 2 };
 enum { OD_FULL_WINDOW, OD_NULL_WINDOW };
 enum { OD_PUSHED = 0, OD_ANSWERED = 1 };
 
@@ -197,6 +201,9 @@ static int64_t od_key(OTS *x, const GState *s, int64_t depth) {
         return number;
     return 2 * number + (x->root_max == (depth % 2 == 0));
 }
+
+/* od_key as game_tree.c's MT passes ask for it (ctx: the search) */
+static int64_t od_mt_key(void *ctx, const GState *s, int64_t depth) { return od_key(ctx, s, depth); }
 
 /* child i of node n (state s at depth): OnDemandTree.child, its children listed the first
  * time; -1 with an exception */
@@ -463,14 +470,15 @@ static int od_tt_line(OTS *x, const GState *root, int64_t **line, size_t *len) {
     }
 }
 
-/* game_tabled's items: (value, line, leaves, distinct, entered, expanded, counts, positions) */
+/* game_tabled's items: (value, line, leaves, distinct, entered, expanded, proved, passes,
+ * counts, positions) */
 typedef struct {
     double value;
     const int64_t *line;
     size_t line_len;
     const NodeList *leaves;
     size_t distinct;
-    int64_t entered, expanded;
+    int64_t figures[4]; /* entered, expanded, proved, passes */
     const Table *tt;
     const Positions *P;
 } TabledOut;
@@ -487,10 +495,11 @@ static PyObject *tabled_item(int i, const void *ctx) {
     case 3:
         return PyLong_FromSize_t(o->distinct);
     case 4:
-        return PyLong_FromLongLong((long long)o->entered);
     case 5:
-        return PyLong_FromLongLong((long long)o->expanded);
     case 6:
+    case 7:
+        return PyLong_FromLongLong((long long)o->figures[i - 4]);
+    case 8:
         return tt_counts(o->tt);
     default:
         return make_array("Q", o->P->keys, o->P->n * sizeof *o->P->keys);
@@ -499,9 +508,10 @@ static PyObject *tabled_item(int i, const void *ctx) {
 
 /* game_tabled(name, params, words, root_max, limit, max_nodes, first, general, buckets,
  * pv_buckets, kind, alpha, beta, progress) -> (value, line, leaves, distinct, entered,
- * expanded, counts, positions, first, up, depth), or None when the core has no rules `name`
- * that hold `params`:
- * kind 0 alpha-beta with the window (alpha, beta) in MAX's terms, 1 NegaScout; positions: an
+ * expanded, proved, passes, counts, positions, first, up, depth), or None when the core has
+ * no rules `name` that hold `params`:
+ * kind 0 alpha-beta with the window (alpha, beta) in MAX's terms, 1 NegaScout, 2 MTD(alpha)
+ * (the MT family: its positions proved and passes; 0 for the others); positions: an
  * array('Q') of five words a position (its state's four, its depth below a cut), in the order
  * of their numbers; pv_buckets: the size of the tables of the line's uncounted searches */
 PyObject *gt_game_tabled(PyObject *self, PyObject *args) {
@@ -516,8 +526,8 @@ PyObject *gt_game_tabled(PyObject *self, PyObject *args) {
                           &max_nodes, &first_obj, &general, &buckets, &pv_buckets, &kind, &alpha,
                           &beta, &progress))
         return NULL;
-    if (kind != OD_ALPHABETA && kind != OD_NEGASCOUT) {
-        PyErr_SetString(PyExc_ValueError, "game_tabled: kind must be 0 (alphabeta) or 1");
+    if (kind < OD_ALPHABETA || kind > OD_MTD) {
+        PyErr_SetString(PyExc_ValueError, "game_tabled: kind must be 0 (alphabeta), 1 or 2");
         return NULL;
     }
     ODRun R;
@@ -535,7 +545,7 @@ PyObject *gt_game_tabled(PyObject *self, PyObject *args) {
     OTS x = {.T = &R.T, .tk = &R.tk, .P = &P, .tt = &tt, .best = &best, .leaves = &R.leaves,
              .limit = -1, .scout = kind == OD_NEGASCOUT, .general = general, .root_max = root_max,
              .pv_buckets = pv_buckets};
-    TabledOut o = {0.0, NULL, 0, &R.leaves, 0, 0, 0, &tt, &P};
+    TabledOut o = {0.0, NULL, 0, &R.leaves, 0, {0, 0, 0, 0}, &tt, &P};
     if (tt_init(&tt, buckets) < 0) {
         od_end(&R);
         return NULL;
@@ -544,14 +554,18 @@ PyObject *gt_game_tabled(PyObject *self, PyObject *args) {
         alpha = -INF;
         beta = INF;
     }
-    if (od_tt_value(&x, 0, &R.root, 0, alpha, beta, &o.value) < 0 ||
+    /* the MT family's line: its table is the line's search's, to which it is as empty (MT's
+     * entries have no move), and that search's own uncounted searches find every child */
+    if ((kind == OD_MTD ? od_mt_tabled(&R, root_max, alpha, &tt, od_mt_key, &x, &o.value,
+                                       &o.figures[2], &o.figures[3])
+                        : od_tt_value(&x, 0, &R.root, 0, alpha, beta, &o.value)) < 0 ||
         od_tt_line(&x, &R.root, &line, &o.line_len) < 0 ||
         nl_distinct(&R.leaves, &o.distinct) < 0)
         goto out;
     o.line = line;
-    o.entered = x.entered;
-    o.expanded = x.expanded;
-    result = od_result(&R.T, 8, tabled_item, &o);
+    o.figures[0] = x.entered;
+    o.figures[1] = x.expanded;
+    result = od_result(&R.T, 10, tabled_item, &o);
 out:
     gt_free(line);
     gt_free(x.st);

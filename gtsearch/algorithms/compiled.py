@@ -409,12 +409,12 @@ def tabled_on_demand(
     x: float = -INF,
     y: float = INF,
 ) -> Tabled | None:
-    """tabled.py's alphabeta (window (x, y)) or negascout on a game searched on demand, in C
-    over the game's rules (search_tabled_ondemand.c), with ``table``'s size, and its line (its
-    uncounted searches with tables of ``pv_table``'s size); the table's counters to
-    ``table``, the nodes and positions numbered to the tree (``numbered_positions``).  None
-    when the Python search runs: the pure core, no C rules of the game, or entries met before
-    on this tree that Python would number first."""
+    """tabled.py's alphabeta (window (x, y)), negascout or the MT family's MTD(x) on a game
+    searched on demand, in C over the game's rules (search_tabled_ondemand.c), with ``table``'s
+    size, and its line (its uncounted searches with tables of ``pv_table``'s size); the table's
+    counters to ``table``, the nodes and positions numbered to the tree (``numbered_positions``).
+    None when the Python search runs: the pure core, no C rules of the game, or entries met
+    before on this tree that Python would number first."""
     if not _fresh(tree):
         return None
     general = tree.general  # type: ignore[attr-defined]
@@ -422,11 +422,11 @@ def tabled_on_demand(
     done = _on_demand(tree, "game_tabled", *args)
     if done is None:
         return None
-    value, line, leaves, distinct, entered, expanded, counts, positions = done[:8]
+    value, line, leaves, distinct, *figures, counts, positions = done[:10]
     tree.numbered_positions(positions)  # type: ignore[attr-defined]
     distinct = _distinct(stats, leaves, distinct)
     table.take(counts)
-    return Tabled(value, line, distinct, entered, expanded, 0, 0)
+    return Tabled(value, line, distinct, *figures)
 
 
 def tabled_iterate_on_demand(

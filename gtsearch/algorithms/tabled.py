@@ -9,7 +9,9 @@ Keys are positions (:meth:`gtsearch.tree.Tree.position`): a file's nodes, a
 game's states.  The same search also runs depth-limited, with moves ordered
 by the table, for iterative deepening (:mod:`.solve`).  Under the compiled core
 the same searches run in C (gtsearch/_native/search_tabled.c, through
-:func:`.compiled.tabled`), with the same results, on the trees it takes.
+:func:`.compiled.tabled`; on a game searched on demand search_tabled_ondemand.c,
+through :func:`.compiled.tabled_on_demand`), with the same results, on the trees
+it takes.
 
 Plaat, A., Schaeffer, J., Pijls, W. & de Bruin, A. (1996). Best-first
 fixed-depth minimax algorithms. Artificial Intelligence 87(1-2), 255-293.
@@ -364,7 +366,11 @@ def mt_family(tree: Tree, stats: Stats, tt: int, first: float) -> Outcome:
     """MTD(first) with a table of ``tt`` MiB: MT's passes over positions."""
     table = Table(tt)
     # on a game the leaves read need not prove the value: the line of an uncounted search
-    done = compiled.tabled(tree, stats, table, "mtd", first, line=tree.transpositions)
+    done = (
+        compiled.tabled_on_demand(tree, stats, table, Table(PV_TABLE_MIB), "mtd", first)
+        if tree.on_demand
+        else compiled.tabled(tree, stats, table, "mtd", first, line=tree.transpositions)
+    )
     if done is not None:
         v, pv = done.value, done.line
         stats.nodes = done.positions
