@@ -63,6 +63,9 @@ point, each figure under the C core and under the pure-Python core
   on game:connect4 (in C over its C rules) against OpenSpiel's C++ ``pyspiel.MCTSBot`` with
   ``RandomRolloutEvaluator``, 20,000 simulations each, iterations a second and their ratio
   (issue 36's goal: >= 1x); skipped with a line when OpenSpiel is not installed.
+- tic-tac-toe on demand (``tictactoe``): every search of ``game:tictactoe`` on the game
+  opened on demand against the game counted in C first (the kernel, read from its graph),
+  under the C core, in this process and (some) as whole processes, the same counts checked.
 - the rules in C (``perft``): Othello 8x8's perft(d), the leaves of its tree d plies deep,
   walked over the rules in C (the core's ``game_perft``) against the Python rules
   (``gtsearch.sources.gamerules.perft``) at depths 5, 6 and 7 (4 and 5 with ``--quick``),
@@ -129,6 +132,7 @@ SECTIONS = (
     "openspiel",
     "perft",
     "connect4",
+    "tictactoe",
 )
 #: the Connect Four positions solved against Pascal Pons' solver (the "connect4" section)
 C4_POSITIONS, C4_QUICK, C4_SEED, C4_PLIES = 40, 10, 1, (12, 30)
@@ -1673,6 +1677,118 @@ def measure_openspiel(rep: Report, repeat: int) -> None:
     rep.say()
 
 
+#: the searches of the "tictactoe" section: (algorithm, its parameters, timed as whole
+#: processes too); expectiminimax's Python walk of the counted tree takes seconds a run
+TTT_SEARCHES: tuple[tuple[str, dict[str, Any], bool], ...] = (
+    ("minimax", {}, True),
+    ("f1", {}, False),
+    ("alphabeta", {}, True),
+    ("alphabeta", {"variant": "fail-hard"}, False),
+    ("negascout", {}, True),
+    ("scout", {}, False),
+    ("sss", {}, True),
+    ("dual", {}, False),
+    ("mt-sss", {}, False),
+    ("mt-dual", {}, False),
+    ("mtdf", {}, False),
+    ("star1", {"tt": 0}, False),
+    ("star1", {}, False),
+    ("mcts", {"iterations": 1000}, True),
+    ("alphabeta", {"tt": 16}, False),
+    ("negascout", {"tt": 16}, False),
+    ("mtdf", {"tt": 16}, True),
+    ("mt-sss", {"tt": 16}, False),
+)
+
+
+def unsized(extra: dict[str, Any]) -> dict[str, Any]:
+    """A search's extras without its table's size (star1's and star2's default table is sized
+    by the positions a counted game has, by --max-nodes on demand)."""
+    if "tt" not in extra:
+        return extra
+    tt = {k: v for k, v in extra["tt"].items() if k not in ("mib", "entries")}
+    return {**extra, "tt": tt}
+
+
+def measure_tictactoe(rep: Report, repeat: int, runs: int) -> None:
+    """game:tictactoe opened on demand (nothing counted) against counted in C first (the core's
+    kernel, game_kernels.c, then searched over its graph) under the C core: every search in
+    this process, and some as whole processes (``python -c`` opening and searching it, and
+    ``gtsearch eval game:tictactoe`` under each core, which opens it on demand)."""
+    from gtsearch.sources import open_source
+
+    rows = []
+    for name, params, whole in TTT_SEARCHES:
+        took = {}
+        found = {}
+        for how, on_demand in (("counted", False), ("on demand", True)):
+
+            def run(on_demand: bool = on_demand, name: str = name, params: Any = params) -> Any:
+                return search(open_source("game:tictactoe", on_demand=on_demand), name, **params)
+
+            took[how], found[how] = on("C", partial(best_of, run, max(repeat, 5)))
+        a, b = found["counted"], found["on demand"]
+        same = (a.value, a.pv, a.leaves, a.nodes, unsized(a.extra)) == (
+            b.value,
+            b.pv,
+            b.leaves,
+            b.nodes,
+            unsized(b.extra),
+        )
+        verdict_ = "same" if same else "DIFFERENT"
+        if same and a.extra != b.extra:  # star1's default table: sized by what is known
+            sizes = [r.extra["tt"]["mib"] for r in (a, b)]
+            verdict_ += f" (its default table: {sizes[0]:,} MiB counted, {sizes[1]:,} on demand)"
+        shown = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in params.items())
+        cells = [
+            f"{name} {shown}".strip(),
+            f"{took['counted'] * 1e3:.2f}",
+            f"{took['on demand'] * 1e3:.2f}",
+            f"{took['on demand'] / took['counted']:.2f}x",
+        ]
+        if whole:
+            code = (
+                "from gtsearch import search; from gtsearch.sources import open_source; "
+                f"search(open_source('game:tictactoe', on_demand=OD), {name!r}, **{params!r})"
+            )
+            argv = [*gtsearch_cmd(), "eval", "game:tictactoe", "-a", name, *shown.split()]
+            t = walls(
+                {
+                    "eval C": (argv, env_for("C")),
+                    "eval pure": (argv, env_for("pure")),
+                    "counted": ([sys.executable, "-c", code.replace("OD", "False")], env_for("C")),
+                    "on demand": ([sys.executable, "-c", code.replace("OD", "True")], env_for("C")),
+                },
+                runs,
+            )
+            cells += [f"{t[k] * 1e3:.0f}" for k in ("counted", "on demand", "eval C", "eval pure")]
+        else:
+            cells += ["", "", "", ""]
+        rows.append([*cells, verdict_])
+    rep.say("## game:tictactoe counted in C first (the kernel) against searched on demand (C core)")
+    rep.say(
+        f"(ms; in this process best of {max(repeat, 5)}, the game opened afresh each run; whole "
+        f"processes median of {runs} runs in turn: `python -c` opening and searching it, and "
+        "`gtsearch eval game:tictactoe -a ALGO` under each core; the same value, PV, leaves, "
+        "nodes and extras checked)"
+    )
+    rep.say()
+    rep.table(
+        [
+            "search",
+            "counted ms",
+            "on demand ms",
+            "on demand / counted",
+            "process counted ms",
+            "process on demand ms",
+            "eval C ms",
+            "eval pure ms",
+            "counts",
+        ],
+        rows,
+    )
+
+
 def connect4_positions(count: int, seed: int) -> list[tuple[str, tuple[int, int, int]]]:
     """``count`` 6x7 Connect Four positions of 12 to 30 plies of random legal play (seeded),
     none over and none where the player to move wins at once: each as its moves (columns
@@ -2064,6 +2180,9 @@ def main() -> None:
         measure_perft(rep, args.repeat, args.quick)
     if "connect4" in only:
         measure_connect4(rep, args.pons, args.repeat, args.quick)
+
+    if "tictactoe" in only:
+        measure_tictactoe(rep, args.repeat, runs)
 
     if "startup" in only:
         measure_startup(rep, cmd, wheel=not args.no_wheel)

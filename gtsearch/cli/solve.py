@@ -60,7 +60,9 @@ def solve_command(
     The built-in Connect Four (a board of at most 64 bits) has a solver of
     its own: null windows over bitboards, the same result, distance and PV,
     its own counts ("Solving Connect Four"); -a pns, --root, --history and
-    --killers keep the generic one.
+    --killers keep the generic one. A game is searched on demand, nothing
+    counted first, whatever its size: --max-nodes bounds the nodes the search
+    numbers.
 
     \b
     Examples:
@@ -82,7 +84,13 @@ def solve_command(
         else:
             _print_connect4(record, board, tt)
         return
-    tree, _seconds = load(file, input_format, max_nodes, moves=moves, estimate=estimate)
+    # a game is searched on demand, nothing counted first (docs/algorithms.md, "Solving"):
+    # every solver here walks it through its children and positions, the same numbers as
+    # counted; --max-nodes bounds the nodes the search numbers
+    on_demand = file.startswith("game:")
+    tree, _seconds = load(
+        file, input_format, max_nodes, on_demand=on_demand, moves=moves, estimate=estimate
+    )
     if root is not None:
         tree = tree.with_root(root.lower() == "max")
     name = display_name(file)
