@@ -276,7 +276,7 @@ def test_eval_root(aima: str) -> None:
     assert rec["value"] == 3
 
 
-@pytest.mark.parametrize("command", ["eval", "compare", "show", "trace"])
+@pytest.mark.parametrize("command", ["eval", "compare", "show", "trace", "solve"])
 @pytest.mark.parametrize("game", ["game:pig", "game:dotsandboxes:rows=1,columns=2"])
 def test_root_refused_where_the_game_says_who_moves(command: str, game: str) -> None:
     # a game with player() takes no root attribute (docs/sources.md): nor --root

@@ -311,6 +311,11 @@ def test_what_keeps_the_generic_solve() -> None:
         "game:connect4:rows=8,columns=8: the search visited more than --max-nodes 1,000 nodes; "
         "raise --max-nodes\n"
     )
+    # ... said first: the board is more than the solver takes
+    assert r.stderr.splitlines()[0] == (
+        "note: game:connect4:rows=8,columns=8: 8 x 8 is more than the Connect Four solver's "
+        "64 bits ((rows + 1) x columns): the generic solve runs"
+    )
     r = run("solve", "game:tictactoe", "--format", "json")
     assert json.loads(r.output)["algorithm"] == "alphabeta"
 

@@ -9,7 +9,7 @@ import click
 from ..algorithms.solve import DECIDED, Solution, W
 from ..errors import UsageError
 from ..tree import Tree
-from .common import display_name, load
+from .common import display_name, load, rooted
 from .options import (
     file_argument,
     format_option,
@@ -91,8 +91,7 @@ def solve_command(
     tree, _seconds = load(
         file, input_format, max_nodes, on_demand=on_demand, moves=moves, estimate=estimate
     )
-    if root is not None:
-        tree = tree.with_root(root.lower() == "max")
+    tree = rooted(tree, root)
     name = display_name(file)
     if algo.lower() == "pns":
         from ..algorithms.pns import solve_pns
@@ -165,7 +164,14 @@ def connect4_board(file: str, moves: str | None, estimate: str | None) -> Board 
         return None
     game = game_of(file[len("game:") :], estimate)
     obj = game.obj.wrapped if estimate is not None else game.obj
-    if type(obj) is not ConnectFour or not fits(obj.rows, obj.columns):
+    if type(obj) is not ConnectFour:
+        return None
+    if not fits(obj.rows, obj.columns):
+        click.echo(
+            f"note: {file}: {obj.rows} x {obj.columns} is more than the Connect Four solver's "
+            "64 bits ((rows + 1) x columns): the generic solve runs",
+            err=True,
+        )
         return None
     state, max_to_move = obj.initial(), True
     if moves is not None:
