@@ -200,6 +200,15 @@ def test_the_default_table_keeps_every_position() -> None:
 
 
 @pytest.mark.parametrize("name", STARS)
+def test_the_line_numbers_positions_the_search_did_not_meet(name: str) -> None:
+    """Leaf bounds L = U decide every chance node below the root's window at once: the PV's
+    walk (each decision node's first child there) expands the entries below, numbered after
+    the search's own, in both cores."""
+    r = same_in_both("pig:target=2,die=2,horizon=31", name, leaf_bounds=(0, 0))
+    assert len(r.pv) > 50 and r.leaves < 10
+
+
+@pytest.mark.parametrize("name", STARS)
 def test_the_root_a_leaf(name: str) -> None:
     r = same_in_both("pig:target=4,die=3,horizon=3", name, depth=0)
     assert r.leaves == 1 and r.nodes == 1
