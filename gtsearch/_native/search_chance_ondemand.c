@@ -128,13 +128,23 @@ typedef struct {
 /* -- exact rationals ------------------------------------------------------------------------ */
 static qint q_abs(qint x) { return x < 0 ? -x : x; }
 
+/* gcd(a, b) of a, b >= 0: Euclid's, in 64-bit words once both fit one (a 128-bit remainder is
+ * a call of the compiler's runtime, some ten times a 64-bit one) */
 static qint q_gcd(qint a, qint b) {
-    while (b) {
+#ifdef __SIZEOF_INT128__
+    while (b && (a > INT64_MAX || b > INT64_MAX)) {
         const qint t = a % b;
         a = b;
         b = t;
     }
-    return a;
+#endif
+    uint64_t x = (uint64_t)a, y = (uint64_t)b;
+    while (y) {
+        const uint64_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return (qint)x;
 }
 
 static const Q Q_ZERO = {0, 1};
