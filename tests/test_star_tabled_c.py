@@ -27,30 +27,14 @@ from gtsearch import core
 from gtsearch.algorithms import chance_tabled, compiled, search
 from gtsearch.algorithms.table import Table
 from gtsearch.errors import NodeLimit, UsageError
-from gtsearch.sources import open_source
-from gtsearch.sources.ondemand import OnDemandTree
 from gtsearch.tree import DEFAULT_MAX_NODES, Tree
+
+from .test_chance_ondemand import opened, walk
 
 native = core.native()
 needs_core = pytest.mark.skipif(native is None, reason="the compiled core does not run")
 
 STARS = ["star1", "star2"]
-
-
-def opened(
-    spec: str,
-    depth: int | None = None,
-    moves: str | None = None,
-    root_max: bool | None = None,
-    max_nodes: int = DEFAULT_MAX_NODES,
-) -> Tree:
-    tree = open_source(
-        f"game:{spec}", on_demand=True, depth=depth, moves=moves, max_nodes=max_nodes
-    )
-    assert isinstance(tree, OnDemandTree)
-    if root_max is not None:
-        tree = tree.with_root(root_max)
-    return tree
 
 
 def tiny(buckets: int | None) -> type[Table]:
@@ -113,22 +97,6 @@ def same_in_both(
     assert a[3] == (native is not None and in_c) and not b[3]
     assert "tt" in a[0].extra
     return a[0]
-
-
-def walk(spec: str, picks: list[int]) -> str | None:
-    """The moves of a line of play down the tree (child ``pick % count`` at each node), as
-    --moves names them (the tree's forced passes left out): a random position."""
-    tree: Any = opened(spec)
-    names, n = [], 0
-    for pick in picks:
-        kids = list(tree.open(n))
-        if not kids:
-            break
-        n = kids[pick % len(kids)]
-        name = tree.name_at(n)
-        if name != "pass":
-            names.append(name)
-    return " ".join(names) or None
 
 
 @settings(max_examples=60, deadline=None)

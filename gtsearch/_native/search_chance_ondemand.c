@@ -419,38 +419,42 @@ static void probabilities(CRun *C, const GState *s, int count, Q *p) {
         p[i] = q_make(C, w[i], total);
 }
 
-/* The top frame's child i (node c) opened: 1 with its frame pushed (node, state, moves,
- * depth, turns, type: the search's kind of it; the caller sets its window), 0 with a leaf's
- * value in *q (read), -1 with an exception */
-static int open_child(CRun *C, int i, int full, Q *q) {
+/* Node c, its state in g->st (the frame above the top) at depth d with `turns` decision nodes
+ * above it, opened: 1 with its frame pushed (node, moves, depth, turns, type: `full` K_FULL,
+ * else the search's kind of it; the caller sets its window), 0 with a leaf's value in *q (read
+ * through the table), -1 with an exception */
+static int enter(CRun *C, ChanceFrame *g, node_t c, int64_t d, int turns, int full, Q *q) {
     ODTree *T = &C->R.T;
-    if (ROOM(C->F.p, C->F.len, C->F.cap) < 0)
-        return -1;
-    const ChanceFrame *f = &C->F.p[C->F.len - 1];
-    ChanceFrame *g = &C->F.p[C->F.len];
-    const node_t c = T->first[f->n] + i;
-    const int64_t d = f->depth + 1;
     double v;
-    T->g.rules->play(&T->g, &f->st, f->moves[i], &g->st);
-    g->turns = f->turns + !f->is_chance;
-    const int64_t key = position(C, &g->st, d, g->turns);
+    g->turns = turns;
+    const int64_t key = position(C, &g->st, d, turns);
     if (key < 0)
         return -1;
     if (!od_open(T, &g->st, d, g->moves, &g->count, &v))
         return read_leaf(C, c, key, v, q) < 0 ? -1 : 0;
     g->key = key;
     g->is_chance = T->g.rules->kind(&T->g, &g->st) == GAME_CHANCE;
-    if (list_kids(C, c, d, g->count, g->turns, g->is_chance) < 0)
+    if (list_kids(C, c, d, g->count, turns, g->is_chance) < 0)
         return -1;
     g->n = c;
     g->depth = d;
-    g->is_max = C->root_max == (g->turns % 2 == 0);
+    g->is_max = C->root_max == (turns % 2 == 0);
     g->type = full ? K_FULL : g->is_chance ? K_CHANCE : K_DECISION;
     g->pc = PC_START;
     g->i = 0;
     g->best = -1;
     C->F.len++;
     return 1;
+}
+
+/* The top frame's child i opened (enter) */
+static int open_child(CRun *C, int i, int full, Q *q) {
+    if (ROOM(C->F.p, C->F.len, C->F.cap) < 0)
+        return -1;
+    const ChanceFrame *f = &C->F.p[C->F.len - 1];
+    ChanceFrame *g = &C->F.p[C->F.len];
+    C->R.T.g.rules->play(&C->R.T.g, &f->st, f->moves[i], &g->st);
+    return enter(C, g, C->R.T.first[f->n] + i, f->depth + 1, f->turns + !f->is_chance, full, q);
 }
 
 /* the top frame searched with the window (alpha, beta) */
@@ -509,28 +513,12 @@ static int probe(CRun *C, int j, E alpha, E beta, Q *q) {
     T->g.rules->play(&T->g, &f->st, f->moves[f->at[j]], &s);
     od_open(T, &s, f->depth + 1, C->moves, &count, &v); /* an inner node: the plan listed it */
     const node_t first = T->first[c];
-    const int64_t d = f->depth + 2;
     T->g.rules->play(&T->g, &s, C->moves[0], &g->st);
-    g->turns = f->turns + 1; /* c's (the chance node's) and c's own decision */
-    const int64_t key = position(C, &g->st, d, g->turns);
-    if (key < 0)
-        return -1;
-    if (!od_open(T, &g->st, d, g->moves, &g->count, &v))
-        return read_leaf(C, first, key, v, q) < 0 ? -1 : 0;
-    g->key = key;
-    g->is_chance = T->g.rules->kind(&T->g, &g->st) == GAME_CHANCE;
-    if (list_kids(C, first, d, g->count, g->turns, g->is_chance) < 0)
-        return -1;
-    g->n = first;
-    g->depth = d;
-    g->is_max = C->root_max == (g->turns % 2 == 0);
-    g->type = g->is_chance ? K_CHANCE : K_DECISION;
-    g->pc = PC_START;
-    g->i = 0;
-    g->best = -1;
-    C->F.len++;
-    window(C, alpha, beta);
-    return 1;
+    /* c's decision nodes above it, and c's own */
+    const int rc = enter(C, g, first, f->depth + 2, f->turns + 1, 0, q);
+    if (rc > 0)
+        window(C, alpha, beta);
+    return rc;
 }
 
 /* the edge min(b, U) and max(a, L) of the windows given to outcomes */
