@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -25,8 +26,10 @@ from hypothesis import strategies as st
 
 from gtsearch import core
 from gtsearch.algorithms import chance_tabled, compiled, search
+from gtsearch.algorithms.base import Stats
 from gtsearch.algorithms.table import Table
 from gtsearch.errors import NodeLimit, UsageError
+from gtsearch.numbers import Exact
 from gtsearch.tree import DEFAULT_MAX_NODES, Tree
 
 from .test_chance_ondemand import opened, walk
@@ -307,3 +310,29 @@ def test_ctrl_c_interrupts_the_c_search() -> None:
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.returncode == 130, p.stderr
     assert "Traceback" not in p.stderr and "interrupted" in p.stderr
+
+
+@pytest.mark.parametrize("probing", [False, True])
+@pytest.mark.parametrize(
+    ("spec", "moves", "value"),
+    [
+        ("pig:target=4,die=3,horizon=3", None, Fraction(4, 9)),
+        ("pig:target=2,die=3,horizon=3", "roll 2 stop", 1),
+    ],
+)
+def test_the_value_is_a_fraction_or_an_int_as_in_python(
+    spec: str, moves: str | None, value: Exact, probing: bool
+) -> None:
+    """chance_tabled.star's exact value of the same type in both cores: a Fraction where it is
+    not whole, an int where it is."""
+    found = []
+    for python in (False, True):
+        kept = chance_tabled._star_in_c
+        if python:
+            chance_tabled._star_in_c = lambda *args: None  # type: ignore[assignment]
+        try:
+            tree = opened(spec, None, moves)
+            found.append(chance_tabled.star(tree, Stats(), 1, (-1, 1), probing).exact)
+        finally:
+            chance_tabled._star_in_c = kept  # type: ignore[assignment]
+    assert found[0] == found[1] == value and type(found[0]) is type(found[1]) is type(value)
