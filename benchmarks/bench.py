@@ -46,6 +46,8 @@ point, each figure under the C core and under the pure-Python core
   F1, NegaScout, MTD(f) and MT-SSS* on ``game:connect4 --depth 7`` and minimax at
   ``--depth 5``, a fresh tree each run, under both cores, the same value, PV, leaves and
   nodes checked, the goal of >= 20x beside alpha-beta's, NegaScout's and MTD(f)'s ratios;
+  then alpha-beta and NegaScout with ``--tt 16`` and ``--iterative`` there, and Star1 and
+  Star2 with their default table on pig 10/2/10 and 5/3/10 (the goal of >= 20x beside each);
   and Othello 8x8 minimax at ``--depth d``, its leaves against perft(d) (4, 12, 56, 244,
   1,396, 8,200, 55,092, 390,216), in C where the core has its rules (else a line says so)
   and in pure Python to the depths it takes in seconds; then the searches with a table on
@@ -1130,7 +1132,8 @@ def measure_games_tabled(rep: Report, repeat: int, quick: bool) -> None:
     """The searches with a table of Connect Four on demand to --depth 7 (5 with --quick), each
     on a tree opened afresh: in C over the game's C rules (search_tabled_ondemand.c) against
     the pure core's (once): alphabeta, negascout, mtdf and mt-sss with --tt 16, eval
-    --iterative (16 MiB)."""
+    --iterative (16 MiB); and Star1 and Star2 with their default table on the pigs of
+    CHANCE_PIGS (search_chance_ondemand.c)."""
     from gtsearch.algorithms.iterative import iterate
     from gtsearch.sources import open_source
 
@@ -1139,6 +1142,9 @@ def measure_games_tabled(rep: Report, repeat: int, quick: bool) -> None:
     def fresh() -> Any:
         return open_source("game:connect4", on_demand=True, depth=depth)
 
+    def pig(spec: str, name: str) -> Any:
+        return lambda: search(open_source(f"game:pig:{spec}", on_demand=True), name)
+
     plan: list[tuple[str, Any]] = [
         ("alphabeta --tt 16", lambda: search(fresh(), "alphabeta", tt=16)),
         ("negascout --tt 16", lambda: search(fresh(), "negascout", tt=16)),
@@ -1146,6 +1152,11 @@ def measure_games_tabled(rep: Report, repeat: int, quick: bool) -> None:
         ("mt-sss --tt 16", lambda: search(fresh(), "mt-sss", tt=16)),
         ("--iterative", lambda: iterate(fresh(), 16)),
     ]
+    # Star1 and Star2 with the table a game takes by default (search_chance_ondemand.c)
+    for target, die, horizon in CHANCE_QUICK if quick else CHANCE_PIGS:
+        spec = f"target={target},die={die},horizon={horizon}"
+        for name in ("star1", "star2"):
+            plan.append((f"{name} game:pig:{spec} (default table)", pig(spec, name)))
     rows = []
     for label, run in plan:
         took: dict[str, float] = {}
@@ -1178,7 +1189,10 @@ def measure_games_tabled(rep: Report, repeat: int, quick: bool) -> None:
                 f"same counts: {verdict(same)}; ≥ 20x: {verdict(ratio >= 20)}",
             ]
         )
-    rep.say(f"## Searches with a table of game:connect4 --depth {depth} on demand, C against pure")
+    rep.say(
+        f"## Searches with a table of game:connect4 --depth {depth} (and of pig) on demand, "
+        "C against pure"
+    )
     rep.say(
         f"(seconds of the whole search, the tree opened afresh each run; C best of {repeat}, "
         "pure once; value, PV, leaves, nodes and every count of the table compared; an "

@@ -246,24 +246,29 @@ def test_the_c_search_refuses_what_it_cannot_search() -> None:
 
     one = array("q", [-1])
     args = ("pig", (4, 3, 3), (0, 0, 0, 1 << 32), True, -1, 1000, one)
-    assert native.game_chance("nogame", (), (), True, -1, 10, one, 0, 0, 1, 0, 1, 126, None) is None
-    assert native.game_chance(*args, 1, -1, 1, 1, 0, 126, None) is None  # a denominator 0
-    assert native.game_chance(*args, 1, 2**62, 1, 1, 1, 8, None) is None  # past 2**bits
+    assert (
+        native.game_chance("nogame", (), (), True, -1, 10, one, 0, 0, 1, 0, 1, 126, 0, 0, None)
+        is None
+    )
+    assert native.game_chance(*args, 1, -1, 1, 1, 0, 126, 0, 0, None) is None  # a denominator 0
+    assert native.game_chance(*args, 1, 2**62, 1, 1, 1, 8, 0, 0, None) is None  # past 2**bits
     for which in (-1, 3):
         with pytest.raises(ValueError):
-            native.game_chance(*args, which, 0, 1, 0, 1, 126, None)
+            native.game_chance(*args, which, 0, 1, 0, 1, 126, 0, 0, None)
     with pytest.raises(ValueError):
-        native.game_chance(*args, 0, 0, 1, 0, 1, 1, None)
+        native.game_chance(*args, 0, 0, 1, 0, 1, 1, 0, 0, None)
     with pytest.raises(TypeError):
         native.game_chance(*args, 0, 0, 1, 0, 1, 126)
     with pytest.raises(TypeError):
-        native.game_chance("pig", 5, (0,), True, -1, 10, one, 0, 0, 1, 0, 1, 126, None)
+        native.game_chance("pig", 5, (0,), True, -1, 10, one, 0, 0, 1, 0, 1, 126, 0, 0, None)
     # the rules refuse a die past GAME_MAX_MOVES: None, the Python rules run
     assert (
-        native.game_chance("pig", (4, 300, 3), (0,), True, -1, 10, one, 0, 0, 1, 0, 1, 126, None)
+        native.game_chance(
+            "pig", (4, 300, 3), (0,), True, -1, 10, one, 0, 0, 1, 0, 1, 126, 0, 0, None
+        )
         is None
     )
-    done = native.game_chance(*args, 0, 0, 1, 0, 1, 126, None)
+    done = native.game_chance(*args, 0, 0, 1, 0, 1, 126, 0, 0, None)
     assert done is not None and (done[0], done[1]) == (4, 9)
 
 

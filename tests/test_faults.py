@@ -501,6 +501,14 @@ CASES: list[tuple[str, Callable[[], Any]]] = [
             ("star2", "", "pig:target=6,die=3,horizon=5", None, {"tt": 0}),
             ("star2", "-cut", "pig:target=7,die=4,horizon=9", 4, {"tt": 0}),
             ("expectiminimax", "-leaf", "pig:target=7,die=4,horizon=9", 0, {}),
+            # with a table: the default one (the positions' and the buckets' maps grow), --tt 1
+            # below a cut, the root a leaf
+            ("star1", "-tt", "pig:target=6,die=3,horizon=8", None, {}),
+            ("star2", "-tt", "pig:target=6,die=3,horizon=8", None, {}),
+            ("star2", "-tt-cut", "pig:target=7,die=4,horizon=9", 4, {"tt": 1}),
+            ("star1", "-tt-leaf", "pig:target=7,die=4,horizon=9", 0, {}),
+            # the leaf bounds L = U: the PV's walk numbers 58 positions the search did not meet
+            ("star1", "-tt-line", "pig:target=2,die=2,horizon=31", None, {"leaf_bounds": (0, 0)}),
         )
     ],
     # SSS*, DUAL* and the MT family on a game's tree on demand over its C rules

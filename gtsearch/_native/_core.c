@@ -474,9 +474,10 @@ static PyMethodDef methods[] = {
      "turns)) or None: chance.ListedRun.full over OpenSpiel's states"},
     {"game_chance", GT_ENTRY(gt_game_chance), METH_VARARGS,
      "game_chance(name, params, words, root_max, limit, max_nodes, first, which, lo_n, lo_d, "
-     "hi_n, hi_d, bits, progress) -> (numerator, denominator, line, leaves, entered, probes, "
-     "turns, first, up, depth), or None: chance.ListedRun's expectiminimax (0), Star1 (1) and Star2 "
-     "(2) over a game's C rules in exact rationals (search_chance_ondemand.c)"},
+     "hi_n, hi_d, bits, tags, buckets, progress) -> (numerator, denominator, line, leaves, "
+     "entered, probes, counts, positions, turns, first, up, depth), or None: chance.ListedRun's "
+     "expectiminimax (0), Star1 (1) and Star2 (2) over a game's C rules in exact rationals, "
+     "Star1 and Star2 with a table of `buckets` (0: none; search_chance_ondemand.c)"},
     {"sss", GT_ENTRY(gt_sss), METH_VARARGS,
      "sss(end, values, root_max, h0, mirror, progress) -> (h, line, leaves, nodes, open_max): "
      "gtsearch.algorithms.sss._sss_core and _solution_line"},

@@ -326,6 +326,9 @@ typedef struct {
 
 /* 0, or -1 with MemoryError */
 int tt_init(Table *t, uint64_t buckets);
+/* t's size and counters, no slots (tt_init's first step; the exact table of
+ * search_chance_ondemand.c keeps its own entries, by the buckets it meets) */
+void tt_size(Table *t, uint64_t buckets);
 void tt_free(Table *t);
 /* the kept blocks not in use given back (release_tables) */
 void tt_forget(void);
@@ -348,6 +351,21 @@ static inline TTEntry *tt_probe(Table *t, int64_t key) {
     TTEntry *e = tt_peek(t, key);
     t->hits += e != NULL;
     return e;
+}
+/* Where a new entry goes in its bucket (Table.store's two-tier rule), given whether the
+ * bucket's first and second entries are in use and whether the first's draft is at most the
+ * new one's: the first place (the bucket is empty), the first place with the first entry moved
+ * to the second, or the second place; `used` and `overwrites` counted.  Every table with
+ * Table's buckets places its entries by it (tt_store, and search_chance_ondemand.c's exact one) */
+enum { TT_FIRST, TT_SHIFT, TT_SECOND };
+static inline int tt_place(Table *t, int first_used, int second_used, int deeper) {
+    if (!first_used) {
+        t->used++;
+        return TT_FIRST;
+    }
+    t->used += !second_used;
+    t->overwrites += second_used;
+    return deeper ? TT_SHIFT : TT_SECOND; /* depth-preferred: the first moves to the second */
 }
 /* Table.store (merging): bounds in MAX's terms, draft, move (an entry found before a store may
  * move: read it first) */
@@ -372,18 +390,15 @@ static inline void tt_store(Table *t, int64_t key, double lo, double hi, int32_t
             return;
         }
     const TTEntry fresh = {k1, lo, hi, (uint16_t)draft, gen, move};
-    if (first->gen != gen) { /* empty */
-        t->used++;
+    switch (tt_place(t, first->gen == gen, second->gen == gen, first->draft <= draft)) {
+    case TT_FIRST:
         *first = fresh;
-        return;
-    }
-    const int lost = second->gen == gen;
-    t->used += !lost;
-    t->overwrites += lost;
-    if (first->draft <= draft) { /* depth-preferred: the first moves to the second place */
+        break;
+    case TT_SHIFT:
         *second = *first;
         *first = fresh;
-    } else {
+        break;
+    default:
         *second = fresh;
     }
 }

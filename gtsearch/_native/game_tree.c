@@ -1093,3 +1093,56 @@ out:
     od_end(&R);
     return result;
 }
+
+/* -- the positions (game_tree.h) ------------------------------------------------------------ */
+static uint64_t pos_hash(const PosKey *k) {
+    uint64_t z = gstate_hash(&k->s) ^ ((uint64_t)k->depth * 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ULL;
+    return z ^ (z >> 29);
+}
+
+static int pos_same(const PosKey *a, const PosKey *b) {
+    return a->depth == b->depth && gstate_eq(&a->s, &b->s);
+}
+
+/* the slots doubled (at least 1024), every position placed again; 0 or -1 with MemoryError */
+static int pos_rehash(Positions *P) {
+    const size_t size = P->mask ? 2 * (P->mask + 1) : 1024;
+    int64_t *slots = gt_calloc(size, sizeof *slots);
+    if (!slots) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < P->n; i++) {
+        size_t at = pos_hash(&P->keys[i]) & (size - 1);
+        while (slots[at])
+            at = (at + 1) & (size - 1);
+        slots[at] = (int64_t)i + 1;
+    }
+    gt_free(P->slots);
+    P->slots = slots;
+    P->mask = size - 1;
+    return 0;
+}
+
+/* the number of the entry of state s at depth (depth: the node's below a cut, else 0): the
+ * next one the first time it is met; -1 with MemoryError */
+int64_t pos_number(Positions *P, const GState *s, int64_t depth) {
+    if (2 * (P->n + 1) > P->mask + 1 && pos_rehash(P) < 0)
+        return -1;
+    const PosKey k = {*s, depth};
+    size_t at = pos_hash(&k) & P->mask;
+    for (int64_t i; (i = P->slots[at]); at = (at + 1) & P->mask)
+        if (pos_same(&P->keys[i - 1], &k))
+            return i - 1;
+    if (ROOM(P->keys, P->n, P->cap) < 0)
+        return -1;
+    P->keys[P->n] = k;
+    P->slots[at] = (int64_t)P->n + 1;
+    return (int64_t)P->n++;
+}
+
+void pos_free(Positions *P) {
+    gt_free(P->keys);
+    gt_free(P->slots);
+}

@@ -69,4 +69,28 @@ int od_mt_tabled(ODRun *R, int root_max, double first, Table *tt, ODKey key, voi
 PyObject *od_result(const ODTree *T, int n, PyObject *(*make)(int, const void *),
                     const void *ctx);
 
+/* -- the positions: an entry's words (and depth below a cut) to its number, in order met ----
+ * (docs/algorithms.md, "The key"; gamekeys.CPositions takes them back).  The searches with a
+ * table number a node's position the first time OnDemandTree.expand would meet its entry; the
+ * depth word is the node's depth below a --depth cut (0 without one), and in its top byte
+ * (POS_TAG_SHIFT) a chance node's tag (gtsearch.sources.games.CHANCE_TAGS: 4 where MAX is
+ * expected below it, 5 where MIN is), 0 for the others, whose words say DECIDE or FORCED. */
+#define POS_TAG_SHIFT 56
+typedef struct {
+    GState s;
+    int64_t depth;
+} PosKey;
+
+typedef struct {
+    PosKey *keys; /* the positions in the order they were numbered */
+    size_t n, cap;
+    int64_t *slots; /* open addressing: a position's number + 1, 0 for an empty slot */
+    size_t mask;    /* slots - 1 (a power of two), 0 before the first */
+} Positions;
+
+/* the number of the entry of state s at depth (the depth word above): the next one the first
+ * time it is met; -1 with MemoryError */
+int64_t pos_number(Positions *P, const GState *s, int64_t depth);
+void pos_free(Positions *P);
+
 #endif

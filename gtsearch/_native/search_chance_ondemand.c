@@ -16,6 +16,18 @@
  * 2**bits (bits <= 126, given by the caller) is an overflow: the search stops, nothing it
  * numbered is kept, and game_chance returns None, so that the Python search runs instead
  * (docs/core.md, "Chance nodes in C").
+ *
+ * With a table (buckets > 0), Star1 and Star2 are chance_tabled.ListedTableRun's, step for
+ * step: every inner node searched through the table (an entry whose bounds decide the node for
+ * its window answers it, and what the search proved is stored: exact, a lower bound on a fail
+ * high, an upper bound on a fail low, in MAX's terms) and every leaf read through it (stored as
+ * [v, v]).  A node's key is its position (docs/algorithms.md, "The key"), numbered the first
+ * time OnDemandTree.expand would meet its entry (game_tree.h's Positions, handed back for
+ * OnDemandTree.numbered_positions).  The table is Table's: the same buckets, the same two-tier
+ * placement (core.h's tt_place) and so the same counts, but its entries hold exact bounds (a
+ * rational or an infinity) and only the buckets the search meets are held (a hash from a
+ * bucket's number to its two entries), so that the nominal size of a game's default table
+ * (twice --max-nodes keys: 6,104 MiB by default) costs only what the search stores.
  */
 #include "game_tree.h"
 
@@ -59,7 +71,22 @@ typedef struct {
     Q p[GAME_MAX_MOVES], lo[GAME_MAX_MOVES], hi[GAME_MAX_MOVES];
     Q total, low, high, rest_lo, rest_hi, after;
     E a, b;
+    /* with a table: the node's position key, and each planned outcome's */
+    int64_t key;
+    int64_t keys[GAME_MAX_MOVES];
 } ChanceFrame;
+
+/* an entry of the exact table: the key + 1 (0: empty), the bounds in MAX's terms */
+typedef struct {
+    int64_t key1;
+    E lo, hi;
+} CEntry;
+
+/* a bucket of it: Table's two entries, the first the deeper (always the later: every draft is
+ * full) */
+typedef struct {
+    CEntry e[2];
+} CBucket;
 
 #define CACHE_SIZE 64
 typedef struct {
@@ -83,18 +110,41 @@ typedef struct {
         int used;
         Q q;
     } cache[CACHE_SIZE];
+    /* with a table (tabled): its size and counters (table.c's Table, no slots), the buckets
+     * met (`at`: a bucket's number to its index in B), the positions numbered, and `tags`: 0
+     * where a key is twice the position's number plus 1 where MAX moves, else (GameTree.general)
+     * the number itself and the tag of the chance nodes below an even number of decision nodes
+     * (4 where MAX is expected there in the game, 5 where MIN is: --root does not change it) */
+    int tabled, tags;
+    Table tt;
+    Map at;
+    struct {
+        CBucket *p;
+        size_t len, cap;
+    } B;
+    Positions P;
 } CRun;
 
 /* -- exact rationals ------------------------------------------------------------------------ */
 static qint q_abs(qint x) { return x < 0 ? -x : x; }
 
+/* gcd(a, b) of a, b >= 0: Euclid's, in 64-bit words once both fit one (a 128-bit remainder is
+ * a call of the compiler's runtime, some ten times a 64-bit one) */
 static qint q_gcd(qint a, qint b) {
-    while (b) {
+#ifdef __SIZEOF_INT128__
+    while (b && (a > INT64_MAX || b > INT64_MAX)) {
         const qint t = a % b;
         a = b;
         b = t;
     }
-    return a;
+#endif
+    uint64_t x = (uint64_t)a, y = (uint64_t)b;
+    while (y) {
+        const uint64_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return (qint)x;
 }
 
 static const Q Q_ZERO = {0, 1};
@@ -240,12 +290,84 @@ static int q_of_double(CRun *C, double v, Q *out) {
     return 0;
 }
 
+/* -- the exact table (chance_tabled.TableRun's Table) ------------------------------------------- */
+/* key's entry, or NULL: one probe, and a hit when found (Table.probe); the entry is read
+ * before the next store */
+static const CEntry *ct_probe(CRun *C, int64_t key) {
+    C->tt.probes++;
+    const int64_t *i = map_get(&C->at, (int64_t)tt_bucket(&C->tt, key));
+    if (!i)
+        return NULL;
+    const CBucket *b = &C->B.p[*i];
+    const CEntry *e = b->e[0].key1 == key + 1 ? &b->e[0] : b->e[1].key1 == key + 1 ? &b->e[1] : NULL;
+    C->tt.hits += e != NULL;
+    return e;
+}
+
+/* Table.store(key, lo, hi, FULL, -1): merged into key's entry (both bounds hold), else placed
+ * by the two-tier rule; 0, or -1 with MemoryError */
+static int ct_store(CRun *C, int64_t key, E lo, E hi) {
+    C->tt.stores++;
+    const int64_t bucket = (int64_t)tt_bucket(&C->tt, key);
+    int64_t *i = map_get(&C->at, bucket);
+    if (!i) { /* the bucket's first store: its two entries, empty */
+        if (ROOM(C->B.p, C->B.len, C->B.cap) < 0 || !(i = map_put(&C->at, bucket, NULL)))
+            return -1;
+        *i = (int64_t)C->B.len;
+        memset(&C->B.p[C->B.len++], 0, sizeof *C->B.p);
+    }
+    CBucket *b = &C->B.p[*i];
+    for (int k = 0; k < 2; k++) {
+        CEntry *e = &b->e[k];
+        if (e->key1 == key + 1) { /* Python's max() and min(): the new bound unless passed */
+            if (e_cmp(e->lo, lo) > 0)
+                lo = e->lo;
+            if (e_cmp(e->hi, hi) < 0)
+                hi = e->hi;
+            e->lo = lo;
+            e->hi = hi;
+            return 0;
+        }
+    }
+    if (tt_place(&C->tt, b->e[0].key1 != 0, b->e[1].key1 != 0, 1) == TT_SHIFT)
+        b->e[1] = b->e[0];
+    b->e[0] = (CEntry){key + 1, lo, hi};
+    return 0;
+}
+
+/* The position key of the node of state s at depth d with `turns` decision nodes above it, its
+ * entry met here (PositionKeys.entry_position, numbered in the order OnDemandTree.expand meets
+ * the entries); 0 without a table, -1 with MemoryError.  A chance node's entry is tagged with
+ * who is expected below it (gtsearch.sources.games.CHANCE_TAGS): the game's player of its own
+ * level, which alternates with the decision nodes above it */
+static int64_t position(CRun *C, const GState *s, int64_t d, int turns) {
+    if (!C->tabled)
+        return 0;
+    const ODTree *T = &C->R.T;
+    int64_t word = T->limit >= 0 ? d : 0;
+    if (T->g.rules->kind(&T->g, s) == GAME_CHANCE)
+        word |= (int64_t)(turns % 2 ? 9 - C->tags : C->tags) << POS_TAG_SHIFT;
+    const int64_t number = pos_number(&C->P, s, word);
+    if (number < 0 || C->tags)
+        return number;
+    return 2 * number + (C->root_max == (d % 2 == 0));
+}
+
 /* -- the tree --------------------------------------------------------------------------------- */
-/* read leaf c valued v: its value in *q; 0, or -1 with an exception */
-static int read_leaf(CRun *C, node_t c, double v, Q *q) {
-    if (nl_push(&C->R.leaves, c) < 0)
+/* read leaf c valued v (position `key`), through the table when there is one: its value in *q;
+ * 0, or -1 with an exception */
+static int read_leaf(CRun *C, node_t c, int64_t key, double v, Q *q) {
+    if (C->tabled) {
+        const CEntry *e = ct_probe(C, key);
+        if (e) { /* a leaf's entry is [v, v] */
+            C->tt.cuts++;
+            *q = e->lo.q;
+            return 0;
+        }
+    }
+    if (nl_push(&C->R.leaves, c) < 0 || q_of_double(C, v, q) < 0)
         return -1;
-    return q_of_double(C, v, q);
+    return C->tabled && !C->overflow ? ct_store(C, key, e_of(*q), e_of(*q)) : 0;
 }
 
 static int set_best(CRun *C, node_t n, node_t c) {
@@ -297,34 +419,42 @@ static void probabilities(CRun *C, const GState *s, int count, Q *p) {
         p[i] = q_make(C, w[i], total);
 }
 
-/* The top frame's child i (node c) opened: 1 with its frame pushed (node, state, moves,
- * depth, turns, type: the search's kind of it; the caller sets its window), 0 with a leaf's
- * value in *q (read), -1 with an exception */
-static int open_child(CRun *C, int i, int full, Q *q) {
+/* Node c, its state in g->st (the frame above the top) at depth d with `turns` decision nodes
+ * above it, opened: 1 with its frame pushed (node, moves, depth, turns, type: `full` K_FULL,
+ * else the search's kind of it; the caller sets its window), 0 with a leaf's value in *q (read
+ * through the table), -1 with an exception */
+static int enter(CRun *C, ChanceFrame *g, node_t c, int64_t d, int turns, int full, Q *q) {
     ODTree *T = &C->R.T;
-    if (ROOM(C->F.p, C->F.len, C->F.cap) < 0)
-        return -1;
-    const ChanceFrame *f = &C->F.p[C->F.len - 1];
-    ChanceFrame *g = &C->F.p[C->F.len];
-    const node_t c = T->first[f->n] + i;
-    const int64_t d = f->depth + 1;
     double v;
-    T->g.rules->play(&T->g, &f->st, f->moves[i], &g->st);
+    g->turns = turns;
+    const int64_t key = position(C, &g->st, d, turns);
+    if (key < 0)
+        return -1;
     if (!od_open(T, &g->st, d, g->moves, &g->count, &v))
-        return read_leaf(C, c, v, q) < 0 ? -1 : 0;
-    g->turns = f->turns + !f->is_chance;
+        return read_leaf(C, c, key, v, q) < 0 ? -1 : 0;
+    g->key = key;
     g->is_chance = T->g.rules->kind(&T->g, &g->st) == GAME_CHANCE;
-    if (list_kids(C, c, d, g->count, g->turns, g->is_chance) < 0)
+    if (list_kids(C, c, d, g->count, turns, g->is_chance) < 0)
         return -1;
     g->n = c;
     g->depth = d;
-    g->is_max = C->root_max == (g->turns % 2 == 0);
+    g->is_max = C->root_max == (turns % 2 == 0);
     g->type = full ? K_FULL : g->is_chance ? K_CHANCE : K_DECISION;
     g->pc = PC_START;
     g->i = 0;
     g->best = -1;
     C->F.len++;
     return 1;
+}
+
+/* The top frame's child i opened (enter) */
+static int open_child(CRun *C, int i, int full, Q *q) {
+    if (ROOM(C->F.p, C->F.len, C->F.cap) < 0)
+        return -1;
+    const ChanceFrame *f = &C->F.p[C->F.len - 1];
+    ChanceFrame *g = &C->F.p[C->F.len];
+    C->R.T.g.rules->play(&C->R.T.g, &f->st, f->moves[i], &g->st);
+    return enter(C, g, C->R.T.first[f->n] + i, f->depth + 1, f->turns + !f->is_chance, full, q);
 }
 
 /* the top frame searched with the window (alpha, beta) */
@@ -352,6 +482,8 @@ static int plan(CRun *C, ChanceFrame *f) {
         T->g.rules->play(&T->g, &f->st, f->moves[i], &s);
         f->at[j] = i;
         f->p[j] = p[i];
+        if ((f->keys[j] = position(C, &s, f->depth + 1, f->turns)) < 0)
+            return -1;
         f->leaf[j] = !od_open(T, &s, f->depth + 1, C->moves, &count, &v);
         f->lv[j] = v;
         f->chance[j] = 0;
@@ -381,24 +513,12 @@ static int probe(CRun *C, int j, E alpha, E beta, Q *q) {
     T->g.rules->play(&T->g, &f->st, f->moves[f->at[j]], &s);
     od_open(T, &s, f->depth + 1, C->moves, &count, &v); /* an inner node: the plan listed it */
     const node_t first = T->first[c];
-    const int64_t d = f->depth + 2;
     T->g.rules->play(&T->g, &s, C->moves[0], &g->st);
-    if (!od_open(T, &g->st, d, g->moves, &g->count, &v))
-        return read_leaf(C, first, v, q) < 0 ? -1 : 0;
-    g->turns = f->turns + 1; /* c's (the chance node's) and c's own decision */
-    g->is_chance = T->g.rules->kind(&T->g, &g->st) == GAME_CHANCE;
-    if (list_kids(C, first, d, g->count, g->turns, g->is_chance) < 0)
-        return -1;
-    g->n = first;
-    g->depth = d;
-    g->is_max = C->root_max == (g->turns % 2 == 0);
-    g->type = g->is_chance ? K_CHANCE : K_DECISION;
-    g->pc = PC_START;
-    g->i = 0;
-    g->best = -1;
-    C->F.len++;
-    window(C, alpha, beta);
-    return 1;
+    /* c's decision nodes above it, and c's own */
+    const int rc = enter(C, g, first, f->depth + 2, f->turns + 1, 0, q);
+    if (rc > 0)
+        window(C, alpha, beta);
+    return rc;
 }
 
 /* the edge min(b, U) and max(a, L) of the windows given to outcomes */
@@ -452,6 +572,19 @@ static int chance_search(CRun *C, Q *value) {
                 }
             }
             continue;
+        }
+        if (f->pc == PC_START && C->tabled) { /* TableRun.search: the table first */
+            const CEntry *e = ct_probe(C, f->key);
+            if (e && (e_cmp(e->lo, f->beta) >= 0 || e_cmp(e->lo, e->hi) == 0)) {
+                C->tt.cuts++;
+                ret = e->lo.q;
+                goto answered;
+            }
+            if (e && e_cmp(e->hi, f->alpha) <= 0) {
+                C->tt.cuts++;
+                ret = e->hi.q;
+                goto answered;
+            }
         }
         if (f->type == K_DECISION) {
             if (f->pc == PC_START) {
@@ -534,7 +667,7 @@ static int chance_search(CRun *C, Q *value) {
                 const int j = f->j;
                 const Q p = f->p[j];
                 if (f->leaf[j]) {
-                    if (read_leaf(C, T->first[f->n] + f->at[j], f->lv[j], &v) < 0)
+                    if (read_leaf(C, T->first[f->n] + f->at[j], f->keys[j], f->lv[j], &v) < 0)
                         return -1;
                     f->lo[j] = f->hi[j] = v;
                     f->known[j] = 1;
@@ -621,7 +754,7 @@ static int chance_search(CRun *C, Q *value) {
                 if (f->probed && f->known[j])
                     v = f->lo[j];
                 else if (f->leaf[j]) {
-                    if (read_leaf(C, T->first[f->n] + f->at[j], f->lv[j], &v) < 0)
+                    if (read_leaf(C, T->first[f->n] + f->at[j], f->keys[j], f->lv[j], &v) < 0)
                         return -1;
                 } else {
                     const E a = at_least_l(C, f->a), b = at_most_u(C, f->b);
@@ -660,6 +793,13 @@ static int chance_search(CRun *C, Q *value) {
                 return -1;
         }
     popped:
+        if (C->tabled) { /* what the search proved, in MAX's terms (TableRun.search) */
+            const E v = e_of(ret);
+            const int high = e_cmp(v, f->beta) >= 0, low = !high && e_cmp(v, f->alpha) <= 0;
+            if (ct_store(C, f->key, low ? E_LOW : v, high ? E_HIGH : v) < 0)
+                return -1;
+        }
+    answered:
         if (--C->F.len == 0) {
             *value = ret;
             return C->overflow;
@@ -683,6 +823,8 @@ static int chance_line(CRun *C, int64_t **line, size_t *len) {
         out[k++] = n;
         int count;
         double v;
+        if (position(C, &s, d, turns) < 0) /* ListedRun.line's entries are met too */
+            goto fail;
         if (!od_open(T, &s, d, C->moves, &count, &v))
             break;
         const int chance = T->g.rules->kind(&T->g, &s) == GAME_CHANCE;
@@ -736,6 +878,8 @@ typedef struct {
     int64_t entered, probes;
     const int64_t *turns;
     size_t fresh;
+    const Table *tt;
+    const Positions *P;
 } ChanceOut;
 
 static PyObject *chance_item(int i, const void *ctx) {
@@ -753,6 +897,10 @@ static PyObject *chance_item(int i, const void *ctx) {
         return PyLong_FromLongLong((long long)o->entered);
     case 5:
         return PyLong_FromLongLong((long long)o->probes);
+    case 6:
+        return tt_counts(o->tt);
+    case 7:
+        return make_array("Q", o->P->keys, o->P->n * sizeof *o->P->keys);
     default:
         return make_array("q", o->turns, o->fresh * sizeof *o->turns);
     }
@@ -767,22 +915,28 @@ static int q_arg(CRun *C, long long n, long long d, Q *q) {
 }
 
 /* game_chance(name, params, words, root_max, limit, max_nodes, first, which, lo_n, lo_d, hi_n,
- * hi_d, bits, progress) -> (numerator, denominator, line, leaves, entered, probes, turns, first,
- * up, depth), or None: ListedRun's expectiminimax (which 0), Star1 (1) or Star2 (2) with the leaf
- * bounds lo_n/lo_d and hi_n/hi_d; None when the core has no rules `name` that hold `params`, or
+ * hi_d, bits, tags, buckets, progress) -> (numerator, denominator, line, leaves, entered,
+ * probes, counts, positions, turns, first, up, depth), or None: ListedRun's expectiminimax
+ * (which 0), Star1 (1) or Star2 (2) with the leaf bounds lo_n/lo_d and hi_n/hi_d, with a table
+ * of `buckets` (chance_tabled.ListedTableRun's; 0: none; its keys as CRun.tags says) whose counts (tt_counts) and positions
+ * (game_tabled's: five words each, the fifth's top byte a chance node's tag) come back (those of
+ * an empty table without one); None when the core has no rules `name` that hold `params`, or
  * a value passes 2**bits (bits at most 126; 62 without 128-bit integers) */
 PyObject *gt_game_chance(PyObject *self, PyObject *args) {
     (void)self;
     const char *name;
     PyObject *params, *words, *first_obj, *progress;
     long long limit, max_nodes, lo_n, lo_d, hi_n, hi_d;
-    int root_max, which, bits;
-    if (!PyArg_ParseTuple(args, "sOOpLLOiLLLLiO", &name, &params, &words, &root_max, &limit,
+    unsigned long long buckets;
+    int root_max, which, bits, tags;
+    if (!PyArg_ParseTuple(args, "sOOpLLOiLLLLiiKO", &name, &params, &words, &root_max, &limit,
                           &max_nodes, &first_obj, &which, &lo_n, &lo_d, &hi_n, &hi_d, &bits,
-                          &progress))
+                          &tags, &buckets, &progress))
         return NULL;
-    if (which < W_EMM || which > W_STAR2 || bits < 2) {
-        PyErr_SetString(PyExc_ValueError, "game_chance: which is 0, 1 or 2, bits at least 2");
+    if (which < W_EMM || which > W_STAR2 || bits < 2 || (which == W_EMM && buckets) ||
+        (tags && tags != 4 && tags != 5)) {
+        PyErr_SetString(PyExc_ValueError, "game_chance: which is 0, 1 or 2 (a table: 1 or 2), "
+                                          "bits at least 2, tags 0, 4 or 5");
         return NULL;
     }
     CRun *C = gt_calloc(1, sizeof *C);
@@ -790,6 +944,9 @@ PyObject *gt_game_chance(PyObject *self, PyObject *args) {
         return PyErr_NoMemory();
     C->which = which;
     C->root_max = root_max;
+    C->tags = tags;
+    C->tabled = buckets > 0;
+    tt_size(&C->tt, buckets);
     C->most = (qint)1 << (bits < QBITS ? bits : QBITS);
     if (q_arg(C, lo_n, lo_d, &C->L) || q_arg(C, hi_n, hi_d, &C->U)) {
         gt_free(C);
@@ -805,15 +962,18 @@ PyObject *gt_game_chance(PyObject *self, PyObject *args) {
     ODTree *T = &C->R.T;
     PyObject *result = NULL;
     int64_t *line = NULL;
-    ChanceOut o = {Q_ZERO, NULL, 0, &C->R.leaves, 0, 0, NULL, 0};
+    ChanceOut o = {Q_ZERO, NULL, 0, &C->R.leaves, 0, 0, NULL, 0, &C->tt, &C->P};
     int found;
-    if (grow_array(&C->F.p, &C->F.cap, sizeof *C->F.p) < 0)
+    if (grow_array(&C->F.p, &C->F.cap, sizeof *C->F.p) < 0 ||
+        (C->tabled && map_init(&C->at, sizeof(int64_t)) < 0))
         goto out;
     ChanceFrame *f = &C->F.p[0];
     double v;
     f->st = C->R.root;
+    if ((f->key = position(C, &f->st, 0, 0)) < 0) /* the root's entry, met first */
+        goto out;
     if (!od_open(T, &f->st, 0, f->moves, &f->count, &v)) { /* the root is a leaf */
-        if (read_leaf(C, 0, v, &o.value) < 0)
+        if (read_leaf(C, 0, f->key, v, &o.value) < 0)
             goto out;
         found = C->overflow;
     } else {
@@ -847,9 +1007,12 @@ PyObject *gt_game_chance(PyObject *self, PyObject *args) {
     o.probes = C->probes;
     o.turns = C->turns;
     o.fresh = T->n - T->n0;
-    result = od_result(T, 7, chance_item, &o);
+    result = od_result(T, 9, chance_item, &o);
 out:
     gt_free(line);
+    map_free(&C->at);
+    gt_free(C->B.p);
+    pos_free(&C->P);
     gt_free(C->F.p);
     gt_free(C->best);
     gt_free(C->turns);

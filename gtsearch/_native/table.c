@@ -30,11 +30,15 @@ static struct {
     int busy;
 } kept[KEPT];
 
-int tt_init(Table *t, uint64_t buckets) {
+void tt_size(Table *t, uint64_t buckets) {
     memset(t, 0, sizeof *t);
     t->buckets = buckets ? buckets : 1;
     t->mask = t->buckets & (t->buckets - 1) ? 0 : t->buckets - 1;
     t->own = -1;
+}
+
+int tt_init(Table *t, uint64_t buckets) {
+    tt_size(t, buckets);
     t->gen = 1; /* a fresh block is zeroed: generation 0 */
     int k = -1;  /* a free kept block: one large enough, else any */
     for (int i = 0; i < keeping; i++)

@@ -432,7 +432,7 @@ def _in_c(tree: Tree, stats: Stats, which: str, bounds: tuple[Number, Number] | 
     done = chance_on_demand(tree, stats, which, (exact(bounds[0]), exact(bounds[1])))
     if done is None:
         return None
-    value, line, entered, probes = done
+    value, line, entered, probes = done[:4]
     return chance_outcome(value, stats, entered, probes if which == "star2" else None, line)
 
 

@@ -15,10 +15,10 @@ its probes proved, and reads no probed leaf again while the table holds it.
 
 from __future__ import annotations
 
-from ..numbers import INF, Exact, Number
+from ..numbers import INF, Exact, Number, exact
 from ..tree import Tree
 from .base import Outcome, Stats, Step
-from .chance import ChanceRun, Edge, ListedRun, root_value
+from .chance import ChanceRun, Edge, ListedRun, chance_outcome, root_value
 from .table import ENTRIES_PER_MIB, FULL, Table
 
 #: the buckets of one MiB of table (two entries each)
@@ -98,8 +98,42 @@ def star(
 ) -> Outcome:
     """Star1 (Star2 with ``probing``) with a table of ``tt`` MiB; exact (root window +-inf)."""
     table = Table(tt)
+    if tree.on_demand:
+        done = _star_in_c(tree, stats, table, leaf_bounds, probing)
+        if done is not None:
+            stats.extra["tt"] = table.counts()
+            return done
     run = (ListedTableRun if tree.on_demand else TableRun)(tree, stats, leaf_bounds, table)
     run.probing = probing
     done = run.outcome(root_value(run, lambda n: run.search(n, -INF, INF)), stats)
     stats.extra["tt"] = table.counts()
     return done
+
+
+def _star_in_c(
+    tree: Tree,
+    stats: Stats,
+    table: Table,
+    bounds: tuple[Number, Number] | None,
+    probing: bool,
+) -> Outcome | None:
+    """:func:`star` on a game searched on demand, in C over its rules
+    (search_chance_ondemand.c, :func:`.compiled.chance_on_demand` with ``table``'s buckets):
+    the same value, PV, leaves and counts, the table's counters to ``table`` and the positions
+    numbered to the tree; None when the Python search runs (the pure core, no C rules of the
+    game, positions numbered before on this tree, or a value out of the C rationals' range)."""
+    from .compiled import chance_on_demand, fresh
+
+    if not fresh(tree) or tree.numbers[1] or tree.c_positions is not None:  # type: ignore[attr-defined]
+        return None
+    if bounds is None:  # ChanceRun's
+        bounds = (0, 0)
+    ends = (exact(bounds[0]), exact(bounds[1]))
+    which = "star2" if probing else "star1"
+    done = chance_on_demand(tree, stats, which, ends, table.buckets)
+    if done is None:
+        return None
+    value, line, entered, probes, counts, positions = done
+    tree.numbered_positions(positions)  # type: ignore[attr-defined]
+    table.take(counts)
+    return chance_outcome(value, stats, entered, probes if probing else None, line)

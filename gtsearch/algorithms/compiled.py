@@ -263,12 +263,13 @@ _INT64 = range(-(2**63), 2**63)
 
 
 def chance_on_demand(
-    tree: Tree, stats: Stats, which: str, bounds: tuple[Exact, Exact]
-) -> tuple[Exact, list[int], int, int] | None:
+    tree: Tree, stats: Stats, which: str, bounds: tuple[Exact, Exact], buckets: int = 0
+) -> tuple[Exact, list[int], int, int, tuple[int, ...], array[int]] | None:
     """chance.ListedRun's expectiminimax, star1 or star2 (``which``) with the leaf bounds
     ``bounds`` on a game searched on demand, in C over the game's rules
-    (search_chance_ondemand.c) in exact rationals: the exact value, the PV, the inner nodes
-    entered and the probes; the leaves read to ``stats``.  None when the pure core runs, the
+    (search_chance_ondemand.c) in exact rationals, with a table of ``buckets`` (0: none): the
+    exact value, the PV, the inner nodes entered, the probes, the table's counts and the
+    positions it numbered; the leaves read to ``stats``.  None when the pure core runs, the
     core has no rules of the game, or a value (a bound, a leaf, a sum, a window) is out of the
     C rationals' range (:data:`CHANCE_BITS`): nothing is numbered then, and the Python search
     runs."""
@@ -279,12 +280,15 @@ def chance_on_demand(
         return None
     lo, hi = ends
     args = (_CHANCE[which], lo.numerator, lo.denominator, hi.numerator, hi.denominator)
-    done = _on_demand(tree, "game_chance", *args, CHANCE_BITS, stats.progress, chance=True)
+    tags = tree.chance_tags() if buckets else 0  # type: ignore[attr-defined]
+    done = _on_demand(
+        tree, "game_chance", *args, CHANCE_BITS, tags, buckets, stats.progress, chance=True
+    )
     if done is None:
         return None
-    numerator, denominator, line, leaves, entered, probes = done[:6]
+    numerator, denominator, line, leaves, entered, probes, counts, positions = done[:8]
     _record(stats, leaves)
-    return exact(Fraction(numerator, denominator)), line, entered, probes
+    return exact(Fraction(numerator, denominator)), line, entered, probes, counts, positions
 
 
 def _scout(tree: Tree, stats: Stats, which: str) -> Outcome | None:
@@ -393,7 +397,7 @@ def tabled(
     return Tabled(value, pv, distinct, *figures)
 
 
-def _fresh(tree: Tree) -> bool:
+def fresh(tree: Tree) -> bool:
     """Whether a search with a table in C may number the positions of a game on demand as
     Python would: only the root's entry met so far (Python numbers the entries met before
     first), and no deadline of play --time's on the tree (the Python search keeps it)."""
@@ -415,7 +419,7 @@ def tabled_on_demand(
     counters to ``table``, the nodes and positions numbered to the tree (``numbered_positions``).
     None when the Python search runs: the pure core, no C rules of the game, or entries met
     before on this tree that Python would number first."""
-    if not _fresh(tree):
+    if not fresh(tree):
         return None
     general = tree.general  # type: ignore[attr-defined]
     args = (general, table.buckets, pv_table.buckets, _TABLED[kind], x, y, stats.progress)
@@ -442,7 +446,7 @@ def tabled_iterate_on_demand(
     positions entered (solve's), and whether --max-nodes ended the iterations after the first;
     the nodes and positions numbered to the tree.  None when the Python search runs (as
     :func:`tabled_on_demand`, or the game has no estimate in C)."""
-    if not _fresh(tree):
+    if not fresh(tree):
         return None
     done = _on_demand(
         tree,

@@ -88,6 +88,12 @@ class PositionKeys:
         return self.key_array
 
 
+#: where the fifth word of a position numbered in C holds a chance node's tag (game_tree.h's
+#: POS_TAG_SHIFT: CHANCE_TAGS's 4 or 5; 0 for the others, whose words say DECIDE or FORCED)
+TAG_SHIFT = 56
+DEPTH_MASK = (1 << TAG_SHIFT) - 1
+
+
 class CPositions:
     """The positions a search with a table in C numbered on a game on demand
     (search_tabled_ondemand.c), taken by the tree (:class:`.ondemand.OnDemandTree`, whose slot
@@ -101,10 +107,23 @@ class CPositions:
         game: Game
         general: bool
         limit: int | None
+        root_key: Any
+
+    def chance_tags(self) -> int:
+        """How a C search with a table keys positions with chance nodes
+        (search_chance_ondemand.c): 0 where a key is twice the position's number plus 1 where
+        MAX moves (a game without player(), which has none), else the tag of the chance nodes
+        below an even number of decision nodes: 4 (CHANCE_TAGS[MAX]) where the game expects
+        MAX there, 5 where MIN, whichever player --root puts at the root."""
+        if not self.general:
+            return 0
+        natural = self._root(self.root_key[1], True)[1]  # type: ignore[attr-defined]
+        return 4 if natural else 5  # games.CHANCE_TAGS's
 
     def numbered_positions(self, positions: array[int]) -> None:
         """Take a C search's positions, in the order of their numbers: five words each (a
-        state's four and its depth below a --depth cut)."""
+        state's four and its depth below a --depth cut, with a chance node's tag in its top
+        byte: :data:`TAG_SHIFT`)."""
         self.c_positions = positions  # type: ignore[misc]  # the tree's slot
 
     def position_numbers(self) -> dict[Any, int]:
@@ -117,7 +136,9 @@ class CPositions:
             positions, obj, general = self.numbers[1], self.game.obj, self.general
             for i in range(0, len(numbered), 5):
                 state, forced = state_of(obj, numbered[i : i + 4])  # type: ignore[arg-type]
-                depth = None if self.limit is None else numbered[i + 4]
-                at = (FORCED if forced else DECIDE, state, depth) if general else state
+                word = numbered[i + 4]
+                tag = word >> TAG_SHIFT or (FORCED if forced else DECIDE)
+                depth = None if self.limit is None else word & DEPTH_MASK
+                at = (tag, state, depth) if general else state
                 positions.setdefault(at, len(positions))
         return super().position_numbers()  # type: ignore[misc, no-any-return]
