@@ -150,6 +150,9 @@ def test_pons_solver_agrees(moves: str, score: int) -> None:
 
 
 @pytest.mark.slow
+# the C solver: the Python reference takes some 16 s a position here, and is checked equal to
+# the C one on every other position
+@pytest.mark.skipif(native() is None, reason="needs the C core")
 @pytest.mark.parametrize(("moves", "score"), PONS_SLOW)
 def test_pons_solver_agrees_on_harder_positions(moves: str, score: int) -> None:
     game = ConnectFour()
