@@ -9,8 +9,6 @@ Where the C rationals cannot hold a value (past 2**CHANCE_BITS) the Python searc
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from fractions import Fraction
 from typing import Any
 
@@ -26,6 +24,8 @@ from gtsearch.numbers import Exact
 from gtsearch.sources import open_source
 from gtsearch.sources.ondemand import OnDemandTree
 from gtsearch.tree import DEFAULT_MAX_NODES, Tree
+
+from .interrupt import assert_interrupted
 
 native = core.native()
 needs_core = pytest.mark.skipif(native is None, reason="the compiled core does not run")
@@ -276,16 +276,8 @@ def test_the_c_search_refuses_what_it_cannot_search() -> None:
 @pytest.mark.slow
 def test_ctrl_c_interrupts_the_c_search() -> None:
     """Ctrl-C during expectiminimax in C on a large pig: 'interrupted', status 130."""
-    code = (
-        "import os, signal, threading\n"
-        "from gtsearch.cli import cli\n"
-        "threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
-        "cli(['eval', 'game:pig:target=30,die=6,horizon=40', '-a', 'expectiminimax',"
-        " '--max-nodes', '4000000000'])\n"
-    )
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 130, p.stderr
-    assert "Traceback" not in p.stderr and "interrupted" in p.stderr
+    pig = "game:pig:target=30,die=6,horizon=40"
+    assert_interrupted(["eval", pig, "-a", "expectiminimax", "--max-nodes", "4000000000"])
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,6 @@ Python's."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -23,6 +21,8 @@ from gtsearch.errors import NodeLimit, UsageError
 from gtsearch.sources import open_source
 from gtsearch.sources.ondemand import OnDemandTree
 from gtsearch.tree import DEFAULT_MAX_NODES, Tree
+
+from .interrupt import assert_interrupted
 
 native = core.native()
 needs_core = pytest.mark.skipif(native is None, reason="the compiled core does not run")
@@ -263,15 +263,7 @@ def test_the_c_search_refuses_what_is_not_a_tree_of_its_own() -> None:
 @pytest.mark.slow
 def test_ctrl_c_interrupts_the_c_search() -> None:
     """Ctrl-C during SSS* in C on the whole of Connect Four: 'interrupted', status 130."""
-    code = (
-        "import os, signal, threading\n"
-        "from gtsearch.cli import cli\n"
-        "threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
-        "cli(['eval', 'game:connect4', '-a', 'sss', '--depth', '12'])\n"
-    )
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 130, p.stderr
-    assert "Traceback" not in p.stderr and "interrupted" in p.stderr
+    assert_interrupted(["eval", "game:connect4", "-a", "sss", "--depth", "12"])
 
 
 @pytest.mark.parametrize(
