@@ -3,8 +3,9 @@
 Each is a virtual sequence (:mod:`.virtual`) or a mapping whose item ``n`` is
 read at node ``n`` through the tree's cursor (``locate``, ``entry``): ``end``,
 ``values``, ``floats``, ``depth``, ``chance``, the decision nodes above a node
-(``turns``), and the names and weights (:class:`Lookup`); and :class:`CumulativeTree`, a
-game built whole whose names are its positions'.
+(``turns``), and the names and weights (:class:`Lookup`); :class:`CumulativeTree`, a
+game built whole whose names are its positions'; and an OnDemandTree's arrays (:class:`Grown`)
+and what its ``end`` is at an inner node (:class:`Inner`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from ..errors import UsageError
 from ..tree import Tree
 from .virtual import Virtual
+
+#: an OnDemandTree (gtsearch.sources.ondemand), the owner of Inner and Grown
+OnDemandTree = Any
 
 #: the owner of the views: the GameTree (gtsearch.sources.games imports this module, and a
 #: view's items are the GameTree's answers: ints and floats)
@@ -117,3 +122,55 @@ class CumulativeTree(Tree):
             labels.append(name[len(before) :] if name.startswith(before) else name or None)
             before = name
         return tuple(labels)
+
+
+class Inner:
+    """What ``end[n]`` is at an inner node of an OnDemandTree: not ``n + 1`` (so not a leaf),
+    and nothing else: a search that computes with it needs preorder numbers."""
+
+    __slots__ = ("tree",)
+
+    def __init__(self, tree: OnDemandTree) -> None:
+        self.tree = tree
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    def __ne__(self, other: object) -> bool:
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def refuse(self, *_: Any) -> Any:
+        from .ondemand import ON_DEMAND_ALGORITHMS  # which the tests may narrow
+
+        names = ", ".join(sorted(ON_DEMAND_ALGORITHMS))
+        raise UsageError(
+            f"{self.tree.source}: searched on demand (its states are not counted), a game "
+            f"takes {names}, and alphabeta or negascout with --tt or --iterative; this "
+            "search needs its nodes in preorder: open the game counted, or cut it with --depth"
+        )
+
+    __lt__ = __le__ = __gt__ = __ge__ = __add__ = __radd__ = __sub__ = __rsub__ = refuse
+    __index__ = __int__ = __float__ = refuse
+
+
+class Grown(Sequence[Any]):
+    """One of an OnDemandTree's arrays: item ``n`` is ``at(n)`` for the nodes numbered so far."""
+
+    __slots__ = ("tree", "at")
+
+    def __init__(self, tree: OnDemandTree, at: Callable[[int], Any]) -> None:
+        self.tree = tree
+        self.at = at
+
+    def __len__(self) -> int:
+        return len(self.tree.keys)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (self.at(n) for n in range(len(self)))
+
+    def __getitem__(self, n: Any) -> Any:
+        if type(n) is not int or not 0 <= n < len(self.tree.keys):
+            raise IndexError(n)
+        return self.at(n)

@@ -13,7 +13,7 @@ parent, its index among its parent's children and its depth.
 The searches that walk a tree only through ``children``, ``child``, :meth:`OnDemandTree.open`
 and the leaf test (``end[n] == n + 1``) run on it (:data:`ON_DEMAND_ALGORITHMS`: every
 algorithm of ``gtsearch algorithms``, with or without a transposition table).  Its ``end`` answers
-the leaf test only: at an inner node it gives :class:`Inner`, which refuses
+the leaf test only: at an inner node it gives :class:`.gameviews.Inner`, which refuses
 arithmetic and comparisons, so that a search that needs preorder numbers
 stops with one line instead of reading a wrong tree.  mcts's playouts list
 nothing (:meth:`OnDemandTree.playout`): each plays the moves it draws, one
@@ -33,7 +33,7 @@ from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
 from .gamekeys import CPositions
 from .games import GameTree
-from .gameviews import CHANCE_NODE, Lookup
+from .gameviews import CHANCE_NODE, Grown, Inner, Lookup
 from .ondemand_c import SearchedInC
 from .playouts import Reached, playout
 from .protocol import Game, GameError
@@ -88,56 +88,6 @@ def open_game_tree(game: Game, *, on_demand: bool = False, **where: Any) -> Game
     if on_demand:
         return OnDemandTree(game, **where)
     return GameTree(game, **where)
-
-
-class Inner:
-    """What ``end[n]`` is at an inner node of an OnDemandTree: not ``n + 1`` (so not a leaf),
-    and nothing else: a search that computes with it needs preorder numbers."""
-
-    __slots__ = ("tree",)
-
-    def __init__(self, tree: OnDemandTree) -> None:
-        self.tree = tree
-
-    def __eq__(self, other: object) -> bool:
-        return False
-
-    def __ne__(self, other: object) -> bool:
-        return True
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def refuse(self, *_: Any) -> Any:
-        names = ", ".join(sorted(ON_DEMAND_ALGORITHMS))
-        raise UsageError(
-            f"{self.tree.source}: searched on demand (its states are not counted), a game "
-            f"takes {names}, and alphabeta or negascout with --tt or --iterative; this "
-            "search needs its nodes in preorder: open the game counted, or cut it with --depth"
-        )
-
-    __lt__ = __le__ = __gt__ = __ge__ = __add__ = __radd__ = __sub__ = __rsub__ = refuse
-    __index__ = __int__ = __float__ = refuse
-
-
-class Grown(Sequence[Any]):
-    """One of an OnDemandTree's arrays: item ``n`` is ``at(n)`` for the nodes numbered so far."""
-
-    __slots__ = ("tree", "at")
-
-    def __init__(self, tree: OnDemandTree, at: Callable[[int], Any]) -> None:
-        self.tree = tree
-        self.at = at
-
-    def __len__(self) -> int:
-        return len(self.tree.keys)
-
-    def __iter__(self) -> Iterator[Any]:
-        return (self.at(n) for n in range(len(self)))
-
-    def __getitem__(self, n: Any) -> Any:
-        if type(n) is not int or not 0 <= n < len(self.tree.keys):
-            raise IndexError(n)
-        return self.at(n)
 
 
 class OnDemandTree(CPositions, SearchedInC, GameTree):
