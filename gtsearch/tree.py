@@ -125,10 +125,17 @@ class Tree:
     #: too big to count, gtsearch.sources.ondemand): walked through children() only
     on_demand = False
 
-    def searched(self) -> AbstractContextManager[None]:
+    def searched(self, refusal: Exception | None = None) -> AbstractContextManager[None]:
         """What a search of the tree runs in: nothing here.  A game searched on demand pauses
-        Python's cycle collector (:meth:`gtsearch.sources.ondemand.OnDemandTree.searched`)."""
+        Python's cycle collector, and raises ``refusal`` at the first chance node the search
+        meets (:meth:`gtsearch.sources.ondemand.OnDemandTree.searched`)."""
         return nullcontext()
+
+    def chance_unknown(self) -> bool:
+        """Whether the tree may have chance nodes without any known yet (a game searched on
+        demand: :meth:`gtsearch.sources.ondemand.OnDemandTree.chance_unknown`); a tree
+        that is not knows its own."""
+        return False
 
     def __init__(
         self,

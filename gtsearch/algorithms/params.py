@@ -380,16 +380,31 @@ def check_one(names: Sequence[str], **given: Unpack[SearchParams]) -> tuple[Algo
     return planned[0]
 
 
-def refuse_chance(algo: Algorithm, tree: Tree) -> None:
+def refuse_chance(algo: Algorithm, tree: Tree) -> UsageError | None:
     """Refuse an algorithm that cannot search the tree's chance nodes (a usage error, exit 2).
 
-    Called before any search starts, whichever implementation would run it.
+    Called before any search starts, whichever implementation would run it.  On a game
+    searched on demand that may have chance nodes but has met none so far
+    (``tree.chance_unknown()``) the refusal is returned instead: the search raises it at the
+    first chance node it meets (``tree.searched(refusal)``), if any.
     """
-    if tree.chance is not None and not (algo.chance or algo.sampled):
-        raise UsageError(
+    if tree.chance is None or algo.chance or algo.sampled:
+        return None
+    return refused(
+        tree,
+        UsageError(
             f"{tree.source}: the tree has chance nodes, which {algo.name} cannot search; "
             f"use {CHANCE_NAMES}"
-        )
+        ),
+    )
+
+
+def refused(tree: Tree, error: UsageError) -> UsageError:
+    """``error`` raised where the tree has chance nodes, returned where it may have some
+    without any known yet (:func:`refuse_chance`)."""
+    if tree.chance_unknown():
+        return error
+    raise error
 
 
 #: the numbers of an mcts run that its output shows, in this order

@@ -122,7 +122,11 @@ class ProofSearch:
 def solve_pns(tree: Tree, tt: int) -> dict[str, Any]:
     """Win, draw or loss for the player to move by df-pn: the result, its proof line and counts.
     A tree with chance nodes is a UsageError, as for :func:`.solve.solve`."""
-    refuse_chance_nodes(tree, "solve -a pns")
+    with tree.searched(refuse_chance_nodes(tree, "solve -a pns")):
+        return _solve_pns(tree, tt)
+
+
+def _solve_pns(tree: Tree, tt: int) -> dict[str, Any]:
     t0 = time.perf_counter()
     positions: set[Any] = set()
     win = ProofSearch(tree, Table(tt), 1, positions)

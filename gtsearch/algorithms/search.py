@@ -54,7 +54,7 @@ def run(
 
     For callers that run one plan on many trees (``experiment``): the check is done once.
     """
-    refuse_chance(algo, tree)
+    refusal = refuse_chance(algo, tree)
     shown: dict[str, Any] = dict(params)
     if algo.name in DEFAULT_TABLE_ALGORITHMS and params.get("tt") is None:
         from .chance_tabled import default_table  # a game's: docs/algorithms.md
@@ -75,7 +75,7 @@ def run(
     t0 = time.perf_counter()
     tt = params.get("tt")
     params = cast(Params, {k: v for k, v in params.items() if k != "tt"})
-    with tree.searched():
+    with tree.searched(refusal):
         if tt:  # a transposition table: the searches of .tabled, in Python (docs/algorithms.md)
             from .tabled import run as run_with_table
 

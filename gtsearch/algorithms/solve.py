@@ -25,6 +25,7 @@ from ..tree import Tree
 from . import compiled
 from .iterative import deepening
 from .ordering import MoveOrder, counts
+from .params import refused
 from .table import Table
 from .tabled import PV_TABLE_MIB
 
@@ -83,22 +84,32 @@ def _relative(score: float, depth: int) -> float:
     return score
 
 
-def refuse_chance_nodes(tree: Tree, how: str) -> None:
+def refuse_chance_nodes(tree: Tree, how: str) -> UsageError | None:
     """A UsageError for a tree with chance nodes: a win, a draw or a loss is not what a die
-    decides, and reading a chance node as a player gave wrong results (docs/algorithms.md)."""
-    if tree.has_chance:
-        raise UsageError(
+    decides, and reading a chance node as a player gave wrong results (docs/algorithms.md).
+    Returned, not raised, on a game that may have some without any known yet: the search
+    raises it at the first it meets (:func:`.params.refused`)."""
+    if not tree.has_chance:
+        return None
+    return refused(
+        tree,
+        UsageError(
             f"{tree.source}: the tree has chance nodes: {how} proves wins, draws and losses, "
             "which dice do not; its exact expected value is "
             f"gtsearch eval {tree.source} -a expectiminimax"
-        )
+        ),
+    )
 
 
 def solve(tree: Tree, tt: int = DEFAULT_TT, moves: MoveOrder | None = None) -> Solution:
     """The game-theoretic result of ``tree`` for the player to move at its root; ``moves``:
     the history heuristic and killers (docs/algorithms.md).  A tree with chance nodes is a
     UsageError (:func:`refuse_chance_nodes`)."""
-    refuse_chance_nodes(tree, "solve")
+    with tree.searched(refuse_chance_nodes(tree, "solve")):
+        return _solve(tree, tt, moves)
+
+
+def _solve(tree: Tree, tt: int, moves: MoveOrder | None) -> Solution:
     t0 = time.perf_counter()
     table = Table(tt)
     # a game searched on demand has no height yet (max_depth() is the deepest node numbered so

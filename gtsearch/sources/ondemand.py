@@ -25,14 +25,14 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import contextmanager
 from typing import Any
 
 from ..errors import OutOfTime, UsageError
 from ..tree import Meta, Tree
 from .gamecount import Entry, uncollected
 from .gamekeys import CPositions
-from .games import GameTree
+from .games import EXPECTED_MOVER, GameTree
 from .gameviews import CHANCE_NODE, Grown, Inner, Lookup
 from .ondemand_c import SearchedInC
 from .playouts import Reached, playout
@@ -110,6 +110,7 @@ class OnDemandTree(CPositions, SearchedInC, GameTree):
         "loose_paths",
         "deadline",
         "c_positions",
+        "refusing",
     )
 
     on_demand = True
@@ -145,6 +146,8 @@ class OnDemandTree(CPositions, SearchedInC, GameTree):
         self.deadline: float | None = None
         #: the positions a search with a table in C numbered, until read (CPositions)
         self.c_positions: array[int] | None = None
+        #: what a search that takes no chance node raises at the first it meets (searched)
+        self.refusing: Exception | None = None
         self.inner = Inner(self)
         Tree.__init__(
             self,
@@ -159,7 +162,8 @@ class OnDemandTree(CPositions, SearchedInC, GameTree):
         self.names = Lookup(self.name_at)  # type: ignore[assignment]
         self.floats = Grown(self, self._float)  # type: ignore[assignment]
         self.expand(0)
-        if self.has_chance_nodes or callable(game.attribute("outcomes")):
+        # chance moves only where player() says so
+        if self.has_chance_nodes or (game.has_player and callable(game.attribute("outcomes"))):
             self.chance = Grown(self, self._chance)
             self.weights = Lookup(self._weights_at)  # type: ignore[assignment]
             self._turns = self.turn_counts
@@ -211,11 +215,30 @@ class OnDemandTree(CPositions, SearchedInC, GameTree):
         self.loose_paths = loose_paths
         self.loose = {path: ~i for i, path in enumerate(loose_paths)}
 
-    def searched(self) -> AbstractContextManager[None]:
+    @contextmanager
+    def searched(self, refusal: Exception | None = None) -> Iterator[None]:
         """Python's cycle collector paused while a search runs, as while a game is counted
         (:func:`.gamecount.uncollected`): the entries the search makes hold no cycle, and each
-        collection walked all of them (a third of expectiminimax's time on OpenSpiel's pig)."""
-        return uncollected()
+        collection walked all of them (a third of expectiminimax's time on OpenSpiel's pig).
+        ``refusal``: raised at the first chance node the search expands (a search that takes
+        none, on a game that may have some: :meth:`chance_unknown`)."""
+        self.refusing = refusal
+        try:
+            with uncollected():
+                yield
+        finally:
+            self.refusing = None
+
+    def chance_unknown(self) -> bool:
+        """Whether the game may have chance nodes (it has ``outcomes()``) but none is known:
+        none expanded so far, none among the root's children.  A search that takes none then
+        runs, and stops at the first it meets (:meth:`searched`): a game of the user's may
+        define ``outcomes()`` and never reach a chance state."""
+        if self.chance is None or self.has_chance_nodes:
+            return False
+        return not any(
+            type(k) is tuple and k[0] in EXPECTED_MOVER for k in self.info[self.root_key].kids
+        )
 
     @property
     def n_leaves(self) -> int | None:  # type: ignore[override]
@@ -239,6 +262,8 @@ class OnDemandTree(CPositions, SearchedInC, GameTree):
             node = self.info.get(key)
             if node is None:
                 node = self.info[key] = self._expand(key)
+                if node.kind == CHANCE_NODE and self.refusing is not None:
+                    raise self.refusing
             self.entries[n] = node
         return node
 

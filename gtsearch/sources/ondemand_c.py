@@ -37,6 +37,7 @@ class SearchedInC:
         general: bool
         limit: int | None
         deadline: float | None
+        refusing: Exception | None
         keys: list[Any]
         first: array[int]
         up: array[int]
@@ -71,8 +72,11 @@ class SearchedInC:
         itself (search_objects.c: OpenSpiel's, through the adapter's own classes): the root's
         state and its entry's tag, OpenSpiel's chance player, how states are keyed
         (:func:`.openspiel.c_states`), and the game's ``chance_weights``; None where the Python
-        search runs (the pure core, a game of the user's, a --depth cut, play's deadline)."""
+        search runs (the pure core, a game of the user's, a --depth cut, play's deadline, a
+        search that stops at a chance node: :meth:`.ondemand.OnDemandTree.searched`)."""
         if native() is None or self.limit is not None or self.deadline is not None:
+            return None
+        if self.refusing is not None:  # a chance node met stops the search: Python's
             return None
         if not self.general:
             return None
