@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gtsearch.algorithms import ALGORITHMS, search
+from gtsearch.algorithms.iterative import iterate
 from gtsearch.algorithms.pns import solve_pns
 from gtsearch.algorithms.solve import solve
 from gtsearch.cli import cli
@@ -181,3 +182,22 @@ def test_the_search_over_openspiels_states_in_c_leaves_the_refusal_to_python(
     with tree.searched(UsageError("refused")):
         assert tree.objects_spec() is None
     assert tree.objects_spec() is not None
+
+
+class Estimated(Sticks):
+    def estimate(self, s: tuple[int, int, bool]) -> int:
+        return 0
+
+
+def test_eval_iterative_is_refused_at_the_first_chance_node() -> None:
+    game = Game(Estimated(7, 0), "game:test")
+    got = iterate(OnDemandTree(game, source="game:test"), 1)
+    expected = iterate(GameTree(game, source="game:test"), 1)
+    # on demand the deepening ends at the first iteration that meets no horizon, counted at
+    # the game's height: the same iterations up to there
+    assert [untimed(r) for r in got] == [untimed(r) for r in expected[: len(got)]]
+    assert got[-1].value == expected[-1].value == 1
+    tree = OnDemandTree(Game(Estimated(7, 2), "game:test"), source="game:test")
+    assert tree.chance_unknown()
+    with pytest.raises(UsageError, match="the tree has chance nodes, which alphabeta cannot"):
+        iterate(tree, 1)

@@ -31,6 +31,8 @@ from ..tree import Tree
 from . import compiled
 from .base import Stats
 from .ordering import MoveOrder, counts
+from .params import refuse_chance
+from .registry import find_algorithm
 from .table import Table
 from .tabled import PV_TABLE_MIB, TableSearch
 
@@ -55,7 +57,15 @@ def iterate(
     moves: MoveOrder | None = None,
 ) -> list[SearchResult]:
     """One SearchResult per iteration, depth 1, 2, ...: the value of the tree cut there;
-    ``moves``: the history heuristic and killers, kept from one iteration to the next."""
+    ``moves``: the history heuristic and killers, kept from one iteration to the next.  A tree
+    with chance nodes is refused as alphabeta refuses it (:func:`.params.refuse_chance`)."""
+    with tree.searched(refuse_chance(find_algorithm("alphabeta"), tree)):
+        return _iterate(tree, tt, max_depth, seconds, moves)
+
+
+def _iterate(
+    tree: Tree, tt: int, max_depth: int | None, seconds: float | None, moves: MoveOrder | None
+) -> list[SearchResult]:
     height = None if tree.on_demand else tree.max_depth()  # on demand: not known
     known = [d for d in (height, max_depth) if d is not None]
     last = min(known) if known else None
