@@ -47,6 +47,8 @@ from gtsearch.sources.gamespec import open_game
 from gtsearch.sources.randomtree import LazyTree, RandomSpec, native_whole
 from gtsearch.tree import Tree
 
+from .tables import tiny_tables
+
 NATIVE = Path(gtsearch.__file__).parent / "_native"
 OUT_OF_MEMORY = "out of memory: the tree or the search needs more than this machine has\n"
 SAMPLES = Path(__file__).parent.parent / "sample_trees"
@@ -286,20 +288,8 @@ def tabled_on_demand(
     def work() -> Any:
         from gtsearch.algorithms import iterative, tabled
         from gtsearch.algorithms import solve as solving
-        from gtsearch.algorithms.table import Table
 
-        class Tiny(Table):
-            __slots__ = ()
-
-            def __init__(self, mib: int) -> None:
-                super().__init__(mib)
-                if buckets is not None:
-                    self.buckets = buckets
-
-        saved = [m.Table for m in (tabled, iterative, solving)]  # type: ignore[attr-defined]
-        for m in (tabled, iterative, solving):
-            m.Table = Tiny  # type: ignore[attr-defined]
-        try:
+        with tiny_tables(buckets, tabled, iterative, solving):
             t: Any = open_game(spec, depth=depth, on_demand=True)
             if kind == "iterate":
                 r: Any = [x._replace(seconds=0.0, tree=None) for x in iterate(t, 1, **params)]
@@ -308,9 +298,6 @@ def tabled_on_demand(
                 r = done._replace(seconds=0.0, iterations=[])
             else:
                 r = search(t, kind, leaf_order=True, tt=1, **params)._replace(seconds=0.0)
-        finally:
-            for m, kept in zip((tabled, iterative, solving), saved, strict=True):
-                m.Table = kept  # type: ignore[attr-defined]
         n = len(t.keys)
         return r, list(t.first), list(t.up), [t.position(k) for k in range(0, n, 7)]
 

@@ -27,32 +27,18 @@ from hypothesis import strategies as st
 from gtsearch import core
 from gtsearch.algorithms import chance_tabled, compiled, search
 from gtsearch.algorithms.base import Stats
-from gtsearch.algorithms.table import Table
 from gtsearch.errors import NodeLimit, UsageError
 from gtsearch.numbers import Exact
 from gtsearch.tree import DEFAULT_MAX_NODES, Tree
 
 from .interrupt import assert_interrupted
+from .tables import tiny
 from .test_chance_ondemand import opened, walk
 
 native = core.native()
 needs_core = pytest.mark.skipif(native is None, reason="the compiled core does not run")
 
 STARS = ["star1", "star2"]
-
-
-def tiny(buckets: int | None) -> type[Table]:
-    """The table of the searches, cut down to ``buckets`` buckets (None: as it is)."""
-
-    class Tiny(Table):
-        __slots__ = ()
-
-        def __init__(self, mib: int) -> None:
-            super().__init__(mib)
-            if buckets is not None:
-                self.buckets = buckets
-
-    return Tiny
 
 
 def run(

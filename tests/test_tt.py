@@ -21,6 +21,7 @@ from gtsearch.sources import open_source
 from gtsearch.tree import Tree
 
 from .strategies import minimax, trees
+from .tables import tiny_tables
 from .test_scout import assert_valid_pv
 
 # -- properties over random trees ------------------------------------------------------------
@@ -73,19 +74,8 @@ def test_a_forgetful_table_rereads_but_keeps_the_value(
     """A table of one to three buckets loses entries all the time: the value stays exact."""
     from gtsearch.algorithms import chance_tabled, tabled
 
-    class Tiny(Table):
-        __slots__ = ()
-
-        def __init__(self, mib: int) -> None:
-            super().__init__(mib)
-            self.buckets = buckets
-
-    original = tabled.Table
-    tabled.Table = chance_tabled.Table = Tiny  # type: ignore[misc]
-    try:
+    with tiny_tables(buckets, tabled, chance_tabled):
         r = search(Tree.from_nested(nested, root_max=root_max), name, tt=1)
-    finally:
-        tabled.Table = chance_tabled.Table = original  # type: ignore[misc]
     assert r.value == minimax(nested, root_max)
     assert r.extra["tt"]["used"] <= 2 * buckets
 

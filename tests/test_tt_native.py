@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 from gtsearch import core
 from gtsearch.algorithms import iterative, search, solve, tabled
 from gtsearch.algorithms.registry import TABLE_ALGORITHMS
-from gtsearch.algorithms.table import Table
 from gtsearch.cli import cli
 from gtsearch.result import SearchResult
 from gtsearch.sources import open_source
@@ -32,6 +31,7 @@ from gtsearch.sources.randomtree import LazyTree, RandomSpec
 from gtsearch.tree import Tree
 
 from .strategies import trees
+from .tables import tiny_tables
 
 pytestmark = pytest.mark.skipif(core.native() is None, reason="needs the C core")
 
@@ -47,24 +47,8 @@ def table_of(size: Any) -> Iterator[int]:
     if not isinstance(size, tuple):
         yield size
         return
-    buckets = size[1]
-
-    class Tiny(Table):
-        __slots__ = ()
-
-        def __init__(self, mib: int) -> None:
-            super().__init__(mib)
-            self.buckets = buckets
-
-    modules = (tabled, iterative, solve)
-    saved = [m.Table for m in modules]  # type: ignore[attr-defined]
-    for m in modules:
-        m.Table = Tiny  # type: ignore[attr-defined]
-    try:
+    with tiny_tables(size[1], tabled, iterative, solve):
         yield 1
-    finally:
-        for m, t in zip(modules, saved, strict=True):
-            m.Table = t  # type: ignore[attr-defined]
 
 
 def seen(r: SearchResult) -> tuple[Any, ...]:
