@@ -737,13 +737,17 @@ static int od_mtd(MTRun *M, const GState *root, int root_max, double first, doub
     return 0;
 }
 
-int od_mt_tabled(ODRun *R, int root_max, double first, Table *tt, ODKey key, void *key_ctx,
-                 double *value, int64_t *proved, int64_t *passes) {
+/* od_mtd over R's tree with MT's own table (tt NULL: a node keyed by its number, the leaves'
+ * values kept in vals for the PV) or the transposition table tt (a node keyed by
+ * key(key_ctx, ...), vals NULL); 0, or -1 with an exception */
+static int od_mt(ODRun *R, Values *vals, Table *tt, ODKey key, void *key_ctx, int root_max,
+                 double first, double *value, int64_t *proved, int64_t *passes) {
     MTRun M;
     memset(&M, 0, sizeof M);
     M.T = &R->T;
     M.tk = &R->tk;
     M.leaves = &R->leaves;
+    M.vals = vals;
     M.key = key;
     M.key_ctx = key_ctx;
     int rc = mtm_init(&M.mem, tt);
@@ -752,6 +756,11 @@ int od_mt_tabled(ODRun *R, int root_max, double first, Table *tt, ODKey key, voi
     map_free(&M.mem.map);
     gt_free(M.F.p);
     return rc;
+}
+
+int od_mt_tabled(ODRun *R, int root_max, double first, Table *tt, ODKey key, void *key_ctx,
+                 double *value, int64_t *proved, int64_t *passes) {
+    return od_mt(R, NULL, tt, key, key_ctx, root_max, first, value, proved, passes);
 }
 
 /* -- the PV of an exact value from the leaves read: pv._met_principal_variation ------------------
@@ -1075,20 +1084,8 @@ PyObject *gt_game_mtd(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     Values vals = {NULL, 0, 0};
     ProvedOut o = {0.0, NULL, 0, &R.leaves, 0, 0};
-    MTRun M;
-    memset(&M, 0, sizeof M);
-    M.T = &R.T;
-    M.tk = &R.tk;
-    M.leaves = &R.leaves;
-    M.vals = &vals;
-    if (mtm_init(&M.mem, NULL) < 0)
-        goto out;
-    if (od_mtd(&M, &R.root, root_max, guess, &o.value, &o.nodes, &o.extra) < 0)
-        goto out;
-    result = proved_result(&R, &vals, root_max, want_line, &o);
-out:
-    map_free(&M.mem.map);
-    gt_free(M.F.p);
+    if (od_mt(&R, &vals, NULL, NULL, NULL, root_max, guess, &o.value, &o.nodes, &o.extra) == 0)
+        result = proved_result(&R, &vals, root_max, want_line, &o);
     gt_free(vals.p);
     od_end(&R);
     return result;
@@ -1140,6 +1137,14 @@ int64_t pos_number(Positions *P, const GState *s, int64_t depth) {
     P->keys[P->n] = k;
     P->slots[at] = (int64_t)P->n + 1;
     return (int64_t)P->n++;
+}
+
+int64_t pos_key(Positions *P, const ODTree *T, const GState *s, int64_t d, int64_t tag,
+                int general, int root_max) {
+    const int64_t number = pos_number(P, s, (T->limit >= 0 ? d : 0) | tag << POS_TAG_SHIFT);
+    if (number < 0 || general)
+        return number;
+    return 2 * number + (root_max == (d % 2 == 0));
 }
 
 void pos_free(Positions *P) {

@@ -1,8 +1,9 @@
 /* A game's tree on demand over its C rules (game_tree.c): what the searches on it share.
  *
- * game_tree.c defines these (and minimax, F1, alpha-beta, NegaScout, SCOUT and MTD on the tree); the other searches
- * on a game's C rules (search_sss_ondemand.c: SSS*, DUAL*) number and open its nodes through
- * them, so that every C search numbers the nodes as OnDemandTree numbers them.
+ * game_tree.c defines these (and minimax, F1, alpha-beta, NegaScout, SCOUT and MTD on the
+ * tree); the other searches on a game's C rules (search_sss_ondemand.c: SSS*, DUAL*) number
+ * and open its nodes through them, so that every C search numbers the nodes as OnDemandTree
+ * numbers them.
  */
 #ifndef GTSEARCH_GAME_TREE_H
 #define GTSEARCH_GAME_TREE_H
@@ -91,6 +92,12 @@ typedef struct {
 /* the number of the entry of state s at depth (the depth word above): the next one the first
  * time it is met; -1 with MemoryError */
 int64_t pos_number(Positions *P, const GState *s, int64_t depth);
+/* The key of the node of state s at depth d in T (PositionKeys.entry_position): its entry's
+ * number (pos_number, the depth word d below a cut, `tag` a chance node's or 0), itself where
+ * the tree is `general` (GameTree.general), else twice it plus 1 where MAX moves there (the
+ * root's player `root_max` at even depths); -1 with MemoryError */
+int64_t pos_key(Positions *P, const ODTree *T, const GState *s, int64_t d, int64_t tag,
+                int general, int root_max);
 void pos_free(Positions *P);
 
 #endif

@@ -344,13 +344,9 @@ static int64_t position(CRun *C, const GState *s, int64_t d, int turns) {
     if (!C->tabled)
         return 0;
     const ODTree *T = &C->R.T;
-    int64_t word = T->limit >= 0 ? d : 0;
-    if (T->g.rules->kind(&T->g, s) == GAME_CHANCE)
-        word |= (int64_t)(turns % 2 ? 9 - C->tags : C->tags) << POS_TAG_SHIFT;
-    const int64_t number = pos_number(&C->P, s, word);
-    if (number < 0 || C->tags)
-        return number;
-    return 2 * number + (C->root_max == (d % 2 == 0));
+    const int chance = T->g.rules->kind(&T->g, s) == GAME_CHANCE;
+    const int64_t tag = chance ? (turns % 2 ? 9 - C->tags : C->tags) : 0;
+    return pos_key(&C->P, T, s, d, tag, C->tags != 0, C->root_max);
 }
 
 /* -- the tree --------------------------------------------------------------------------------- */
@@ -918,9 +914,10 @@ static int q_arg(CRun *C, long long n, long long d, Q *q) {
  * hi_d, bits, tags, buckets, progress) -> (numerator, denominator, line, leaves, entered,
  * probes, counts, positions, turns, first, up, depth), or None: ListedRun's expectiminimax
  * (which 0), Star1 (1) or Star2 (2) with the leaf bounds lo_n/lo_d and hi_n/hi_d, with a table
- * of `buckets` (chance_tabled.ListedTableRun's; 0: none; its keys as CRun.tags says) whose counts (tt_counts) and positions
- * (game_tabled's: five words each, the fifth's top byte a chance node's tag) come back (those of
- * an empty table without one); None when the core has no rules `name` that hold `params`, or
+ * of `buckets` (chance_tabled.ListedTableRun's; 0: none; its keys as CRun.tags says) whose
+ * counts (tt_counts) and positions (game_tabled's: five words each, the fifth's top byte a
+ * chance node's tag) come back (those of an empty table without one); None when the core has
+ * no rules `name` that hold `params`, or
  * a value passes 2**bits (bits at most 126; 62 without 128-bit integers) */
 PyObject *gt_game_chance(PyObject *self, PyObject *args) {
     (void)self;

@@ -131,14 +131,13 @@ static int od_see(OTS *x, int64_t key) {
 
 /* node n's key (state s at depth): PositionKeys.entry_position; -1 with MemoryError */
 static int64_t od_key(OTS *x, const GState *s, int64_t depth) {
-    const int64_t number = pos_number(x->P, s, x->T->limit >= 0 ? depth : 0);
-    if (number < 0 || x->general)
-        return number;
-    return 2 * number + (x->root_max == (depth % 2 == 0));
+    return pos_key(x->P, x->T, s, depth, 0, x->general, x->root_max);
 }
 
 /* od_key as game_tree.c's MT passes ask for it (ctx: the search) */
-static int64_t od_mt_key(void *ctx, const GState *s, int64_t depth) { return od_key(ctx, s, depth); }
+static int64_t od_mt_key(void *ctx, const GState *s, int64_t depth) {
+    return od_key(ctx, s, depth);
+}
 
 /* child i of node n (state s at depth): OnDemandTree.child, its children listed the first
  * time; -1 with an exception */
